@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run): installs what is missing, builds with
+# -Werror, and runs every suite. Works as root with CI=true and no standard input.
+#
+#   sudo bash scripts/test.sh
+#
+# Environment: CARC_BUILD_DIR (default build), CARC_SKIP_BROWSER=1 to skip the browser tests.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+build_dir=${CARC_BUILD_DIR:-build}
+logs=$(mktemp -d /tmp/carc-test.XXXXXX)
+export CI=${CI:-true}
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+steps=()       # "STATUS|name|seconds"
+passed=0       # test cases, summed over the runners
+failed=0
+any_failed=0
+
+# Counts what a runner reported: ctest's "N tests failed out of M", node's "pass N"/"fail N".
+count_tests() {
+  local log=$1 p f
+  if grep -qE 'tests? failed out of [0-9]+' "$log"; then
+    read -r f total < <(sed -nE 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' "$log" | tail -1)
+    passed=$((passed + total - f)); failed=$((failed + f))
+  fi
+  p=$(sed -nE 's/^(ℹ|#) pass ([0-9]+)$/\2/p' "$log" | tail -1)
+  f=$(sed -nE 's/^(ℹ|#) fail ([0-9]+)$/\2/p' "$log" | tail -1)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+}
+
+# step NAME TIMEOUT_SECONDS COMMAND...: runs, shows and logs one step, and records the outcome.
+step() {
+  local name=$1 limit=$2; shift 2
+  local log="$logs/${name// /-}.log" start rc
+  echo
+  echo "==== $name: $*"
+  start=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" </dev/null 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  [[ $rc -eq 124 ]] && echo "==== $name: timed out after ${limit}s"
+  count_tests "$log"
+  if [[ $rc -eq 0 ]]; then
+    steps+=("PASS|$name|$((SECONDS - start))")
+  else
+    steps+=("FAIL|$name|$((SECONDS - start))"); any_failed=1
+  fi
+  return "$rc"
+}
+skip() { steps+=("SKIP|$1|0"); echo; echo "==== $1: skipped ($2)"; }
+
+step "install-deps" 900 bash scripts/install-deps.sh --test
+if step "build" 1200 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON; then
+  step "ctest" 900 ctest --test-dir "$build_dir" --output-on-failure -j2 --timeout 300 --no-tests=error
+  web_dirs=()
+  for d in tests/web tests/docker; do [[ -d $d ]] && web_dirs+=("$d/"); done
+  if [[ ${#web_dirs[@]} -eq 0 ]]; then skip "node tests" "no tests/web or tests/docker"; else
+  step "node tests" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+    node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
+  fi
+  if [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
+    skip "browser tests" "CARC_SKIP_BROWSER=1"
+  elif [[ ! -d tests/browser ]]; then
+    skip "browser tests" "no tests/browser"
+  else
+    step "browser tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+      node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
+  fi
+else
+  skip "ctest" "build failed"; skip "node tests" "build failed"; skip "browser tests" "build failed"
+fi
+
+echo
+echo "==== summary (logs in $logs)"
+for s in "${steps[@]}"; do
+  IFS='|' read -r status name secs <<<"$s"
+  printf '  %-4s  %-14s %4ss\n' "$status" "$name" "$secs"
+done
+if [[ $any_failed -ne 0 ]]; then
+  echo "==== FAILED"
+else
+  echo "==== all steps passed"
+fi
+echo "tests: $passed passed, $failed failed"
+exit "$any_failed"
