@@ -1,0 +1,278 @@
+// The game state of one base game and the rules that change it (rules.md).
+//
+// A Game is a plain value (no heap): copy it to branch, compare replays, or keep history.
+// `play` mutates in place and reports what happened as events; `apply` is the pure form.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "carc/core/tiles.hpp"
+
+namespace carc {
+
+using Seat = int;
+
+struct Cell {
+  int x = 0;
+  int y = 0;
+  constexpr bool operator==(const Cell&) const = default;
+};
+
+constexpr Cell neighbour(Cell c, Side s) {
+  switch (s) {
+    case Side::N: return {c.x, c.y - 1};
+    case Side::E: return {c.x + 1, c.y};
+    case Side::S: return {c.x, c.y + 1};
+    case Side::W: return {c.x - 1, c.y};
+  }
+  return c;
+}
+
+// One port per feature of a tile that may take a meeple (at most one per segment).
+struct PortList {
+  std::array<Port, kMaxSegments> ports{};
+  std::uint8_t size = 0;
+  const Port* begin() const { return ports.data(); }
+  const Port* end() const { return ports.data() + size; }
+  bool contains(Port p) const;
+};
+
+struct Placement {
+  Cell cell;
+  Rotation rotation;
+  constexpr bool operator==(const Placement&) const = default;
+};
+
+// A whole turn: place `tile` (the one the player holds) with an optional meeple, or
+// discard it when it has no legal placement.
+struct Move {
+  enum class Type : std::uint8_t { Place, Discard };
+  Type type = Type::Place;
+  Tile tile = Tile::A;
+  Placement placement;
+  std::optional<Port> meeple;  // board orientation
+
+  static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt) {
+    return Move{Type::Place, t, Placement{c, r}, meeple};
+  }
+  static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt}; }
+};
+
+// Why a move was refused. Stable names via rule_error_name().
+enum class RuleError : std::uint8_t {
+  GameOver,          // nobody holds a tile, or the game was finished
+  NotYourTurn,       // apply(): the seat is not the current seat
+  WrongTile,         // the move's tile is not the tile the player holds
+  TileExhausted,     // more copies of this letter than the 72-tile set holds
+  IllegalPlacement,  // occupied cell, no neighbour, or an edge that does not match
+  IllegalMeeple,     // not a port of the tile, occupied feature, or empty supply
+  IllegalDiscard,    // the tile has a legal placement
+};
+std::string_view rule_error_name(RuleError e);     // "game_over", "wrong_tile", ...
+std::string_view rule_error_message(RuleError e);  // human text
+
+// ---- Events: what a move did, in order ----
+struct TilePlaced {
+  Seat seat;
+  Tile tile;
+  Cell cell;
+  Rotation rotation;
+  std::optional<Port> meeple;
+};
+struct TileDiscarded {
+  Seat seat;
+  Tile tile;
+};
+struct TileDrawn {  // public: held tiles are shown to everybody
+  Seat seat;
+  Tile tile;
+};
+struct FeatureScored {
+  Kind kind;
+  bool end_of_game;
+  int points;                                  // each winner gets this many
+  std::vector<Seat> winners;                   // seats with the most meeples on it
+  std::array<int, kMaxPlayers> meeples{};      // meeples on the feature per seat
+  int tiles = 0;                               // distinct tiles
+  int pennants = 0;
+  int cities = 0;                              // fields: completed cities touching it
+  std::vector<Cell> cells;                     // distinct tiles of the feature
+};
+struct GameEnded {
+  std::vector<int> final_scores;
+  std::vector<Seat> winners;
+};
+using Event = std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, GameEnded>;
+
+struct LegalMove {
+  Placement placement;
+  PortList meeples;  // empty when the player has no meeple left
+};
+
+// A tile on the board, for views.
+struct BoardTile {
+  Tile tile;
+  Cell cell;
+  Rotation rotation;
+  std::optional<Seat> meeple_seat;
+  std::optional<Port> meeple_port;  // board orientation, as the player gave it
+};
+
+class Game {
+ public:
+  enum class Phase : std::uint8_t { Playing, Finished };
+
+  // A game whose bag is shuffled from `seed`; every player draws, unplaceable tiles are
+  // discarded automatically and the game ends (with end-of-game scoring) by itself.
+  static Game seeded(int players, std::uint64_t seed, std::vector<Event>* events = nullptr);
+
+  // A game replayed from a record: which tile each draw gives is unknown until a move
+  // names it (the record's tile), and discards come as explicit moves. End-of-game scoring
+  // runs only when finish() is called.
+  static Game replay(int players);
+
+  // Applies one move of the current seat. On error nothing changes.
+  std::optional<RuleError> play(const Move& m, std::vector<Event>* events = nullptr);
+
+  // Runs end-of-game scoring now (once). Seeded games do this by themselves.
+  void finish(std::vector<Event>* events = nullptr);
+
+  // ---- queries ----
+  int players() const { return players_; }
+  Phase phase() const { return phase_; }
+  bool finished() const { return phase_ == Phase::Finished; }
+  bool is_seeded() const { return seeded_; }
+  std::uint64_t seed() const { return seed_; }
+  // True while some seat holds a tile (the game goes on).
+  bool anyone_holds() const;
+  Seat current_seat() const { return current_; }
+  // The tile `seat` holds; nullopt if none (or, in a replay, not yet named).
+  std::optional<Tile> held(Seat seat) const;
+  bool holds(Seat seat) const;
+  int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
+  int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)]; }
+  int bag_left() const { return kBagSize - drawn_; }
+  // How many of each tile kind are still in the bag (seeded) / not yet seen (replay).
+  std::array<int, kTileKinds> unseen_counts() const;
+  std::array<int, kTileKinds> bag_counts() const;  // seeded: the bag's multiset only
+  int moves_played() const { return moves_; }       // placements + discards
+  int tiles_placed() const { return placed_count_; }
+
+  // Every legal placement of `t` (all four rotations listed, even when they look alike).
+  void legal_placements(Tile t, std::vector<Placement>& out) const;
+  bool has_legal_placement(Tile t) const;
+  bool is_legal_placement(Tile t, Placement p) const;
+  // Ports (one per feature) where a meeple may go if `t` is placed at `p` (which must be
+  // legal); empty if `seat` has no meeple left.
+  PortList meeple_targets(Tile t, Placement p, Seat seat) const;
+  // Legal placements with their meeple targets for the current seat's held tile.
+  void legal_moves(std::vector<LegalMove>& out) const;
+
+  std::vector<BoardTile> board() const;
+  std::optional<BoardTile> tile_at(Cell c) const;
+
+  // Memory of this state (it owns no heap).
+  static constexpr std::size_t memory_bytes() { return sizeof(Game); }
+
+  // ---- internals, public for the implementation's helpers ----
+  static constexpr int kGridHalf = 73;
+  static constexpr int kGrid = 2 * kGridHalf + 1;
+  static constexpr int kMaxNodes = kTileCount * kMaxSegments;
+  static constexpr std::uint8_t kNone = 0xFF;
+  static constexpr std::uint8_t kUnknown = 0xFE;
+
+  struct Node {
+    std::uint16_t parent;
+    std::uint16_t next;       // circular list of the nodes of one feature
+    std::uint16_t open;       // open city/road sides of the feature (root only)
+    std::uint16_t size;       // union by size (root only)
+    std::uint8_t tile;        // placed-tile index
+    std::uint8_t seg;         // segment index on that tile
+    Kind kind;
+    std::uint8_t meeple_total;                  // root only
+    std::array<std::uint8_t, kMaxPlayers> meeples;  // root only
+  };
+  struct Placed {
+    std::int8_t x, y;
+    Tile tile;
+    std::uint8_t rotation;
+    std::uint16_t base;          // first node
+    std::uint8_t meeple_seat;    // kNone if none
+    std::uint8_t meeple_seg;
+    Port meeple_port;
+  };
+  struct FrontierCell {
+    std::uint16_t index;  // grid index
+    std::uint8_t mask;    // 2 bits per constrained side
+    std::uint8_t want;
+  };
+
+ private:
+  Game() = default;
+  void start(int players, std::vector<Event>* events);
+  void draw(Seat s, std::vector<Event>* events);
+  void advance_turn();
+  void settle(std::vector<Event>* events);
+  std::optional<RuleError> check(const Move& m, int* meeple_seg) const;
+  void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, std::vector<Event>* events);
+  void score_completed(int tile_index, std::vector<Event>* events);
+  void score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override = -1,
+                     int cities = 0, int monastery_tile = -1);
+  int monastery_neighbours(Cell c) const;
+  std::uint16_t find(std::uint16_t n) const;
+  std::uint16_t unite(std::uint16_t a, std::uint16_t b);
+  void add_frontier(Cell c, Side towards_tile, Terrain t);
+  void remove_frontier(int index);
+  int grid_index(Cell c) const { return (c.y + kGridHalf) * kGrid + (c.x + kGridHalf); }
+  static bool in_grid(Cell c) {
+    return c.x > -kGridHalf && c.x < kGridHalf && c.y > -kGridHalf && c.y < kGridHalf;
+  }
+  std::uint8_t constraint_mask(Cell c, std::uint8_t* want) const;
+
+  std::array<std::uint8_t, kGrid * kGrid> grid_{};  // 0 empty, else placed index + 1
+  std::array<Placed, kTileCount> placed_{};
+  mutable std::array<Node, kMaxNodes> nodes_{};     // mutable: path compression in find()
+  std::array<FrontierCell, 2 * kTileCount + 8> frontier_{};
+  std::array<Tile, kBagSize> bag_{};
+  std::array<std::uint8_t, kTileKinds> unseen_{};
+  std::array<int, kMaxPlayers> scores_{};
+  std::array<std::uint8_t, kMaxPlayers> supply_{};
+  std::array<std::uint8_t, kMaxPlayers> held_{};
+  std::uint64_t seed_ = 0;
+  std::uint16_t node_count_ = 0;
+  std::uint16_t frontier_count_ = 0;
+  std::uint8_t placed_count_ = 0;
+  std::uint8_t drawn_ = 0;
+  std::uint8_t players_ = 0;
+  Seat current_ = 0;
+  int moves_ = 0;
+  Phase phase_ = Phase::Playing;
+  bool seeded_ = false;
+};
+
+// The pure form: the next game and the events, or the rule error.
+struct Applied {
+  Game game;
+  std::vector<Event> events;
+};
+std::variant<Applied, RuleError> apply(const Game& g, Seat seat, const Move& m);
+
+// A small deterministic generator (SplitMix64), for shuffles and random players.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next();
+  // Uniform in [0, n), n > 0, without modulo bias.
+  std::uint32_t below(std::uint32_t n);
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace carc

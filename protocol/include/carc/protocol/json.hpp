@@ -1,0 +1,21 @@
+// JSON names of the core's values (tiles.md, docs/protocol-details.md). Everything that goes
+// on the wire gets its spelling here, never from an enum's C++ name or index.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "carc/core/game.hpp"
+
+namespace carc::protocol {
+
+using json = nlohmann::json;
+
+// `GET /api/tiles`: the catalog with ports, sides, pennants, counts and the start tile.
+json tiles_json();
+
+// One event as in docs/protocol-details.md, without "id" and "turn" (the caller adds them).
+json event_json(const Event& e);
+
+json cell_json(Cell c);
+
+}  // namespace carc::protocol

@@ -1,0 +1,41 @@
+// Game records (`carcassonne-record/1`, record-format.md): parsing, writing and replaying.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "carc/core/game.hpp"
+
+namespace carc::protocol {
+
+struct Record {
+  int players = 0;
+  std::vector<Move> moves;
+  bool final = true;
+};
+
+struct RecordError {
+  std::string message;
+  std::optional<int> move;  // index of the offending move, if any
+};
+
+// Parses a record's JSON. Never throws; shape errors name the move index when there is one.
+std::variant<Record, RecordError> parse_record(const nlohmann::json& j);
+nlohmann::json record_json(int players, const std::vector<Move>& moves, bool final);
+
+// Replays a record and returns the result object of record-format.md (scores_after_move,
+// final_scores, meeples_in_supply, winners, plus a "breakdown" and "events"), or the error
+// with the index of the refused move.
+std::variant<nlohmann::json, RecordError> replay(const Record& r);
+
+// The result object's end-of-game breakdown, built from the events of a whole game:
+// [{"seat","game":{"road","city","monastery"},"end":{"road","city","monastery","field"},"total"}].
+nlohmann::json breakdown_json(int players, const std::vector<Event>& events);
+
+// Convert a move from the core to its record entry and back.
+nlohmann::json move_json(const Move& m);
+
+}  // namespace carc::protocol

@@ -1,0 +1,100 @@
+#include "carc/protocol/json.hpp"
+
+#include <string>
+
+namespace carc::protocol {
+namespace {
+
+std::string letter(Tile t) { return std::string(1, tile_letter(t)); }
+
+json ports_json(std::uint16_t mask) {
+  json out = json::array();
+  for (int p = 0; p < kPortCount; ++p) {
+    if ((mask >> p) & 1) out.push_back(std::string(port_name(static_cast<Port>(p))));
+  }
+  return out;
+}
+
+json seats_json(const std::vector<Seat>& seats) {
+  json out = json::array();
+  for (Seat s : seats) out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+json cell_json(Cell c) { return json{{"x", c.x}, {"y", c.y}}; }
+
+json tiles_json() {
+  json tiles = json::array();
+  for (const TileDef& d : catalog()) {
+    json sides = json::array();
+    for (Terrain t : d.sides) sides.push_back(std::string(terrain_name(t)));
+    json features = json::array();
+    int pennants = 0;
+    for (int i = 0; i < d.segment_count; ++i) {
+      const Segment& s = d.segments[static_cast<std::size_t>(i)];
+      json f{{"id", i}, {"kind", std::string(kind_name(s.kind))}, {"ports", ports_json(s.ports)}};
+      if (s.kind == Kind::City) f["pennant"] = s.pennant;
+      if (s.pennant) ++pennants;
+      if (s.kind == Kind::Field) {
+        json cities = json::array();
+        for (int c = 0; c < kMaxSegments; ++c) {
+          if ((s.cities >> c) & 1) cities.push_back(c);
+        }
+        f["cities"] = cities;
+      }
+      features.push_back(std::move(f));
+    }
+    tiles.push_back(json{{"letter", letter(d.tile)},
+                         {"count", d.count},
+                         {"pennants", pennants},
+                         {"sides", sides},
+                         {"features", features}});
+  }
+  json ports = json::array();
+  for (int p = 0; p < kPortCount; ++p) ports.push_back(std::string(port_name(static_cast<Port>(p))));
+  return json{{"ports", ports},
+              {"start", {{"tile", letter(kStartTile)}, {"x", 0}, {"y", 0}, {"rotation", 0}}},
+              {"tiles", tiles}};
+}
+
+json event_json(const Event& e) {
+  return std::visit(
+      [](const auto& ev) -> json {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, TilePlaced>) {
+          return json{{"type", "placed"},
+                      {"seat", ev.seat},
+                      {"tile", letter(ev.tile)},
+                      {"x", ev.cell.x},
+                      {"y", ev.cell.y},
+                      {"rotation", ev.rotation.degrees()},
+                      {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
+        } else if constexpr (std::is_same_v<T, TileDiscarded>) {
+          return json{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+        } else if constexpr (std::is_same_v<T, TileDrawn>) {
+          return json{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+        } else if constexpr (std::is_same_v<T, FeatureScored>) {
+          json cells = json::array();
+          for (Cell c : ev.cells) cells.push_back(cell_json(c));
+          json meeples = json::array();
+          for (std::size_t s = 0; s < ev.meeples.size(); ++s) meeples.push_back(ev.meeples[s]);
+          return json{{"type", "scored"},
+                      {"kind", std::string(kind_name(ev.kind))},
+                      {"end", ev.end_of_game},
+                      {"points", ev.points},
+                      {"seats", seats_json(ev.winners)},
+                      {"meeples", meeples},
+                      {"tiles", ev.tiles},
+                      {"pennants", ev.pennants},
+                      {"cities", ev.cities},
+                      {"cells", cells}};
+        } else {
+          return json{{"type", "game_over"}, {"final_scores", ev.final_scores}, {"winners", seats_json(ev.winners)}};
+        }
+      },
+      e);
+}
+
+}  // namespace carc::protocol

@@ -1,0 +1,206 @@
+#include "carc/protocol/record.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "carc/protocol/json.hpp"
+
+namespace carc::protocol {
+namespace {
+
+RecordError err(std::string message, std::optional<int> move = std::nullopt) {
+  return RecordError{std::move(message), move};
+}
+
+// One move entry; nullopt + message on a shape error.
+std::optional<Move> parse_move(const json& m, std::string* why) {
+  if (!m.is_object()) {
+    *why = "a move must be an object";
+    return std::nullopt;
+  }
+  const auto tile_it = m.find("tile");
+  if (tile_it == m.end() || !tile_it->is_string()) {
+    *why = "a move needs \"tile\", a letter A..X";
+    return std::nullopt;
+  }
+  const auto tile = tile_from_letter(tile_it->get_ref<const std::string&>());
+  if (!tile) {
+    *why = "unknown tile letter \"" + tile_it->get<std::string>() + "\"";
+    return std::nullopt;
+  }
+  const auto discard_it = m.find("discard");
+  if (discard_it != m.end() && !discard_it->is_null()) {
+    if (!discard_it->is_boolean()) {
+      *why = "\"discard\" must be true or false";
+      return std::nullopt;
+    }
+    if (discard_it->get<bool>()) return Move::discard(*tile);
+  }
+  auto int_field = [&](const char* name, long long* out) {
+    const auto it = m.find(name);
+    if (it == m.end() || !it->is_number_integer()) {
+      *why = std::string("a placement needs an integer \"") + name + "\"";
+      return false;
+    }
+    *out = it->get<long long>();
+    return true;
+  };
+  long long x = 0;
+  long long y = 0;
+  long long deg = 0;
+  if (!int_field("x", &x) || !int_field("y", &y) || !int_field("rotation", &deg)) return std::nullopt;
+  const auto rot = Rotation::from_degrees(deg);
+  if (!rot) {
+    *why = "\"rotation\" must be 0, 90, 180 or 270";
+    return std::nullopt;
+  }
+  // Far-away cells are simply illegal placements; clamp so they cannot overflow an int.
+  constexpr long long kFar = 1'000'000;
+  const Cell cell{static_cast<int>(std::clamp(x, -kFar, kFar)), static_cast<int>(std::clamp(y, -kFar, kFar))};
+  std::optional<Port> meeple;
+  const auto meeple_it = m.find("meeple");
+  if (meeple_it != m.end() && !meeple_it->is_null()) {
+    if (!meeple_it->is_string()) {
+      *why = "\"meeple\" must be a port name or null";
+      return std::nullopt;
+    }
+    meeple = port_from_name(meeple_it->get_ref<const std::string&>());
+    if (!meeple) {
+      *why = "unknown meeple port \"" + meeple_it->get<std::string>() + "\"";
+      return std::nullopt;
+    }
+  }
+  return Move::place(*tile, cell, *rot, meeple);
+}
+
+}  // namespace
+
+std::variant<Record, RecordError> parse_record(const json& j) {
+  if (!j.is_object()) return err("a record must be a JSON object");
+  const auto format = j.find("format");
+  if (format != j.end() && !(format->is_string() && format->get<std::string>() == "carcassonne-record/1")) {
+    return err("unsupported record format (expected \"carcassonne-record/1\")");
+  }
+  const auto players = j.find("players");
+  if (players == j.end() || !players->is_number_integer()) return err("\"players\" must be an integer 2..5");
+  const auto n = players->get<long long>();
+  if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5");
+  Record r;
+  r.players = static_cast<int>(n);
+  const auto final_it = j.find("final");
+  if (final_it != j.end() && !final_it->is_null()) {
+    if (!final_it->is_boolean()) return err("\"final\" must be true or false");
+    r.final = final_it->get<bool>();
+  }
+  const auto moves = j.find("moves");
+  if (moves == j.end() || !moves->is_array()) return err("\"moves\" must be an array");
+  r.moves.reserve(moves->size());
+  int index = 0;
+  for (const json& m : *moves) {
+    std::string why;
+    auto move = parse_move(m, &why);
+    if (!move) return err(why, index);
+    r.moves.push_back(*move);
+    ++index;
+  }
+  return r;
+}
+
+json move_json(const Move& m) {
+  json out{{"tile", std::string(1, tile_letter(m.tile))}};
+  if (m.type == Move::Type::Discard) {
+    out["discard"] = true;
+    return out;
+  }
+  out["x"] = m.placement.cell.x;
+  out["y"] = m.placement.cell.y;
+  out["rotation"] = m.placement.rotation.degrees();
+  if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
+  return out;
+}
+
+json record_json(int players, const std::vector<Move>& moves, bool final) {
+  json ms = json::array();
+  for (const Move& m : moves) ms.push_back(move_json(m));
+  return json{{"format", "carcassonne-record/1"}, {"players", players}, {"moves", ms}, {"final", final}};
+}
+
+json breakdown_json(int players, const std::vector<Event>& events) {
+  struct Line {
+    int game[3] = {0, 0, 0};  // road, city, monastery
+    int end[4] = {0, 0, 0, 0};  // road, city, monastery, field
+  };
+  std::vector<Line> lines(static_cast<std::size_t>(players));
+  for (const Event& e : events) {
+    const auto* s = std::get_if<FeatureScored>(&e);
+    if (s == nullptr) continue;
+    const auto k = static_cast<std::size_t>(s->kind);
+    for (Seat seat : s->winners) {
+      if (seat < 0 || seat >= players) continue;
+      Line& l = lines[static_cast<std::size_t>(seat)];
+      if (s->end_of_game) {
+        l.end[k] += s->points;
+      } else if (k < 3) {
+        l.game[k] += s->points;
+      }
+    }
+  }
+  json out = json::array();
+  for (int seat = 0; seat < players; ++seat) {
+    const Line& l = lines[static_cast<std::size_t>(seat)];
+    const int total = l.game[0] + l.game[1] + l.game[2] + l.end[0] + l.end[1] + l.end[2] + l.end[3];
+    out.push_back(json{{"seat", seat},
+                       {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
+                       {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}},
+                       {"total", total}});
+  }
+  return out;
+}
+
+std::variant<json, RecordError> replay(const Record& r) {
+  Game g = Game::replay(r.players);
+  std::vector<Event> events;
+  json scores_after = json::array();
+  json event_log = json::array();
+  int index = 0;
+  for (const Move& m : r.moves) {
+    const std::size_t before = events.size();
+    if (auto e = g.play(m, &events)) {
+      return err(std::string(rule_error_message(*e)) + " (" + std::string(rule_error_name(*e)) + ")", index);
+    }
+    json row = json::array();
+    for (int s = 0; s < r.players; ++s) row.push_back(g.score(s));
+    scores_after.push_back(std::move(row));
+    for (std::size_t i = before; i < events.size(); ++i) {
+      json ev = event_json(events[i]);
+      ev["move"] = index;
+      event_log.push_back(std::move(ev));
+    }
+    ++index;
+  }
+  json supply = json::array();
+  for (int s = 0; s < r.players; ++s) supply.push_back(g.meeples(s));
+  if (r.final) {
+    const std::size_t before = events.size();
+    g.finish(&events);
+    for (std::size_t i = before; i < events.size(); ++i) event_log.push_back(event_json(events[i]));
+  }
+  json finals = json::array();
+  int best = g.score(0);
+  for (int s = 0; s < r.players; ++s) {
+    finals.push_back(g.score(s));
+    best = std::max(best, g.score(s));
+  }
+  json winners = json::array();
+  for (int s = 0; s < r.players; ++s) {
+    if (g.score(s) == best) winners.push_back(s);
+  }
+  return json{{"scores_after_move", scores_after},
+              {"final_scores", finals},
+              {"meeples_in_supply", supply},
+              {"winners", winners},
+              {"breakdown", breakdown_json(r.players, events)},
+              {"events", event_log}};
+}
+
+}  // namespace carc::protocol

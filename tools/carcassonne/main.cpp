@@ -1,0 +1,223 @@
+// `carcassonne`: replay records, play random games, benchmark the engine.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "carc/core/game.hpp"
+#include "carc/core/random_player.hpp"
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
+
+namespace {
+
+using carc::protocol::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
+    "  carcassonne random --players N --seed S       play one random game, print its record\n"
+    "  carcassonne bench [--games N] [--players P]   benchmark the engine on one thread\n";
+
+int usage_error(const std::string& why) {
+  std::cerr << "carcassonne: " << why << "\n" << kUsage;
+  return 64;
+}
+
+bool parse_u64(std::string_view s, std::uint64_t* out) {
+  if (s.empty() || s.size() > 20) return false;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return true;
+}
+
+// Flags of the form --name value.
+bool flag(const std::vector<std::string>& args, const std::string& name, std::uint64_t* out, bool* bad) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == name) {
+      if (i + 1 >= args.size() || !parse_u64(args[i + 1], out)) *bad = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+void print_error(const std::string& message, std::optional<int> move) {
+  json e{{"error", message}};
+  e["move"] = move ? json(*move) : json(nullptr);
+  std::cout << e.dump() << "\n";
+}
+
+int cmd_replay(const std::vector<std::string>& args) {
+  if (args.size() != 1) return usage_error("replay takes one FILE (or - for stdin)");
+  std::string text;
+  if (args[0] == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(args[0], std::ios::binary);
+    if (!in) {
+      print_error("cannot read " + args[0], std::nullopt);
+      return 2;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) {
+    print_error("malformed JSON", std::nullopt);
+    return 2;
+  }
+  auto parsed = carc::protocol::parse_record(j);
+  if (auto* e = std::get_if<carc::protocol::RecordError>(&parsed)) {
+    print_error(e->message, e->move);
+    return 2;
+  }
+  auto result = carc::protocol::replay(std::get<carc::protocol::Record>(parsed));
+  if (auto* e = std::get_if<carc::protocol::RecordError>(&result)) {
+    print_error(e->message, e->move);
+    return 2;
+  }
+  std::cout << std::get<json>(result).dump() << "\n";
+  return 0;
+}
+
+// Plays a seeded game with random players; returns the moves in record order.
+std::vector<carc::Move> random_game(int players, std::uint64_t seed, std::vector<carc::Event>* events) {
+  std::vector<carc::Event> local;
+  std::vector<carc::Event>& ev = events != nullptr ? *events : local;
+  carc::Game g = carc::Game::seeded(players, seed, &ev);
+  carc::RandomPlayer player(seed ^ 0x5DEECE66DULL);
+  while (!g.finished()) {
+    const carc::Move m = player.choose(g);
+    if (g.play(m, &ev)) break;  // cannot happen: the move comes from the generator
+  }
+  std::vector<carc::Move> moves;
+  for (const carc::Event& e : ev) {
+    if (const auto* p = std::get_if<carc::TilePlaced>(&e)) {
+      moves.push_back(carc::Move::place(p->tile, p->cell, p->rotation, p->meeple));
+    } else if (const auto* d = std::get_if<carc::TileDiscarded>(&e)) {
+      moves.push_back(carc::Move::discard(d->tile));
+    }
+  }
+  return moves;
+}
+
+int cmd_random(const std::vector<std::string>& args) {
+  bool bad = false;
+  std::uint64_t players = 0;
+  std::uint64_t seed = 0;
+  if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5)");
+  if (players < 2 || players > 5) return usage_error("--players must be 2..5");
+  if (!flag(args, "--seed", &seed, &bad) || bad) return usage_error("random needs --seed S (an unsigned 64-bit integer)");
+  const auto moves = random_game(static_cast<int>(players), seed, nullptr);
+  json record = carc::protocol::record_json(static_cast<int>(players), moves, true);
+  carc::protocol::Record r{static_cast<int>(players), moves, true};
+  auto result = carc::protocol::replay(r);
+  if (auto* e = std::get_if<carc::protocol::RecordError>(&result)) {
+    print_error("internal error: the random game does not replay: " + e->message, e->move);
+    return 3;
+  }
+  record["seed"] = std::to_string(seed);
+  record["result"] = std::get<json>(result);
+  std::cout << record.dump() << "\n";
+  return 0;
+}
+
+int cmd_bench(const std::vector<std::string>& args) {
+  bool bad = false;
+  std::uint64_t games = 20000;
+  std::uint64_t players = 4;
+  flag(args, "--games", &games, &bad);
+  flag(args, "--players", &players, &bad);
+  if (bad || games == 0 || players < 2 || players > 5) return usage_error("bench [--games N>0] [--players 2..5]");
+
+  // Whole random games, no event collection (what bots and simulations do).
+  std::uint64_t placements = 0;
+  std::uint64_t checksum = 0;
+  const auto t0 = Clock::now();
+  for (std::uint64_t i = 0; i < games; ++i) {
+    carc::Game g = carc::Game::seeded(static_cast<int>(players), i);
+    carc::RandomPlayer player(i * 0x9E3779B97F4A7C15ULL + 1);
+    while (!g.finished()) {
+      if (g.play(player.choose(g))) break;
+    }
+    placements += static_cast<std::uint64_t>(g.tiles_placed());
+    for (int s = 0; s < g.players(); ++s) checksum += static_cast<std::uint64_t>(g.score(s));
+    if (games >= 10 && (i + 1) % (games / 10) == 0) std::cerr << "bench: " << (i + 1) << "/" << games << " games\r";
+  }
+  const double game_secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::cerr << "\n";
+
+  // Legal placement listing on mid-game boards: 36 tiles placed.
+  std::vector<carc::Game> boards;
+  for (std::uint64_t i = 0; i < 16; ++i) {
+    carc::Game g = carc::Game::seeded(static_cast<int>(players), 1000 + i);
+    carc::RandomPlayer player(i + 7);
+    while (!g.finished() && g.tiles_placed() < 37) {
+      if (g.play(player.choose(g))) break;
+    }
+    boards.push_back(g);
+  }
+  std::vector<carc::Placement> out;
+  std::uint64_t listings = 0;
+  std::uint64_t listed = 0;
+  const auto t1 = Clock::now();
+  double list_secs = 0;
+  do {
+    for (int rep = 0; rep < 1000; ++rep) {
+      for (const carc::Game& g : boards) {
+        for (int t = 0; t < carc::kTileKinds; ++t) {
+          g.legal_placements(static_cast<carc::Tile>(t), out);
+          listed += out.size();
+          ++listings;
+        }
+      }
+    }
+    list_secs = std::chrono::duration<double>(Clock::now() - t1).count();
+  } while (list_secs < 0.5);
+
+  json report{{"games", games},
+              {"players", players},
+              {"seconds", game_secs},
+              {"games_per_second", static_cast<double>(games) / game_secs},
+              {"tiles_placed_per_second", static_cast<double>(placements) / game_secs},
+              {"placements_per_second", static_cast<double>(listings) / list_secs},
+              {"legal_placements_per_listing", static_cast<double>(listed) / static_cast<double>(listings)},
+              {"state_bytes", carc::Game::memory_bytes()},
+              {"score_checksum", checksum}};
+  std::cout << report.dump() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 64 : 0;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  try {
+    if (cmd == "replay") return cmd_replay(args);
+    if (cmd == "random") return cmd_random(args);
+    if (cmd == "bench") return cmd_bench(args);
+  } catch (const std::exception& e) {
+    print_error(std::string("internal error: ") + e.what(), std::nullopt);
+    return 2;
+  }
+  return usage_error("unknown command " + cmd);
+}
