@@ -1,0 +1,455 @@
+#include "carc/server/storage.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include "sqlite.hpp"
+
+namespace carc::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Forward migrations: step i brings a database from user_version i to i + 1. Never edit a
+// step that has shipped; append a new one and bump Storage::kSchemaVersion.
+constexpr std::array<const char*, Storage::kSchemaVersion> kMigrations = {
+    // 0 -> 1: rooms, seats, actions
+    "CREATE TABLE rooms("
+    "  id TEXT PRIMARY KEY,"
+    "  phase TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"  // the uint64 seed, bit for bit
+    "  settings TEXT NOT NULL,"
+    "  version INTEGER NOT NULL,"
+    "  created_ms INTEGER NOT NULL,"
+    "  updated_ms INTEGER NOT NULL);"
+    "CREATE TABLE seats("
+    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  seat INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  token_hash TEXT NOT NULL,"
+    "  PRIMARY KEY(room, seat)) WITHOUT ROWID;"
+    "CREATE TABLE actions("
+    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  payload TEXT NOT NULL,"
+    "  PRIMARY KEY(room, seq)) WITHOUT ROWID;",
+    // 1 -> 2: quarantine (a log that no longer replays is kept aside with its reason)
+    "ALTER TABLE rooms ADD COLUMN quarantined TEXT;"
+    "CREATE INDEX rooms_by_phase ON rooms(phase, updated_ms);",
+};
+
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// Writes and syncs a small file to find out early (and say clearly) whether the folder
+// takes writes: a read-only file system, missing permissions or a full disk.
+void probe_writable(const fs::path& dir) {
+  const fs::path probe = dir / (".carc-write-probe-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int err = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    std::array<char, 4096> block{};
+    if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size())) err = errno == 0 ? ENOSPC : errno;
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    ::close(fd);
+    ::unlink(probe.c_str());
+  }
+  if (err == 0) return;
+  std::string advice;
+  if (err == ENOSPC || err == EDQUOT) {
+    advice = "the disk is full: free some space there or choose another folder with --data-dir";
+  } else if (err == EROFS) {
+    advice = "it is on a read-only file system: mount it writable or choose another folder with --data-dir";
+  } else {
+    advice = "check its permissions or choose another folder with --data-dir";
+  }
+  throw StorageError("data folder " + quoted(dir) + " is not writable (" + std::strerror(err) + "); " + advice);
+}
+
+// Reads the header without SQLite, so a foreign file is refused before anything opens it.
+void check_header(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw StorageError("cannot read the database " + quoted(file) + " (" + std::strerror(errno) +
+                       "); check its permissions");
+  }
+  std::array<char, 16> head{};
+  in.read(head.data(), head.size());
+  if (in.gcount() != static_cast<std::streamsize>(head.size()) ||
+      std::string_view(head.data(), head.size()) != kSqliteMagic) {
+    throw StorageError("the database " + quoted(file) +
+                       " is not a SQLite database (corrupt or foreign file). It was left untouched: "
+                       "move it away to start with an empty database, or restore a backup");
+  }
+}
+
+StorageError open_error(const fs::path& file, const SqlError& e) {
+  std::string advice;
+  switch (e.code()) {
+    case SQLITE_FULL:
+      advice = "the disk is full: free some space or choose another folder with --data-dir";
+      break;
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      advice = "the file or its folder cannot be written: check permissions, or choose another folder with --data-dir";
+      break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      advice = "the database is corrupt. It was left untouched: restore a backup or move it away";
+      break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      advice = "another process holds the database: is another server running on this data folder?";
+      break;
+    default:
+      advice = "check the disk and the file";
+  }
+  return StorageError("cannot open the database " + quoted(file) + ": " + e.what() + "; " + advice);
+}
+
+void migrate(Db& db, const std::string& where) {
+  const std::int64_t have = db.scalar("PRAGMA user_version");
+  if (have > Storage::kSchemaVersion) {
+    throw StorageError("the database " + where + " has schema version " + std::to_string(have) +
+                       ", newer than this server understands (" + std::to_string(Storage::kSchemaVersion) +
+                       "). It was left untouched: run a newer server, or choose another folder with --data-dir");
+  }
+  for (std::int64_t v = have; v < Storage::kSchemaVersion; ++v) {
+    transaction(db, [&] {
+      db.exec(kMigrations[static_cast<std::size_t>(v)]);
+      db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+    });
+  }
+}
+
+const char* sync_pragma(Storage::Sync s) {
+  return s == Storage::Sync::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+Storage::Storage(std::unique_ptr<Db> db, fs::path path, Options options)
+    : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {}
+
+Storage::~Storage() = default;
+
+std::unique_ptr<Storage> Storage::open(const fs::path& dir, Options options) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    throw StorageError("cannot create the data folder " + quoted(dir) + " (" +
+                       (ec ? ec.message() : std::string("not a directory")) +
+                       "); create it or choose another folder with --data-dir");
+  }
+  const fs::path file = dir / kFileName;
+  const bool existed = fs::exists(file, ec) && fs::file_size(file, ec) > 0;
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) {
+    throw StorageError(quoted(file) + " is not a regular file; move it away or choose another folder with --data-dir");
+  }
+  if (existed) check_header(file);
+  probe_writable(dir);
+
+  std::unique_ptr<Db> db;
+  try {
+    db = std::make_unique<Db>(file.string(), SQLITE_OPEN_READWRITE | (existed ? 0 : SQLITE_OPEN_CREATE) |
+                                                 SQLITE_OPEN_NOMUTEX);
+    if (sqlite3_db_readonly(db->handle(), "main") == 1) {
+      throw StorageError("the database " + quoted(file) +
+                         " can only be opened read-only; check its permissions or choose another folder with --data-dir");
+    }
+    sqlite3_busy_timeout(db->handle(), options.busy_timeout_ms);
+    if (existed) {
+      // Before anything may write: a damaged file must stay exactly as it was.
+      const std::string check = db->scalar_text("PRAGMA quick_check");
+      if (check != "ok") {
+        throw StorageError("the database " + quoted(file) + " is corrupt (quick_check: " + check.substr(0, 200) +
+                           "). It was left untouched: restore a backup or move it away");
+      }
+      if (db->scalar("PRAGMA user_version") > kSchemaVersion) migrate(*db, quoted(file));  // throws: newer
+    }
+    const std::string mode = db->scalar_text("PRAGMA journal_mode = WAL");
+    if (mode != "wal") {
+      throw StorageError("the database " + quoted(file) + " cannot use WAL mode (journal_mode is " + mode + ")");
+    }
+    db->exec(sync_pragma(options.sync));
+    db->exec("PRAGMA foreign_keys = ON");
+    migrate(*db, quoted(file));
+  } catch (const SqlError& e) {
+    throw open_error(file, e);
+  }
+  return std::unique_ptr<Storage>(new Storage(std::move(db), file, std::move(options)));
+}
+
+std::unique_ptr<Storage> Storage::in_memory(Options options) {
+  auto db = std::make_unique<Db>(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+  db->exec("PRAGMA foreign_keys = ON");
+  migrate(*db, ":memory:");
+  return std::unique_ptr<Storage>(new Storage(std::move(db), {}, std::move(options)));
+}
+
+std::int64_t Storage::now() const {
+  if (options_.clock) return options_.clock();
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+bool Storage::fail(const std::string& what) {
+  last_error_ = what;
+  return false;
+}
+
+std::string Storage::last_error() const {
+  std::lock_guard lock(mu_);
+  return last_error_;
+}
+
+// ---- writes ----------------------------------------------------------------------------
+bool Storage::create_room(const StoredRoom& r) {
+  std::lock_guard lock(mu_);
+  try {
+    const std::int64_t t = now();
+    transaction(*db_, [&] {
+      db_->prepare(
+             "INSERT INTO rooms(id, phase, seed, settings, version, created_ms, updated_ms) "
+             "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+          .bind(1, r.id)
+          .bind(2, r.phase)
+          .bind(3, static_cast<std::int64_t>(r.seed))
+          .bind(4, r.settings)
+          .bind(5, r.version)
+          .bind(6, r.created_ms != 0 ? r.created_ms : t)
+          .bind(7, t)
+          .run();
+      for (const StoredSeat& s : r.seats) {
+        db_->prepare("INSERT INTO seats(room, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4)")
+            .bind(1, r.id)
+            .bind(2, std::int64_t{s.seat})
+            .bind(3, s.name)
+            .bind(4, s.token_hash)
+            .run();
+      }
+      for (const StoredAction& a : r.actions) {
+        db_->prepare("INSERT INTO actions(room, seq, payload) VALUES(?1, ?2, ?3)")
+            .bind(1, r.id)
+            .bind(2, a.seq)
+            .bind(3, a.payload)
+            .run();
+      }
+    });
+    return true;
+  } catch (const std::exception& e) {
+    return fail("create_room " + r.id + ": " + e.what());
+  }
+}
+
+bool Storage::put_seat(const std::string& room, const StoredSeat& s) {
+  std::lock_guard lock(mu_);
+  try {
+    transaction(*db_, [&] {
+      db_->prepare(
+             "INSERT INTO seats(room, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4) "
+             "ON CONFLICT(room, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash")
+          .bind(1, room)
+          .bind(2, std::int64_t{s.seat})
+          .bind(3, s.name)
+          .bind(4, s.token_hash)
+          .run();
+      db_->prepare("UPDATE rooms SET updated_ms = ?2 WHERE id = ?1").bind(1, room).bind(2, now()).run();
+    });
+    return true;
+  } catch (const std::exception& e) {
+    return fail("put_seat " + room + ": " + e.what());
+  }
+}
+
+bool Storage::append_action(const std::string& room, std::int64_t seq, const std::string& payload,
+                            std::int64_t version, const std::string& phase) {
+  std::lock_guard lock(mu_);
+  try {
+    transaction(*db_, [&] {
+      db_->prepare("INSERT INTO actions(room, seq, payload) VALUES(?1, ?2, ?3)")
+          .bind(1, room)
+          .bind(2, seq)
+          .bind(3, payload)
+          .run();
+      db_->prepare("UPDATE rooms SET version = ?2, phase = ?3, updated_ms = ?4 WHERE id = ?1")
+          .bind(1, room)
+          .bind(2, version)
+          .bind(3, phase)
+          .bind(4, now())
+          .run();
+    });
+    return true;
+  } catch (const std::exception& e) {
+    return fail("append_action " + room + " #" + std::to_string(seq) + ": " + e.what());
+  }
+}
+
+bool Storage::set_version(const std::string& room, std::int64_t version) {
+  std::lock_guard lock(mu_);
+  const bool relax = options_.sync == Sync::Full && !path_.empty();
+  try {
+    if (relax) db_->exec(sync_pragma(Sync::Normal));
+    db_->prepare("UPDATE rooms SET version = ?2, updated_ms = ?3 WHERE id = ?1 AND version < ?2")
+        .bind(1, room)
+        .bind(2, version)
+        .bind(3, now())
+        .run();
+    if (relax) db_->exec(sync_pragma(Sync::Full));
+    return true;
+  } catch (const std::exception& e) {
+    try {
+      if (relax) db_->exec(sync_pragma(Sync::Full));
+    } catch (...) {
+    }
+    return fail("set_version " + room + ": " + e.what());
+  }
+}
+
+bool Storage::set_phase(const std::string& room, const std::string& phase) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1")
+        .bind(1, room)
+        .bind(2, phase)
+        .bind(3, now())
+        .run();
+    if (db_->changes() == 0) return fail("set_phase " + room + ": no such room");
+    return true;
+  } catch (const std::exception& e) {
+    return fail("set_phase " + room + ": " + e.what());
+  }
+}
+
+bool Storage::set_settings(const std::string& room, const std::string& settings) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("UPDATE rooms SET settings = ?2, updated_ms = ?3 WHERE id = ?1")
+        .bind(1, room)
+        .bind(2, settings)
+        .bind(3, now())
+        .run();
+    if (db_->changes() == 0) return fail("set_settings " + room + ": no such room");
+    return true;
+  } catch (const std::exception& e) {
+    return fail("set_settings " + room + ": " + e.what());
+  }
+}
+
+bool Storage::quarantine(const std::string& room, const std::string& reason) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("UPDATE rooms SET quarantined = ?2 WHERE id = ?1").bind(1, room).bind(2, reason).run();
+    if (db_->changes() == 0) return fail("quarantine " + room + ": no such room");
+    return true;
+  } catch (const std::exception& e) {
+    return fail("quarantine " + room + ": " + e.what());
+  }
+}
+
+int Storage::purge_finished_before(std::int64_t ms) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("DELETE FROM rooms WHERE phase = 'finished' AND quarantined IS NULL AND updated_ms < ?1")
+        .bind(1, ms)
+        .run();
+    return db_->changes();
+  } catch (const std::exception& e) {
+    fail(std::string("purge_finished_before: ") + e.what());
+    return 0;
+  }
+}
+
+int Storage::purge_idle_before(std::int64_t ms) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("DELETE FROM rooms WHERE phase <> 'finished' AND quarantined IS NULL AND updated_ms < ?1")
+        .bind(1, ms)
+        .run();
+    return db_->changes();
+  } catch (const std::exception& e) {
+    fail(std::string("purge_idle_before: ") + e.what());
+    return 0;
+  }
+}
+
+// ---- reads -----------------------------------------------------------------------------
+std::optional<StoredRoom> Storage::load_locked(const std::string& id) {
+  Stmt r = db_->prepare(
+      "SELECT id, phase, seed, settings, version, created_ms, updated_ms FROM rooms WHERE id = ?1");
+  r.bind(1, id);
+  if (!r.step()) return std::nullopt;
+  StoredRoom room;
+  room.id = r.text(0);
+  room.phase = r.text(1);
+  room.seed = static_cast<std::uint64_t>(r.int64(2));
+  room.settings = r.text(3);
+  room.version = r.int64(4);
+  room.created_ms = r.int64(5);
+  room.updated_ms = r.int64(6);
+  {
+    Stmt s = db_->prepare("SELECT seat, name, token_hash FROM seats WHERE room = ?1 ORDER BY seat");
+    s.bind(1, id);
+    while (s.step()) room.seats.push_back({static_cast<int>(s.int64(0)), s.text(1), s.text(2)});
+  }
+  {
+    Stmt a = db_->prepare("SELECT seq, payload FROM actions WHERE room = ?1 ORDER BY seq");
+    a.bind(1, id);
+    while (a.step()) room.actions.push_back({a.int64(0), a.text(1)});
+  }
+  return room;
+}
+
+std::vector<StoredRoom> Storage::load_rooms() {
+  std::lock_guard lock(mu_);
+  std::vector<StoredRoom> out;
+  try {
+    std::vector<std::string> ids;
+    {
+      Stmt s = db_->prepare("SELECT id FROM rooms WHERE quarantined IS NULL ORDER BY created_ms, id");
+      while (s.step()) ids.push_back(s.text(0));
+    }
+    for (const std::string& id : ids) {
+      if (auto r = load_locked(id)) out.push_back(std::move(*r));
+    }
+  } catch (const std::exception& e) {
+    fail(std::string("load_rooms: ") + e.what());
+  }
+  return out;
+}
+
+std::optional<StoredRoom> Storage::load_room(const std::string& id) {
+  std::lock_guard lock(mu_);
+  try {
+    return load_locked(id);
+  } catch (const std::exception& e) {
+    fail("load_room " + id + ": " + e.what());
+    return std::nullopt;
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Storage::quarantined() {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    Stmt s = db_->prepare("SELECT id, quarantined FROM rooms WHERE quarantined IS NOT NULL ORDER BY id");
+    while (s.step()) out.emplace_back(s.text(0), s.text(1));
+  } catch (const std::exception& e) {
+    fail(std::string("quarantined: ") + e.what());
+  }
+  return out;
+}
+
+}  // namespace carc::server

@@ -1,0 +1,169 @@
+// Read-only and full data folders. Tests run as root, who writes into a chmod 555 folder,
+// so each case re-runs this binary in a private mount namespace (`unshare -m`) on a small
+// tmpfs of its own: the "ns:" cases below do the work there and are no-ops otherwise.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "carc/server/storage.hpp"
+#include "helpers.hpp"
+
+namespace fs = std::filesystem;
+using carc::server::Storage;
+using carc::server::StorageError;
+using carc::test::sample_room;
+using carc::test::slurp;
+using carc::test::TempDir;
+
+namespace {
+
+const char* ns_dir() { return std::getenv("CARC_NS_DIR"); }
+
+bool namespaces_work() { return std::system("unshare -m true >/dev/null 2>&1") == 0; }
+
+// Runs the test case `name` of this binary inside a private mount namespace whose
+// CARC_NS_DIR is a fresh tmpfs of `size`. Returns the exit status.
+int run_in_namespace(const std::string& name, const std::string& size) {
+  TempDir mnt;
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  const std::string cmd = "CARC_NS_DIR='" + mnt.path().string() + "' CARC_NS_CASE='" + name +
+                          "' unshare -m --propagation private sh -c "
+                          "'mount -t tmpfs -o size=" + size +
+                          " carc-test \"$CARC_NS_DIR\" && exec \"$0\" --test-case=\"$CARC_NS_CASE\" "
+                          "--no-intro --no-version' '" + self + "'";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+// Fills the file system of `dir` until it refuses more bytes.
+void fill(const fs::path& file) {
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(fd >= 0);
+  std::array<char, 1024> block{};
+  while (::write(fd, block.data(), block.size()) > 0) {
+  }
+  const int err = errno;
+  ::close(fd);
+  CHECK(err == ENOSPC);
+}
+
+std::string open_error(const fs::path& dir) {
+  try {
+    Storage::open(dir);
+  } catch (const StorageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+void remount_read_only(const fs::path& dir) {
+  const std::string cmd = "mount -o remount,ro '" + dir.string() + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("faults: a read-only data folder is a clear start-up error") {
+  if (!namespaces_work()) {
+    MESSAGE("unshare -m is not available here: skipped");
+    return;
+  }
+  CHECK(run_in_namespace("ns: read-only", "1m") == 0);
+}
+
+TEST_CASE("faults: a full disk is a clear start-up error") {
+  if (!namespaces_work()) return;
+  CHECK(run_in_namespace("ns: full at start-up", "256k") == 0);
+}
+
+TEST_CASE("faults: a full disk while running refuses writes and keeps earlier data") {
+  if (!namespaces_work()) return;
+  CHECK(run_in_namespace("ns: full while running", "512k") == 0);
+}
+
+// ---- inside the namespace ----
+TEST_CASE("ns: read-only") {
+  if (ns_dir() == nullptr) return;
+  const fs::path root = ns_dir();
+  const fs::path data = root / "data";
+  {
+    auto s = Storage::open(data);
+    REQUIRE(s->create_room(sample_room("kept")));
+  }
+  const std::string before = slurp(data / "carcassonne.db");
+  remount_read_only(root);
+
+  const std::string msg = open_error(data);
+  INFO(msg);
+  CHECK(msg.find("not writable") != std::string::npos);
+  CHECK(msg.find("read-only file system") != std::string::npos);
+  CHECK(msg.find("--data-dir") != std::string::npos);
+  CHECK(slurp(data / "carcassonne.db") == before);
+
+  const std::string fresh = open_error(root / "fresh");
+  INFO(fresh);
+  CHECK(fresh.find("cannot create the data folder") != std::string::npos);
+  CHECK(fresh.find("Read-only file system") != std::string::npos);
+}
+
+TEST_CASE("ns: full at start-up") {
+  if (ns_dir() == nullptr) return;
+  const fs::path root = ns_dir();
+  {
+    auto s = Storage::open(root / "old");
+    REQUIRE(s->create_room(sample_room("kept")));
+  }
+  const std::string before = slurp(root / "old" / "carcassonne.db");
+  fs::create_directory(root / "new");
+  fill(root / "filler");
+
+  const std::string fresh = open_error(root / "new");
+  INFO(fresh);
+  CHECK(fresh.find("disk is full") != std::string::npos);
+  const std::string old = open_error(root / "old");
+  INFO(old);
+  CHECK(old.find("disk is full") != std::string::npos);
+  CHECK(slurp(root / "old" / "carcassonne.db") == before);
+
+  fs::remove(root / "filler");
+  auto s = Storage::open(root / "old");
+  CHECK(s->load_room("kept"));
+}
+
+TEST_CASE("ns: full while running") {
+  if (ns_dir() == nullptr) return;
+  const fs::path root = ns_dir();
+  auto s = Storage::open(root / "data");
+  REQUIRE(s->create_room(sample_room("r")));
+  for (int i = 0; i < 5; ++i) REQUIRE(s->append_action("r", i, "move " + std::to_string(i), i + 4, "playing"));
+  fill(root / "filler");
+
+  const std::string big(200 * 1024, 'x');
+  CHECK_FALSE(s->append_action("r", 5, big, 9, "finished"));
+  INFO(s->last_error());
+  CHECK(s->last_error().find("full") != std::string::npos);
+  CHECK_FALSE(s->create_room(sample_room("other")));
+
+  auto r = s->load_room("r");
+  REQUIRE(r);
+  CHECK(r->actions.size() == 5);
+  CHECK(r->phase == "playing");
+  CHECK(r->version == 8);
+
+  fs::remove(root / "filler");
+  CHECK(s->append_action("r", 5, "move 5", 9, "playing"));
+  s.reset();
+  s = Storage::open(root / "data");
+  r = s->load_room("r");
+  REQUIRE(r);
+  CHECK(r->actions.size() == 6);
+  CHECK(r->actions.back().payload == "move 5");
+  CHECK(r->version == 9);
+  CHECK_FALSE(s->load_room("other"));
+}
