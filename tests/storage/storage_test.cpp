@@ -321,3 +321,32 @@ TEST_CASE("storage: concurrent writers from many threads") {
     CHECK(r.version == kMoves + 1);
   }
 }
+
+TEST_CASE("storage: append with the next seq, keeping the phase, with the seat in the same transaction") {
+  auto s = Storage::in_memory();
+  REQUIRE(s->create_room(sample_room("r")));
+  const StoredSeat carol{2, "Carol", std::string(64, 'c')};
+  REQUIRE(s->append_action("r", R"({"type":"seat"})", 4, "", &carol));
+  REQUIRE(s->append_action("r", R"({"type":"start"})", 5, "playing"));
+  REQUIRE(s->append_action("r", R"({"type":"chat"})", 9, ""));
+  REQUIRE(s->append_action("r", R"({"type":"move"})", 8, ""));  // an older version never wins
+  auto r = s->load_room("r");
+  REQUIRE(r);
+  CHECK(r->actions == std::vector<StoredAction>{{0, R"({"type":"seat"})"},
+                                                 {1, R"({"type":"start"})"},
+                                                 {2, R"({"type":"chat"})"},
+                                                 {3, R"({"type":"move"})"}});
+  CHECK(r->phase == "playing");
+  CHECK(r->version == 9);
+  REQUIRE(r->seats.size() == 3);
+  CHECK(r->seats[2] == carol);
+  CHECK_FALSE(s->append_action("ghost", "x", 1, ""));
+  CHECK_FALSE(s->load_room("ghost"));
+
+  REQUIRE(s->create_room(sample_room("done")));
+  REQUIRE(s->set_phase("done", "finished"));
+  CHECK(s->remove_room("r"));
+  CHECK(s->remove_room("done"));  // finished: kept for its record until purged
+  CHECK_FALSE(s->load_room("r"));
+  CHECK(s->load_room("done"));
+}

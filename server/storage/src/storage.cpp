@@ -297,6 +297,55 @@ bool Storage::append_action(const std::string& room, std::int64_t seq, const std
   }
 }
 
+bool Storage::append_action(const std::string& room, const std::string& payload, std::int64_t version,
+                            const std::string& phase, const StoredSeat* seat) {
+  std::lock_guard lock(mu_);
+  try {
+    transaction(*db_, [&] {
+      db_->prepare(
+             "INSERT INTO actions(room, seq, payload) "
+             "SELECT ?1, COALESCE(MAX(seq) + 1, 0), ?2 FROM actions WHERE room = ?1")
+          .bind(1, room)
+          .bind(2, payload)
+          .run();
+      db_->prepare(
+             "UPDATE rooms SET version = MAX(version, ?2), phase = COALESCE(NULLIF(?3, ''), phase), "
+             "updated_ms = ?4 WHERE id = ?1")
+          .bind(1, room)
+          .bind(2, version)
+          .bind(3, phase)
+          .bind(4, now())
+          .run();
+      if (db_->changes() == 0) throw std::runtime_error("no such room");
+      if (seat != nullptr) {
+        db_->prepare(
+               "INSERT INTO seats(room, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4) "
+               "ON CONFLICT(room, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash")
+            .bind(1, room)
+            .bind(2, std::int64_t{seat->seat})
+            .bind(3, seat->name)
+            .bind(4, seat->token_hash)
+            .run();
+      }
+    });
+    return true;
+  } catch (const std::exception& e) {
+    return fail("append_action " + room + ": " + e.what());
+  }
+}
+
+bool Storage::remove_room(const std::string& room) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("DELETE FROM rooms WHERE id = ?1 AND phase <> 'finished' AND quarantined IS NULL")
+        .bind(1, room)
+        .run();
+    return true;
+  } catch (const std::exception& e) {
+    return fail("remove_room " + room + ": " + e.what());
+  }
+}
+
 bool Storage::set_version(const std::string& room, std::int64_t version) {
   std::lock_guard lock(mu_);
   const bool relax = options_.sync == Sync::Full && !path_.empty();

@@ -89,11 +89,17 @@ class Storage {
   // One transaction: the action, the room's version and phase. `seq` must be new.
   bool append_action(const std::string& room, std::int64_t seq, const std::string& payload,
                      std::int64_t version, const std::string& phase);
+  // The same with the next seq of the room (0 for the first); `phase` empty keeps the
+  // room's phase; `seat`, if given, is stored in the seats table in the same transaction.
+  bool append_action(const std::string& room, const std::string& payload, std::int64_t version,
+                     const std::string& phase, const StoredSeat* seat = nullptr);
   // Version-only changes (chat, connections): committed without waiting for the disk,
   // so a process crash keeps them; the next action commit flushes them.
   bool set_version(const std::string& room, std::int64_t version);
   bool set_phase(const std::string& room, const std::string& phase);
   bool set_settings(const std::string& room, const std::string& settings);
+  // Deletes a room that is neither finished (kept for its record) nor quarantined.
+  bool remove_room(const std::string& room);
   // Keeps a room whose log no longer replays aside, with the reason. Never deleted.
   bool quarantine(const std::string& room, const std::string& reason);
   // Delete finished (resp. unfinished) rooms last written before `ms`; never quarantined ones.
