@@ -27,7 +27,7 @@ class Db;  // the SQLite connection (internal)
 struct StoredSeat {
   int seat = 0;
   std::string name;
-  std::string token_hash;  // sha256_hex(token)
+  std::string token_hash;  // the server's sha256_hex(token): never the token itself
   bool operator==(const StoredSeat&) const = default;
 };
 
