@@ -52,24 +52,34 @@ step() {
 skip() { steps+=("SKIP|$1|0"); echo; echo "==== $1: skipped ($2)"; }
 
 step "install-deps" 900 bash scripts/install-deps.sh --test
-if step "build" 1200 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON; then
+built=no
+step "build" 1200 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON && built=yes
+
+if [[ $built == yes ]]; then
   step "ctest" 900 ctest --test-dir "$build_dir" --output-on-failure -j2 --timeout 300 --no-tests=error
-  web_dirs=()
-  for d in tests/web tests/docker; do [[ -d $d ]] && web_dirs+=("$d/"); done
-  if [[ ${#web_dirs[@]} -eq 0 ]]; then skip "node tests" "no tests/web or tests/docker"; else
+else
+  skip "ctest" "build failed"
+fi
+
+# The node suites need no build (tests/docker also runs the server binary when it exists).
+web_dirs=()
+for d in tests/web tests/docker; do [[ -d $d ]] && web_dirs+=("$d/"); done
+if [[ ${#web_dirs[@]} -eq 0 ]]; then
+  skip "node tests" "no tests/web or tests/docker"
+else
   step "node tests" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
     node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
-  fi
-  if [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
-    skip "browser tests" "CARC_SKIP_BROWSER=1"
-  elif [[ ! -d tests/browser ]]; then
-    skip "browser tests" "no tests/browser"
-  else
-    step "browser tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
-      node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
-  fi
+fi
+
+if [[ $built != yes ]]; then
+  skip "browser tests" "build failed"
+elif [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
+  skip "browser tests" "CARC_SKIP_BROWSER=1"
+elif [[ ! -d tests/browser ]]; then
+  skip "browser tests" "no tests/browser"
 else
-  skip "ctest" "build failed"; skip "node tests" "build failed"; skip "browser tests" "build failed"
+  step "browser tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+    node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
 fi
 
 echo
