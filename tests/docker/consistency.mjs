@@ -561,6 +561,11 @@ export function checkDocs(project) {
   for (const needle of ['bash scripts/run.sh', 'bash scripts/test.sh', 'docker compose -f docker/compose.yaml up -d', '--profile https', 'DOMAIN', 'BASE_URL', '.backup', 'Upgrade', 'X-Forwarded-Proto', 'docs/protocol-details.md']) {
     if (!r.includes(needle)) problems.push(`README.md does not mention ${needle}`);
   }
+  for (const m of r.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1].split('#')[0];
+    if (!target || /^[a-z]+:/.test(target)) continue;
+    if (!fs.existsSync(path.join(project.root, target))) problems.push(`README.md links to ${target}, which does not exist`);
+  }
   const ciCommands = project.ciRun.split('\n').filter((l) => l.trim() && !l.startsWith('#') && !/^(set|cd)\b/.test(l.trim()));
   if (ciCommands.length !== 1 || ciCommands[0].trim() !== 'bash scripts/test.sh') problems.push(`.ci/run should run exactly "bash scripts/test.sh", runs ${JSON.stringify(ciCommands)}`);
   return problems;
