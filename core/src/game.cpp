@@ -7,6 +7,7 @@ namespace carc {
 namespace {
 
 constexpr std::uint8_t kNoSeg = 0xFF;
+constexpr std::array<std::uint8_t, 16> kSidesOf = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 // Per tile kind and rotation, everything placement and feature tracking need, in board
 // orientation, computed once.
@@ -19,6 +20,10 @@ struct Oriented {
 
 struct Tables {
   std::array<std::array<Oriented, 4>, kTileKinds> o{};
+  // fits[tile][want]: bit r set when the tile at rotation r matches the constraint `want`
+  // (2 bits of Terrain per side, 0 where no tile touches).
+  std::array<std::array<std::uint8_t, 256>, kTileKinds> fits{};
+  std::array<std::array<std::uint8_t, 256>, kTileKinds> fit_count{};  // popcount of fits
   std::array<std::uint8_t, kTileKinds> monastery_seg{};  // kNoSeg if none
 };
 
@@ -50,6 +55,17 @@ Tables make_tables() {
         o.seg_ports[static_cast<std::size_t>(s)] = board;
         o.canonical[static_cast<std::size_t>(s)] = static_cast<Port>(std::countr_zero(board));
         if (seg.kind == Kind::Monastery) t.monastery_seg[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(s);
+      }
+      for (int want = 0; want < 256; ++want) {
+        bool ok = true;
+        for (int side = 0; side < 4; ++side) {
+          const int need = (want >> (2 * side)) & 3;
+          if (need != 0 && need != ((o.edges >> (2 * side)) & 3)) ok = false;
+        }
+        if (ok) {
+          t.fits[static_cast<std::size_t>(k)][static_cast<std::size_t>(want)] |= static_cast<std::uint8_t>(1 << r);
+          t.fit_count[static_cast<std::size_t>(k)][static_cast<std::size_t>(want)]++;
+        }
       }
     }
   }
@@ -200,76 +216,104 @@ std::array<int, kTileKinds> Game::unseen_counts() const {
 
 std::array<int, kTileKinds> Game::bag_counts() const { return unseen_counts(); }
 
-std::uint8_t Game::constraint_mask(Cell c, std::uint8_t* want) const {
-  std::uint8_t mask = 0;
-  std::uint8_t w = 0;
+std::uint8_t Game::constraint(Cell c) const {
+  std::uint8_t want = 0;
   for (int side = 0; side < 4; ++side) {
     const Cell n = neighbour(c, static_cast<Side>(side));
     const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
     if (g == 0) continue;
     const Placed& p = placed_[g - 1u];
     const Terrain t = edge(oriented(p.tile, p.rotation).edges, (side + 2) % 4);
-    mask = static_cast<std::uint8_t>(mask | (3 << (2 * side)));
-    w = static_cast<std::uint8_t>(w | (static_cast<int>(t) << (2 * side)));
+    want = static_cast<std::uint8_t>(want | (static_cast<int>(t) << (2 * side)));
   }
-  *want = w;
-  return mask;
+  return want;
 }
 
 bool Game::is_legal_placement(Tile t, Placement p) const {
   if (!in_grid(p.cell)) return false;
   if (grid_[static_cast<std::size_t>(grid_index(p.cell))] != 0) return false;
-  std::uint8_t want = 0;
-  const std::uint8_t mask = constraint_mask(p.cell, &want);
-  if (mask == 0) return false;
-  return (oriented(t, p.rotation.quarter_turns()).edges & mask) == want;
+  const std::uint8_t want = constraint(p.cell);
+  if (want == 0) return false;
+  return (kTables.fits[static_cast<std::size_t>(t)][want] >> p.rotation.quarter_turns()) & 1;
 }
+
+namespace {
+Cell cell_of(std::uint16_t index) {
+  return Cell{index % Game::kGrid - Game::kGridHalf, index / Game::kGrid - Game::kGridHalf};
+}
+}  // namespace
 
 void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
   out.clear();
-  const auto& o = kTables.o[static_cast<std::size_t>(t)];
+  const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
     const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
+    const std::uint8_t m = fits[f.want];
+    if (m == 0) continue;
+    const Cell c = cell_of(f.index);
     for (int r = 0; r < 4; ++r) {
-      if ((o[static_cast<std::size_t>(r)].edges & f.mask) == f.want) {
-        const Cell c{f.index % kGrid - kGridHalf, f.index / kGrid - kGridHalf};
-        out.push_back(Placement{c, Rotation::quarters(r)});
-      }
+      if ((m >> r) & 1) out.push_back(Placement{c, Rotation::quarters(r)});
     }
   }
 }
 
 bool Game::has_legal_placement(Tile t) const {
-  const auto& o = kTables.o[static_cast<std::size_t>(t)];
+  const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
-    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
-    for (int r = 0; r < 4; ++r) {
-      if ((o[static_cast<std::size_t>(r)].edges & f.mask) == f.want) return true;
-    }
+    if (fits[frontier_[static_cast<std::size_t>(i)].want] != 0) return true;
   }
   return false;
+}
+
+int Game::count_legal_placements(Tile t) const {
+  const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
+  int n = 0;
+  for (int i = 0; i < frontier_count_; ++i) n += counts[frontier_[static_cast<std::size_t>(i)].want];
+  return n;
+}
+
+Placement Game::nth_legal_placement(Tile t, int k) const {
+  const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
+  const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
+  for (int i = 0; i < frontier_count_; ++i) {
+    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
+    const std::uint8_t m = fits[f.want];
+    const int n = counts[f.want];
+    if (k >= n) {
+      k -= n;
+      continue;
+    }
+    for (int r = 0; r < 4; ++r) {
+      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f.index), Rotation::quarters(r)};
+    }
+  }
+  return Placement{};
+}
+
+bool Game::segment_free(Tile t, Placement p, int seg) const {
+  const Oriented& o = oriented(t, p.rotation.quarter_turns());
+  const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(seg)];
+  for (int q = 0; q < 12; ++q) {
+    if (((ports >> q) & 1) == 0) continue;
+    const int side = q < 4 ? q : (q - 4) / 2;
+    const Cell n = neighbour(p.cell, static_cast<Side>(side));
+    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
+    if (g == 0) continue;
+    const Placed& np = placed_[g - 1u];
+    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
+    if (nseg == kNoSeg) continue;
+    if (nodes_[find(static_cast<std::uint16_t>(np.base + nseg))].meeple_total > 0) return false;
+  }
+  return true;
 }
 
 PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {
   PortList out;
   if (seat < 0 || seat >= players_ || supply_[static_cast<std::size_t>(seat)] == 0) return out;
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
-  const TileDef& d = tile_def(t);
-  for (int s = 0; s < d.segment_count; ++s) {
-    bool occupied = false;
-    const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(s)];
-    for (int q = 0; q < 12 && !occupied; ++q) {
-      if (((ports >> q) & 1) == 0) continue;
-      const int side = q < 4 ? q : (q - 4) / 2;
-      const Cell n = neighbour(p.cell, static_cast<Side>(side));
-      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
-      if (g == 0) continue;
-      const Placed& np = placed_[g - 1u];
-      const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
-      if (nseg == kNoSeg) continue;
-      occupied = nodes_[find(static_cast<std::uint16_t>(np.base + nseg))].meeple_total > 0;
-    }
-    if (!occupied) out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
+  const int segments = tile_def(t).segment_count;
+  for (int s = 0; s < segments; ++s) {
+    if (segment_free(t, p, s)) out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
   }
   return out;
 }
@@ -354,25 +398,23 @@ int Game::monastery_neighbours(Cell c) const {
 
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
   const auto idx = static_cast<std::uint16_t>(grid_index(c));
-  int i = 0;
-  while (i < frontier_count_ && frontier_[static_cast<std::size_t>(i)].index != idx) ++i;
-  if (i == frontier_count_) {
-    frontier_[static_cast<std::size_t>(frontier_count_++)] = FrontierCell{idx, 0, 0};
+  std::uint8_t& pos = fpos_[idx];
+  if (pos == 0) {
+    frontier_[frontier_count_] = FrontierCell{idx, 0};
+    pos = static_cast<std::uint8_t>(++frontier_count_);
   }
-  FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
-  const int side = static_cast<int>(towards_tile);
-  f.mask = static_cast<std::uint8_t>(f.mask | (3 << (2 * side)));
-  f.want = static_cast<std::uint8_t>(f.want | (static_cast<int>(t) << (2 * side)));
+  FrontierCell& f = frontier_[pos - 1u];
+  f.want = static_cast<std::uint8_t>(f.want | (static_cast<int>(t) << (2 * static_cast<int>(towards_tile))));
 }
 
 void Game::remove_frontier(int grid_idx) {
-  for (int i = 0; i < frontier_count_; ++i) {
-    if (frontier_[static_cast<std::size_t>(i)].index == grid_idx) {
-      frontier_[static_cast<std::size_t>(i)] = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
-      --frontier_count_;
-      return;
-    }
-  }
+  std::uint8_t& pos = fpos_[static_cast<std::size_t>(grid_idx)];
+  if (pos == 0) return;
+  const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
+  frontier_[pos - 1u] = last;
+  fpos_[last.index] = pos;
+  pos = 0;
+  --frontier_count_;
 }
 
 void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port,
@@ -388,9 +430,9 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   for (int s = 0; s < d.segment_count; ++s) {
     const auto id = static_cast<std::uint16_t>(base + s);
     const Segment& seg = d.segments[static_cast<std::size_t>(s)];
-    const int open = (seg.kind == Kind::Road || seg.kind == Kind::City) ? std::popcount(static_cast<unsigned>(seg.ports & 0x0F)) : 0;
+    const int open = (seg.kind == Kind::Road || seg.kind == Kind::City) ? kSidesOf[seg.ports & 0x0F] : 0;
     nodes_[id] = Node{id, id, static_cast<std::uint16_t>(open), 1, static_cast<std::uint8_t>(index),
-                      static_cast<std::uint8_t>(s), seg.kind, 0, {}};
+                      static_cast<std::uint8_t>(s), seg.kind, 0, {}, seg.cities};
   }
   node_count_ = static_cast<std::uint16_t>(node_count_ + d.segment_count);
   const int gi = grid_index(p.cell);
@@ -427,6 +469,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
     Node& root = nodes_[find(static_cast<std::uint16_t>(base + meeple_seg))];
     root.meeples[static_cast<std::size_t>(seat)]++;
     root.meeple_total++;
+    if (root.kind == Kind::Monastery) ++monks_;
     supply_[static_cast<std::size_t>(seat)]--;
     pl.meeple_seat = static_cast<std::uint8_t>(seat);
     pl.meeple_seg = static_cast<std::uint8_t>(meeple_seg);
@@ -452,6 +495,7 @@ void Game::score_completed(int tile_index, std::vector<Event>* events) {
     done[static_cast<std::size_t>(done_count++)] = root;
     if (nodes_[root].meeple_total > 0) score_feature(root, k, false, events);
   }
+  if (monks_ == 0) return;
   const Cell c{pl.x, pl.y};
   for (int dy = -1; dy <= 1; ++dy) {
     for (int dx = -1; dx <= 1; ++dx) {
@@ -499,6 +543,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
     if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
       supply_[p.meeple_seat]++;
+      if (kind == Kind::Monastery) --monks_;
       placed_[node.tile].meeple_seat = kNone;
       placed_[node.tile].meeple_seg = kNoSeg;
     }
@@ -600,8 +645,9 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     const Oriented& o = oriented(m.tile, m.placement.rotation.quarter_turns());
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(*m.meeple)];
     if (seg == kNoSeg) return RuleError::IllegalMeeple;
-    const PortList targets = meeple_targets(m.tile, m.placement, current_);
-    if (!targets.contains(o.canonical[seg])) return RuleError::IllegalMeeple;
+    if (supply_[static_cast<std::size_t>(current_)] == 0 || !segment_free(m.tile, m.placement, seg)) {
+      return RuleError::IllegalMeeple;
+    }
     *meeple_seg = seg;
   }
   return std::nullopt;
@@ -650,14 +696,14 @@ void Game::finish(std::vector<Event>* events) {
   }
   for (std::uint16_t n = 0; n < node_count_; ++n) {
     const Node& node = nodes_[n];
-    if (node.kind != Kind::Field || find(n) != n || node.meeple_total == 0) continue;
+    if (node.kind != Kind::Field || node.parent != n || node.meeple_total == 0) continue;
     std::array<std::uint16_t, kTileCount> cities{};
     int city_count = 0;
     std::uint16_t m = n;
     do {
       const Node& fm = nodes_[m];
       const Placed& p = placed_[fm.tile];
-      const std::uint8_t mask = tile_def(p.tile).segments[fm.seg].cities;
+      const std::uint8_t mask = fm.cities;
       for (int c = 0; c < kMaxSegments; ++c) {
         if (((mask >> c) & 1) == 0) continue;
         const std::uint16_t croot = find(static_cast<std::uint16_t>(p.base + c));

@@ -5,9 +5,9 @@ namespace carc {
 Move RandomPlayer::choose(const Game& g) {
   const Seat seat = g.current_seat();
   const Tile t = *g.held(seat);
-  g.legal_placements(t, scratch_);
-  if (scratch_.empty()) return Move::discard(t);
-  const Placement p = scratch_[rng_.below(static_cast<std::uint32_t>(scratch_.size()))];
+  const int n = g.count_legal_placements(t);
+  if (n == 0) return Move::discard(t);
+  const Placement p = g.nth_legal_placement(t, static_cast<int>(rng_.below(static_cast<std::uint32_t>(n))));
   std::optional<Port> meeple;
   if (rng_.below(4) != 0) {
     const PortList targets = g.meeple_targets(t, p, seat);

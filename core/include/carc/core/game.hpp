@@ -167,6 +167,10 @@ class Game {
   // Every legal placement of `t` (all four rotations listed, even when they look alike).
   void legal_placements(Tile t, std::vector<Placement>& out) const;
   bool has_legal_placement(Tile t) const;
+  // How many legal placements `t` has, and the k-th of them in legal_placements() order
+  // (what a random player needs, without building the list).
+  int count_legal_placements(Tile t) const;
+  Placement nth_legal_placement(Tile t, int k) const;
   bool is_legal_placement(Tile t, Placement p) const;
   // Ports (one per feature) where a meeple may go if `t` is placed at `p` (which must be
   // legal); empty if `seat` has no meeple left.
@@ -197,6 +201,7 @@ class Game {
     Kind kind;
     std::uint8_t meeple_total;                  // root only
     std::array<std::uint8_t, kMaxPlayers> meeples;  // root only
+    std::uint8_t cities;      // fields: the city segments of the same tile it touches
   };
   struct Placed {
     std::int8_t x, y;
@@ -209,8 +214,7 @@ class Game {
   };
   struct FrontierCell {
     std::uint16_t index;  // grid index
-    std::uint8_t mask;    // 2 bits per constrained side
-    std::uint8_t want;
+    std::uint8_t want;    // 2 bits of Terrain per side that touches a tile, 0 where free
   };
 
  private:
@@ -233,9 +237,12 @@ class Game {
   static bool in_grid(Cell c) {
     return c.x > -kGridHalf && c.x < kGridHalf && c.y > -kGridHalf && c.y < kGridHalf;
   }
-  std::uint8_t constraint_mask(Cell c, std::uint8_t* want) const;
+  std::uint8_t constraint(Cell c) const;
+  // Whether segment `seg` of `t` placed at `p` would join a feature that holds no meeple.
+  bool segment_free(Tile t, Placement p, int seg) const;
 
   std::array<std::uint8_t, kGrid * kGrid> grid_{};  // 0 empty, else placed index + 1
+  std::array<std::uint8_t, kGrid * kGrid> fpos_{};  // 0 not on the frontier, else position + 1
   std::array<Placed, kTileCount> placed_{};
   mutable std::array<Node, kMaxNodes> nodes_{};     // mutable: path compression in find()
   std::array<FrontierCell, 2 * kTileCount + 8> frontier_{};
@@ -250,6 +257,7 @@ class Game {
   std::uint8_t placed_count_ = 0;
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
+  std::uint8_t monks_ = 0;  // meeples standing on monasteries (skip the monastery scan when 0)
   Seat current_ = 0;
   int moves_ = 0;
   Phase phase_ = Phase::Playing;

@@ -18,7 +18,6 @@ class RandomPlayer {
 
  private:
   Rng rng_;
-  std::vector<Placement> scratch_;
 };
 
 }  // namespace carc
