@@ -238,9 +238,7 @@ bool Game::is_legal_placement(Tile t, Placement p) const {
 }
 
 namespace {
-Cell cell_of(std::uint16_t index) {
-  return Cell{index % Game::kGrid - Game::kGridHalf, index / Game::kGrid - Game::kGridHalf};
-}
+Cell cell_of(const Game::FrontierCell& f) { return Cell{f.x, f.y}; }
 }  // namespace
 
 void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
@@ -250,7 +248,7 @@ void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
     const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
     const std::uint8_t m = fits[f.want];
     if (m == 0) continue;
-    const Cell c = cell_of(f.index);
+    const Cell c = cell_of(f);
     for (int r = 0; r < 4; ++r) {
       if ((m >> r) & 1) out.push_back(Placement{c, Rotation::quarters(r)});
     }
@@ -284,7 +282,7 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
       continue;
     }
     for (int r = 0; r < 4; ++r) {
-      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f.index), Rotation::quarters(r)};
+      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f), Rotation::quarters(r)};
     }
   }
   return Placement{};
@@ -400,7 +398,7 @@ void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
   const auto idx = static_cast<std::uint16_t>(grid_index(c));
   std::uint8_t& pos = fpos_[idx];
   if (pos == 0) {
-    frontier_[frontier_count_] = FrontierCell{idx, 0};
+    frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
     pos = static_cast<std::uint8_t>(++frontier_count_);
   }
   FrontierCell& f = frontier_[pos - 1u];
@@ -412,7 +410,7 @@ void Game::remove_frontier(int grid_idx) {
   if (pos == 0) return;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
   frontier_[pos - 1u] = last;
-  fpos_[last.index] = pos;
+  fpos_[static_cast<std::size_t>(grid_index(cell_of(last)))] = pos;
   pos = 0;
   --frontier_count_;
 }
@@ -435,6 +433,10 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
                       static_cast<std::uint8_t>(s), seg.kind, 0, {}, seg.cities};
   }
   node_count_ = static_cast<std::uint16_t>(node_count_ + d.segment_count);
+  min_x_ = static_cast<std::int8_t>(std::min<int>(min_x_, p.cell.x));
+  max_x_ = static_cast<std::int8_t>(std::max<int>(max_x_, p.cell.x));
+  min_y_ = static_cast<std::int8_t>(std::min<int>(min_y_, p.cell.y));
+  max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
   grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint8_t>(index + 1);
   remove_frontier(gi);

@@ -185,8 +185,11 @@ class Game {
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
   // ---- internals, public for the implementation's helpers ----
-  static constexpr int kGridHalf = 73;
-  static constexpr int kGrid = 2 * kGridHalf + 1;
+  // The board lives on a 128 x 128 torus: 72 tiles span at most 72 columns (74 with the
+  // frontier), so two cells that share a slot are never both within one cell of the board,
+  // and every lookup is first checked against the board's bounding box.
+  static constexpr int kGridBits = 7;
+  static constexpr int kGrid = 1 << kGridBits;
   static constexpr int kMaxNodes = kTileCount * kMaxSegments;
   static constexpr std::uint8_t kNone = 0xFF;
   static constexpr std::uint8_t kUnknown = 0xFE;
@@ -213,7 +216,7 @@ class Game {
     Port meeple_port;
   };
   struct FrontierCell {
-    std::uint16_t index;  // grid index
+    std::int8_t x, y;
     std::uint8_t want;    // 2 bits of Terrain per side that touches a tile, 0 where free
   };
 
@@ -233,9 +236,10 @@ class Game {
   std::uint16_t unite(std::uint16_t a, std::uint16_t b);
   void add_frontier(Cell c, Side towards_tile, Terrain t);
   void remove_frontier(int index);
-  int grid_index(Cell c) const { return (c.y + kGridHalf) * kGrid + (c.x + kGridHalf); }
-  static bool in_grid(Cell c) {
-    return c.x > -kGridHalf && c.x < kGridHalf && c.y > -kGridHalf && c.y < kGridHalf;
+  static int grid_index(Cell c) { return ((c.y & (kGrid - 1)) << kGridBits) | (c.x & (kGrid - 1)); }
+  // Within one cell of the placed tiles' bounding box.
+  bool in_grid(Cell c) const {
+    return c.x >= min_x_ - 1 && c.x <= max_x_ + 1 && c.y >= min_y_ - 1 && c.y <= max_y_ + 1;
   }
   std::uint8_t constraint(Cell c) const;
   // Whether segment `seg` of `t` placed at `p` would join a feature that holds no meeple.
@@ -257,6 +261,7 @@ class Game {
   std::uint8_t placed_count_ = 0;
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
+  std::int8_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
   std::uint8_t monks_ = 0;  // meeples standing on monasteries (skip the monastery scan when 0)
   Seat current_ = 0;
   int moves_ = 0;
