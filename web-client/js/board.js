@@ -258,7 +258,7 @@ export class Board {
           const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';
           const chosen = draft.meeple === port;
           d += `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${port}" data-testid="meeple-spot" data-port="${port}" transform="translate(${ox + a[0]} ${oy + a[1]})">
-            <circle r="11.5" class="spot-ring"/>
+            <circle r="10" class="spot-ring"/>
             ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.95 }) : `<g opacity=".55">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
           </g>`;
         }

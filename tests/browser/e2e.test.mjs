@@ -1,0 +1,305 @@
+// End-to-end: the real server and the web client in headless Chromium.
+//
+//   CARC_SERVER_BIN=build/carcassonne-server node --test tests/browser/
+//
+// Starts the server binary itself (a missing binary FAILS the test), opens two browser
+// contexts, creates a room in one, joins from the invite link in the other, starts, plays
+// several turns by clicking highlighted cells and meeple spots, reloads one page mid-game,
+// and checks that both pages show the same board and scores. Screenshots go to
+// tests/browser/screenshots/ (or $CARC_SCREENSHOT_DIR).
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
+const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const TURNS = Number(process.env.CARC_E2E_TURNS || 8);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(base, proc, log, ms = 30000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log()}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.status === 200) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`server did not answer /healthz within ${ms} ms:\n${log()}`);
+}
+
+async function startServer() {
+  assert.ok(fs.existsSync(serverBin), `server binary not found at ${serverBin} (build it, or set CARC_SERVER_BIN)`);
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
+  let output = '';
+  const proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', 'web-client'], {
+    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout.on('data', (d) => { output += d; });
+  proc.stderr.on('data', (d) => { output += d; });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(base, proc, () => output);
+  return {
+    base, proc, dataDir, log: () => output,
+    async stop() {
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        const exited = await Promise.race([
+          new Promise((r) => proc.once('exit', () => r(true))),
+          new Promise((r) => setTimeout(() => r(false), 5000)),
+        ]);
+        if (!exited) proc.kill('SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function loadPlaywright() {
+  try {
+    return await import('playwright-core');
+  } catch (e) {
+    throw new Error(`playwright-core is not installed (run npm ci at the repo root): ${e.message}`);
+  }
+}
+
+// What a page shows: used to compare two pages.
+async function snapshot(page) {
+  return page.evaluate(() => {
+    const room = document.getElementById('view-room');
+    const tiles = [...document.querySelectorAll('#board [data-testid="tile"]')]
+      .map((e) => `${e.dataset.x},${e.dataset.y},${e.dataset.tile},${e.dataset.rotation}`).sort();
+    const meeples = [...document.querySelectorAll('#board [data-testid="board-meeple"]')]
+      .map((e) => `${e.dataset.x},${e.dataset.y},${e.dataset.at},${e.dataset.seat}`).sort();
+    const players = [...document.querySelectorAll('[data-testid="player"]')]
+      .map((e) => ({ seat: e.dataset.seat, score: e.dataset.score, meeples: e.dataset.meeples, active: e.dataset.active }));
+    return { version: room.dataset.version, phase: room.dataset.phase, tiles, meeples, players, bag: document.querySelector('[data-testid="bag-left"]')?.textContent };
+  });
+}
+
+async function sameView(a, b, what) {
+  // Both pages converge on the same version, then must show the same things.
+  let sa;
+  let sb;
+  for (let i = 0; i < 100; i++) {
+    [sa, sb] = [await snapshot(a), await snapshot(b)];
+    if (sa.version && sa.version === sb.version) break;
+    await a.waitForTimeout(100);
+  }
+  assert.equal(sa.version, sb.version, `${what}: same state version`);
+  assert.deepEqual(sa.tiles, sb.tiles, `${what}: same tiles`);
+  assert.deepEqual(sa.meeples, sb.meeples, `${what}: same meeples`);
+  assert.deepEqual(sa.players, sb.players, `${what}: same scores and turn`);
+  return sa;
+}
+
+// The first element of `selector` whose centre is really clickable (not under another element).
+async function clickableTarget(page, selector) {
+  return page.evaluate((sel) => {
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const cx = r.left + r.width / 2;
+      const cy = r.top + r.height / 2;
+      if (cx < 0 || cy < 0 || cx > innerWidth || cy > innerHeight) continue;
+      const hit = document.elementFromPoint(cx, cy);
+      if (hit && (hit === el || el.contains(hit))) return { x: el.dataset.x, y: el.dataset.y, port: el.dataset.port };
+    }
+    return null;
+  }, selector);
+}
+
+async function playTurn(page, { meeple, rotate, useKey, shot }) {
+  await page.waitForSelector('#view-room[data-my-turn="1"]');
+  await page.waitForSelector('[data-testid="action-bar"]:not([hidden])');
+  let cell = await clickableTarget(page, '[data-testid="cell"]');
+  if (!cell) {
+    await page.click('[data-testid="fit"]');
+    await page.waitForTimeout(100);
+    cell = await clickableTarget(page, '[data-testid="cell"]');
+  }
+  assert.ok(cell, 'a highlighted cell can be clicked');
+  await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+  const ghost = page.locator('[data-testid="ghost"]');
+  await ghost.waitFor();
+  assert.equal(await ghost.getAttribute('data-x'), cell.x);
+  assert.equal(await ghost.getAttribute('data-y'), cell.y);
+  if (rotate && !(await page.locator('[data-testid="rotate"]').isDisabled())) {
+    const before = await ghost.getAttribute('data-rotation');
+    if (useKey) await page.keyboard.press('r');
+    else await page.click('[data-testid="rotate"]');
+    const after = await page.locator('[data-testid="ghost"]').getAttribute('data-rotation');
+    assert.notEqual(after, before, 'rotate changes to another legal rotation');
+  }
+  let port = null;
+  if (meeple) {
+    const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
+    if (spot) {
+      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
+      await page.waitForSelector(`[data-testid="meeple-spot"].chosen[data-port="${spot.port}"]`);
+      port = spot.port;
+    }
+  } else {
+    // Choose a spot, then take it back with "no meeple".
+    const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
+    if (spot) {
+      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
+      await page.waitForSelector('[data-testid="meeple-spot"].chosen');
+      await page.click('[data-testid="no-meeple"]');
+      assert.equal(await page.locator('[data-testid="meeple-spot"].chosen').count(), 0);
+    }
+  }
+  if (shot) await page.screenshot({ path: path.join(shotDir, shot) });
+  const version = await page.getAttribute('#view-room', 'data-version');
+  await page.click('[data-testid="confirm"]');
+  await page.waitForFunction((v) => {
+    const room = document.getElementById('view-room');
+    return room.dataset.version !== v && !document.querySelector('[data-testid="ghost"]');
+  }, version);
+  return { cell, port };
+}
+
+test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
+  const server = await startServer();
+  fs.mkdirSync(shotDir, { recursive: true });
+  console.log(`screenshots: ${shotDir}`);
+  const { chromium } = await loadPlaywright();
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const errors = [];
+  t.after(async () => {
+    await browser.close().catch(() => {});
+    await server.stop();
+  });
+  try {
+    const ctxA = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
+    const A = await ctxA.newPage();
+    const B = await ctxB.newPage();
+    for (const [name, page] of [['A', A], ['B', B]]) {
+      page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+      page.setDefaultTimeout(15000);
+    }
+
+    // A creates a game from the start page.
+    await A.goto(`${server.base}/`);
+    await A.waitForSelector('body[data-ready="1"]');
+    await A.fill('[data-testid="create-name"]', 'Alice');
+    await A.screenshot({ path: path.join(shotDir, '01-home.png') });
+    await A.click('[data-testid="create-game"]');
+    await A.waitForURL(/\/r\/[A-Za-z0-9_-]{10,}$/);
+    await A.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+    const invite = await A.inputValue('[data-testid="invite-link"]');
+    const room = new URL(invite).pathname.split('/').pop();
+    assert.equal(new URL(A.url()).pathname, `/r/${room}`);
+    assert.equal(await A.getAttribute('#view-room', 'data-seat'), '0');
+    assert.ok(await A.evaluate((r) => !!localStorage.getItem(`carc.token.${r}`), room), 'the seat token is stored');
+
+    // B opens the invite link, is asked for a name, and joins.
+    await B.goto(invite);
+    await B.waitForSelector('[data-testid="join-dialog"]');
+    await B.fill('[data-testid="join-name"]', 'Bob <img src=x>');
+    await B.click('[data-testid="join-submit"]');
+    await B.waitForSelector('#view-room[data-seat="1"]');
+    await A.waitForSelector('[data-testid="seat"][data-seat="1"]');
+    const bobName = await A.locator('[data-testid="seat"][data-seat="1"] .pname').textContent();
+    assert.equal(bobName, 'Bob <img src=x>', 'names are shown as text');
+    assert.equal(await A.locator('[data-testid="lobby"] img').count(), 0);
+    await A.screenshot({ path: path.join(shotDir, '02-lobby.png') });
+
+    // Only the host has a start button; the host starts.
+    assert.equal(await B.locator('[data-testid="start"]').count(), 0);
+    await A.click('[data-testid="start"]');
+    await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    await sameView(A, B, 'after start');
+
+    // Chat: text, never HTML.
+    await A.fill('[data-testid="chat-input"]', '<b>hello</b> & welcome');
+    await A.click('[data-testid="chat-send"]');
+    await B.waitForSelector('[data-testid="chat-message"]');
+    assert.equal(await B.locator('[data-testid="chat-message"] .text').first().textContent(), '<b>hello</b> & welcome');
+    assert.equal(await B.locator('[data-testid="chat"] b').count(), 0);
+
+    // Play turns, alternating; B reloads its page in the middle of the game.
+    const pages = [A, B];
+    let reloaded = false;
+    for (let turn = 0; turn < TURNS; turn++) {
+      const s = await snapshot(A);
+      if (s.phase !== 'playing') break;
+      const activeSeat = Number(s.players.find((p) => p.active === '1')?.seat ?? turn % 2);
+      const page = pages[activeSeat];
+      const other = pages[1 - activeSeat];
+      if (!reloaded && turn >= TURNS / 2 && page === B) {
+        await B.reload();
+        await B.waitForSelector('#view-room[data-phase="playing"][data-seat="1"]');
+        assert.equal(await B.locator('[data-testid="join-dialog"]').isVisible(), false, 'no name asked after a reload');
+        await A.waitForSelector('[data-testid="player"][data-seat="1"][data-connected="1"]');
+        await B.screenshot({ path: path.join(shotDir, '05-after-reload.png') });
+        reloaded = true;
+      }
+      await other.waitForSelector('#view-room[data-my-turn="0"]');
+      await playTurn(page, {
+        meeple: turn % 3 !== 2,
+        rotate: turn % 2 === 0,
+        useKey: turn % 4 === 0,
+        shot: turn === 0 ? '03-turn.png' : undefined,
+      });
+      const view = await sameView(A, B, `after turn ${turn + 1}`);
+      assert.ok(view.tiles.length >= 2 + turn, 'the placed tile is on both boards');
+    }
+    assert.ok(reloaded, 'B reloaded mid-game');
+
+    // The last placed tile is highlighted; the log shows the placements.
+    assert.equal(await A.locator('[data-testid="last-placed"]').count(), 1);
+    assert.ok((await A.locator('[data-testid="log"] [data-event="placed"]').count()) >= TURNS - 1);
+    await A.screenshot({ path: path.join(shotDir, '06-A.png') });
+    await B.screenshot({ path: path.join(shotDir, '07-B.png') });
+
+    // A spectator sees the same board.
+    const ctxC = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ja-JP' });
+    const C = await ctxC.newPage();
+    C.on('pageerror', (e) => errors.push(`C: ${e.message}`));
+    await C.goto(invite);
+    await C.waitForSelector('[data-testid="join-dialog"]');
+    await C.click('[data-testid="join-watch"]');
+    await C.waitForSelector('#view-room[data-phase="playing"]');
+    await sameView(A, C, 'spectator');
+    assert.equal(await C.getAttribute('#view-room', 'data-seat'), '');
+    await C.screenshot({ path: path.join(shotDir, '08-spectator-phone.png'), fullPage: true });
+
+    // The record download.
+    const res = await A.request.get(`${server.base}/api/rooms/${room}/record`);
+    assert.equal(res.status(), 200);
+    const record = await res.json();
+    assert.equal(record.format, 'carcassonne-record/1');
+    assert.equal(record.players, 2);
+
+    assert.deepEqual(errors, [], 'no script errors in the pages');
+  } catch (e) {
+    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
+    throw e;
+  }
+});
