@@ -217,9 +217,23 @@ function connect() {
   app.conn = new Connection(wsUrl(location, app.room), {
     onOpen: sendIntent,
     onMessage,
-    onStatus: updateConn,
+    onStatus: (s) => {
+      updateConn(s);
+      if (s.state === 'waiting' && app.conn.attempt >= 3) checkRoomStillExists();
+    },
   });
   app.conn.start();
+}
+
+// After a few failed reconnects, tell a deleted room from a server that is down.
+async function checkRoomStillExists() {
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(app.room)}`);
+    if (res.status === 404) {
+      app.conn.stop();
+      $('missing-modal').hidden = false;
+    }
+  } catch { /* the server is down: keep retrying */ }
 }
 
 function sendIntent() {
@@ -570,11 +584,15 @@ async function loadCatalog() {
 
 async function boot() {
   setupLanguage();
-  try {
-    await loadCatalog();
-  } catch (e) {
-    toast(t('home.createFailed'), 'error', 15000);
-    return;
+  // The catalog comes from the server; if it is restarting, try again with backoff.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await loadCatalog();
+      break;
+    } catch (e) {
+      if (attempt === 1) toast(t('home.createFailed'), 'error', 8000);
+      await new Promise((r) => setTimeout(r, Math.min(15000, 500 * 2 ** attempt)));
+    }
   }
   const m = ROOM_RE.exec(location.pathname);
   if (m) await enterRoom(m[1]);

@@ -255,7 +255,7 @@ export function renderEnd(modal, state, mySeat) {
     if (i) names.appendChild(document.createTextNode(i === winners.length - 1 ? ' & ' : ', '));
     names.appendChild(nameSpan(p));
   });
-  winnersEl.append('🏆 ', parts[0], names, parts[1] ?? '');
+  winnersEl.append(h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }), ' ', parts[0], names, parts[1] ?? '');
 
   table.replaceChildren();
   const head1 = h('tr', {}, h('th', { rowspan: 2, text: t('end.player') }),
@@ -271,7 +271,7 @@ export function renderEnd(modal, state, mySeat) {
     const p = playerBySeat(state, row.seat);
     const win = (result.winners ?? []).includes(row.seat);
     body.appendChild(h('tr', { class: `${win ? 'winner' : ''}${row.seat === mySeat ? ' me' : ''}`, 'data-seat': row.seat, 'data-total': row.total },
-      h('td', { class: 'who' }, p ? colorChip(p.color) : null, nameSpan(p), win ? ' 🏆' : ''),
+      h('td', { class: 'who' }, p ? colorChip(p.color) : null, ' ', nameSpan(p), win ? h('span', { class: 'trophy', text: ' ★' }) : null),
       ...KINDS.map((k) => h('td', { text: String(row.game?.[k] ?? 0) })),
       ...[...KINDS, 'field'].map((k) => h('td', { text: String(row.end?.[k] ?? 0) })),
       h('td', { class: 'total', text: String(row.total) })));
