@@ -407,6 +407,7 @@ function bindRoomControls() {
 function updateConn(status) {
   const box = $('conn');
   if (!app.room) return;
+  $('view-room').dataset.conn = status.state;
   box.hidden = false;
   box.dataset.state = status.state;
   const text = $('conn-text');
@@ -531,7 +532,7 @@ function render() {
   const cells = mine ? legalCells(state) : [];
   const b = boardBounds(state);
   const bounds = { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 };
-  app.board.render({ state, legalCells: cells, draft: draftView(), bounds });
+  app.board.render({ state, legalCells: cells, draft: draftView(), bounds, previewTile: state.turn?.tile });
 
   renderBanner(state);
   renderActionBar(state);

@@ -100,7 +100,7 @@ test('turn helpers', () => {
   assert.equal(isMyTurn(st), true);
   assert.equal(isMyTurn({ ...st, seat: 1 }), false);
   assert.equal(legalAt(s, 1, 0).length, 2);
-  assert.deepEqual(legalCells(s), [{ x: 1, y: 0 }, { x: -1, y: 0 }]);
+  assert.deepEqual(legalCells(s), [{ x: 1, y: 0, rotation: 0 }, { x: -1, y: 0, rotation: 180 }]);
   assert.deepEqual(boardBounds(s, legalCells(s)), { minX: -1, minY: 0, maxX: 1, maxY: 0 });
   assert.equal(bagTotal(s), 11);
 });

@@ -200,7 +200,7 @@ export class Board {
   /**
    * Draws everything. view = {state, legalCells: [{x,y}], draft: {x,y,rotation,spots,meeple,color}|null}
    */
-  render({ state, legalCells = [], draft = null, bounds }) {
+  render({ state, legalCells = [], draft = null, bounds, previewTile = null }) {
     const board = state?.board ?? [];
     // Tiles.
     let tiles = '';
@@ -238,7 +238,10 @@ export class Board {
     let legal = '';
     for (const c of legalCells) {
       if (draft && draft.x === c.x && draft.y === c.y) continue;
-      legal += `<g class="legal-cell" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">
+      const def = previewTile ? this.tiles[previewTile] : null;
+      const preview = def && c.rotation !== undefined
+        ? `<g class="preview" transform="translate(${c.x * TILE} ${c.y * TILE})">${tileMarkup(def, c.rotation)}</g>` : '';
+      legal += `<g class="legal-cell" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">${preview}
         <rect x="${c.x * TILE + 3}" y="${c.y * TILE + 3}" width="${TILE - 6}" height="${TILE - 6}" rx="8"/>
         <path d="M${c.x * TILE + 50} ${c.y * TILE + 38} v24 M${c.x * TILE + 38} ${c.y * TILE + 50} h24"/></g>`;
     }

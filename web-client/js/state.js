@@ -102,7 +102,7 @@ export function legalCells(state) {
   const seen = new Map();
   for (const l of state?.turn?.legal ?? []) {
     const k = `${l.x},${l.y}`;
-    if (!seen.has(k)) seen.set(k, { x: l.x, y: l.y });
+    if (!seen.has(k)) seen.set(k, { x: l.x, y: l.y, rotation: l.rotation });
   }
   return [...seen.values()];
 }
