@@ -135,6 +135,20 @@ int cmd_random(const std::vector<std::string>& args) {
   return 0;
 }
 
+[[gnu::noinline]] void play_games(std::uint64_t games, int players, std::uint64_t* placements,
+                                  std::uint64_t* checksum) {
+  for (std::uint64_t i = 0; i < games; ++i) {
+    carc::Game g = carc::Game::seeded(players, i);
+    carc::RandomPlayer player(i * 0x9E3779B97F4A7C15ULL + 1);
+    while (!g.finished()) {
+      if (g.play(player.choose(g))) break;
+    }
+    *placements += static_cast<std::uint64_t>(g.tiles_placed());
+    for (int s = 0; s < g.players(); ++s) *checksum += static_cast<std::uint64_t>(g.score(s));
+    if (games >= 10 && (i + 1) % (games / 10) == 0) std::cerr << "bench: " << (i + 1) << "/" << games << " games\n";
+  }
+}
+
 int cmd_bench(const std::vector<std::string>& args) {
   bool bad = false;
   std::uint64_t games = 20000;
@@ -147,18 +161,8 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::uint64_t placements = 0;
   std::uint64_t checksum = 0;
   const auto t0 = Clock::now();
-  for (std::uint64_t i = 0; i < games; ++i) {
-    carc::Game g = carc::Game::seeded(static_cast<int>(players), i);
-    carc::RandomPlayer player(i * 0x9E3779B97F4A7C15ULL + 1);
-    while (!g.finished()) {
-      if (g.play(player.choose(g))) break;
-    }
-    placements += static_cast<std::uint64_t>(g.tiles_placed());
-    for (int s = 0; s < g.players(); ++s) checksum += static_cast<std::uint64_t>(g.score(s));
-    if (games >= 10 && (i + 1) % (games / 10) == 0) std::cerr << "bench: " << (i + 1) << "/" << games << " games\r";
-  }
+  play_games(games, static_cast<int>(players), &placements, &checksum);
   const double game_secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::cerr << "\n";
 
   // Legal placement listing on mid-game boards: 36 tiles placed.
   std::vector<carc::Game> boards;
