@@ -412,7 +412,8 @@ function updateConn(status) {
   box.dataset.state = status.state;
   const text = $('conn-text');
   clearInterval(app.connTimer);
-  $('conn-retry').hidden = status.state !== 'waiting';
+  $('conn-retry').hidden = status.state !== 'waiting' && status.reason !== 'replaced';
+  $('conn-retry').textContent = status.reason === 'replaced' ? t('conn.takeBack') : t('conn.retry');
   if (status.state === 'open') text.textContent = t('conn.open');
   else if (status.state === 'connecting') text.textContent = t('conn.connecting');
   else if (status.state === 'waiting') {
@@ -421,7 +422,7 @@ function updateConn(status) {
     };
     tick();
     app.connTimer = setInterval(tick, 500);
-  } else text.textContent = t('conn.closed');
+  } else text.textContent = status.reason === 'replaced' ? t('conn.replaced') : t('conn.closed');
 }
 
 // ---------------------------------------------------------------------------

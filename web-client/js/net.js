@@ -72,11 +72,17 @@ export class Connection {
       this.attempt = 0;
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) {
         this.setStatus({ state: 'closed' });
+        return;
+      }
+      if (ev.code === 1008) {
+        // Policy: the seat was taken back by another connection (another tab or device).
+        // Reconnecting on our own would take it back and start a tug of war.
+        this.setStatus({ state: 'closed', reason: 'replaced' });
         return;
       }
       this.scheduleRetry();
@@ -93,7 +99,10 @@ export class Connection {
   /** Reconnect at once (the "retry now" button, or the browser coming back online). */
   retryNow() {
     if (this.stopped) return;
-    if (this.status.state === 'waiting' || this.status.state === 'closed') this.connect();
+    if (this.status.state === 'waiting' || this.status.state === 'closed') {
+      this.attempt = 0;
+      this.connect();
+    }
   }
 
   send(obj) {
