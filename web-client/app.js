@@ -291,12 +291,12 @@ function onStateChanged(prev, live) {
     if (!still) app.draft = null;
   }
   if (live && prev) {
-    for (const ev of newEvents(prev, state)) {
-      if (ev.type === 'scored' && (ev.points ?? 0) > 0) {
-        const colors = (ev.seats ?? []).map((s) => state.players.find((p) => p.seat === s)?.color).filter(Boolean);
-        app.board.flashScore(ev, colors);
-      }
-    }
+    const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && (ev.points ?? 0) > 0);
+    scored.forEach((ev, i) => {
+      const colors = (ev.seats ?? []).map((s) => state.players.find((p) => p.seat === s)?.color).filter(Boolean);
+      // Several features scored at once (end of game) rise one after the other.
+      setTimeout(() => app.board.flashScore(ev, colors), i * 450);
+    });
   }
   if (state.phase !== 'finished') app.endDismissed = false;
   render();

@@ -204,10 +204,15 @@ export class Board {
     const board = state?.board ?? [];
     // Tiles.
     let tiles = '';
+    const lastTile = board.length > 1 ? board[board.length - 1] : null;
+    const lastKey = lastTile ? `${board.length}:${lastTile.x},${lastTile.y}` : '';
+    const fresh = this.freshKey !== undefined && lastKey !== this.freshKey;
+    this.freshKey = lastKey;
     for (const b of board) {
       const def = this.tiles[b.tile];
       if (!def) continue;
-      tiles += `<g class="tile" data-testid="tile" data-x="${b.x}" data-y="${b.y}" data-tile="${b.tile}" data-rotation="${b.rotation}" transform="translate(${b.x * TILE} ${b.y * TILE})">${tileMarkup(def, b.rotation)}</g>`;
+      const cls = fresh && b === lastTile ? 'tile fresh' : 'tile';
+      tiles += `<g class="${cls}" data-testid="tile" data-x="${b.x}" data-y="${b.y}" data-tile="${b.tile}" data-rotation="${b.rotation}" transform="translate(${b.x * TILE} ${b.y * TILE})">${tileMarkup(def, b.rotation)}</g>`;
     }
     this.layers.tiles.innerHTML = tiles;
 
