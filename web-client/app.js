@@ -376,6 +376,7 @@ function bindRoomControls() {
   document.addEventListener('keydown', (ev) => {
     const tag = ev.target?.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if ((tag === 'BUTTON' || tag === 'A') && (ev.key === 'Enter' || ev.key === ' ')) return;
     if (ev.key === 'r' || ev.key === 'R') { rotate(); ev.preventDefault(); }
     else if (ev.key === 'Enter' && app.draft) { confirmDraft(); ev.preventDefault(); }
     else if (ev.key === 'Escape') { cancelDraft(); }

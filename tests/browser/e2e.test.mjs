@@ -132,6 +132,7 @@ async function clickableTarget(page, selector) {
 async function playTurn(page, { meeple, rotate, useKey, shot }) {
   await page.waitForSelector('#view-room[data-my-turn="1"]');
   await page.waitForSelector('[data-testid="action-bar"]:not([hidden])');
+  assert.match(await page.title(), /your turn/i, 'the page title says it is your turn');
   let cell = await clickableTarget(page, '[data-testid="cell"]');
   if (!cell) {
     await page.click('[data-testid="fit"]');
