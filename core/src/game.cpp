@@ -290,19 +290,55 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
 
 bool Game::segment_free(Tile t, Placement p, int seg) const {
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
-  const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(seg)];
-  for (int q = 0; q < 12; ++q) {
-    if (((ports >> q) & 1) == 0) continue;
-    const int side = q < 4 ? q : (q - 4) / 2;
-    const Cell n = neighbour(p.cell, static_cast<Side>(side));
-    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
-    if (g == 0) continue;
-    const Placed& np = placed_[g - 1u];
-    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
-    if (nseg == kNoSeg) continue;
-    if (nodes_[find(static_cast<std::uint16_t>(np.base + nseg))].meeple_total > 0) return false;
+  const int segments = tile_def(t).segment_count;
+  // The roots of the neighbouring features each segment of the tile would join.
+  std::array<std::array<std::uint16_t, 8>, kMaxSegments> roots{};
+  std::array<std::uint8_t, kMaxSegments> count{};
+  std::array<bool, kMaxSegments> taken{};
+  for (int s = 0; s < segments; ++s) {
+    const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(s)];
+    for (int q = 0; q < 12; ++q) {
+      if (((ports >> q) & 1) == 0) continue;
+      const int side = q < 4 ? q : (q - 4) / 2;
+      const Cell n = neighbour(p.cell, static_cast<Side>(side));
+      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
+      if (g == 0) continue;
+      const Placed& np = placed_[g - 1u];
+      const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
+      if (nseg == kNoSeg) continue;
+      const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
+      roots[static_cast<std::size_t>(s)][count[static_cast<std::size_t>(s)]++] = root;
+      if (nodes_[root].meeple_total > 0) taken[static_cast<std::size_t>(s)] = true;
+    }
   }
-  return true;
+  if (taken[static_cast<std::size_t>(seg)]) return false;
+  // Two segments of the new tile that touch one board feature are joined through it: a field
+  // of V beside A reaches A's field with both its fields, so a farmer on either one (or on a
+  // field only the other segment touches) occupies both.
+  auto share = [&](int a, int b) {
+    for (int i = 0; i < count[static_cast<std::size_t>(a)]; ++i) {
+      for (int j = 0; j < count[static_cast<std::size_t>(b)]; ++j) {
+        if (roots[static_cast<std::size_t>(a)][static_cast<std::size_t>(i)] ==
+            roots[static_cast<std::size_t>(b)][static_cast<std::size_t>(j)]) {
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int a = 0; a < segments; ++a) {
+      if (!taken[static_cast<std::size_t>(a)]) continue;
+      for (int b = 0; b < segments; ++b) {
+        if (!taken[static_cast<std::size_t>(b)] && share(a, b)) {
+          taken[static_cast<std::size_t>(b)] = true;
+          changed = true;
+        }
+      }
+    }
+  }
+  return !taken[static_cast<std::size_t>(seg)];
 }
 
 PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {

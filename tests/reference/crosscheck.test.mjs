@@ -1,0 +1,209 @@
+// Cross-checks the C++ engine (through the `carcassonne` CLI) against the independent
+// reference implementation in ./carcassonne.mjs:
+//  - thousands of seeded random games: the reference replay of each record must give the
+//    CLI's embedded result (scores after every move, final scores, supply, winners);
+//  - illegal and mutated records: both must accept them with the same result, or refuse
+//    them at the same move index.
+//
+//   CARC_CLI=build/carcassonne node --test tests/reference/
+//   CARC_CROSSCHECK_GAMES=2000 (default) sets how many random games are compared.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { replay } from './carcassonne.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..', '..');
+const CLI = resolve(repo, process.env.CARC_CLI || 'build/carcassonne');
+const GAMES = Number(process.env.CARC_CROSSCHECK_GAMES || 2000);
+const PARALLEL = Math.max(2, Math.min(8, availableParallelism()));
+const KEYS = ['scores_after_move', 'final_scores', 'meeples_in_supply', 'winners'];
+
+function run(args, input) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(CLI, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+// Runs `job` over `items` with a few processes in flight at once; results in order.
+async function pool(items, job) {
+  const results = new Array(items.length);
+  let next = 0;
+  async function worker() {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await job(items[i], i);
+    }
+  }
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return results;
+}
+
+const randomGame = async (players, seed) => {
+  const r = await run(['random', '--players', String(players), '--seed', String(seed)]);
+  assert.equal(r.code, 0, `random --players ${players} --seed ${seed} failed: ${r.stdout}${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+const cliReplay = async (record) => {
+  const r = await run(['replay', '-'], JSON.stringify(record));
+  const out = JSON.parse(r.stdout);
+  if (r.code !== 0) assert.ok('error' in out, `exit ${r.code} without an error object: ${r.stdout}`);
+  return out;
+};
+
+const compact = (v) => {
+  const s = JSON.stringify(v);
+  return s.length > 300 ? `${s.slice(0, 300)}...` : s;
+};
+
+// Where two results part: the first differing key (and move, for scores_after_move).
+function difference(ref, cli) {
+  for (const k of KEYS) {
+    if (JSON.stringify(ref[k]) === JSON.stringify(cli[k])) continue;
+    if (k === 'scores_after_move' && Array.isArray(ref[k]) && Array.isArray(cli[k])) {
+      const i = ref[k].findIndex((row, j) => JSON.stringify(row) !== JSON.stringify(cli[k][j]));
+      return `${k}[${i}]: reference ${compact(ref[k][i])}, engine ${compact(cli[k][i])}`;
+    }
+    return `${k}: reference ${compact(ref[k])}, engine ${compact(cli[k])}`;
+  }
+  return null;
+}
+
+test('the CLI exists', () => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}: build it or set CARC_CLI`);
+});
+
+// Seeds: small ones, and some spread over the 64-bit range.
+function seedsFor(players, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 5 === 4) out.push((BigInt(i) * 0x9E3779B97F4A7C15n + BigInt(players)) % (1n << 64n));
+    else out.push(BigInt(i * 7 + players * 100000));
+  }
+  return out;
+}
+
+for (let players = 2; players <= 5; players++) {
+  test(`random ${players}-player games: the reference replay of each record gives the CLI's result`, { timeout: 600000 }, async (t) => {
+    assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+    const n = Math.ceil(GAMES / 4);
+    const started = Date.now();
+    const stats = { games: 0, moves: 0, discards: 0, mismatches: [] };
+    await pool(seedsFor(players, n), async (seed) => {
+      const record = await randomGame(players, seed);
+      const ref = replay(record);
+      stats.games++;
+      stats.moves += record.moves.length;
+      stats.discards += record.moves.filter((m) => m.discard).length;
+      if (ref.error) {
+        stats.mismatches.push(`seed ${seed}: the reference refuses move ${ref.move} (${ref.error}); the engine played it`);
+        return;
+      }
+      const d = difference(ref, record.result);
+      if (d) stats.mismatches.push(`seed ${seed}: ${d}`);
+    });
+    t.diagnostic(`${stats.games} games, ${stats.moves} moves, ${stats.discards} discards, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    assert.deepEqual(stats.mismatches.slice(0, 10), [], `${stats.mismatches.length} of ${stats.games} games disagree`);
+  });
+}
+
+test('the CLI replays its own random records to the embedded result', async () => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  await pool(seedsFor(3, 30), async (seed) => {
+    const record = await randomGame(2 + Number(seed % 4n), seed);
+    const { result, seed: _s, ...bare } = record;
+    const out = await cliReplay(bare);
+    for (const k of KEYS) assert.deepEqual(out[k], result[k], `seed ${seed}: ${k}`);
+  });
+});
+
+// ---- records that break a rule: both sides refuse them at the same move ----
+
+// Deterministic small generator for the mutations.
+function rng(seed) {
+  let s = seed >>> 0;
+  return (n) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s % n;
+  };
+}
+
+const PORT_NAMES = ['N', 'E', 'S', 'W', 'NL', 'NR', 'EL', 'ER', 'SL', 'SR', 'WL', 'WR', 'C'];
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWX';
+
+// One small change to a legal record: most break a rule, some stay legal.
+function mutate(record, pick) {
+  const r = structuredClone(record);
+  delete r.result;
+  delete r.seed;
+  const i = pick(r.moves.length);
+  const m = r.moves[i];
+  switch (pick(8)) {
+    case 0: m.rotation = ((m.rotation ?? 0) + 90 * (1 + pick(3))) % 360; break;
+    case 1: m.x = (m.x ?? 0) + (pick(2) ? 1 : -1); break;
+    case 2: m.meeple = PORT_NAMES[pick(PORT_NAMES.length)]; break;
+    case 3: m.tile = LETTERS[pick(LETTERS.length)]; break;
+    case 4: r.moves.splice(i, 1); break;
+    case 5: r.moves.splice(i, 0, structuredClone(r.moves[pick(r.moves.length)])); break;
+    case 6: r.moves[i] = { tile: m.tile, discard: true }; break;
+    default: {
+      const j = pick(r.moves.length);
+      [r.moves[i], r.moves[j]] = [r.moves[j], r.moves[i]];
+    }
+  }
+  // Sometimes stop early (a scenario), sometimes not scored at the end.
+  if (pick(3) === 0) r.moves.length = Math.min(r.moves.length, i + 1 + pick(5));
+  if (pick(4) === 0) r.final = false;
+  return r;
+}
+
+function agree(name, record, ref, cli) {
+  if (ref.error || cli.error) {
+    assert.ok(ref.error && cli.error,
+      `${name}: ${ref.error ? `the reference refuses move ${ref.move} (${ref.error})` : 'the reference accepts it'}, ` +
+      `${cli.error ? `the engine refuses move ${cli.move} (${cli.error})` : 'the engine accepts it'}\n${compact(record)}`);
+    assert.equal(cli.move, ref.move, `${name}: refused at move ${cli.move} by the engine, ${ref.move} by the reference (${cli.error} / ${ref.error})`);
+    return 'refused';
+  }
+  const d = difference(ref, cli);
+  assert.equal(d, null, `${name}: ${d}`);
+  return 'accepted';
+}
+
+test('the records in tests/core/data: same result or refused at the same move by both', async () => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  const dir = join(repo, 'tests', 'core', 'data');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.ok(files.length > 0);
+  await pool(files, async (f) => {
+    const record = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    agree(f, record, replay(record), await cliReplay(record));
+  });
+});
+
+test('mutated random records: both accept with the same result or refuse at the same move', { timeout: 600000 }, async (t) => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  const pick = rng(77);
+  const bases = await pool(seedsFor(4, 25), (seed) => randomGame(2 + Number(seed % 4n), seed));
+  const cases = [];
+  for (let k = 0; k < 400; k++) cases.push(mutate(bases[k % bases.length], pick));
+  const counts = { refused: 0, accepted: 0 };
+  await pool(cases, async (record, k) => {
+    counts[agree(`mutation ${k}`, record, replay(record), await cliReplay(record))]++;
+  });
+  t.diagnostic(`${counts.refused} refused, ${counts.accepted} accepted`);
+  assert.ok(counts.refused > 100);
+});
