@@ -19,27 +19,12 @@ using carc::server::Storage;
 using carc::server::StorageError;
 using carc::test::sample_room;
 using carc::test::slurp;
+using carc::test::namespaces_work;
+using carc::test::ns_dir;
+using carc::test::run_in_namespace;
 using carc::test::TempDir;
 
 namespace {
-
-const char* ns_dir() { return std::getenv("CARC_NS_DIR"); }
-
-bool namespaces_work() { return std::system("unshare -m true >/dev/null 2>&1") == 0; }
-
-// Runs the test case `name` of this binary inside a private mount namespace whose
-// CARC_NS_DIR is a fresh tmpfs of `size`. Returns the exit status.
-int run_in_namespace(const std::string& name, const std::string& size) {
-  TempDir mnt;
-  const std::string self = fs::read_symlink("/proc/self/exe").string();
-  const std::string cmd = "CARC_NS_DIR='" + mnt.path().string() + "' CARC_NS_CASE='" + name +
-                          "' unshare -m --propagation private sh -c "
-                          "'mount -t tmpfs -o size=" + size +
-                          " carc-test \"$CARC_NS_DIR\" && exec \"$0\" --test-case=\"$CARC_NS_CASE\" "
-                          "--no-intro --no-version' '" + self + "'";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
 
 // Fills the file system of `dir` until it refuses more bytes.
 void fill(const fs::path& file) {

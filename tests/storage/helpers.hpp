@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +51,25 @@ inline server::StoredRoom sample_room(const std::string& id, std::uint64_t seed 
   r.created_ms = 1000;
   r.seats = {{0, "Alice", std::string(64, 'a')}, {1, "Bob", std::string(64, 'b')}};
   return r;
+}
+
+inline const char* ns_dir() { return std::getenv("CARC_NS_DIR"); }
+
+inline bool namespaces_work() { return std::system("unshare -m true >/dev/null 2>&1") == 0; }
+
+// Runs the test case `name` of this binary inside a private mount namespace whose
+// CARC_NS_DIR is a fresh tmpfs of `size` (tests run as root, who writes into chmod 555
+// folders: only a read-only or full file system really refuses). Returns the exit status.
+inline int run_in_namespace(const std::string& name, const std::string& size) {
+  TempDir mnt;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string cmd = "CARC_NS_DIR='" + mnt.path().string() + "' CARC_NS_CASE='" + name +
+                          "' unshare -m --propagation private sh -c "
+                          "'mount -t tmpfs -o size=" + size +
+                          " carc-test \"$CARC_NS_DIR\" && exec \"$0\" --test-case=\"$CARC_NS_CASE\" "
+                          "--no-intro --no-version' '" + self + "'";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
 }
 
 }  // namespace carc::test

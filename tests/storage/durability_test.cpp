@@ -1,0 +1,283 @@
+// Durable games end to end (issue 4): the real carcassonne-server, real WebSockets,
+// SIGKILL and restarts on the same data folder.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "carc/protocol/record.hpp"
+#include "harness.hpp"
+#include "helpers.hpp"
+
+namespace fs = std::filesystem;
+using namespace carc::test;
+
+namespace {
+
+// The players of one room, each mirroring the state.
+struct Table {
+  std::string room;
+  std::vector<std::unique_ptr<WsClient>> players;
+  std::mt19937 rng{12345};
+
+  WsClient& host() { return *players.at(0); }
+  const json& state() { return host().state; }
+  std::string phase() { return state()["phase"].get<std::string>(); }
+
+  // Every other client catches up with `c`'s version.
+  void sync_with(const WsClient& c) {
+    for (auto& p : players) {
+      if (p.get() != &c) p->read_until_version(c.version);
+    }
+  }
+};
+
+std::string create_room(std::uint16_t port) {
+  const auto reply = http_request(port, http::verb::post, "/api/rooms", "{}");
+  REQUIRE(reply.status == 201);
+  return reply.json_body()["room"].get<std::string>();
+}
+
+void join(Table& t, std::uint16_t port, const std::string& name) {
+  auto c = std::make_unique<WsClient>(port, t.room);
+  c->send({{"type", "join"}, {"name", name}});
+  c->expect("welcome");
+  REQUIRE(c->seat);
+  t.players.push_back(std::move(c));
+  t.sync_with(*t.players.back());
+}
+
+Table seat_players(std::uint16_t port, int n) {
+  Table t;
+  t.room = create_room(port);
+  for (int i = 0; i < n; ++i) join(t, port, "P" + std::to_string(i));
+  return t;
+}
+
+void start(Table& t) {
+  t.host().send({{"type", "start"}});
+  while (t.host().state["phase"] != "playing") t.host().expect("patch");
+  t.sync_with(t.host());
+}
+
+WsClient& mover(Table& t) {
+  const int seat = t.state()["turn"]["seat"].get<int>();
+  for (auto& p : t.players) {
+    if (p->seat == seat) return *p;
+  }
+  FAIL("no client holds seat " << seat);
+  throw std::logic_error("unreachable");
+}
+
+// Plays up to `n` turns (all remaining when n < 0).
+void play(Table& t, int n) {
+  for (int i = 0; (n < 0 || i < n) && t.phase() == "playing"; ++i) {
+    WsClient& m = mover(t);
+    m.send(choose_play(m.state, m.version, t.rng));
+    m.expect("patch");
+    t.sync_with(m);
+  }
+}
+
+// Takes every seat back with its token on a restarted server.
+void reconnect(Table& t, std::uint16_t port) {
+  for (auto& p : t.players) {
+    const std::string token = p->token;
+    const int seat = *p->seat;
+    p = std::make_unique<WsClient>(port, t.room);
+    p->send({{"type", "join"}, {"token", token}});
+    p->expect("welcome");
+    REQUIRE(p->seat == seat);
+    p->token = token;
+  }
+  // Earlier clients learn of the later reconnections.
+  std::int64_t latest = 0;
+  for (auto& p : t.players) latest = std::max(latest, p->version);
+  for (auto& p : t.players) p->read_until_version(latest);
+}
+
+void check_against_replay(Table& t, std::uint16_t port) {
+  REQUIRE(t.phase() == "finished");
+  const auto reply = http_request(port, http::verb::get, "/api/rooms/" + t.room + "/record");
+  REQUIRE(reply.status == 200);
+  auto parsed = carc::protocol::parse_record(reply.json_body());
+  REQUIRE(std::holds_alternative<carc::protocol::Record>(parsed));
+  auto replayed = carc::protocol::replay(std::get<carc::protocol::Record>(parsed));
+  REQUIRE(std::holds_alternative<json>(replayed));
+  CHECK(std::get<json>(replayed)["final_scores"] == t.state()["result"]["final_scores"]);
+  CHECK(std::get<json>(replayed)["winners"] == t.state()["result"]["winners"]);
+}
+
+}  // namespace
+
+TEST_CASE("durability: SIGKILL with rooms in every phase, restart, reconnect, finish") {
+  TempDir tmp;
+  const fs::path data = tmp.path() / "data";
+  Table empty_lobby, lobby, fresh, mid, done;
+  std::map<std::string, std::pair<json, std::int64_t>> before;  // room -> (durable state, version)
+  {
+    ServerProcess server(data, tmp.path() / "run1.log");
+    REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+    const auto port = server.port();
+    empty_lobby.room = create_room(port);
+    lobby = seat_players(port, 1);
+    fresh = seat_players(port, 2);
+    start(fresh);
+    mid = seat_players(port, 3);
+    start(mid);
+    play(mid, 25);
+    mid.host().send({{"type", "chat"}, {"text", "still here after a crash?"}});
+    mid.host().expect("patch");
+    mid.sync_with(mid.host());
+    done = seat_players(port, 2);
+    start(done);
+    play(done, -1);
+    REQUIRE(done.phase() == "finished");
+    for (Table* t : {&lobby, &fresh, &mid, &done}) before[t->room] = {durable_part(t->state()), t->host().version};
+    CHECK(WTERMSIG(server.kill(SIGKILL)) == SIGKILL);
+  }
+
+  ServerProcess server(data, tmp.path() / "run2.log");
+  REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+  const auto port = server.port();
+
+  const auto info = http_request(port, http::verb::get, "/api/rooms/" + empty_lobby.room);
+  CHECK(info.status == 200);
+  CHECK(info.json_body()["phase"] == "lobby");
+
+  for (Table* t : {&lobby, &fresh, &mid, &done}) {
+    CAPTURE(t->room);
+    reconnect(*t, port);
+    CHECK(durable_part(t->state()) == before[t->room].first);
+    CHECK(t->host().version >= before[t->room].second);  // versions never go back
+  }
+  CHECK(mid.state()["chat"].back()["text"] == "still here after a crash?");
+
+  // A play decided on a version from before the last move is still stale.
+  WsClient& m = mover(mid);
+  json stale = choose_play(m.state, 1, mid.rng);
+  m.send(stale);
+  CHECK(m.expect("error")["code"] == "stale_version");
+
+  // The lobby goes on: a newcomer joins, the host starts.
+  join(lobby, port, "Late");
+  CHECK(lobby.players.back()->seat == 1);
+  start(lobby);
+  for (Table* t : {&lobby, &fresh, &mid}) {
+    play(*t, -1);
+    check_against_replay(*t, port);
+  }
+  check_against_replay(done, port);
+}
+
+TEST_CASE("durability: a crash after the durable write and before the broadcast loses nothing") {
+  TempDir tmp;
+  const fs::path data = tmp.path() / "data";
+  Table t;
+  json before;
+  int placed_before = 0;
+  {
+    ServerProcess server(data, tmp.path() / "run1.log", {{"CARC_CRASH_AFTER_PERSIST", "5"}});
+    REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+    t = seat_players(server.port(), 2);
+    start(t);
+    play(t, 4);
+    before = t.state();
+    placed_before = static_cast<int>(before["board"].size());
+    WsClient& m = mover(t);
+    m.send(choose_play(m.state, m.version, t.rng));
+    CHECK_THROWS(m.read());  // the server died before broadcasting the move
+    const auto status = server.wait_exit(std::chrono::seconds(5));
+    REQUIRE(status);
+    CHECK(WIFEXITED(*status));
+    CHECK(WEXITSTATUS(*status) == 86);
+  }
+  ServerProcess server(data, tmp.path() / "run2.log");
+  REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+  reconnect(t, server.port());
+  CHECK(static_cast<int>(t.state()["board"].size()) == placed_before + 1);  // the move was kept
+  CHECK(t.state()["turn"]["number"].get<int>() > before["turn"]["number"].get<int>());
+  play(t, -1);
+  check_against_replay(t, server.port());
+}
+
+TEST_CASE("durability: a corrupt database stops the start with a clear error and stays untouched") {
+  TempDir tmp;
+  const fs::path data = tmp.path() / "data";
+  fs::create_directories(data);
+  std::string garbage = "this is not a database\n";
+  for (int i = 0; i < 2000; ++i) garbage += static_cast<char>('a' + i % 26);
+  spit(data / "carcassonne.db", garbage);
+  ServerProcess server(data, tmp.path() / "run.log");
+  const auto status = server.wait_exit(std::chrono::seconds(10));
+  REQUIRE(status);
+  CHECK(WIFEXITED(*status));
+  CHECK(WEXITSTATUS(*status) != 0);
+  CHECK(server.log_text().find("not a SQLite database") != std::string::npos);
+  CHECK(slurp(data / "carcassonne.db") == garbage);
+}
+
+TEST_CASE("durability: a read-only data folder stops the start with a clear error") {
+  if (!namespaces_work()) return;
+  CHECK(run_in_namespace("ns: server read-only", "1m") == 0);
+}
+
+TEST_CASE("durability: a full disk while running refuses changes as unavailable, then recovers") {
+  if (!namespaces_work()) return;
+  CHECK(run_in_namespace("ns: server full while running", "2m") == 0);
+}
+
+// ---- inside the namespace ----
+TEST_CASE("ns: server read-only") {
+  if (ns_dir() == nullptr) return;
+  const fs::path root = ns_dir();
+  fs::create_directories(root / "data");
+  REQUIRE(std::system(("mount -o remount,ro '" + root.string() + "'").c_str()) == 0);
+  ServerProcess server(root / "data", "/tmp/carc-ns-server-ro.log");
+  const auto status = server.wait_exit(std::chrono::seconds(10));
+  REQUIRE(status);
+  CHECK(WIFEXITED(*status));
+  CHECK(WEXITSTATUS(*status) != 0);
+  const std::string log = server.log_text();
+  INFO(log);
+  CHECK(log.find("read-only file system") != std::string::npos);
+  fs::remove("/tmp/carc-ns-server-ro.log");
+}
+
+TEST_CASE("ns: server full while running") {
+  if (ns_dir() == nullptr) return;
+  const fs::path root = ns_dir();
+  ServerProcess server(root / "data", "/tmp/carc-ns-server-full.log");
+  REQUIRE(server.wait_ready());
+  Table t = seat_players(server.port(), 2);
+  start(t);
+  play(t, 3);
+
+  {  // fill the disk
+    std::ofstream filler(root / "filler", std::ios::binary);
+    const std::string block(4096, 'x');
+    while (filler.write(block.data(), static_cast<std::streamsize>(block.size()))) filler.flush();
+  }
+  const json before = t.state();
+  const std::int64_t version = t.host().version;
+  WsClient& m = mover(t);
+  m.send(choose_play(m.state, m.version, t.rng));
+  const json err = m.expect("error");
+  CHECK(err["code"] == "unavailable");
+  m.send({{"type", "resync"}});
+  m.expect("state");
+  CHECK(m.version == version);  // nothing was applied
+  CHECK(m.state == before);
+
+  fs::remove(root / "filler");
+  play(t, -1);
+  check_against_replay(t, server.port());
+  server.kill(SIGKILL);
+  ServerProcess again(root / "data", "/tmp/carc-ns-server-full.log");
+  REQUIRE(again.wait_ready());
+  reconnect(t, again.port());
+  CHECK(t.phase() == "finished");
+  fs::remove("/tmp/carc-ns-server-full.log");
+}
