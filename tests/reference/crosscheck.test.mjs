@@ -26,14 +26,17 @@ const KEYS = ['scores_after_move', 'final_scores', 'meeples_in_supply', 'winners
 
 function run(args, input) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(CLI, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(CLI, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    child.stdin.end(input ?? '');
+    if (input !== undefined) {
+      child.stdin.on('error', () => {});  // a CLI that exits early must not crash the runner
+      child.stdin.end(input);
+    }
   });
 }
 
