@@ -1,0 +1,85 @@
+// Client -> server messages, parsed once at the edge into typed values, and the builders
+// of server -> client messages (protocol.md). Nothing past this header sees raw JSON
+// from a client.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+namespace carc::protocol {
+
+// Every refusal carries exactly one of these codes; the wire spelling comes from
+// error_code_name(), never from the enumerator.
+enum class ErrorCode : std::uint8_t {
+  BadJson,
+  BadMessage,
+  TooLarge,
+  RateLimited,
+  NotJoined,
+  BadToken,
+  NotHost,
+  NotEnoughPlayers,
+  NotStarted,
+  GameOver,
+  NotYourTurn,
+  StaleVersion,
+  IllegalPlacement,
+  IllegalMeeple,
+  Unavailable,
+};
+inline constexpr int kErrorCodeCount = 15;
+std::string_view error_code_name(ErrorCode c);
+
+struct JoinMsg {
+  // Exactly one of the two is set: a fresh join by name (already trimmed and checked),
+  // or taking a seat back by token (any string; a token matching nothing is bad_token).
+  std::optional<std::string> name;
+  std::optional<std::string> token;
+};
+struct WatchMsg {};
+struct StartMsg {};
+// Values are kept as sent: whether x/y/rotation/meeple make a legal turn is the room's
+// question (illegal_placement / illegal_meeple), asked after not_your_turn and
+// stale_version in the fixed order.
+struct PlayMsg {
+  std::int64_t version = 0;
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  std::int64_t rotation = 0;
+  std::optional<std::string> meeple;
+};
+struct ChatMsg {
+  std::string text;
+};
+struct ResyncMsg {};
+
+using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg>;
+
+struct MessageError {
+  ErrorCode code;  // BadJson or BadMessage
+  std::string message;
+};
+
+std::variant<ClientMessage, MessageError> parse_client_message(std::string_view text);
+
+inline constexpr std::size_t kMaxNameChars = 24;
+inline constexpr std::size_t kMaxChatChars = 280;
+
+// The name after trimming, if it has 1..24 code points, valid UTF-8, no control characters.
+std::optional<std::string> clean_name(std::string_view raw);
+// Number of code points, or nullopt if `s` is not valid UTF-8.
+std::optional<std::size_t> utf8_length(std::string_view s);
+
+// ---- server -> client (each returns the serialized frame) ----
+std::string error_frame(ErrorCode code, std::string_view message);
+std::string welcome_frame(std::optional<int> seat, std::optional<std::string_view> token, std::int64_t version,
+                          const nlohmann::json& state);
+std::string patch_frame(std::int64_t version, const nlohmann::json& ops);
+std::string state_frame(std::int64_t version, const nlohmann::json& state);
+
+}  // namespace carc::protocol

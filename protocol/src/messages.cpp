@@ -1,0 +1,173 @@
+#include "carc/protocol/messages.hpp"
+
+#include <array>
+
+namespace carc::protocol {
+
+using json = nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
+    "bad_json",    "bad_message",        "too_large",   "rate_limited", "not_joined",
+    "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
+    "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
+};
+
+MessageError bad(std::string message) { return {ErrorCode::BadMessage, std::move(message)}; }
+
+// Decodes one code point; returns its length or 0 when invalid (overlongs, surrogates too).
+std::size_t utf8_next(std::string_view s, std::size_t i, char32_t& cp) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  char32_t min = 0;
+  if (b0 < 0x80) {
+    cp = b0;
+    return 1;
+  } else if ((b0 & 0xE0) == 0xC0) {
+    len = 2, cp = b0 & 0x1F, min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3, cp = b0 & 0x0F, min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4, cp = b0 & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029; }
+
+bool is_integer(const json& v) { return v.is_number_integer(); }
+
+std::int64_t as_int(const json& v) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    return u > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(u);
+  }
+  return v.get<std::int64_t>();
+}
+
+std::variant<ClientMessage, MessageError> parse_join(const json& j) {
+  const auto name = j.find("name");
+  const auto token = j.find("token");
+  const bool has_name = name != j.end() && !name->is_null();
+  const bool has_token = token != j.end() && !token->is_null();
+  if (has_token) {
+    if (!token->is_string()) return bad("join: \"token\" must be a string");
+    return ClientMessage{JoinMsg{std::nullopt, token->get<std::string>()}};
+  }
+  if (!has_name) return bad("join needs a \"name\" (or a \"token\" to take a seat back)");
+  if (!name->is_string()) return bad("join: \"name\" must be a string");
+  auto cleaned = clean_name(name->get_ref<const std::string&>());
+  if (!cleaned) return bad("a name is 1 to 24 characters, without control characters");
+  return ClientMessage{JoinMsg{std::move(*cleaned), std::nullopt}};
+}
+
+std::variant<ClientMessage, MessageError> parse_play(const json& j) {
+  PlayMsg p;
+  for (const auto* key : {"version", "x", "y", "rotation"}) {
+    const auto it = j.find(key);
+    if (it == j.end()) return bad(std::string("play needs \"") + key + "\"");
+    if (!is_integer(*it)) return bad(std::string("play: \"") + key + "\" must be an integer");
+  }
+  p.version = as_int(j.at("version"));
+  p.x = as_int(j.at("x"));
+  p.y = as_int(j.at("y"));
+  p.rotation = as_int(j.at("rotation"));
+  if (const auto m = j.find("meeple"); m != j.end() && !m->is_null()) {
+    if (!m->is_string()) return bad("play: \"meeple\" must be a port name or null");
+    p.meeple = m->get<std::string>();
+  }
+  return ClientMessage{std::move(p)};
+}
+
+std::variant<ClientMessage, MessageError> parse_chat(const json& j) {
+  const auto t = j.find("text");
+  if (t == j.end() || !t->is_string()) return bad("chat needs a \"text\" string");
+  const auto& text = t->get_ref<const std::string&>();
+  const auto len = utf8_length(text);
+  if (!len || *len == 0 || *len > kMaxChatChars) return bad("a chat message is 1 to 280 characters");
+  return ClientMessage{ChatMsg{text}};
+}
+
+}  // namespace
+
+std::string_view error_code_name(ErrorCode c) { return kErrorNames[static_cast<std::size_t>(c)]; }
+
+std::optional<std::size_t> utf8_length(std::string_view s) {
+  std::size_t n = 0;
+  char32_t cp = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto len = utf8_next(s, i, cp);
+    if (len == 0) return std::nullopt;
+    i += len;
+    ++n;
+  }
+  return n;
+}
+
+std::optional<std::string> clean_name(std::string_view raw) {
+  // Trim ASCII and Unicode-agnostic spaces at both ends (tabs etc. are control characters
+  // and make the name invalid anyway).
+  while (!raw.empty() && raw.front() == ' ') raw.remove_prefix(1);
+  while (!raw.empty() && raw.back() == ' ') raw.remove_suffix(1);
+  std::size_t n = 0;
+  char32_t cp = 0;
+  for (std::size_t i = 0; i < raw.size();) {
+    const auto len = utf8_next(raw, i, cp);
+    if (len == 0 || is_control(cp)) return std::nullopt;
+    i += len;
+    ++n;
+  }
+  if (n == 0 || n > kMaxNameChars) return std::nullopt;
+  return std::string(raw);
+}
+
+std::variant<ClientMessage, MessageError> parse_client_message(std::string_view text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return MessageError{ErrorCode::BadJson, "the frame is not valid JSON"};
+  if (!j.is_object()) return bad("a message is a JSON object");
+  const auto type = j.find("type");
+  if (type == j.end() || !type->is_string()) return bad("a message needs a \"type\" string");
+  const auto& t = type->get_ref<const std::string&>();
+  if (t == "join") return parse_join(j);
+  if (t == "watch") return ClientMessage{WatchMsg{}};
+  if (t == "start") return ClientMessage{StartMsg{}};
+  if (t == "play") return parse_play(j);
+  if (t == "chat") return parse_chat(j);
+  if (t == "resync") return ClientMessage{ResyncMsg{}};
+  return bad("unknown message type");
+}
+
+std::string error_frame(ErrorCode code, std::string_view message) {
+  return json{{"type", "error"}, {"code", error_code_name(code)}, {"message", message}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string welcome_frame(std::optional<int> seat, std::optional<std::string_view> token, std::int64_t version,
+                          const json& state) {
+  json j{{"type", "welcome"}, {"version", version}, {"state", state}};
+  j["seat"] = seat ? json(*seat) : json(nullptr);
+  j["token"] = token ? json(*token) : json(nullptr);
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string patch_frame(std::int64_t version, const json& ops) {
+  return json{{"type", "patch"}, {"version", version}, {"ops", ops}}.dump(-1, ' ', false,
+                                                                           json::error_handler_t::replace);
+}
+
+std::string state_frame(std::int64_t version, const json& state) {
+  return json{{"type", "state"}, {"version", version}, {"state", state}}.dump(-1, ' ', false,
+                                                                               json::error_handler_t::replace);
+}
+
+}  // namespace carc::protocol

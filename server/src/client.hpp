@@ -1,0 +1,26 @@
+// What a room sees of a connection: somewhere to send frames. The WebSocket session
+// implements it; the room never touches a socket (and never includes Beast).
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace carc::server {
+
+enum class CloseReason {
+  GoingAway,  // the server shuts down
+  Replaced,   // the seat was taken back from another connection
+  RoomClosed  // the room expired
+};
+
+class Client {
+ public:
+  virtual ~Client() = default;
+  // Thread-safe; frames arrive in the order of the calls from one strand.
+  virtual void send(std::shared_ptr<const std::string> frame) = 0;
+  virtual void close(CloseReason why) = 0;
+};
+
+using ClientPtr = std::shared_ptr<Client>;
+
+}  // namespace carc::server

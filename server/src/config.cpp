@@ -1,0 +1,182 @@
+#include "config.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <unistd.h>
+
+#ifndef CARC_INSTALL_WEB_ROOT
+#define CARC_INSTALL_WEB_ROOT "/usr/local/share/carcassonne/web-client"
+#endif
+
+namespace carc::server {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Option {
+  std::string_view flag;
+  std::string_view env;
+  std::string_view help;
+  std::function<bool(Config&, std::string_view)> set;
+};
+
+template <typename T>
+std::function<bool(Config&, std::string_view)> number(T Config::*field, T lo, T hi) {
+  return [=](Config& c, std::string_view v) {
+    T out{};
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) return false;
+    c.*field = out;
+    return true;
+  };
+}
+
+template <typename T>
+std::function<bool(Config&, std::string_view)> limit(T Limits::*field, T lo, T hi) {
+  return [=](Config& c, std::string_view v) {
+    T out{};
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) return false;
+    c.limits.*field = out;
+    return true;
+  };
+}
+
+std::vector<Option> options() {
+  using L = Limits;
+  return {
+      {"--port", "PORT", "TCP port for HTTP and WebSocket (default 8080; 0 picks a free one)",
+       number<std::uint16_t>(&Config::port, 0, 65535)},
+      {"--bind", "HOST", "address to listen on (default 0.0.0.0)",
+       [](Config& c, std::string_view v) { c.bind = std::string(v); return !v.empty(); }},
+      {"--web-root", "WEB_ROOT", "folder of the web client (default ./web-client, else the installed copy)",
+       [](Config& c, std::string_view v) { c.web_root = std::string(v); return !v.empty(); }},
+      {"--data-dir", "DATA_DIR", "folder for the game database (default ./data)",
+       [](Config& c, std::string_view v) { c.data_dir = std::string(v); return !v.empty(); }},
+      {"--db-sync", "DB_SYNC", "full (default: every move on disk before it is shown) or normal (faster; a power cut may lose the last moves, a crash does not)",
+       [](Config& c, std::string_view v) { c.db_sync_normal = v == "normal"; return v == "full" || v == "normal"; }},
+      {"--keep-finished-hours", "KEEP_FINISHED_HOURS", "how long finished games stay readable at /api/rooms/<id>/record (default 168)",
+       number<int>(&Config::keep_finished_hours, 1, 24 * 3650)},
+      {"--base-url", "BASE_URL", "public URL for invite links, e.g. https://carc.example.org",
+       [](Config& c, std::string_view v) {
+         c.base_url = std::string(v);
+         while (!c.base_url.empty() && c.base_url.back() == '/') c.base_url.pop_back();
+         return c.base_url.starts_with("http://") || c.base_url.starts_with("https://") || c.base_url.empty();
+       }},
+      {"--threads", "THREADS", "I/O threads (default 2)", number<int>(&Config::threads, 1, 256)},
+      {"--log-level", "LOG_LEVEL", "trace, debug, info, warn, error, critical, off (default info)",
+       [](Config& c, std::string_view v) {
+         static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+         for (auto l : kLevels) {
+           if (v == l) {
+             c.log_level = std::string(v);
+             return true;
+           }
+         }
+         return false;
+       }},
+      {"--max-rooms", "MAX_ROOMS", "rooms at most (default 10000)", limit<std::size_t>(&L::max_rooms, 1, 10'000'000)},
+      {"--max-connections", "MAX_CONNECTIONS", "open connections at most (default 10000)",
+       limit<std::size_t>(&L::max_connections, 1, 10'000'000)},
+      {"--max-connections-per-ip", "MAX_CONNECTIONS_PER_IP", "connections per client address (default 0: off)",
+       limit<std::size_t>(&L::max_connections_per_ip, 0, 10'000'000)},
+      {"--rate", "RATE_LIMIT", "messages per second per connection, sustained (default 30)",
+       limit<double>(&L::rate_per_second, 0.1, 1e9)},
+      {"--burst", "RATE_BURST", "messages per connection in a burst (default 60)", limit<double>(&L::rate_burst, 1, 1e9)},
+      {"--max-queue", "MAX_QUEUE", "frames waiting for a slow client before it is dropped (default 256)",
+       limit<std::size_t>(&L::max_queue_frames, 1, 1'000'000)},
+      {"--max-queue-bytes", "MAX_QUEUE_BYTES", "bytes waiting for a slow client before it is dropped (default 4 MiB)",
+       limit<std::size_t>(&L::max_queue_bytes, 1024, std::size_t{1} << 40)},
+      {"--handshake-timeout", "HANDSHAKE_TIMEOUT", "seconds for a WebSocket handshake (default 10)",
+       limit<int>(&L::handshake_timeout_s, 1, 3600)},
+      {"--idle-timeout", "IDLE_TIMEOUT", "seconds of silence before a WebSocket is closed; pings at half (default 60)",
+       limit<int>(&L::idle_timeout_s, 2, 86400)},
+      {"--http-timeout", "HTTP_TIMEOUT", "seconds for an HTTP request (default 30)", limit<int>(&L::http_timeout_s, 1, 3600)},
+      {"--room-ttl", "ROOM_TTL", "seconds a room without connections is kept (default 3600)",
+       limit<int>(&L::room_ttl_s, 1, 365 * 86400)},
+      {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
+       [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
+  };
+}
+
+fs::path absolute_from_cwd(const fs::path& p) {
+  if (p.empty() || p.is_absolute()) return p;
+  std::error_code ec;
+  auto abs = fs::absolute(p, ec);
+  return ec ? p : abs.lexically_normal();
+}
+
+fs::path executable_dir() {
+  std::error_code ec;
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+fs::path default_web_root() {
+  std::error_code ec;
+  if (fs::is_directory("web-client", ec)) return absolute_from_cwd("web-client");
+  const fs::path exe = executable_dir();
+  for (const fs::path& candidate : {exe / "web-client", exe / ".." / "share" / "carcassonne" / "web-client",
+                                    fs::path(CARC_INSTALL_WEB_ROOT)}) {
+    if (!candidate.empty() && fs::is_directory(candidate, ec)) return candidate.lexically_normal();
+  }
+  return absolute_from_cwd("web-client");
+}
+
+}  // namespace
+
+std::string usage_text() {
+  std::string out =
+      "carcassonne-server: serves the web client and hosts Carcassonne games.\n\n"
+      "usage: carcassonne-server [options]\n\noptions (environment variable in brackets):\n";
+  for (const auto& o : options()) {
+    std::string left = "  " + std::string(o.flag) + " VALUE";
+    if (!o.env.empty()) left += " [" + std::string(o.env) + "]";
+    if (left.size() < 40) left.resize(40, ' ');
+    out += left + " " + std::string(o.help) + "\n";
+  }
+  out += "  --help                                 this text\n";
+  return out;
+}
+
+std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv) {
+  Config c;
+  const auto opts = options();
+  for (const auto& o : opts) {
+    if (o.env.empty()) continue;
+    const char* v = std::getenv(std::string(o.env).c_str());
+    if (v == nullptr || *v == '\0') continue;
+    if (!o.set(c, v)) return ConfigExit{2, "invalid value for " + std::string(o.env) + ": " + v};
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") return ConfigExit{0, usage_text()};
+    std::string_view value;
+    bool inline_value = false;
+    if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      inline_value = true;
+    }
+    const Option* found = nullptr;
+    for (const auto& o : opts) {
+      if (o.flag == arg) found = &o;
+    }
+    if (found == nullptr) return ConfigExit{2, "unknown option: " + std::string(arg) + "\n\n" + usage_text()};
+    if (!inline_value) {
+      if (i + 1 >= argc) return ConfigExit{2, "missing value for " + std::string(arg)};
+      value = argv[++i];
+    }
+    if (!found->set(c, value)) return ConfigExit{2, "invalid value for " + std::string(arg) + ": " + std::string(value)};
+  }
+  c.web_root = c.web_root.empty() ? default_web_root() : absolute_from_cwd(c.web_root);
+  c.data_dir = absolute_from_cwd(c.data_dir);
+  return c;
+}
+
+}  // namespace carc::server

@@ -1,0 +1,52 @@
+// Server configuration: flags, each with an environment equivalent (flags win).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace carc::server {
+
+struct Limits {
+  std::size_t max_rooms = 10000;
+  std::size_t max_connections = 10000;
+  std::size_t max_connections_per_ip = 0;  // 0: off (behind a proxy every client shares one address)
+  double rate_per_second = 30;             // per-connection token bucket
+  double rate_burst = 60;
+  std::size_t max_frame_bytes = 4096;      // protocol.md: larger client frames are refused
+  std::size_t max_queue_frames = 256;      // per-connection outgoing queue; beyond: disconnected
+  std::size_t max_queue_bytes = 4 << 20;
+  int handshake_timeout_s = 10;
+  int idle_timeout_s = 60;                 // pings after half of it, closed after all of it
+  int http_timeout_s = 30;
+  int room_ttl_s = 3600;                   // a room with no connection for this long is removed
+};
+
+struct Config {
+  std::uint16_t port = 8080;
+  std::string bind = "0.0.0.0";
+  std::filesystem::path web_root;
+  std::filesystem::path data_dir = "data";
+  bool db_sync_normal = false;    // --db-sync normal: no fsync per move (a power cut may lose the last moves)
+  int keep_finished_hours = 168;  // finished games stay readable (/record) this long
+  std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
+  int threads = 2;
+  std::string log_level = "info";
+  Limits limits;
+  std::string probe_url;  // --probe: GET this URL and exit 0 on 200
+};
+
+struct ConfigExit {
+  int code;             // 0 for --help, 2 for a usage error
+  std::string message;  // what to print (usage text or the error)
+};
+
+// Reads flags from argv and environment variables (getenv); relative paths are made absolute
+// against the working directory.
+std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv);
+
+std::string usage_text();
+
+}  // namespace carc::server

@@ -1,0 +1,226 @@
+// HTTP: the API, static files, and the upgrade of /ws/<room> to a WebSocket session.
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <spdlog/spdlog.h>
+
+#include "net.hpp"
+#include "random.hpp"
+
+namespace carc::server {
+
+namespace {
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+constexpr std::string_view kJson = "application/json";
+
+std::string_view path_of(std::string_view target) {
+  const auto q = target.find('?');
+  return q == std::string_view::npos ? target : target.substr(0, q);
+}
+
+// A header value that is safe to echo into a URL: host names, IPv6 literals and ports.
+bool safe_host(std::string_view h) {
+  if (h.empty() || h.size() > 255) return false;
+  for (char c : h) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '-' || c == ':' || c == '[' || c == ']' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string_view first_value(std::string_view v) {
+  const auto comma = v.find(',');
+  if (comma != std::string_view::npos) v = v.substr(0, comma);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  return v;
+}
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  ServerContext& ctx_;
+  ConnectionLimiter::Slot slot_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+
+  void do_read() {
+    parser_.emplace();
+    parser_->header_limit(8 * 1024);
+    parser_->body_limit(4 * 1024);
+    stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    if (ec == http::error::end_of_stream) return shutdown();
+    if (ec == http::error::body_limit) return send(simple(http::status::payload_too_large, "body too large\n", 11, false));
+    if (ec) return;
+    ctx_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
+    Request req = parser_->release();
+    const std::string_view path = path_of(req.target());
+    if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req), path);
+    route(std::move(req), path);
+  }
+
+  void upgrade(Request req, std::string_view path) {
+    if (!path.starts_with("/ws/")) return send(simple(http::status::not_found, "not found\n", req.version(), false));
+    auto room = ctx_.rooms.find(path.substr(4));
+    if (!room) {
+      spdlog::info("refused WebSocket upgrade to unknown room {}", path.substr(4, 64));
+      return send(simple(http::status::not_found, "no such room\n", req.version(), false));
+    }
+    stream_.expires_never();
+    start_ws_session(std::move(stream_), std::move(req), std::move(room), ctx_, std::move(slot_));
+  }
+
+  Response simple(http::status status, std::string body, unsigned version, bool keep_alive,
+                  std::string_view type = "text/plain; charset=utf-8") {
+    Response res{status, version};
+    res.set(http::field::server, "carcassonne");
+    res.set(http::field::content_type, type);
+    res.set(http::field::cache_control, "no-store");
+    res.keep_alive(keep_alive);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+  }
+
+  Response json_response(const Request& req, http::status status, std::string body) {
+    return simple(status, std::move(body), req.version(), req.keep_alive(), kJson);
+  }
+
+  std::string invite_base(const Request& req) const {
+    if (!ctx_.config.base_url.empty()) return ctx_.config.base_url;
+    std::string_view proto = first_value(req["X-Forwarded-Proto"]);
+    if (proto != "https" && proto != "http") proto = "http";
+    std::string_view host = first_value(req["X-Forwarded-Host"]);
+    if (!safe_host(host)) host = req[http::field::host];
+    std::string fallback;
+    if (!safe_host(host)) {
+      fallback = ctx_.config.bind + ":" + std::to_string(ctx_.config.port);
+      host = fallback;
+    }
+    return std::string(proto) + "://" + std::string(host);
+  }
+
+  void route(Request req, std::string_view path) {
+    const auto method = req.method();
+    const bool get = method == http::verb::get || method == http::verb::head;
+
+    if (path == "/healthz" && get) return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
+    if (path == "/metrics" && get) {
+      auto res = simple(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
+                        "text/plain; version=0.0.4; charset=utf-8");
+      return send(std::move(res), req);
+    }
+    if (path == "/api/tiles" && get) {
+      auto res = json_response(req, http::status::ok, ctx_.tiles_json);
+      res.set(http::field::cache_control, "public, max-age=3600");
+      return send(std::move(res), req);
+    }
+    if (path == "/api/rooms") {
+      if (method != http::verb::post) return send(method_not_allowed(req, "POST"));
+      auto room = ctx_.rooms.create();
+      if (!room) {
+        spdlog::warn("refused POST /api/rooms: room cap reached or storage unavailable");
+        return send(json_response(req, http::status::service_unavailable,
+                                  R"({"error":"unavailable","message":"no room can be created right now"})"));
+      }
+      nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
+      return send(json_response(req, http::status::created, body.dump()));
+    }
+    if (path.starts_with("/api/rooms/")) {
+      std::string_view rest = path.substr(11);
+      bool record = false;
+      if (rest.ends_with("/record")) {
+        rest.remove_suffix(7);
+        record = true;
+      }
+      if (!get) return send(method_not_allowed(req, "GET, HEAD"));
+      auto room = ctx_.rooms.find(rest);
+      if (!room) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+      // The room's state belongs to its strand: ask there, answer here.
+      asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
+        std::string body = (record ? room->record_json() : room->info_json()).dump();
+        asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+          self->send(self->json_response(req, http::status::ok, std::move(body)), req);
+        });
+      });
+      return;
+    }
+    if (path.starts_with("/ws/")) return send(simple(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
+    if (path.starts_with("/api/")) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+    if (!get) return send(method_not_allowed(req, "GET, HEAD"));
+
+    auto file = ctx_.files.get(path, req[http::field::if_none_match]);
+    if (file.status == 400) spdlog::info("refused static path {}", std::string(req.target()).substr(0, 200));
+    Response res{static_cast<http::status>(file.status), req.version()};
+    res.set(http::field::server, "carcassonne");
+    res.set(http::field::content_type, file.content_type);
+    res.set(http::field::cache_control, file.cache_control);
+    if (!file.etag.empty()) res.set(http::field::etag, file.etag);
+    if (file.status == 200) res.set("X-Content-Type-Options", "nosniff");
+    res.keep_alive(req.keep_alive());
+    res.body() = std::move(file.body);
+    res.prepare_payload();
+    send(std::move(res), req);
+  }
+
+  Response method_not_allowed(const Request& req, std::string_view allow) {
+    auto res = simple(http::status::method_not_allowed, "method not allowed\n", req.version(), req.keep_alive());
+    res.set(http::field::allow, allow);
+    return res;
+  }
+
+  // HEAD gets the headers of GET without the body.
+  void send(Response res, const Request& req) {
+    if (req.method() == http::verb::head) {
+      const auto length = res.body().size();
+      res.body().clear();
+      res.content_length(length);
+      auto sp = std::make_shared<Response>(std::move(res));
+      sp->content_length(length);
+      return write(std::move(sp));
+    }
+    send(std::move(res));
+  }
+
+  void send(Response res) { write(std::make_shared<Response>(std::move(res))); }
+
+  void write(std::shared_ptr<Response> res) {
+    stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
+    http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      if (!res->keep_alive() || self->ctx_.stopping) return self->shutdown();
+      self->do_read();
+    });
+  }
+
+  void shutdown() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+
+ public:
+  HttpSession(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot)
+      : stream_(std::move(socket)), ctx_(ctx), slot_(std::move(slot)) {
+    ctx_.metrics.http_connections.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~HttpSession() { ctx_.metrics.http_connections.fetch_sub(1, std::memory_order_relaxed); }
+
+  void run() { asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+};
+
+}  // namespace
+
+void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot) {
+  std::make_shared<HttpSession>(std::move(socket), ctx, std::move(slot))->run();
+}
+
+}  // namespace carc::server

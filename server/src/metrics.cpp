@@ -1,0 +1,72 @@
+#include "metrics.hpp"
+
+#include <cstdio>
+
+namespace carc::server {
+
+void Metrics::observe_broadcast(std::chrono::steady_clock::duration d) {
+  const double s = std::chrono::duration<double>(d).count();
+  std::size_t i = 0;
+  while (i < kLatencyBuckets.size() && s > kLatencyBuckets[i]) ++i;
+  latency_[i].fetch_add(1, std::memory_order_relaxed);
+  latency_count_.fetch_add(1, std::memory_order_relaxed);
+  latency_sum_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()),
+                            std::memory_order_relaxed);
+}
+
+std::string Metrics::render(const RoomCounts& rooms) const {
+  std::string out;
+  char line[256];
+  const auto add = [&](const char* fmt, auto... v) {
+    std::snprintf(line, sizeof line, fmt, v...);
+    out += line;
+  };
+  const auto counter = [&](const char* name, const char* help, std::uint64_t v) {
+    add("# HELP %s %s\n# TYPE %s counter\n%s %llu\n", name, help, name, name, static_cast<unsigned long long>(v));
+  };
+  const auto rel = std::memory_order_relaxed;
+
+  add("# HELP carc_rooms Rooms by phase.\n# TYPE carc_rooms gauge\n");
+  add("carc_rooms{phase=\"lobby\"} %lld\n", static_cast<long long>(rooms.lobby));
+  add("carc_rooms{phase=\"playing\"} %lld\n", static_cast<long long>(rooms.playing));
+  add("carc_rooms{phase=\"finished\"} %lld\n", static_cast<long long>(rooms.finished));
+  add("# HELP carc_connections Open connections by kind.\n# TYPE carc_connections gauge\n");
+  add("carc_connections{kind=\"http\"} %lld\n", static_cast<long long>(http_connections.load(rel)));
+  add("carc_connections{kind=\"websocket\"} %lld\n", static_cast<long long>(ws_connections.load(rel)));
+  counter("carc_http_requests_total", "HTTP requests handled.", http_requests.load(rel));
+  counter("carc_rooms_created_total", "Rooms created.", rooms_created.load(rel));
+  counter("carc_rooms_expired_total", "Rooms removed after their time to live.", rooms_expired.load(rel));
+  counter("carc_games_started_total", "Games started.", games_started.load(rel));
+  counter("carc_games_finished_total", "Games finished.", games_finished.load(rel));
+  counter("carc_moves_total", "Turns played.", moves.load(rel));
+  counter("carc_patches_total", "State patches broadcast (one per change).", patches.load(rel));
+  counter("carc_patch_bytes_total", "Bytes of serialized patch frames (counted once per change).", patch_bytes.load(rel));
+  counter("carc_frames_sent_total", "WebSocket frames queued to clients.", frames_sent.load(rel));
+  counter("carc_slow_clients_dropped_total", "Connections dropped because their outgoing queue was full.",
+          slow_clients_dropped.load(rel));
+  counter("carc_connections_refused_total", "Connections refused over a connection cap.", connections_refused.load(rel));
+
+  add("# HELP carc_refused_requests_total Refused client requests by error code.\n"
+      "# TYPE carc_refused_requests_total counter\n");
+  for (int i = 0; i < protocol::kErrorCodeCount; ++i) {
+    const auto name = protocol::error_code_name(static_cast<protocol::ErrorCode>(i));
+    add("carc_refused_requests_total{code=\"%.*s\"} %llu\n", static_cast<int>(name.size()), name.data(),
+        static_cast<unsigned long long>(refused_[static_cast<std::size_t>(i)].load(rel)));
+  }
+
+  add("# HELP carc_broadcast_latency_seconds From a request's arrival to its patch queued on every socket.\n"
+      "# TYPE carc_broadcast_latency_seconds histogram\n");
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+    cumulative += latency_[i].load(rel);
+    add("carc_broadcast_latency_seconds_bucket{le=\"%g\"} %llu\n", kLatencyBuckets[i],
+        static_cast<unsigned long long>(cumulative));
+  }
+  cumulative += latency_[kLatencyBuckets.size()].load(rel);
+  add("carc_broadcast_latency_seconds_bucket{le=\"+Inf\"} %llu\n", static_cast<unsigned long long>(cumulative));
+  add("carc_broadcast_latency_seconds_sum %.9f\n", static_cast<double>(latency_sum_ns_.load(rel)) / 1e9);
+  add("carc_broadcast_latency_seconds_count %llu\n", static_cast<unsigned long long>(latency_count_.load(rel)));
+  return out;
+}
+
+}  // namespace carc::server

@@ -1,0 +1,86 @@
+// Internal to the network layer (the only files that include Beast): what HTTP and
+// WebSocket sessions share, and how they are started.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "config.hpp"
+#include "metrics.hpp"
+#include "persistence.hpp"
+#include "registry.hpp"
+#include "static_files.hpp"
+
+namespace carc::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+// Counts open connections against the global cap and the optional per-address cap.
+class ConnectionLimiter {
+  std::size_t max_total_;
+  std::size_t max_per_address_;
+  std::atomic<std::size_t> total_{0};
+  std::mutex mu_;
+  std::unordered_map<std::string, std::size_t> per_address_;
+
+ public:
+  class Slot {
+    ConnectionLimiter* owner_ = nullptr;
+    std::string address_;
+
+   public:
+    Slot() = default;
+    Slot(ConnectionLimiter* owner, std::string address) : owner_(owner), address_(std::move(address)) {}
+    Slot(Slot&& o) noexcept : owner_(std::exchange(o.owner_, nullptr)), address_(std::move(o.address_)) {}
+    Slot& operator=(Slot&& o) noexcept {
+      if (this != &o) {
+        release();
+        owner_ = std::exchange(o.owner_, nullptr);
+        address_ = std::move(o.address_);
+      }
+      return *this;
+    }
+    Slot(const Slot&) = delete;
+    Slot& operator=(const Slot&) = delete;
+    ~Slot() { release(); }
+    void release();
+    const std::string& address() const { return address_; }
+  };
+
+  ConnectionLimiter(std::size_t max_total, std::size_t max_per_address)
+      : max_total_(max_total), max_per_address_(max_per_address) {}
+  // An empty optional when a cap is reached.
+  std::optional<Slot> acquire(const std::string& address);
+  void release(const std::string& address);
+};
+
+struct ServerContext {
+  Config config;
+  Metrics metrics;
+  std::unique_ptr<Persistence> persistence;
+  RoomRegistry rooms;
+  StaticFiles files;
+  std::string tiles_json;
+  ConnectionLimiter limiter;
+  std::atomic<bool> stopping{false};
+
+  ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
+};
+
+void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot);
+void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
+                      ServerContext& ctx, ConnectionLimiter::Slot slot);
+
+}  // namespace carc::server

@@ -1,0 +1,46 @@
+// All rooms of the process, by id. The map is shared by every thread, so it has a mutex;
+// the rooms themselves are only touched on their own strands.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include <boost/asio/io_context.hpp>
+
+#include "config.hpp"
+#include "metrics.hpp"
+#include "room.hpp"
+
+namespace carc::server {
+
+class RoomRegistry {
+  boost::asio::io_context& io_;
+  RoomServices services_;
+  const Limits& limits_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
+
+ public:
+  RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
+
+  // A new empty room with a fresh id; nullptr at the room cap or if storage refuses it.
+  std::shared_ptr<Room> create();
+  // Adds a restored room (issue 4).
+  void add(std::shared_ptr<Room> room);
+  std::shared_ptr<Room> find(std::string_view id) const;
+  std::size_t size() const;
+  Metrics::RoomCounts counts() const;
+  void for_each(const std::function<void(const std::shared_ptr<Room>&)>& fn) const;
+  // Removes rooms that had no connection for longer than the time to live.
+  std::size_t expire(std::int64_t now_steady_ms);
+  Room::Strand make_strand();
+};
+
+// Room ids as issued: 10..64 of [A-Za-z0-9_-].
+bool valid_room_id(std::string_view id);
+
+}  // namespace carc::server

@@ -1,0 +1,242 @@
+#include "server.hpp"
+
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <csignal>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <spdlog/spdlog.h>
+
+#include "carc/protocol/json.hpp"
+#include "net.hpp"
+
+namespace carc::server {
+
+// ---------------------------------------------------------------------------------------
+// Connection caps
+
+void ConnectionLimiter::Slot::release() {
+  if (owner_ != nullptr) owner_->release(address_);
+  owner_ = nullptr;
+}
+
+std::optional<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::string& address) {
+  if (total_.fetch_add(1) >= max_total_) {
+    total_.fetch_sub(1);
+    return std::nullopt;
+  }
+  if (max_per_address_ > 0) {
+    std::lock_guard lock(mu_);
+    auto& n = per_address_[address];
+    if (n >= max_per_address_) {
+      total_.fetch_sub(1);
+      return std::nullopt;
+    }
+    ++n;
+  }
+  return Slot(this, address);
+}
+
+void ConnectionLimiter::release(const std::string& address) {
+  total_.fetch_sub(1);
+  if (max_per_address_ > 0) {
+    std::lock_guard lock(mu_);
+    const auto it = per_address_.find(address);
+    if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
+  }
+}
+
+ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
+    : config(std::move(cfg)),
+      persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
+      rooms(io, RoomServices{*persistence, metrics}, config.limits),
+      files(config.web_root),
+      tiles_json(protocol::tiles_json().dump()),
+      limiter(config.limits.max_connections, config.limits.max_connections_per_ip) {}
+
+// ---------------------------------------------------------------------------------------
+// Accepting
+
+namespace {
+
+class Listener : public std::enable_shared_from_this<Listener> {
+  asio::io_context& io_;
+  tcp::acceptor acceptor_;
+  ServerContext& ctx_;
+
+  void do_accept() {
+    acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+  }
+
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (!ec) {
+      beast::error_code ignored;
+      const auto remote = socket.remote_endpoint(ignored);
+      auto slot = ctx_.limiter.acquire(ignored ? std::string() : remote.address().to_string());
+      if (!slot) {
+        ctx_.metrics.connections_refused.fetch_add(1, std::memory_order_relaxed);
+        spdlog::warn("refused a connection from {}: connection cap reached", remote.address().to_string());
+        socket.close(ignored);
+      } else {
+        start_http_session(std::move(socket), ctx_, std::move(*slot));
+      }
+    } else if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {
+      spdlog::warn("accept: {} (raise ulimit -n)", ec.message());
+    }
+    do_accept();
+  }
+
+ public:
+  Listener(asio::io_context& io, ServerContext& ctx) : io_(io), acceptor_(io), ctx_(ctx) {}
+
+  std::uint16_t open(const std::string& address, std::uint16_t port) {
+    beast::error_code ec;
+    const auto addr = asio::ip::make_address(address, ec);
+    if (ec) throw std::runtime_error("invalid bind address '" + address + "': " + ec.message());
+    const tcp::endpoint ep{addr, port};
+    acceptor_.open(ep.protocol(), ec);
+    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(ep, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) throw std::runtime_error("cannot listen on " + address + ":" + std::to_string(port) + ": " + ec.message());
+    return acceptor_.local_endpoint().port();
+  }
+
+  void start() { do_accept(); }
+  void close() {
+    beast::error_code ec;
+    acceptor_.close(ec);
+  }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The server
+
+struct Server::Impl {
+  asio::io_context io;
+  ServerContext ctx;
+  std::shared_ptr<Listener> listener;
+  asio::signal_set signals;
+  asio::steady_timer sweeper;
+  asio::steady_timer stop_timer;
+
+  Impl(Config cfg, std::unique_ptr<Persistence> p)
+      : io(cfg.threads),
+        ctx(io, std::move(cfg), std::move(p)),
+        listener(std::make_shared<Listener>(io, ctx)),
+        signals(io, SIGINT, SIGTERM),
+        sweeper(io),
+        stop_timer(io) {}
+
+  void sweep() {
+    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min(30, ctx.config.limits.room_ttl_s / 2))));
+    sweeper.async_wait([this](beast::error_code ec) {
+      if (ec || ctx.stopping) return;
+      ctx.rooms.expire(steady_ms());
+      sweep();
+    });
+  }
+
+  void shutdown() {
+    if (ctx.stopping.exchange(true)) return;
+    spdlog::info("shutting down: closing connections");
+    listener->close();
+    sweeper.cancel();
+    signals.cancel();
+    ctx.rooms.for_each([](const std::shared_ptr<Room>& room) {
+      asio::post(room->strand(), [room] { room->close_all(CloseReason::GoingAway); });
+    });
+    // Give close frames a moment to leave, then stop whatever is still open (keep-alive
+    // HTTP connections, clients that do not answer the close).
+    stop_timer.expires_after(std::chrono::milliseconds(500));
+    stop_timer.async_wait([this](beast::error_code) { io.stop(); });
+  }
+};
+
+Server::Server(Config config, std::unique_ptr<Persistence> persistence)
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(persistence))) {}
+
+Server::~Server() = default;
+
+std::uint16_t Server::listen() {
+  auto& c = impl_->ctx.config;
+  c.port = impl_->listener->open(c.bind, c.port);
+  return c.port;
+}
+
+void Server::run() {
+  auto& impl = *impl_;
+  impl.signals.async_wait([&impl](beast::error_code ec, int sig) {
+    if (ec) return;
+    spdlog::info("received signal {}", sig);
+    impl.shutdown();
+  });
+  impl.listener->start();
+  impl.sweep();
+  const auto& c = impl.ctx.config;
+  spdlog::info("listening on http://{}:{} (web root {}, {} threads)", c.bind, c.port, c.web_root.string(), c.threads);
+  std::vector<std::thread> threads;
+  for (int i = 1; i < c.threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
+  impl.io.run();
+  for (auto& t : threads) t.join();
+  spdlog::info("stopped");
+}
+
+void Server::stop() {
+  asio::post(impl_->io, [this] { impl_->shutdown(); });
+}
+
+RoomRegistry& Server::rooms() { return impl_->ctx.rooms; }
+Metrics& Server::metrics() { return impl_->ctx.metrics; }
+
+// ---------------------------------------------------------------------------------------
+// --probe
+
+int probe(const std::string& url) {
+  std::string_view rest = url;
+  if (!rest.starts_with("http://")) return 1;
+  rest.remove_prefix(7);
+  const auto slash = rest.find('/');
+  const std::string_view hostport = rest.substr(0, slash);
+  const std::string target = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+  std::string host(hostport);
+  std::string port = "80";
+  if (const auto colon = hostport.rfind(':'); colon != std::string_view::npos && hostport.find(']') == std::string_view::npos) {
+    host = std::string(hostport.substr(0, colon));
+    port = std::string(hostport.substr(colon + 1));
+  }
+  try {
+    asio::io_context io;
+    tcp::resolver resolver(io);
+    beast::tcp_stream stream(io);
+    stream.expires_after(std::chrono::seconds(5));
+    stream.connect(resolver.resolve(host, port));
+    // Synchronous reads ignore the stream's expiry: bound them at the socket.
+    const timeval tv{5, 0};
+    ::setsockopt(stream.socket().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(stream.socket().native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, hostport);
+    req.set(http::field::connection, "close");
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(1 << 20);
+    http::read(stream, buffer, parser);
+    return parser.get().result() == http::status::ok ? 0 : 1;
+  } catch (const std::exception&) {
+    return 1;
+  }
+}
+
+}  // namespace carc::server

@@ -1,0 +1,210 @@
+// One WebSocket connection on /ws/<room>. Limits live here, where input arrives: frame
+// size (read_message_max), the per-connection rate limit, timeouts with pings, and the
+// outgoing queue cap. Frames are parsed once into typed messages, then posted to the
+// room's strand.
+#include <deque>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <spdlog/spdlog.h>
+
+#include "net.hpp"
+
+namespace carc::server {
+
+namespace {
+
+namespace websocket = beast::websocket;
+using Clock = std::chrono::steady_clock;
+
+class WsSession final : public Client, public std::enable_shared_from_this<WsSession> {
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  ServerContext& ctx_;
+  std::shared_ptr<Room> room_;
+  ConnectionLimiter::Slot slot_;
+
+  // The write queue (chat-multi): frames are shared by every socket of the room.
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  std::optional<websocket::close_reason> close_pending_;
+  bool closed_ = false;   // a close was started or the socket dropped
+  bool attached_ = false;
+
+  double tokens_;
+  Clock::time_point refilled_ = Clock::now();
+
+  // ---- handlers ----
+  void on_accept(beast::error_code ec) {
+    if (ec) return;
+    attached_ = true;
+    ctx_.metrics.ws_connections.fetch_add(1, std::memory_order_relaxed);
+    asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->attach(self); });
+    do_read();
+  }
+
+  void do_read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+  }
+
+  void on_read(beast::error_code ec, std::size_t) {
+    const auto received = Clock::now();
+    if (ec) {
+      if (ec == websocket::error::message_too_big) {
+        ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
+        spdlog::info("room {}: refused too_large frame (closed with 1009)", room_->id());
+      }
+      return teardown();
+    }
+    std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    if (!allow_message(received)) {
+      refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
+    } else if (!ws_.got_text()) {
+      refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
+    } else {
+      auto parsed = protocol::parse_client_message(text);
+      if (auto* err = std::get_if<protocol::MessageError>(&parsed)) {
+        refuse(err->code, err->message);
+      } else {
+        asio::post(room_->strand(), [room = room_, self = shared_from_this(),
+                                     msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {
+          room->handle(self, msg, received);
+        });
+      }
+    }
+    do_read();
+  }
+
+  // Token bucket: `rate` per second sustained, `burst` at once.
+  bool allow_message(Clock::time_point now) {
+    const auto& l = ctx_.config.limits;
+    const double elapsed = std::chrono::duration<double>(now - refilled_).count();
+    refilled_ = now;
+    tokens_ = std::min(l.rate_burst, tokens_ + elapsed * l.rate_per_second);
+    if (tokens_ < 1.0) return false;
+    tokens_ -= 1.0;
+    return true;
+  }
+
+  void refuse(protocol::ErrorCode code, std::string_view message) {
+    ctx_.metrics.refused(code);
+    if (code != protocol::ErrorCode::RateLimited) {
+      spdlog::info("room {}: refused {}: {}", room_->id(), protocol::error_code_name(code), message);
+    }
+    enqueue(std::make_shared<const std::string>(protocol::error_frame(code, message)));
+  }
+
+  void enqueue(std::shared_ptr<const std::string> frame) {
+    if (closed_ || close_pending_) return;
+    const auto& l = ctx_.config.limits;
+    if (queue_.size() >= l.max_queue_frames || queued_bytes_ + frame->size() > l.max_queue_bytes) {
+      // A client that stops reading is dropped, never buffered without bound.
+      ctx_.metrics.slow_clients_dropped.fetch_add(1, std::memory_order_relaxed);
+      spdlog::info("room {}: dropped a connection that does not read ({} frames queued)", room_->id(), queue_.size());
+      return drop();
+    }
+    queued_bytes_ += frame->size();
+    queue_.push_back(std::move(frame));
+    if (!writing_) do_write();
+  }
+
+  void do_write() {
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(asio::buffer(*queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+  }
+
+  void on_write(beast::error_code ec, std::size_t) {
+    writing_ = false;
+    if (ec) return drop();
+    queued_bytes_ -= queue_.front()->size();
+    queue_.pop_front();
+    if (closed_) return;
+    if (!queue_.empty()) return do_write();
+    if (close_pending_) start_close();
+  }
+
+  void start_close() {
+    closed_ = true;
+    auto reason = *close_pending_;
+    ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
+  }
+
+  void drop() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    queued_bytes_ = 0;
+    beast::error_code ec;
+    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(ws_).close();
+  }
+
+  void teardown() {
+    if (!attached_) return;
+    attached_ = false;
+    closed_ = true;
+    ctx_.metrics.ws_connections.fetch_sub(1, std::memory_order_relaxed);
+    asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->detach(self); });
+  }
+
+ public:
+  WsSession(beast::tcp_stream stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
+      : ws_(std::move(stream)),
+        ctx_(ctx),
+        room_(std::move(room)),
+        slot_(std::move(slot)),
+        tokens_(ctx.config.limits.rate_burst) {}
+
+  void run(http::request<http::string_body> req) {
+    const auto& l = ctx_.config.limits;
+    websocket::stream_base::timeout t{};
+    t.handshake_timeout = std::chrono::seconds(l.handshake_timeout_s);
+    t.idle_timeout = std::chrono::seconds(l.idle_timeout_s);
+    t.keep_alive_pings = true;
+    ws_.set_option(t);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
+    ws_.read_message_max(l.max_frame_bytes);
+    ws_.auto_fragment(false);
+    ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+  }
+
+  void send(std::shared_ptr<const std::string> frame) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+      self->enqueue(std::move(frame));
+    });
+  }
+
+  void close(CloseReason why) override {
+    asio::post(ws_.get_executor(), [self = shared_from_this(), why] {
+      if (self->closed_ || self->close_pending_) return;
+      switch (why) {
+        case CloseReason::GoingAway:
+          self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "server shutting down");
+          break;
+        case CloseReason::Replaced:
+          self->close_pending_ = websocket::close_reason(websocket::close_code::policy_error, "seat taken by another connection");
+          break;
+        case CloseReason::RoomClosed:
+          self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "room closed");
+          break;
+      }
+      if (!self->writing_) self->start_close();
+    });
+  }
+};
+
+}  // namespace
+
+void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
+                      ServerContext& ctx, ConnectionLimiter::Slot slot) {
+  auto session = std::make_shared<WsSession>(std::move(stream), std::move(room), ctx, std::move(slot));
+  session->run(std::move(req));
+}
+
+}  // namespace carc::server
