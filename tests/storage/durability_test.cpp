@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <sqlite3.h>
+
 #include "carc/protocol/record.hpp"
 #include "harness.hpp"
 #include "helpers.hpp"
@@ -280,4 +282,53 @@ TEST_CASE("ns: server full while running") {
   reconnect(t, again.port());
   CHECK(t.phase() == "finished");
   fs::remove("/tmp/carc-ns-server-full.log");
+}
+
+TEST_CASE("durability: a room whose log no longer replays is quarantined, reported, and kept") {
+  TempDir tmp;
+  const fs::path data = tmp.path() / "data";
+  Table broken, fine;
+  {
+    ServerProcess server(data, tmp.path() / "run1.log");
+    REQUIRE(server.wait_ready());
+    broken = seat_players(server.port(), 2);
+    start(broken);
+    play(broken, 6);
+    fine = seat_players(server.port(), 2);
+    start(fine);
+    play(fine, 3);
+    server.kill(SIGKILL);
+  }
+  // As after a rules change: the first stored move of one room is no longer legal.
+  const std::string sql =
+      "UPDATE actions SET payload = json_set(payload, '$.move.x', 60) WHERE room = '" + broken.room +
+      "' AND seq = (SELECT MIN(seq) FROM actions WHERE room = '" + broken.room +
+      "' AND json_extract(payload, '$.type') = 'move');";
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((data / "carcassonne.db").c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    CHECK(sqlite3_changes(db) == 1);
+    sqlite3_close(db);
+  }
+  {
+    ServerProcess server(data, tmp.path() / "run2.log");
+    REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+    const std::string log = server.log_text();
+    CHECK(log.find("room " + broken.room + ": its stored log no longer replays") != std::string::npos);
+    CHECK(log.find("quarantined") != std::string::npos);
+    CHECK(http_request(server.port(), http::verb::get, "/api/rooms/" + broken.room).status == 404);
+    reconnect(fine, server.port());
+    play(fine, -1);
+    check_against_replay(fine, server.port());
+    server.kill(SIGTERM);
+  }
+  auto storage = carc::server::Storage::open(data);
+  const auto q = storage->quarantined();
+  REQUIRE(q.size() == 1);
+  CHECK(q[0].first == broken.room);
+  CHECK(q[0].second.find("illegal_placement") != std::string::npos);
+  const auto kept = storage->load_room(broken.room);
+  REQUIRE(kept);
+  CHECK(kept->actions.size() >= 2 + 1 + 6);  // seats, start and every move are still there
 }
