@@ -37,7 +37,7 @@ function freePort() {
 async function waitForHealth(base, proc, log, ms = 30000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log()}`);
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log()}`);
     try {
       const res = await fetch(`${base}/healthz`);
       if (res.status === 200) return;
@@ -51,25 +51,37 @@ async function startServer() {
   assert.ok(fs.existsSync(serverBin), `server binary not found at ${serverBin} (build it, or set CARC_SERVER_BIN)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
-  let output = '';
-  const proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', 'web-client'], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout.on('data', (d) => { output += d; });
-  proc.stderr.on('data', (d) => { output += d; });
   const base = `http://127.0.0.1:${port}`;
-  await waitForHealth(base, proc, () => output);
+  let output = '';
+  let proc = null;
+  const launch = async () => {
+    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', 'web-client'], {
+      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    proc.stdout.on('data', (d) => { output += d; });
+    proc.stderr.on('data', (d) => { output += d; });
+    await waitForHealth(base, proc, () => output);
+  };
+  const kill = async () => {
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const p = proc;
+    p.kill('SIGTERM');
+    const exited = await Promise.race([
+      new Promise((r) => p.once('exit', () => r(true))),
+      new Promise((r) => setTimeout(() => r(false), 5000)),
+    ]);
+    if (!exited) p.kill('SIGKILL');
+  };
+  await launch();
   return {
-    base, proc, dataDir, log: () => output,
+    base, dataDir, log: () => output,
+    /** Stops the server and starts it again on the same port and data folder. */
+    async restart() {
+      await kill();
+      await launch();
+    },
     async stop() {
-      if (proc.exitCode === null) {
-        proc.kill('SIGTERM');
-        const exited = await Promise.race([
-          new Promise((r) => proc.once('exit', () => r(true))),
-          new Promise((r) => setTimeout(() => r(false), 5000)),
-        ]);
-        if (!exited) proc.kill('SIGKILL');
-      }
+      await kill();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -180,16 +192,48 @@ async function playTurn(page, { meeple, rotate, useKey, shot }) {
   return { cell, port };
 }
 
-test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
-  const server = await startServer();
-  fs.mkdirSync(shotDir, { recursive: true });
-  console.log(`screenshots: ${shotDir}`);
+async function launchBrowser() {
   const { chromium } = await loadPlaywright();
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+}
+
+// Creates a room in A, joins it from B through the invite link, and starts the game.
+async function setUpGame(browser, server, errors, { nameA = 'Alice', nameB = 'Bob' } = {}) {
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
+  const A = await ctxA.newPage();
+  const B = await ctxB.newPage();
+  for (const [name, page] of [['A', A], ['B', B]]) {
+    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
+    page.setDefaultTimeout(15000);
+  }
+  await A.goto(`${server.base}/`);
+  await A.waitForSelector('body[data-ready="1"]');
+  await A.fill('[data-testid="create-name"]', nameA);
+  await A.click('[data-testid="create-game"]');
+  await A.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+  const invite = await A.inputValue('[data-testid="invite-link"]');
+  await B.goto(invite);
+  await B.waitForSelector('[data-testid="join-dialog"]');
+  await B.fill('[data-testid="join-name"]', nameB);
+  await B.click('[data-testid="join-submit"]');
+  await A.waitForSelector('[data-testid="seat"][data-seat="1"]');
+  return { A, B, invite };
+}
+
+function activePage(snap, pages) {
+  return pages[Number(snap.players.find((p) => p.active === '1')?.seat ?? 0)];
+}
+
+test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
+  const server = await startServer();
+  fs.mkdirSync(shotDir, { recursive: true });
+  console.log(`screenshots: ${shotDir}`);
+  const browser = await launchBrowser();
   const errors = [];
   t.after(async () => {
     await browser.close().catch(() => {});
@@ -298,6 +342,45 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
     assert.equal(record.format, 'carcassonne-record/1');
     assert.equal(record.players, 2);
 
+    assert.deepEqual(errors, [], 'no script errors in the pages');
+  } catch (e) {
+    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
+    throw e;
+  }
+});
+
+test('players take their seats back by themselves after the server restarts', { timeout: 180000 }, async (t) => {
+  const server = await startServer();
+  fs.mkdirSync(shotDir, { recursive: true });
+  const browser = await launchBrowser();
+  const errors = [];
+  t.after(async () => {
+    await browser.close().catch(() => {});
+    await server.stop();
+  });
+  try {
+    const { A, B } = await setUpGame(browser, server, errors, { nameA: 'Chloé', nameB: 'Daichi' });
+    await A.click('[data-testid="start"]');
+    await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    let snap = await sameView(A, B, 'after start');
+    await playTurn(activePage(snap, [A, B]), { meeple: true });
+    const before = await sameView(A, B, 'before the restart');
+
+    await server.restart();
+    for (const page of [A, B]) {
+      await page.waitForSelector('[data-testid="conn-status"][data-state="open"]', { timeout: 30000 });
+    }
+    snap = await sameView(A, B, 'after the restart');
+    assert.deepEqual(snap.tiles, before.tiles, 'the board survived the restart');
+    assert.deepEqual(snap.players.map((p) => p.score), before.players.map((p) => p.score));
+    assert.equal(await A.getAttribute('#view-room', 'data-seat'), '0');
+    assert.equal(await B.getAttribute('#view-room', 'data-seat'), '1');
+    for (const page of [A, B]) assert.equal(await page.locator('[data-testid="join-dialog"]').isVisible(), false);
+
+    await playTurn(activePage(snap, [A, B]), { meeple: false });
+    const after = await sameView(A, B, 'a turn after the restart');
+    assert.equal(after.tiles.length, before.tiles.length + 1);
+    await A.screenshot({ path: path.join(shotDir, '09-after-restart.png') });
     assert.deepEqual(errors, [], 'no script errors in the pages');
   } catch (e) {
     console.log(`--- server output ---\n${server.log().slice(-4000)}`);
