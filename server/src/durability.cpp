@@ -81,6 +81,17 @@ int Durability::restore(Server& server, Persistence& persistence) {
     spdlog::error("room {}: its stored log no longer replays ({}); quarantined, kept in the database", stored.id, why);
     if (!storage_->quarantine(stored.id, why)) spdlog::error("storage: {}", storage_->last_error());
   }
+  // Finished games stay readable after they leave memory: rebuilt on demand while kept.
+  server.rooms().set_loader([this, &server, &persistence](std::string_view id) -> std::shared_ptr<Room> {
+    const auto stored = storage_->load_room(std::string(id));
+    if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return nullptr;
+    auto decoded = decode_room(*stored);
+    const auto* r = std::get_if<RestoredRoom>(&decoded);
+    if (r == nullptr) return nullptr;
+    auto room = Room::restore(server.rooms().make_strand(), stored->id, RoomServices{persistence, server.metrics()}, *r);
+    auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
+    return ok != nullptr ? *ok : nullptr;
+  });
   const auto q = storage_->quarantined();
   if (!q.empty()) spdlog::warn("storage: {} quarantined room(s) kept aside (see the rooms table, column quarantined)", q.size());
   spdlog::info("storage: restored {} room(s)", restored);

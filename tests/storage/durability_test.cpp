@@ -332,3 +332,22 @@ TEST_CASE("durability: a room whose log no longer replays is quarantined, report
   REQUIRE(kept);
   CHECK(kept->actions.size() >= 2 + 1 + 6);  // seats, start and every move are still there
 }
+
+TEST_CASE("durability: a finished game stays readable after it leaves memory") {
+  TempDir tmp;
+  ServerProcess server(tmp.path() / "data", tmp.path() / "run.log", {}, {"--room-ttl", "1"});
+  REQUIRE(server.wait_ready());
+  Table t = seat_players(server.port(), 2);
+  start(t);
+  play(t, -1);
+  for (auto& p : t.players) p->close();
+  const json result = t.state()["result"];
+  // The sweeper drops the room from memory after 1 s without connections.
+  for (int i = 0; i < 100 && server.log_text().find("room " + t.room + ": expired") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE(server.log_text().find("room " + t.room + ": expired") != std::string::npos);
+  check_against_replay(t, server.port());
+  const auto info = http_request(server.port(), http::verb::get, "/api/rooms/" + t.room);
+  CHECK(info.json_body()["phase"] == "finished");
+}

@@ -256,6 +256,8 @@ TEST_CASE("storage: quarantined rooms are kept aside, reported, and never purged
   CHECK(q[0].first == "bad");
   CHECK(q[0].second == "move 0 refused: illegal_placement");
   REQUIRE(s->load_room("bad"));  // still readable, with its log
+  CHECK(s->load_room("bad")->quarantined == "move 0 refused: illegal_placement");
+  CHECK(s->load_room("good")->quarantined.empty());
   CHECK(s->load_room("bad")->actions.size() == 1);
 
   t = 1'000'000;

@@ -437,7 +437,8 @@ int Storage::purge_idle_before(std::int64_t ms) {
 // ---- reads -----------------------------------------------------------------------------
 std::optional<StoredRoom> Storage::load_locked(const std::string& id) {
   Stmt r = db_->prepare(
-      "SELECT id, phase, seed, settings, version, created_ms, updated_ms FROM rooms WHERE id = ?1");
+      "SELECT id, phase, seed, settings, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms "
+      "WHERE id = ?1");
   r.bind(1, id);
   if (!r.step()) return std::nullopt;
   StoredRoom room;
@@ -448,6 +449,7 @@ std::optional<StoredRoom> Storage::load_locked(const std::string& id) {
   room.version = r.int64(4);
   room.created_ms = r.int64(5);
   room.updated_ms = r.int64(6);
+  room.quarantined = r.text(7);
   {
     Stmt s = db_->prepare("SELECT seat, name, token_hash FROM seats WHERE room = ?1 ORDER BY seat");
     s.bind(1, id);

@@ -47,6 +47,7 @@ struct StoredRoom {
   std::int64_t updated_ms = 0;  // set by the storage on every write
   std::vector<StoredSeat> seats;      // by seat
   std::vector<StoredAction> actions;  // by seq
+  std::string quarantined;            // why its log no longer replays; empty if it does
   bool operator==(const StoredRoom&) const = default;
 };
 
