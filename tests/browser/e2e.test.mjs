@@ -327,12 +327,24 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
     const ctxC = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ja-JP' });
     const C = await ctxC.newPage();
     C.on('pageerror', (e) => errors.push(`C: ${e.message}`));
+    // A stale token in storage: the server answers bad_token, the client forgets it and asks for a name.
+    await C.goto(`${server.base}/`);
+    await C.evaluate((r) => localStorage.setItem(`carc.token.${r}`, 'not-a-real-token'), room);
     await C.goto(invite);
     await C.waitForSelector('[data-testid="join-dialog"]');
+    await C.waitForSelector('#join-notice:not([hidden])');
+    assert.equal(await C.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room), null, 'the bad token is forgotten');
+    assert.equal(await C.evaluate(() => document.documentElement.lang), 'ja', 'the browser language is the default');
     await C.click('[data-testid="join-watch"]');
     await C.waitForSelector('#view-room[data-phase="playing"]');
     await sameView(A, C, 'spectator');
     assert.equal(await C.getAttribute('#view-room', 'data-seat'), '');
+    assert.equal(await C.locator('[data-testid="action-bar"]').isVisible(), false, 'a spectator has no turn controls');
+    await A.waitForFunction(() => /1/.test(document.querySelector('[data-testid="spectators"]').textContent));
+    // The language switcher, persisted.
+    await C.selectOption('[data-testid="lang-select"]', 'fr');
+    assert.equal(await C.locator('.players-panel .panel-title [data-i18n="players"]').textContent(), 'Joueurs');
+    assert.equal(await C.evaluate(() => localStorage.getItem('carc.lang')), 'fr');
     await C.screenshot({ path: path.join(shotDir, '08-spectator-phone.png'), fullPage: true });
 
     // The record download.
