@@ -399,3 +399,67 @@ test('players take their seats back by themselves after the server restarts', { 
     throw e;
   }
 });
+
+test('a whole game to the end screen, the breakdown and the record download', { timeout: 290000 }, async (t) => {
+  const server = await startServer();
+  fs.mkdirSync(shotDir, { recursive: true });
+  const browser = await launchBrowser();
+  const errors = [];
+  t.after(async () => {
+    await browser.close().catch(() => {});
+    await server.stop();
+  });
+  try {
+    const { A, B } = await setUpGame(browser, server, errors, { nameA: 'Ada', nameB: 'Basile' });
+    await A.click('[data-testid="start"]');
+    await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    const pages = [A, B];
+    let turns = 0;
+    for (;;) {
+      // Whose turn: the page that says so (or the end).
+      let page = null;
+      for (let i = 0; i < 300 && !page; i++) {
+        for (const p of pages) {
+          const d = await p.evaluate(() => ({ ...document.getElementById('view-room').dataset }));
+          if (d.phase === 'finished') { page = 'end'; break; }
+          if (d.myTurn === '1') { page = p; break; }
+        }
+        if (!page) await A.waitForTimeout(50);
+      }
+      assert.ok(page, 'someone has the turn, or the game is over');
+      if (page === 'end') break;
+      await playTurn(page, { meeple: turns % 3 !== 1 });
+      turns++;
+      assert.ok(turns <= 72, 'the game ends');
+    }
+    console.log(`whole game: ${turns} turns`);
+    assert.ok(turns >= 30, 'many turns were played');
+    for (const p of pages) await p.waitForSelector('[data-testid="endgame"]');
+    const view = await sameView(A, B, 'at the end');
+    assert.equal(view.phase, 'finished');
+    const rows = await A.locator('[data-testid="breakdown"] tbody tr').evaluateAll((trs) => trs.map((tr) => ({ seat: tr.dataset.seat, total: tr.dataset.total })));
+    assert.equal(rows.length, 2);
+    for (const r of rows) {
+      assert.equal(r.total, view.players.find((p) => p.seat === r.seat).score, 'breakdown total is the final score');
+    }
+    assert.match(await A.locator('[data-testid="winners"]').textContent(), /Ada|Basile/);
+    await A.screenshot({ path: path.join(shotDir, '10-end.png') });
+
+    const [download] = await Promise.all([A.waitForEvent('download'), A.click('[data-testid="download-record"]')]);
+    const file = await download.path();
+    const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal(record.format, 'carcassonne-record/1');
+    assert.equal(record.players, 2);
+    assert.ok(record.result, 'a finished record has its result');
+
+    // Closing the end screen shows the board; the banner brings the scores back.
+    await A.click('#end-close');
+    assert.equal(await A.locator('[data-testid="endgame"]').isVisible(), false);
+    await A.click('[data-testid="show-end"]');
+    await A.waitForSelector('[data-testid="endgame"]');
+    assert.deepEqual(errors, [], 'no script errors in the pages');
+  } catch (e) {
+    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
+    throw e;
+  }
+});
