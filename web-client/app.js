@@ -148,6 +148,10 @@ async function enterRoom(room) {
   $('end-download').href = `/api/rooms/${encodeURIComponent(room)}/record`;
   $('end-download').setAttribute('download', `carcassonne-${room}.json`);
   bindRoomControls();
+  const bag = $('bag-details');
+  const bagOpen = store.get('carc.bagOpen');
+  bag.open = bagOpen === null ? window.innerWidth > 860 : bagOpen === '1';
+  bag.addEventListener('toggle', () => store.set('carc.bagOpen', bag.open ? '1' : '0'));
 
   const token = store.get(TOKEN_KEY(room));
   const pending = store.get(PENDING_KEY(room), sessionStorage);
@@ -290,6 +294,10 @@ function onStateChanged(prev, live) {
     const still = app.draft.turnKey === turnKey(state) && isMyTurn(app.store) && legalAt(state, app.draft.x, app.draft.y).length;
     if (!still) app.draft = null;
   }
+  if (!app.draft && app.zoomedForTurn) {
+    app.zoomedForTurn = false;
+    app.board.fitNow();
+  }
   if (live && prev) {
     const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && (ev.points ?? 0) > 0);
     scored.forEach((ev, i) => {
@@ -316,6 +324,11 @@ function selectCell(x, y) {
   const options = legalAt(state, x, y);
   if (!options.length) return;
   app.draft = { x, y, options, idx: 0, meeple: null, pending: false, turnKey: turnKey(state) };
+  // On a touch screen, bring the tile close enough to tap its meeple spots.
+  if (window.matchMedia?.('(pointer: coarse)').matches && app.board.view.scale < 0.9) {
+    app.board.focusCell(x, y, 1.1);
+    app.zoomedForTurn = true;
+  }
   render();
 }
 
@@ -343,6 +356,10 @@ function noMeeple() {
 function cancelDraft() {
   if (!app.draft || app.draft.pending) return;
   app.draft = null;
+  if (app.zoomedForTurn) {
+    app.zoomedForTurn = false;
+    app.board.fitNow();
+  }
   render();
 }
 

@@ -81,6 +81,17 @@ export class Board {
     this.fit();
   }
 
+  /** Centres a cell, zooming in to at least `minScale` (used on touch screens). */
+  focusCell(x, y, minScale = 1.1) {
+    const { w, h } = this.size();
+    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale, minScale));
+    const cx = (x + 0.5) * TILE;
+    const cy = (y + 0.5) * TILE;
+    this.view = { scale, tx: w / 2 - cx * scale, ty: h / 2 - cy * scale };
+    this.autoFit = false;
+    this.apply();
+  }
+
   zoomBy(factor, sx, sy) {
     const { w, h } = this.size();
     if (sx === undefined) { sx = w / 2; sy = h / 2; }
