@@ -288,57 +288,56 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
   return Placement{};
 }
 
-bool Game::segment_free(Tile t, Placement p, int seg) const {
+std::uint8_t Game::free_segments(Tile t, Placement p) const {
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const int segments = tile_def(t).segment_count;
-  // The roots of the neighbouring features each segment of the tile would join.
-  std::array<std::array<std::uint16_t, 8>, kMaxSegments> roots{};
-  std::array<std::uint8_t, kMaxSegments> count{};
-  std::array<bool, kMaxSegments> taken{};
+  // Each (segment, neighbouring feature) contact the tile would make. Two segments that
+  // touch one board feature are joined through it (a field of V beside A reaches A's field
+  // with both its fields), so occupancy spreads between them.
+  struct Contact {
+    std::uint8_t seg;
+    std::uint16_t root;
+  };
+  std::array<Contact, 12> contacts{};
+  int n = 0;
+  std::array<std::uint8_t, kMaxSegments> group{};  // tiny union-find over the segments
+  for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
+  auto top = [&](int s) {
+    while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
+    return s;
+  };
+  std::uint16_t taken_roots = 0;  // bit i: contact i's feature holds a meeple
   for (int s = 0; s < segments; ++s) {
     const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(s)];
     for (int q = 0; q < 12; ++q) {
       if (((ports >> q) & 1) == 0) continue;
       const int side = q < 4 ? q : (q - 4) / 2;
-      const Cell n = neighbour(p.cell, static_cast<Side>(side));
-      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
+      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(neighbour(p.cell, static_cast<Side>(side))))];
       if (g == 0) continue;
       const Placed& np = placed_[g - 1u];
       const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
       if (nseg == kNoSeg) continue;
       const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
-      roots[static_cast<std::size_t>(s)][count[static_cast<std::size_t>(s)]++] = root;
-      if (nodes_[root].meeple_total > 0) taken[static_cast<std::size_t>(s)] = true;
-    }
-  }
-  if (taken[static_cast<std::size_t>(seg)]) return false;
-  // Two segments of the new tile that touch one board feature are joined through it: a field
-  // of V beside A reaches A's field with both its fields, so a farmer on either one (or on a
-  // field only the other segment touches) occupies both.
-  auto share = [&](int a, int b) {
-    for (int i = 0; i < count[static_cast<std::size_t>(a)]; ++i) {
-      for (int j = 0; j < count[static_cast<std::size_t>(b)]; ++j) {
-        if (roots[static_cast<std::size_t>(a)][static_cast<std::size_t>(i)] ==
-            roots[static_cast<std::size_t>(b)][static_cast<std::size_t>(j)]) {
-          return true;
+      for (int i = 0; i < n; ++i) {
+        if (contacts[static_cast<std::size_t>(i)].root == root) {
+          const int a = top(contacts[static_cast<std::size_t>(i)].seg);
+          const int b = top(s);
+          if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
         }
       }
-    }
-    return false;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (int a = 0; a < segments; ++a) {
-      if (!taken[static_cast<std::size_t>(a)]) continue;
-      for (int b = 0; b < segments; ++b) {
-        if (!taken[static_cast<std::size_t>(b)] && share(a, b)) {
-          taken[static_cast<std::size_t>(b)] = true;
-          changed = true;
-        }
-      }
+      if (nodes_[root].meeple_total > 0) taken_roots = static_cast<std::uint16_t>(taken_roots | (1u << n));
+      contacts[static_cast<std::size_t>(n++)] = Contact{static_cast<std::uint8_t>(s), root};
     }
   }
-  return !taken[static_cast<std::size_t>(seg)];
+  std::uint8_t taken_groups = 0;
+  for (int i = 0; i < n; ++i) {
+    if ((taken_roots >> i) & 1) taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << top(contacts[static_cast<std::size_t>(i)].seg)));
+  }
+  std::uint8_t free = 0;
+  for (int s = 0; s < segments; ++s) {
+    if (((taken_groups >> top(s)) & 1) == 0) free = static_cast<std::uint8_t>(free | (1u << s));
+  }
+  return free;
 }
 
 PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {
@@ -346,8 +345,9 @@ PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {
   if (seat < 0 || seat >= players_ || supply_[static_cast<std::size_t>(seat)] == 0) return out;
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const int segments = tile_def(t).segment_count;
+  const std::uint8_t free = free_segments(t, p);
   for (int s = 0; s < segments; ++s) {
-    if (segment_free(t, p, s)) out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
+    if ((free >> s) & 1) out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
   }
   return out;
 }
@@ -683,7 +683,7 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     const Oriented& o = oriented(m.tile, m.placement.rotation.quarter_turns());
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(*m.meeple)];
     if (seg == kNoSeg) return RuleError::IllegalMeeple;
-    if (supply_[static_cast<std::size_t>(current_)] == 0 || !segment_free(m.tile, m.placement, seg)) {
+    if (supply_[static_cast<std::size_t>(current_)] == 0 || ((free_segments(m.tile, m.placement) >> seg) & 1) == 0) {
       return RuleError::IllegalMeeple;
     }
     *meeple_seg = seg;

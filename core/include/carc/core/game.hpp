@@ -242,8 +242,8 @@ class Game {
     return c.x >= min_x_ - 1 && c.x <= max_x_ + 1 && c.y >= min_y_ - 1 && c.y <= max_y_ + 1;
   }
   std::uint8_t constraint(Cell c) const;
-  // Whether segment `seg` of `t` placed at `p` would join a feature that holds no meeple.
-  bool segment_free(Tile t, Placement p, int seg) const;
+  // Bit s set: segment s of `t` placed at `p` would join a feature that holds no meeple.
+  std::uint8_t free_segments(Tile t, Placement p) const;
 
   std::array<std::uint8_t, kGrid * kGrid> grid_{};  // 0 empty, else placed index + 1
   std::array<std::uint8_t, kGrid * kGrid> fpos_{};  // 0 not on the frontier, else position + 1
