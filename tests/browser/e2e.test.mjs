@@ -317,6 +317,22 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
     }
     assert.ok(reloaded, 'B reloaded mid-game');
 
+    // Wheel zoom, drag to pan, and the fit button.
+    const box = await A.locator('[data-testid="board"]').boundingBox();
+    const scale0 = Number(await A.getAttribute('[data-testid="board"]', 'data-scale'));
+    await A.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await A.mouse.wheel(0, -400);
+    await A.waitForFunction((s0) => Number(document.querySelector('[data-testid="board"]').dataset.scale) > s0, scale0);
+    const vp = () => A.locator('[data-testid="board"] > g.vp').getAttribute('transform');
+    const t0 = await vp();
+    await A.mouse.move(box.x + 40, box.y + 40);
+    await A.mouse.down();
+    await A.mouse.move(box.x + 140, box.y + 90, { steps: 5 });
+    await A.mouse.up();
+    assert.notEqual(await vp(), t0, 'dragging pans the board');
+    await A.click('[data-testid="fit"]');
+    assert.equal(Number(await A.getAttribute('[data-testid="board"]', 'data-scale')).toFixed(2), scale0.toFixed(2), 'fit restores the view');
+
     // The last placed tile is highlighted; the log shows the placements.
     assert.equal(await A.locator('[data-testid="last-placed"]').count(), 1);
     assert.ok((await A.locator('[data-testid="log"] [data-event="placed"]').count()) >= TURNS - 1);

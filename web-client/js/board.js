@@ -15,6 +15,12 @@ function el(name, attrs = {}) {
   return e;
 }
 
+const PORT_RE = /^(?:[NESW][LR]?|C)$/;
+
+function validPlacement(b) {
+  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && /^[A-Z]$/.test(b.tile);
+}
+
 export class Board {
   constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove } = {}) {
     this.svg = svg;
@@ -212,7 +218,11 @@ export class Board {
    * Draws everything. view = {state, legalCells: [{x,y}], draft: {x,y,rotation,spots,meeple,color}|null}
    */
   render({ state, legalCells = [], draft = null, bounds, previewTile = null }) {
-    const board = state?.board ?? [];
+    // Only well-formed entries reach the markup (it is built as a string).
+    const board = (state?.board ?? []).filter(validPlacement).map((b) => ({
+      ...b, meeple: b.meeple && PORT_RE.test(b.meeple.at) && Number.isInteger(b.meeple.seat) ? b.meeple : null,
+    }));
+    legalCells = legalCells.filter((c) => Number.isInteger(c.x) && Number.isInteger(c.y));
     // Tiles.
     let tiles = '';
     const lastTile = board.length > 1 ? board[board.length - 1] : null;
@@ -271,7 +281,7 @@ export class Board {
         const ox = draft.x * TILE;
         const oy = draft.y * TILE;
         d += `<g class="ghost" data-ghost="1" data-testid="ghost" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${tileMarkup(def, draft.rotation)}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
-        for (const port of draft.spots ?? []) {
+        for (const port of (draft.spots ?? []).filter((p) => PORT_RE.test(p))) {
           const a = meepleAnchor(def, draft.rotation, port);
           if (!a) continue;
           const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';

@@ -176,7 +176,13 @@ export function eventLine(ev, state, tiles) {
 
 export function renderLog(ol, state, tiles) {
   const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
-  ol.replaceChildren(...(state.events ?? []).map((ev) => eventLine(ev, state, tiles)));
+  ol.replaceChildren(...(state.events ?? []).map((ev) => {
+    try {
+      return eventLine(ev, state, tiles);
+    } catch {
+      return h('li', { class: 'ev', text: String(ev?.type ?? '?') }); // an event this client does not know
+    }
+  }));
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';
 }
