@@ -71,7 +71,7 @@ export function tileBodyMarkup(tileDef) {
   for (const c of s.cities) {
     parts.push(`<path d="${c.area}" fill="url(#pat-city)"/>`);
     for (const w of c.walls) {
-      parts.push(`<path d="${w}" fill="none" stroke="${COLORS.wall}" stroke-width="5" stroke-linecap="round"/>`);
+      parts.push(`<path d="${w}" fill="none" stroke="${COLORS.wall}" stroke-width="5" stroke-linecap="butt"/>`);
       parts.push(`<path d="${w}" fill="none" stroke="${COLORS.wallTop}" stroke-width="2.4" stroke-dasharray="3 2.2"/>`);
     }
   }
