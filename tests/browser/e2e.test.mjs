@@ -479,3 +479,28 @@ test('a whole game to the end screen, the breakdown and the record download', { 
     throw e;
   }
 });
+
+test('a seat opened in a second tab moves there, without a tug of war', { timeout: 90000 }, async (t) => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  t.after(async () => {
+    await browser.close().catch(() => {});
+    await server.stop();
+  });
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 700 }, locale: 'en-US' });
+  const first = await ctx.newPage();
+  await first.goto(`${server.base}/`);
+  await first.waitForSelector('body[data-ready="1"]');
+  await first.fill('[data-testid="create-name"]', 'Eve');
+  await first.click('[data-testid="create-game"]');
+  await first.waitForSelector('#view-room[data-seat="0"]');
+  const second = await ctx.newPage();
+  await second.goto(first.url());
+  await second.waitForSelector('#view-room[data-seat="0"]');
+  await first.waitForSelector('[data-testid="conn-status"][data-state="closed"]');
+  await first.waitForTimeout(1500); // no automatic reconnect takes the seat back
+  assert.equal(await second.getAttribute('[data-testid="conn-status"]', 'data-state'), 'open');
+  await first.click('#conn-retry'); // "Play here"
+  await first.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+  await second.waitForSelector('[data-testid="conn-status"][data-state="closed"]');
+});
