@@ -256,10 +256,9 @@ function onMessage(msg) {
     if (msg.seat !== null && msg.seat !== undefined && msg.token) {
       store.set(TOKEN_KEY(app.room), msg.token);
       app.intent = { type: 'token', token: msg.token };
-    } else if (app.intent?.type !== 'token') {
-      // A spectator comes back as a spectator.
-      app.intent = { type: 'watch' };
     }
+    // A spectator keeps its intent: a named late joiner comes back under its name (and
+    // stays a spectator, since the game has started), a watcher watches again.
   }
   if (r.resync) app.conn?.send({ type: 'resync' });
   if (r.error) handleError(r.error);
