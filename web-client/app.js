@@ -56,7 +56,7 @@ function applyStaticI18n() {
     e.title = t(e.dataset.i18nTitle);
     e.setAttribute('aria-label', t(e.dataset.i18nTitle));
   }
-  app.baseTitle = app.room ? `${t('app.title')}` : t('app.title');
+  app.baseTitle = t('app.title');
 }
 
 function setupLanguage() {
