@@ -69,6 +69,7 @@ function setupLanguage() {
     store.set('carc.lang', sel.value);
     applyStaticI18n();
     render();
+    if (app.room) renderSoundToggle();
     updateConn(app.conn?.status ?? { state: 'idle' });
   });
   applyStaticI18n();
@@ -148,6 +149,12 @@ async function enterRoom(room) {
   $('end-download').href = `/api/rooms/${encodeURIComponent(room)}/record`;
   $('end-download').setAttribute('download', `carcassonne-${room}.json`);
   bindRoomControls();
+  $('sound-toggle').hidden = false;
+  $('sound-toggle').addEventListener('click', () => {
+    store.set('carc.sound', store.get('carc.sound') === '0' ? '1' : '0');
+    renderSoundToggle();
+  });
+  renderSoundToggle();
   const bag = $('bag-details');
   const bagOpen = store.get('carc.bagOpen');
   bag.open = bagOpen === null ? window.innerWidth > 860 : bagOpen === '1';
@@ -306,7 +313,43 @@ function onStateChanged(prev, live) {
     });
   }
   if (state.phase !== 'finished') app.endDismissed = false;
+  const mine = isMyTurn(app.store);
+  if (mine && !app.wasMyTurn && live) chime();
+  app.wasMyTurn = mine;
   render();
+}
+
+// A soft two-note chime when the turn comes to this player (can be switched off).
+function chime() {
+  if (store.get('carc.sound') === '0') return;
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = (app.audio ??= new Ctx());
+    const now = ctx.currentTime;
+    [659.25, 880].forEach((freq, i) => {
+      const start = now + i * 0.16;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.12, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.4);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + 0.45);
+    });
+  } catch { /* no audio: the banner and the title still tell */ }
+}
+
+function renderSoundToggle() {
+  const on = store.get('carc.sound') !== '0';
+  const btn = $('sound-toggle');
+  btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+  btn.title = t(on ? 'sound.on' : 'sound.off');
+  btn.setAttribute('aria-label', btn.title);
+  btn.classList.toggle('off', !on);
 }
 
 // ---------------------------------------------------------------------------
@@ -392,13 +435,27 @@ function bindRoomControls() {
   document.addEventListener('keydown', (ev) => {
     const tag = ev.target?.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if ((tag === 'BUTTON' || tag === 'A') && (ev.key === 'Enter' || ev.key === ' ')) return;
+    if ((ev.key === 'Enter' || ev.key === ' ') && ev.target !== document.body) return; // the focused element's own key
     if (ev.key === 'r' || ev.key === 'R') { rotate(); ev.preventDefault(); }
     else if (ev.key === 'Enter' && app.draft) { confirmDraft(); ev.preventDefault(); }
     else if (ev.key === 'Escape') { cancelDraft(); }
     else if (ev.key === 'f' || ev.key === 'F') { app.board.fitNow(); }
     else if (ev.key === '+' || ev.key === '=') { app.board.zoomBy(1.25); }
     else if (ev.key === '-') { app.board.zoomBy(0.8); }
+  });
+  const showLogCells = (ev) => {
+    const li = ev.target.closest?.('li[data-cells]');
+    if (!li) return;
+    try {
+      app.board.pulseCells(JSON.parse(li.dataset.cells));
+    } catch { /* malformed: ignore */ }
+  };
+  $('log').addEventListener('click', showLogCells);
+  $('log').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      showLogCells(ev);
+    }
   });
   $('chat-form').addEventListener('submit', (ev) => {
     ev.preventDefault();

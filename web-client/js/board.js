@@ -303,6 +303,27 @@ export class Board {
     }
   }
 
+  /** Briefly outlines some cells (a log line was clicked), bringing them into view. */
+  pulseCells(cells) {
+    if (!cells.length) return;
+    const g = el('g', { class: 'pulse-fx' });
+    for (const [x, y] of cells) {
+      g.appendChild(el('rect', { class: 'pulse-cell', x: x * TILE + 2, y: y * TILE + 2, width: TILE - 4, height: TILE - 4, rx: 5 }));
+    }
+    // Pan (without zooming) so that the first cell is visible.
+    const { w, h } = this.size();
+    const [x0, y0] = cells[0];
+    const sx = (x0 + 0.5) * TILE * this.view.scale + this.view.tx;
+    const sy = (y0 + 0.5) * TILE * this.view.scale + this.view.ty;
+    if (sx < 0 || sy < 0 || sx > w || sy > h) {
+      this.view = { ...this.view, tx: w / 2 - (x0 + 0.5) * TILE * this.view.scale, ty: h / 2 - (y0 + 0.5) * TILE * this.view.scale };
+      this.autoFit = false;
+      this.apply();
+    }
+    this.layers.fx.appendChild(g);
+    setTimeout(() => g.remove(), 1900);
+  }
+
   /** Points rising from a scored feature: event.cells, event.points, seat colours. */
   flashScore(event, colors) {
     const cells = event.cells ?? [];

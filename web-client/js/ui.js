@@ -114,6 +114,13 @@ function featureLabel(kind) {
 /** One log line for an event, built from text nodes and name spans. */
 export function eventLine(ev, state, tiles) {
   const li = h('li', { class: `ev ev-${ev.type}`, 'data-event': ev.type, 'data-id': ev.id });
+  // Cells this line is about, so that clicking it can show them on the board.
+  const cells = ev.type === 'placed' ? [{ x: ev.x, y: ev.y }] : ev.type === 'scored' ? (ev.cells ?? []) : [];
+  if (cells.length) {
+    li.dataset.cells = JSON.stringify(cells.map((c) => [Number(c.x), Number(c.y)]));
+    li.classList.add('linked');
+    li.tabIndex = 0;
+  }
   const fill = (key, params, nameParams = {}) => {
     // Splits the translated text around {name}-like params so names stay text nodes.
     const text = t(key, { ...params, ...Object.fromEntries(Object.keys(nameParams).map((k) => [k, `\u0000${k}\u0000`])) });
