@@ -120,10 +120,13 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
   void on_write(beast::error_code ec, std::size_t) {
     writing_ = false;
-    if (ec) return drop();
+    if (ec || closed_) {
+      queue_.clear();
+      queued_bytes_ = 0;
+      return drop();
+    }
     queued_bytes_ -= queue_.front()->size();
     queue_.pop_front();
-    if (closed_) return;
     if (!queue_.empty()) return do_write();
     if (close_pending_) start_close();
   }
@@ -137,8 +140,10 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   void drop() {
     if (closed_) return;
     closed_ = true;
-    queue_.clear();
-    queued_bytes_ = 0;
+    if (!writing_) {  // the frame being written must outlive its write
+      queue_.clear();
+      queued_bytes_ = 0;
+    }
     beast::error_code ec;
     beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
     beast::get_lowest_layer(ws_).close();
