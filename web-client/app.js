@@ -190,7 +190,11 @@ async function askName(notice) {
     if (res.ok) {
       const r = await res.json();
       const n = r.players?.length ?? 0;
-      if (r.phase === 'lobby' && n < 5) info.textContent = t('join.lobby', { n });
+      if (r.phase === 'lobby' && n < 5) {
+        info.textContent = t('join.lobby', { n });
+        const names = (r.players ?? []).map((p) => String(p.name ?? '')).filter(Boolean);
+        if (names.length) info.append(h('br'), h('span', { class: 'join-names', text: names.join(', ') }));
+      }
       else if (r.phase === 'lobby') info.textContent = t('join.full');
       else if (r.phase === 'playing') info.textContent = t('join.started');
       else info.textContent = t('join.finished');
