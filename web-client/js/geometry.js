@@ -215,7 +215,6 @@ function gridIndexOf([x, y]) {
 // Chamfer distance (in tile units) from every free cell to the nearest blocked cell or
 // the tile border.
 function distanceTransform(free) {
-  const INF = 1e9;
   const d = new Float64Array(N * N);
   for (let j = 0; j < N; j++) {
     for (let i = 0; i < N; i++) {
@@ -240,7 +239,6 @@ function distanceTransform(free) {
       d[k] = Math.min(d[k], at(i + 1, j) + a, at(i, j + 1) + a, at(i + 1, j + 1) + b, at(i - 1, j + 1) + b);
     }
   }
-  void INF;
   return d;
 }
 

@@ -1,7 +1,7 @@
 // DOM rendering of the panels: players, bag, log, chat, lobby and the end screen.
 // Names and chat are user text: they only ever go into the page through textContent.
 
-import { t, joinNames } from './i18n.js';
+import { t } from './i18n.js';
 import { tileMarkup, playerColor, glyphPath } from './tileart.js';
 import { featureAt } from './geometry.js';
 
@@ -290,5 +290,4 @@ export function renderEnd(modal, state, mySeat) {
       h('td', { class: 'total', text: String(row.total) })));
   }
   table.append(body);
-  void joinNames;
 }
