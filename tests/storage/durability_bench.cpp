@@ -29,7 +29,9 @@ long play_room(std::uint16_t port, int games, unsigned seed) {
     std::vector<std::unique_ptr<WsClient>> ps;
     for (int i = 0; i < 2; ++i) {
       ps.push_back(std::make_unique<WsClient>(port, room));
-      ps.back()->send({{"type", "join"}, {"name", "B" + std::to_string(i)}});
+      std::string name = "B";
+      name += std::to_string(i);
+      ps.back()->send({{"type", "join"}, {"name", name}});
       ps.back()->expect("welcome");
     }
     ps[0]->read_until_version(ps[1]->version);
