@@ -53,9 +53,16 @@ void RoomRegistry::add(std::shared_ptr<Room> room) {
 
 std::shared_ptr<Room> RoomRegistry::find(std::string_view id) const {
   if (!valid_room_id(id)) return nullptr;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = rooms_.find(std::string(id));
+    if (it != rooms_.end()) return it->second;
+  }
+  if (!loader_) return nullptr;
+  auto room = loader_(id);
+  if (!room) return nullptr;
   std::lock_guard lock(mu_);
-  const auto it = rooms_.find(std::string(id));
-  return it == rooms_.end() ? nullptr : it->second;
+  return rooms_.try_emplace(std::string(id), std::move(room)).first->second;
 }
 
 std::size_t RoomRegistry::size() const {

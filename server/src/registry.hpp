@@ -22,7 +22,8 @@ class RoomRegistry {
   RoomServices services_;
   const Limits& limits_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
+  mutable std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // mutable: find() loads
+  std::function<std::shared_ptr<Room>(std::string_view)> loader_;
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
@@ -31,7 +32,11 @@ class RoomRegistry {
   std::shared_ptr<Room> create();
   // Adds a restored room (issue 4).
   void add(std::shared_ptr<Room> room);
+  // A room not in memory is asked of the loader (a finished game that expired from memory
+  // but is still kept in storage for its record, issue 4).
   std::shared_ptr<Room> find(std::string_view id) const;
+  using Loader = std::function<std::shared_ptr<Room>(std::string_view id)>;
+  void set_loader(Loader loader) { loader_ = std::move(loader); }
   std::size_t size() const;
   Metrics::RoomCounts counts() const;
   void for_each(const std::function<void(const std::shared_ptr<Room>&)>& fn) const;
