@@ -378,6 +378,28 @@ function selectCell(x, y) {
   render();
 }
 
+// Arrow keys move the tile to the nearest legal cell in that direction.
+function stepCell(key) {
+  const cells = legalCells(app.store.state);
+  if (!cells.length || app.draft?.pending) return;
+  const from = app.draft ?? { x: 0, y: 0 };
+  const [dx, dy] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key] ?? [0, 0];
+  let best = null;
+  let bestCost = Infinity;
+  for (const c of cells) {
+    const vx = c.x - from.x;
+    const vy = c.y - from.y;
+    const along = vx * dx + vy * dy;
+    if (app.draft && along <= 0) continue;
+    const cost = app.draft ? along + 2 * Math.abs(vx * dy - vy * dx) : Math.abs(vx) + Math.abs(vy);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = c;
+    }
+  }
+  if (best) selectCell(best.x, best.y);
+}
+
 function rotate() {
   const d = app.draft;
   if (!d || d.pending || d.options.length < 2) return;
@@ -443,6 +465,7 @@ function bindRoomControls() {
     if (ev.key === 'r' || ev.key === 'R') { rotate(); ev.preventDefault(); }
     else if (ev.key === 'Enter' && app.draft) { confirmDraft(); ev.preventDefault(); }
     else if (ev.key === 'Escape') { cancelDraft(); }
+    else if (ev.key.startsWith('Arrow') && isMyTurn(app.store)) { stepCell(ev.key); ev.preventDefault(); }
     else if (ev.key === 'f' || ev.key === 'F') { app.board.fitNow(); }
     else if (ev.key === '+' || ev.key === '=') { app.board.zoomBy(1.25); }
     else if (ev.key === '-') { app.board.zoomBy(0.8); }

@@ -141,10 +141,20 @@ async function clickableTarget(page, selector) {
   }, selector);
 }
 
-async function playTurn(page, { meeple, rotate, useKey, shot }) {
+async function playTurn(page, { meeple, rotate, useKey, shot, keyboard }) {
   await page.waitForSelector('#view-room[data-my-turn="1"]');
   await page.waitForSelector('[data-testid="action-bar"]:not([hidden])');
   assert.match(await page.title(), /your turn/i, 'the page title says it is your turn');
+  if (keyboard) {
+    // Keyboard only: an arrow picks a legal cell, Enter confirms (no meeple).
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('ArrowUp');
+    await page.locator('[data-testid="ghost"]').waitFor();
+    const version = await page.getAttribute('#view-room', 'data-version');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((v) => document.getElementById('view-room').dataset.version !== v, version);
+    return {};
+  }
   let cell = await clickableTarget(page, '[data-testid="cell"]');
   if (!cell) {
     await page.click('[data-testid="fit"]');
@@ -310,6 +320,7 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
         meeple: turn % 3 !== 2,
         rotate: turn % 2 === 0,
         useKey: turn % 4 === 0,
+        keyboard: turn === 2,
         shot: turn === 0 ? '03-turn.png' : undefined,
       });
       const view = await sameView(A, B, `after turn ${turn + 1}`);
