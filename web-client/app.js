@@ -679,6 +679,8 @@ async function loadCatalog() {
   const res = await fetch('/api/tiles');
   if (!res.ok) throw new Error(`GET /api/tiles: HTTP ${res.status}`);
   const catalog = await res.json();
+  // Tile letters end up in SVG ids and markup: keep only well-formed entries.
+  catalog.tiles = (catalog.tiles ?? []).filter((tl) => /^[A-Z]$/.test(tl.letter) && Array.isArray(tl.features) && Array.isArray(tl.sides));
   app.catalog = catalog;
   app.tiles = Object.fromEntries(catalog.tiles.map((tl) => [tl.letter, tl]));
   const brand = app.tiles.D ? `<g id="brand-tile"><use href="#tile-D"/></g>` : '';
