@@ -336,6 +336,7 @@ export function tileShapes(tileDef) {
       });
     } else if (f.kind === 'road') {
       const sides = f.ports.filter((p) => SIDES.includes(p));
+      if (sides.length < 1 || sides.length > 2) continue; // not a base-game road: not drawn
       const r = roadSegs(sides, !!monasteryFeature);
       out.roads.push({ id: f.id, sides, d: segsToPath(r.segs), points: sampleSegs(r.segs), dead: r.dead, end: r.end ?? null });
     } else if (f.kind === 'field') {
