@@ -583,8 +583,23 @@ function renderBanner(state) {
 function renderActionBar(state) {
   const bar = $('action-bar');
   const mine = isMyTurn(app.store);
-  bar.hidden = !mine;
-  if (!mine) return;
+  // The bar stays while the game runs, so the board does not jump at every turn.
+  bar.hidden = state.phase !== 'playing' || !state.turn;
+  if (bar.hidden) return;
+  bar.classList.toggle('idle', !mine);
+  bar.dataset.mine = mine ? '1' : '0';
+  bar.dataset.pending = app.draft?.pending ? '1' : '0';
+  const label = $('current-tile-label');
+  if (!mine) {
+    const p = state.players.find((x) => x.seat === state.turn.seat);
+    label.textContent = t('action.beingPlaced');
+    $('current-tile').innerHTML = app.tiles[state.turn.tile] ? tileMarkup(app.tiles[state.turn.tile], 0) : '';
+    $('current-tile').dataset.tile = state.turn.tile;
+    const parts = t('action.othersTurn', { name: '\u0000' }).split('\u0000');
+    $('action-hint').replaceChildren(parts[0], nameSpan(p), parts[1] ?? '');
+    return;
+  }
+  label.textContent = t('action.currentTile');
   const d = app.draft;
   const entry = d ? d.options[d.idx] : null;
   $('current-tile').innerHTML = app.tiles[state.turn.tile] ? tileMarkup(app.tiles[state.turn.tile], entry?.rotation ?? 0) : '';
