@@ -245,38 +245,47 @@ export class Game {
     }
   }
 
-  // Applies one move of the current seat; returns an error string or null.
-  play(move) {
+  // Why `move` is refused now (a string), or null if it is legal. Changes nothing.
+  check(move) {
     if (!this.holds.some((h) => h)) return 'game over: nobody holds a tile';
-    if (!this.holds[this.turn]) this.passTurn();
     const seat = this.turn;
     const letter = move.tile;
     if (this.used[letter] >= TILES[letter].count) return `no copy of ${letter} left`;
     if (move.discard) {
       if (this.board.legalPlacements(letter).length > 0) return `${letter} has a legal placement`;
-      this.used[letter]++;
+      return null;
+    }
+    const q = move.rotation / 90;
+    if (!this.board.fits(letter, move.x, move.y, q)) return 'illegal placement';
+    if (move.meeple != null) {
+      const fi = featureAt(orient(letter, q), move.meeple);
+      if (fi < 0) return `the tile has no feature on ${move.meeple}`;
+      if (this.supply[seat] === 0) return 'no meeple left';
+      // Occupancy after the tile joined the board: put it there, look, take it back.
+      this.board.put(letter, move.x, move.y, q);
+      const occupied = this.board.feature(move.x, move.y, fi).meeples.length > 0;
+      this.board.cells.delete(key(move.x, move.y));
+      if (occupied) return 'the feature already holds a meeple';
+    }
+    return null;
+  }
+
+  // Applies one move of the current seat; returns an error string or null.
+  play(move) {
+    const err = this.check(move);
+    if (err) return err;
+    const seat = this.turn;
+    const letter = move.tile;
+    this.used[letter]++;
+    if (move.discard) {
       this.draw(seat);  // keeps the turn while the bag has a tile
       if (!this.holds[seat]) this.passTurn();
       return null;
     }
     const q = move.rotation / 90;
-    if (!this.board.fits(letter, move.x, move.y, q)) return 'illegal placement';
-    const placed = orient(letter, q);
-    let meepleFeature = -1;
-    if (move.meeple != null) {
-      meepleFeature = featureAt(placed, move.meeple);
-      if (meepleFeature < 0) return `the tile has no feature on ${move.meeple}`;
-      if (this.supply[seat] === 0) return 'no meeple left';
-      // Occupancy after the tile joined the board: put it there and look.
-      this.board.put(letter, move.x, move.y, q);
-      const occupied = this.board.feature(move.x, move.y, meepleFeature).meeples.length > 0;
-      this.board.cells.delete(key(move.x, move.y));
-      if (occupied) return 'the feature already holds a meeple';
-    }
-    this.used[letter]++;
     const t = this.board.put(letter, move.x, move.y, q);
-    if (meepleFeature >= 0) {
-      t.meeple = { seat, feature: meepleFeature };
+    if (move.meeple != null) {
+      t.meeple = { seat, feature: featureAt(t, move.meeple) };
       this.supply[seat]--;
     }
     this.scoreCompleted(t);
