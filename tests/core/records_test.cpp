@@ -169,3 +169,28 @@ TEST_CASE("a discard with the bag empty passes the turn, and that player is done
 }
 
 }  // namespace carc::test
+
+namespace carc::test {
+
+TEST_CASE("perft: legal placement counts on 60 boards of tests/core/data/perft/boards.json") {
+  const auto j = nlohmann::json::parse(read_text(data_path("perft/boards.json")));
+  const auto& boards = j["boards"];
+  REQUIRE(boards.size() >= 60);
+  long long total = 0;
+  for (std::size_t b = 0; b < boards.size(); ++b) {
+    CAPTURE(b);
+    const auto& board = boards[b];
+    nlohmann::json record{{"players", board["players"]}, {"moves", board["moves"]}};
+    const Game g = board_of(record);
+    const auto letters = board["letters"].get<std::string>();
+    for (std::size_t i = 0; i < letters.size(); ++i) {
+      CAPTURE(letters[i]);
+      const int n = count_placements(g, tile(letters[i]));
+      CHECK(n == board["counts"][i].get<int>());
+      total += n;
+    }
+  }
+  MESSAGE("perft: ", boards.size(), " boards, ", total, " placements in all");
+}
+
+}  // namespace carc::test

@@ -2,8 +2,12 @@
 // reference implementation in ./carcassonne.mjs:
 //  - thousands of seeded random games: the reference replay of each record must give the
 //    CLI's embedded result (scores after every move, final scores, supply, winners);
-//  - illegal and mutated records: both must accept them with the same result, or refuse
-//    them at the same move index.
+//  - random games played by the reference (its own legal moves and discards): the CLI must
+//    replay them to the reference's result;
+//  - meeple probes: every port on placements of reference games, accepted or refused alike;
+//  - the records of tests/core/data, illegal and mutated records: both must accept them
+//    with the same result, or refuse them at the same move index;
+//  - garbage input never crashes the CLI.
 //
 //   CARC_CLI=build/carcassonne node --test tests/reference/
 //   CARC_CROSSCHECK_GAMES=2000 (default) sets how many random games are compared.
@@ -15,7 +19,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { legalPlacementCount, replay } from './carcassonne.mjs';
+import { Game, legalPlacementCount, replay } from './carcassonne.mjs';
+import { PORTS, legalMeeplePorts, randomGame as referenceGame, rng as lcg } from './random-game.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -229,4 +234,76 @@ test('mutated random records: both accept with the same result or refuse at the 
   });
   t.diagnostic(`${counts.refused} refused, ${counts.accepted} accepted`);
   assert.ok(counts.refused > 100);
+});
+
+test('random games played by the reference replay in the engine to the same result', { timeout: 600000 }, async (t) => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  const n = Number(process.env.CARC_CROSSCHECK_REFERENCE_GAMES || 200);
+  const started = Date.now();
+  let discards = 0;
+  const mismatches = [];
+  const seeds = Array.from({ length: n }, (_, i) => i);
+  await pool(seeds, async (i) => {
+    const record = referenceGame(2 + (i % 4), 5000 + i);
+    discards += record.moves.filter((m) => m.discard).length;
+    const ref = replay(record);
+    const cli = await cliReplay(record);
+    if (cli.error) {
+      mismatches.push(`reference game ${i}: the engine refuses move ${cli.move} (${cli.error}): ${JSON.stringify(record.moves[cli.move])}`);
+      return;
+    }
+    const d = difference(ref, cli);
+    if (d) mismatches.push(`reference game ${i}: ${d}`);
+  });
+  t.diagnostic(`${n} reference games, ${discards} discards, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.deepEqual(mismatches.slice(0, 10), [], `${mismatches.length} of ${n} games disagree`);
+});
+
+test('meeple probes: every port of placements in reference games is accepted or refused alike', { timeout: 600000 }, async (t) => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  const pick = lcg(99);
+  const probes = [];
+  for (let g = 0; g < 12; g++) {
+    const record = referenceGame(2 + (g % 4), 9000 + g);
+    // Replay a prefix in the reference, then try all 13 ports on the next placement.
+    for (let k = 0; k < 6; k++) {
+      const at = 3 + pick(record.moves.length - 4);
+      if (record.moves[at].discard) continue;
+      const game = new Game(record.players);
+      for (const m of record.moves.slice(0, at)) game.play(m);
+      const { meeple: _m, ...bare } = record.moves[at];
+      const legal = new Set(legalMeeplePorts(game, bare));
+      for (const port of PORTS) {
+        probes.push({ legal: legal.has(port), port, record: { ...record, final: false, moves: [...record.moves.slice(0, at), { ...bare, meeple: port }] } });
+      }
+    }
+  }
+  let legal = 0;
+  await pool(probes, async (p) => {
+    const cli = await cliReplay(p.record);
+    const m = p.record.moves.at(-1);
+    const where = `${m.tile} at (${m.x},${m.y}) ${m.rotation}, meeple ${p.port}, move ${p.record.moves.length - 1}`;
+    if (p.legal) {
+      legal++;
+      assert.ok(!cli.error, `${where}: the reference accepts it, the engine refuses (${cli.error})\n${JSON.stringify(p.record)}`);
+    } else {
+      assert.ok(cli.error && cli.move === p.record.moves.length - 1, `${where}: the reference refuses it, the engine ${cli.error ? `refuses move ${cli.move}` : 'accepts it'}\n${JSON.stringify(p.record)}`);
+    }
+  });
+  t.diagnostic(`${probes.length} probes, ${legal} legal`);
+});
+
+test('garbage on the CLI\'s stdin: an error object and exit 2, never a crash', async () => {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}`);
+  const pick = lcg(5);
+  const inputs = ['', '{', 'null', '[]', '{"players":3,"moves":[{"tile":"E","x":0,"y":-1,"rotation":180,"meeple":"S"}', '\u0000\u0001\u0002',
+    '{"players":1e400,"moves":[]}', '{"players":3,"moves":[{"tile":"E","x":1e400,"y":0,"rotation":0}]}',
+    '{"players":3,"moves":[{"tile":"E","x":-9223372036854775809,"y":0,"rotation":0}]}', '"\\ud800"', 'x'.repeat(100000)];
+  for (let i = 0; i < 30; i++) inputs.push(Array.from({ length: 1 + pick(200) }, () => String.fromCharCode(pick(128))).join(''));
+  await pool(inputs, async (input) => {
+    const r = await run(['replay', '-'], input);
+    assert.ok(r.code === 0 || r.code === 2, `exit ${r.code} for ${JSON.stringify(input.slice(0, 80))}: ${r.stderr.slice(0, 200)}`);
+    const out = JSON.parse(r.stdout);
+    if (r.code === 2) assert.ok(typeof out.error === 'string');
+  });
 });
