@@ -72,7 +72,7 @@ is_installed() {
 updated=no
 apt_install() {
   local missing=() p
-  for p in "$@"; do is_installed "$p" || missing+=("$p"); done
+  for p in $(printf '%s\n' "$@" | sort -u); do is_installed "$p" || missing+=("$p"); done
   [[ ${#missing[@]} -eq 0 ]] && return 0
   echo "install-deps: installing ${missing[*]}"
   if [[ $updated == no ]]; then
