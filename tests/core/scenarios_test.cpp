@@ -151,6 +151,21 @@ TEST_CASE("a feature with no meeple scores nothing when completed") {
   CHECK(t.scored().empty());
 }
 
+TEST_CASE("one tile completes a road and a city at once: each is scored") {
+  Table t(2);
+  t.play('A', -1, 0, 270, "E");  // seat 0: road from the monastery into the start road
+  t.play('F', 0, -1, 90);        // seat 1: the start city goes on north (open)
+  t.play('E', 1, -1, 180, "S");  // seat 0: a one-edge city facing south, onto (1,0)
+  CHECK(t.scores() == V{0, 0});
+  CHECK(t.supply() == V{5, 7});
+  t.play('L', 1, 0, 0);          // seat 1: L's west road ends the start road at its junction,
+                                 // its north city closes E's city
+  CHECK(t.scores() == V{3 + 4, 0});
+  CHECK(t.supply() == V{7, 7});
+  CHECK(t.scored(Kind::Road).size() == 1);
+  CHECK(t.scored(Kind::City).size() == 1);
+}
+
 // ---------------------------------------------------------------- monasteries
 
 namespace {
@@ -239,6 +254,18 @@ TEST_CASE("farmers: a field touching one city through two tiles counts it once")
   CHECK(t.finish() == V{3, 0});   // the city touches the field on D and on E: 3 points, not 6
   REQUIRE(t.scored(Kind::Field).size() == 1);
   CHECK(t.scored(Kind::Field)[0].cities == 1);
+}
+
+TEST_CASE("farmers: a field touching two completed cities scores 3 for each") {
+  Table t(2);
+  t.play('E', 0, -1, 180);      // city 1: D + E, complete
+  t.play('U', 1, 0, 0, "NL");   // seat 1: the field north of the road, along city 1
+  t.play('E', 1, -1, 0);        // seat 0: city 2 starts; E's field joins seat 1's field
+  t.play('E', 1, -2, 180);      // seat 1: city 2 complete
+  CHECK(t.scores() == V{0, 0});
+  CHECK(t.finish() == V{0, 6});
+  REQUIRE(t.scored(Kind::Field).size() == 1);
+  CHECK(t.scored(Kind::Field)[0].cities == 2);
 }
 
 TEST_CASE("farmers: incomplete cities give farmers nothing") {
