@@ -114,6 +114,7 @@ json core_view(const RoomView& v) {
 
 json EventLog::add(json entry) {
   entry["id"] = count_++;
+  if (!keep_text_) return entry;
   if (!text_.empty()) text_ += ',';
   text_ += entry.dump(-1, ' ', false, json::error_handler_t::replace);
   return entry;

@@ -106,7 +106,22 @@ protocol::RoomView Room::view(const std::vector<protocol::SeatView>& seats) cons
 
 json Room::full_state() const {
   const auto seats = seat_views();
-  return protocol::full_view(view(seats), events_, chat_);
+  return protocol::full_view(view(seats), replay_events(), chat_);
+}
+
+protocol::EventLog Room::replay_events() const {
+  protocol::EventLog log;
+  if (!game_) return log;
+  std::vector<Event> events;
+  Game g = Game::seeded(game_->players(), seed_, &events);
+  log.append_started();
+  log.append(events);
+  for (const auto& a : actions_) {
+    events.clear();
+    g.play(a.move, &events);
+    log.append(events);
+  }
+  return log;
 }
 
 void Room::welcome(Member& m, std::optional<std::string_view> token) {
@@ -123,7 +138,8 @@ void Room::publish(const Client* except, json extra_ops, Clock::time_point t0) {
   prev_core_ = std::move(after_text);
   for (auto& op : extra_ops) ops.push_back(std::move(op));
   ++version_;
-  services_.persistence.version_changed(id_, version_);
+  // A stored action already carries its version; other changes only move the version on.
+  if (version_ != persisted_version_) services_.persistence.version_changed(id_, version_);
   auto frame = std::make_shared<const std::string>(protocol::patch_frame(version_, ops));
   std::uint64_t sent = 0;
   for (const auto& m : members_) {
@@ -173,7 +189,10 @@ void Room::set_phase(RoomPhase p) { phase_.store(static_cast<std::uint8_t>(p)); 
 
 bool Room::persist(Member& m, const RoomAction& action, bool game_change) {
   const std::int64_t next = version_ + 1;
-  if (services_.persistence.persist(id_, next, game_change ? next : game_version_, action)) return true;
+  if (services_.persistence.persist(id_, next, game_change ? next : game_version_, action)) {
+    persisted_version_ = next;
+    return true;
+  }
   refuse(*m.client, ErrorCode::Unavailable, "the server cannot store this change right now; try again");
   return false;
 }

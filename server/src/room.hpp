@@ -80,7 +80,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::uint64_t seed_ = 0;
   std::vector<MovePlayed> actions_;  // the players' moves, as persisted
   std::vector<Move> record_moves_;   // every placement and discard (automatic ones too)
-  protocol::EventLog events_;
+  // Numbers the events as they happen; their full list is rebuilt from the seed and the
+  // actions when a welcome or a resync needs it (it is the bulk of a late game's state).
+  protocol::EventLog events_{false};
   std::deque<protocol::ChatLine> chat_;
   std::int64_t next_chat_id_ = 0;
   nlohmann::json result_;
@@ -88,6 +90,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string prev_core_;  // serialized core view of version_, the base of the next diff
   std::int64_t version_ = 1;
   std::int64_t game_version_ = 1;  // version of the last change of the game itself
+  std::int64_t persisted_version_ = 0;  // version written with the last stored action
 
   std::atomic<std::uint8_t> phase_{0};
   std::atomic<int> connections_{0};
@@ -105,6 +108,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<protocol::SeatView> seat_views() const;
   protocol::RoomView view(const std::vector<protocol::SeatView>& seats) const;
   nlohmann::json full_state() const;
+  protocol::EventLog replay_events() const;
   void welcome(Member& m, std::optional<std::string_view> token);
   // Makes the change since the last version one patch and queues it to every client but
   // `except` (whose welcome already holds it).

@@ -48,6 +48,10 @@ nlohmann::json legal_json(const Game& g);
 // The room's events, in order, with ids and turn numbers (append-only).
 class EventLog {
  public:
+  // A log that only numbers its entries keeps no text (to_json() is then empty): a room can
+  // rebuild its full list by replaying its game, and save the memory.
+  explicit EventLog(bool keep_text = true) : keep_text_(keep_text) {}
+
   // Appends the public events among `events` (draws are not listed: held tiles are shown
   // in players[]) and returns the added entries, for "add /events/-" patch operations.
   std::vector<nlohmann::json> append(const std::vector<Event>& events);
@@ -60,6 +64,7 @@ class EventLog {
   nlohmann::json add(nlohmann::json entry);
 
   std::string text_;  // serialized entries separated by commas
+  bool keep_text_ = true;
   int count_ = 0;
   int next_turn_ = 1;  // turn number of the next placement or discard
 };
