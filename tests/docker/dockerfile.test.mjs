@@ -206,6 +206,10 @@ describe('the server binary behaves as the image expects', { skip: !haveServer &
     assert.ok(flags.includes('--port') && flags.includes('--data-dir') && flags.includes('--base-url'), help);
     const missing = flags.filter((fl) => fl !== '--help' && !project.readme.includes(`\`${fl}`));
     assert.deepEqual(missing, [], 'flags missing from the README configuration table');
+    const envs = [...new Set([...help.matchAll(/\[([A-Z][A-Z0-9_]*)\]/g)].map((m) => m[1]))];
+    assert.ok(envs.includes('PORT') && envs.includes('DATA_DIR'), help);
+    const missingEnv = envs.filter((e) => !project.readme.includes(`\`${e}\``));
+    assert.deepEqual(missingEnv, [], 'environment variables missing from the README configuration table');
     const portLine = help.split('\n').find((l) => l.includes('--port')) ?? '';
     assert.match(portLine, /8080/, 'the --port help names its default, 8080');
   });
