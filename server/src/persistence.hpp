@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,13 @@ class Persistence {
   // last game change including this one (both continue after a restore).
   virtual bool persist(std::string_view room, std::int64_t version, std::int64_t game_version,
                        const RoomAction& action) = 0;
+  // The same, answered through `done(ok)` once the action is durable, from any thread: a
+  // store may gather the actions of many rooms into one commit. The room applies and
+  // broadcasts the change only then, and holds its later requests meanwhile.
+  virtual void persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
+                             const RoomAction& action, std::function<void(bool)> done) {
+    done(persist(room, version, game_version, action));
+  }
   virtual void room_finished(std::string_view room, std::int64_t finished_ms) = 0;
   virtual void room_removed(std::string_view room) = 0;
   // Every new version, so versions continue after a restart (never go back); cheap,

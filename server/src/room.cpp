@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <boost/asio/dispatch.hpp>
+
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/record.hpp"
@@ -187,14 +189,37 @@ void Room::finish_game() {
 
 void Room::set_phase(RoomPhase p) { phase_.store(static_cast<std::uint8_t>(p)); }
 
-bool Room::persist(Member& m, const RoomAction& action, bool game_change) {
+void Room::store(const ClientPtr& client, const RoomAction& action, bool game_change, std::function<void()> apply) {
   const std::int64_t next = version_ + 1;
-  if (services_.persistence.persist(id_, next, game_change ? next : game_version_, action)) {
-    persisted_version_ = next;
-    return true;
+  storing_ = true;
+  services_.persistence.persist_async(
+      id_, next, game_change ? next : game_version_, action,
+      [self = shared_from_this(), client, next, apply = std::move(apply)](bool ok) mutable {
+        // Inline when the store answered on the strand; else back onto it.
+        boost::asio::dispatch(self->strand_, [self, client, next, ok, apply = std::move(apply)] {
+          self->storing_ = false;
+          if (ok) {
+            self->persisted_version_ = next;
+            apply();
+          } else {
+            self->refuse(*client, ErrorCode::Unavailable, "the server cannot store this change right now; try again");
+          }
+          self->resume();
+        });
+      });
+}
+
+void Room::when_idle(std::function<void()> f) {
+  if (storing_) return waiting_.push_back(std::move(f));
+  f();
+}
+
+void Room::resume() {
+  while (!storing_ && !waiting_.empty()) {
+    auto f = std::move(waiting_.front());
+    waiting_.pop_front();
+    f();
   }
-  refuse(*m.client, ErrorCode::Unavailable, "the server cannot store this change right now; try again");
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -240,14 +265,18 @@ void Room::on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0
   const std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
   SeatTaken taken{seat, *msg.name, sha256_hex(token)};
-  if (!persist(m, taken, false)) return;
-  seats_.push_back(SeatState{std::move(taken.name), std::move(taken.token_hash), m.client.get()});
-  if (m.role == Role::Spectator) --spectators_;
-  m.role = Role::Player;
-  m.seat = seat;
-  spdlog::info("room {}: {} took seat {}{}", id_, seats_.back().name, seat, seat == 0 ? " (host)" : "");
-  publish(m.client.get(), json::array(), t0);
-  welcome(m, token);
+  store(m.client, taken, false, [this, client = m.client, taken, token, t0] {
+    seats_.push_back(SeatState{taken.name, taken.token_hash, nullptr});
+    spdlog::info("room {}: {} took seat {}{}", id_, taken.name, taken.seat, taken.seat == 0 ? " (host)" : "");
+    Member* joiner = find(client.get());
+    if (joiner == nullptr) return publish(nullptr, json::array(), t0);  // seated, then gone
+    seats_.back().holder = client.get();
+    if (joiner->role == Role::Spectator) --spectators_;
+    joiner->role = Role::Player;
+    joiner->seat = taken.seat;
+    publish(client.get(), json::array(), t0);
+    welcome(*joiner, token);
+  });
 }
 
 void Room::on_watch(Member& m, Clock::time_point t0) {
@@ -269,7 +298,10 @@ void Room::on_start(Member& m, Clock::time_point t0) {
   }
   const int players = static_cast<int>(seats_.size());
   const std::uint64_t seed = random_seed();
-  if (!persist(m, GameStarted{players, seed}, true)) return;
+  store(m.client, GameStarted{players, seed}, true, [this, players, seed, t0] { start_game(players, seed, t0); });
+}
+
+void Room::start_game(int players, std::uint64_t seed, Clock::time_point t0) {
   std::vector<Event> events;
   seed_ = seed;
   game_ = std::make_unique<Game>(Game::seeded(players, seed, &events));
@@ -316,8 +348,11 @@ void Room::on_play(Member& m, const protocol::PlayMsg& msg, Clock::time_point t0
     return refuse(*m.client, code, std::string(rule_error_message(*err)));
   }
   MovePlayed action{static_cast<int>(actions_.size()), m.seat, move};
-  if (!persist(m, action, true)) return;
-  auto& next = std::get<Applied>(applied);
+  auto next = std::make_shared<Applied>(std::move(std::get<Applied>(applied)));
+  store(m.client, action, true, [this, action, next, t0] { play_move(action, *next, t0); });
+}
+
+void Room::play_move(const MovePlayed& action, const Applied& next, Clock::time_point t0) {
   *game_ = next.game;
   actions_.push_back(action);
   json ops = json::array();
@@ -341,7 +376,10 @@ void Room::on_chat(Member& m, const protocol::ChatMsg& msg, Clock::time_point t0
     posted.seat = m.seat;
     posted.name = seats_[static_cast<std::size_t>(m.seat)].name;
   }
-  if (!persist(m, posted, false)) return;
+  store(m.client, posted, false, [this, posted, t0]() mutable { post_chat(std::move(posted), t0); });
+}
+
+void Room::post_chat(ChatPosted posted, Clock::time_point t0) {
   ++next_chat_id_;
   json ops = json::array();
   if (chat_.size() >= protocol::kChatKept) {
@@ -368,6 +406,7 @@ void Room::attach(const ClientPtr& c) {
 }
 
 void Room::detach(const ClientPtr& c) {
+  if (storing_) return when_idle([this, c] { detach(c); });
   const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
   if (it == members_.end()) return;
   const Role role = it->role;
@@ -385,6 +424,8 @@ void Room::detach(const ClientPtr& c) {
 }
 
 void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received) {
+  // One change at a time: what arrives while a change is being stored waits its turn.
+  if (storing_) return when_idle([this, c, msg, received] { handle(c, msg, received); });
   Member* m = find(c.get());
   if (m == nullptr) return;  // already detached
   std::visit(

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,6 +92,8 @@ class Room : public std::enable_shared_from_this<Room> {
   std::int64_t version_ = 1;
   std::int64_t game_version_ = 1;  // version of the last change of the game itself
   std::int64_t persisted_version_ = 0;  // version written with the last stored action
+  bool storing_ = false;                       // a change is on its way to storage
+  std::deque<std::function<void()>> waiting_;  // what arrived meanwhile, in order
 
   std::atomic<std::uint8_t> phase_{0};
   std::atomic<int> connections_{0};
@@ -116,7 +119,15 @@ class Room : public std::enable_shared_from_this<Room> {
   void apply_game_events(const std::vector<Event>& events, nlohmann::json* ops);
   void finish_game();
   void set_phase(protocol::RoomPhase p);
-  bool persist(Member& m, const RoomAction& action, bool game_change);
+  // Stores `action` (the Persistence hook), then applies it with `apply` on the strand once
+  // it is durable; if it cannot be stored, `client` gets `unavailable` and nothing changes.
+  // Requests that arrive meanwhile wait (when_idle), so changes stay in order.
+  void store(const ClientPtr& client, const RoomAction& action, bool game_change, std::function<void()> apply);
+  void when_idle(std::function<void()> f);
+  void resume();
+  void start_game(int players, std::uint64_t seed, Clock::time_point t0);
+  void play_move(const MovePlayed& action, const Applied& next, Clock::time_point t0);
+  void post_chat(ChatPosted posted, Clock::time_point t0);
 
  public:
   Room(Strand strand, std::string id, RoomServices services);
