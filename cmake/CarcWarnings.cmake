@@ -4,8 +4,9 @@ function(carc_warnings target)
     -Wconversion -Wno-sign-conversion -Wnon-virtual-dtor -Wold-style-cast
     -Wcast-align -Woverloaded-virtual)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    # GCC 12 reports false positives for std::variant / std::optional moves at -O2.
-    target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
+    # GCC 12 reports false positives for std::variant / std::optional moves and for
+    # std::string concatenation at -O2 (GCC bugs 105329, 105651).
+    target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized -Wno-restrict)
   endif()
   if(CARC_WERROR)
     target_compile_options(${target} PRIVATE -Werror)

@@ -61,6 +61,14 @@ else
   skip "ctest" "build failed"
 fi
 
+# The engine against an independent JavaScript implementation of the rules (tests/reference).
+if [[ $built == yes ]]; then
+  step "rules crosscheck" 600 env CARC_CLI="$build_dir/carcassonne" \
+    node --test --test-reporter=spec --test-timeout=300000 tests/reference/
+else
+  skip "rules crosscheck" "build failed"
+fi
+
 # The node suites need no build (tests/docker also runs the server binary when it exists).
 web_dirs=()
 for d in tests/web tests/docker; do [[ -d $d ]] && web_dirs+=("$d/"); done
