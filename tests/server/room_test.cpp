@@ -1,0 +1,131 @@
+// The room without sockets: a fake client collects frames, a fake store answers later
+// (as a group-committing store would) or fails. Checks that nothing is applied or sent
+// before the store says it is durable, that later requests wait in order, and that a
+// change that cannot be stored is refused with `unavailable` and changes nothing.
+#include <deque>
+#include <functional>
+#include <memory>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "metrics.hpp"
+#include "room.hpp"
+
+namespace carc::server {
+
+namespace {
+
+using nlohmann::json;
+
+struct FakeClient final : Client {
+  std::vector<json> frames;
+  void send(std::shared_ptr<const std::string> frame) override { frames.push_back(json::parse(*frame)); }
+  void close(CloseReason) override {}
+  std::vector<json> of(std::string_view type) const {
+    std::vector<json> out;
+    for (const auto& f : frames) {
+      if (f["type"] == type) out.push_back(f);
+    }
+    return out;
+  }
+};
+
+// Holds every action until the test releases it.
+struct DeferredStore final : Persistence {
+  std::deque<std::function<void(bool)>> pending;
+  int stored = 0;
+  bool room_created(std::string_view, std::int64_t) override { return true; }
+  bool persist(std::string_view, std::int64_t, std::int64_t, const RoomAction&) override { return true; }
+  void persist_async(std::string_view, std::int64_t, std::int64_t, const RoomAction&,
+                     std::function<void(bool)> done) override {
+    pending.push_back(std::move(done));
+  }
+  void room_finished(std::string_view, std::int64_t) override {}
+  void room_removed(std::string_view) override {}
+  void release(bool ok) {
+    auto done = std::move(pending.front());
+    pending.pop_front();
+    if (ok) ++stored;
+    done(ok);
+  }
+};
+
+struct Fixture {
+  boost::asio::io_context io;
+  Metrics metrics;
+  DeferredStore store;
+  std::shared_ptr<Room> room =
+      std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test", RoomServices{store, metrics});
+  std::shared_ptr<FakeClient> a = std::make_shared<FakeClient>();
+  std::shared_ptr<FakeClient> b = std::make_shared<FakeClient>();
+
+  void run() {
+    io.restart();
+    io.poll();
+  }
+  void send(const std::shared_ptr<FakeClient>& c, const protocol::ClientMessage& m) {
+    room->handle(c, m, Room::Clock::now());
+    run();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a change is applied and broadcast only once it is stored; later requests wait") {
+  Fixture f;
+  f.room->attach(f.a);
+  f.room->attach(f.b);
+  f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
+  CHECK(f.a->frames.empty());  // the seat is not taken before it is durable
+  f.send(f.b, protocol::JoinMsg{"Bob", std::nullopt});
+  f.send(f.a, protocol::ChatMsg{"hello"});
+  CHECK(f.store.pending.size() == 1);  // Bob and the chat wait for Alice's seat
+  f.store.release(true);
+  f.run();
+  REQUIRE(f.a->of("welcome").size() == 1);
+  CHECK(f.a->of("welcome")[0]["seat"] == 0);
+  CHECK(f.store.pending.size() == 1);  // now Bob's seat is being stored
+  f.store.release(true);
+  f.run();
+  CHECK(f.b->of("welcome")[0]["seat"] == 1);
+  f.store.release(true);  // the chat
+  f.run();
+  const auto patches = f.b->of("patch");
+  REQUIRE(!patches.empty());
+  CHECK(patches.back()["ops"].back()["value"]["text"] == "hello");
+  CHECK(f.room->version() == patches.back()["version"]);
+  CHECK(f.store.stored == 3);
+}
+
+TEST_CASE("a change that cannot be stored is refused with unavailable and changes nothing") {
+  Fixture f;
+  f.room->attach(f.a);
+  f.room->attach(f.b);
+  f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
+  f.store.release(true);
+  f.run();
+  f.send(f.b, protocol::JoinMsg{"Bob", std::nullopt});
+  f.store.release(true);
+  f.run();
+  const auto version = f.room->version();
+  const json before = f.room->state_json();
+  f.send(f.a, protocol::StartMsg{});
+  f.store.release(false);
+  f.run();
+  REQUIRE(!f.a->of("error").empty());
+  CHECK(f.a->of("error").back()["code"] == "unavailable");
+  CHECK(f.room->version() == version);
+  CHECK(f.room->state_json() == before);
+  CHECK(f.room->phase() == protocol::RoomPhase::Lobby);
+  // The next try goes through.
+  f.send(f.a, protocol::StartMsg{});
+  f.store.release(true);
+  f.run();
+  CHECK(f.room->phase() == protocol::RoomPhase::Playing);
+  CHECK(f.room->version() == version + 1);
+}
+
+}  // namespace carc::server
