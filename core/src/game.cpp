@@ -289,16 +289,20 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
 }
 
 std::uint8_t Game::free_segments(Tile t, Placement p) const {
+  // The same placement is asked about twice in a row (listing targets, then checking the
+  // move); the key includes moves_, which changes with every change of the board.
+  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 32) | (static_cast<std::uint64_t>(t) << 24) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
+                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
+  if (free_cache_key_ == key) return free_cache_;
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const int segments = tile_def(t).segment_count;
   // Each (segment, neighbouring feature) contact the tile would make. Two segments that
   // touch one board feature are joined through it (a field of V beside A reaches A's field
   // with both its fields), so occupancy spreads between them.
-  struct Contact {
-    std::uint8_t seg;
-    std::uint16_t root;
-  };
-  std::array<Contact, 12> contacts{};
+  std::array<std::uint8_t, 12> contact_seg{};
+  std::array<std::uint16_t, 12> contact_root{};
   int n = 0;
   std::array<std::uint8_t, kMaxSegments> group{};  // tiny union-find over the segments
   for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
@@ -306,37 +310,42 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
     while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
     return s;
   };
-  std::uint16_t taken_roots = 0;  // bit i: contact i's feature holds a meeple
-  for (int s = 0; s < segments; ++s) {
-    const std::uint16_t ports = o.seg_ports[static_cast<std::size_t>(s)];
-    for (int q = 0; q < 12; ++q) {
-      if (((ports >> q) & 1) == 0) continue;
-      const int side = q < 4 ? q : (q - 4) / 2;
-      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(neighbour(p.cell, static_cast<Side>(side))))];
-      if (g == 0) continue;
-      const Placed& np = placed_[g - 1u];
-      const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
-      if (nseg == kNoSeg) continue;
-      const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
-      for (int i = 0; i < n; ++i) {
-        if (contacts[static_cast<std::size_t>(i)].root == root) {
-          const int a = top(contacts[static_cast<std::size_t>(i)].seg);
-          const int b = top(s);
-          if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
-        }
+  std::uint16_t taken = 0;  // bit i: contact i's feature holds a meeple
+  std::array<std::uint8_t, 4> neighbour_tile{};
+  for (int side = 0; side < 4; ++side) {
+    neighbour_tile[static_cast<std::size_t>(side)] =
+        grid_[static_cast<std::size_t>(grid_index(neighbour(p.cell, static_cast<Side>(side))))];
+  }
+  for (int q = 0; q < 12; ++q) {
+    const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
+    if (seg == kNoSeg) continue;
+    const std::uint8_t g = neighbour_tile[static_cast<std::size_t>(q < 4 ? q : (q - 4) / 2)];
+    if (g == 0) continue;
+    const Placed& np = placed_[g - 1u];
+    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
+    if (nseg == kNoSeg) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
+    for (int i = 0; i < n; ++i) {
+      if (contact_root[static_cast<std::size_t>(i)] == root) {
+        const int a = top(contact_seg[static_cast<std::size_t>(i)]);
+        const int b = top(seg);
+        if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
       }
-      if (nodes_[root].meeple_total > 0) taken_roots = static_cast<std::uint16_t>(taken_roots | (1u << n));
-      contacts[static_cast<std::size_t>(n++)] = Contact{static_cast<std::uint8_t>(s), root};
     }
+    if (nodes_[root].meeple_total > 0) taken = static_cast<std::uint16_t>(taken | (1u << n));
+    contact_seg[static_cast<std::size_t>(n)] = seg;
+    contact_root[static_cast<std::size_t>(n++)] = root;
   }
   std::uint8_t taken_groups = 0;
   for (int i = 0; i < n; ++i) {
-    if ((taken_roots >> i) & 1) taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << top(contacts[static_cast<std::size_t>(i)].seg)));
+    if ((taken >> i) & 1) taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << top(contact_seg[static_cast<std::size_t>(i)])));
   }
   std::uint8_t free = 0;
   for (int s = 0; s < segments; ++s) {
     if (((taken_groups >> top(s)) & 1) == 0) free = static_cast<std::uint8_t>(free | (1u << s));
   }
+  free_cache_key_ = key;
+  free_cache_ = free;
   return free;
 }
 
@@ -714,45 +723,56 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
 
 void Game::finish(std::vector<Event>* events) {
   if (phase_ == Phase::Finished) return;
-  // Roads, cities, monasteries, then fields (the order does not change totals).
-  for (Kind kind : {Kind::Road, Kind::City}) {
-    for (std::uint16_t n = 0; n < node_count_; ++n) {
-      const Node& node = nodes_[n];
-      if (node.kind != kind || node.parent != n || node.meeple_total == 0 || node.open == 0) continue;
-      score_feature(n, kind, true, events);
-    }
-  }
+  // The features that still hold meeples, found from the meeples themselves, scored by kind
+  // (roads, cities, monasteries, then fields: the order does not change totals), then in
+  // board order.
+  std::array<std::uint32_t, kMaxPlayers * kMeeplesPerPlayer> keys{};
+  int count = 0;
   for (int i = 0; i < placed_count_; ++i) {
     const Placed& p = placed_[static_cast<std::size_t>(i)];
-    const std::uint8_t mseg = kTables.monastery_seg[static_cast<std::size_t>(p.tile)];
-    if (mseg == kNoSeg) continue;
-    const auto node = static_cast<std::uint16_t>(p.base + mseg);
-    if (nodes_[node].meeple_total == 0) continue;
-    const int around = monastery_neighbours(Cell{p.x, p.y});
-    if (around == 8) continue;
-    score_feature(node, Kind::Monastery, true, events, 1 + around, 0, i);
+    if (p.meeple_seat == kNone) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(p.base + p.meeple_seg));
+    const std::uint32_t key = (static_cast<std::uint32_t>(nodes_[root].kind) << 16) | root;
+    if (std::find(keys.begin(), keys.begin() + count, key) == keys.begin() + count) {
+      keys[static_cast<std::size_t>(count++)] = key;
+    }
   }
-  for (std::uint16_t n = 0; n < node_count_; ++n) {
-    const Node& node = nodes_[n];
-    if (node.kind != Kind::Field || node.parent != n || node.meeple_total == 0) continue;
-    std::array<std::uint16_t, kTileCount> cities{};
-    int city_count = 0;
-    std::uint16_t m = n;
-    do {
-      const Node& fm = nodes_[m];
-      const Placed& p = placed_[fm.tile];
-      const std::uint8_t mask = fm.cities;
-      for (int c = 0; c < kMaxSegments; ++c) {
-        if (((mask >> c) & 1) == 0) continue;
-        const std::uint16_t croot = find(static_cast<std::uint16_t>(p.base + c));
-        if (nodes_[croot].open != 0) continue;
-        if (std::find(cities.begin(), cities.begin() + city_count, croot) == cities.begin() + city_count) {
-          cities[static_cast<std::size_t>(city_count++)] = croot;
-        }
+  std::sort(keys.begin(), keys.begin() + count);
+  for (int k = 0; k < count; ++k) {
+    const auto root = static_cast<std::uint16_t>(keys[static_cast<std::size_t>(k)] & 0xFFFF);
+    const Node& node = nodes_[root];
+    switch (node.kind) {
+      case Kind::Road:
+      case Kind::City:
+        if (node.open != 0) score_feature(root, node.kind, true, events);
+        break;
+      case Kind::Monastery: {
+        const Placed& p = placed_[node.tile];
+        const int around = monastery_neighbours(Cell{p.x, p.y});
+        if (around != 8) score_feature(root, Kind::Monastery, true, events, 1 + around, 0, node.tile);
+        break;
       }
-      m = fm.next;
-    } while (m != n);
-    score_feature(n, Kind::Field, true, events, -1, city_count);
+      case Kind::Field: {
+        std::array<std::uint16_t, kTileCount> cities;
+        int city_count = 0;
+        std::uint16_t m = root;
+        do {
+          const Node& fm = nodes_[m];
+          const std::uint16_t base = placed_[fm.tile].base;
+          for (std::uint8_t mask = fm.cities; mask != 0; mask = static_cast<std::uint8_t>(mask & (mask - 1))) {
+            const auto c = std::countr_zero(static_cast<unsigned>(mask));
+            const std::uint16_t croot = find(static_cast<std::uint16_t>(base + c));
+            if (nodes_[croot].open != 0) continue;
+            if (std::find(cities.begin(), cities.begin() + city_count, croot) == cities.begin() + city_count) {
+              cities[static_cast<std::size_t>(city_count++)] = croot;
+            }
+          }
+          m = fm.next;
+        } while (m != root);
+        score_feature(root, Kind::Field, true, events, -1, city_count);
+        break;
+      }
+    }
   }
   phase_ = Phase::Finished;
   if (events != nullptr) {

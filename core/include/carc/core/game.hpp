@@ -262,7 +262,9 @@ class Game {
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
   std::int8_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
-  std::uint8_t monks_ = 0;  // meeples standing on monasteries (skip the monastery scan when 0)
+  std::uint8_t monks_ = 0;
+  mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
+  mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)  // meeples standing on monasteries (skip the monastery scan when 0)
   Seat current_ = 0;
   int moves_ = 0;
   Phase phase_ = Phase::Playing;
