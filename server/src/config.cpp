@@ -97,8 +97,10 @@ std::vector<Option> options() {
       {"--idle-timeout", "IDLE_TIMEOUT", "seconds of silence before a WebSocket is closed; pings at half (default 60)",
        limit<int>(&L::idle_timeout_s, 2, 86400)},
       {"--http-timeout", "HTTP_TIMEOUT", "seconds for an HTTP request (default 30)", limit<int>(&L::http_timeout_s, 1, 3600)},
-      {"--room-ttl", "ROOM_TTL", "seconds a room without connections is kept (default 3600)",
+      {"--room-ttl", "ROOM_TTL", "seconds a room without connections stays in memory (default 86400)",
        limit<int>(&L::room_ttl_s, 1, 365 * 86400)},
+      {"--empty-room-ttl", "EMPTY_ROOM_TTL", "seconds a room where nobody ever sat is kept (default 600)",
+       limit<int>(&L::empty_room_ttl_s, 1, 365 * 86400)},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
        [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
   };

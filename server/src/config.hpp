@@ -21,7 +21,8 @@ struct Limits {
   int handshake_timeout_s = 10;
   int idle_timeout_s = 60;                 // pings after half of it, closed after all of it
   int http_timeout_s = 30;
-  int room_ttl_s = 3600;                   // a room with no connection for this long is removed
+  int room_ttl_s = 86400;                  // a room with no connection for this long leaves memory
+  int empty_room_ttl_s = 600;              // a room nobody ever sat in, likewise
 };
 
 struct Config {

@@ -97,14 +97,16 @@ void RoomRegistry::for_each(const std::function<void(const std::shared_ptr<Room>
 }
 
 std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
-  const std::int64_t ttl_ms = std::int64_t{limits_.room_ttl_s} * 1000;
+  const auto ttl_ms = [&](const Room& room) -> std::int64_t {
+    return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
+  };
   std::vector<std::shared_ptr<Room>> gone;
   {
     std::lock_guard lock(mu_);
     for (auto it = rooms_.begin(); it != rooms_.end();) {
       const auto& room = it->second;
       const std::int64_t idle = room ? room->idle_since_ms() : 0;
-      if (room && room->connections() == 0 && idle != 0 && now_steady_ms - idle > ttl_ms) {
+      if (room && room->connections() == 0 && idle != 0 && now_steady_ms - idle > ttl_ms(*room)) {
         gone.push_back(room);
         it = rooms_.erase(it);
       } else {
@@ -115,7 +117,7 @@ std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
   for (const auto& room : gone) {
     services_.persistence.room_removed(room->id());
     services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
-    spdlog::info("room {}: expired ({} s without connections)", room->id(), limits_.room_ttl_s);
+    spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
   }
   return gone.size();
 }

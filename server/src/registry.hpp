@@ -40,7 +40,8 @@ class RoomRegistry {
   std::size_t size() const;
   Metrics::RoomCounts counts() const;
   void for_each(const std::function<void(const std::shared_ptr<Room>&)>& fn) const;
-  // Removes rooms that had no connection for longer than the time to live.
+  // Removes rooms that had no connection for longer than their time to live (a shorter one
+  // for rooms where nobody ever sat). Finished games stay readable from storage.
   std::size_t expire(std::int64_t now_steady_ms);
   Room::Strand make_strand();
 };

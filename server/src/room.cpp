@@ -52,6 +52,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(Strand strand, st
   auto room = std::make_shared<Room>(std::move(strand), std::move(id), services);
   if (r.seats.size() > static_cast<std::size_t>(kMaxPlayers)) return std::string("too many seats");
   for (const auto& s : r.seats) room->seats_.push_back(SeatState{s.name, s.token_hash, nullptr});
+  room->seated_ = static_cast<int>(room->seats_.size());
   if (r.seed) {
     const int n = static_cast<int>(r.seats.size());
     if (n < kMinPlayers) return std::string("a started game needs at least 2 seats");
@@ -267,6 +268,7 @@ void Room::on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0
   SeatTaken taken{seat, *msg.name, sha256_hex(token)};
   store(m.client, taken, false, [this, client = m.client, taken, token, t0] {
     seats_.push_back(SeatState{taken.name, taken.token_hash, nullptr});
+    seated_ = static_cast<int>(seats_.size());
     spdlog::info("room {}: {} took seat {}{}", id_, taken.name, taken.seat, taken.seat == 0 ? " (host)" : "");
     Member* joiner = find(client.get());
     if (joiner == nullptr) return publish(nullptr, json::array(), t0);  // seated, then gone

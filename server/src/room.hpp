@@ -97,6 +97,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   std::atomic<std::uint8_t> phase_{0};
   std::atomic<int> connections_{0};
+  std::atomic<int> seated_{0};
   std::atomic<std::int64_t> idle_since_ms_{0};
 
   // ---- handlers ----
@@ -141,6 +142,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // ---- thread-safe ----
   protocol::RoomPhase phase() const { return static_cast<protocol::RoomPhase>(phase_.load()); }
   int connections() const { return connections_.load(); }
+  int seated() const { return seated_.load(); }
   std::int64_t idle_since_ms() const { return idle_since_ms_.load(); }  // steady clock; 0 while connected
 
   // ---- on the strand ----

@@ -46,13 +46,22 @@ TEST_CASE("the connection cap and the optional per-address cap") {
 }
 
 TEST_CASE("a room without connections expires after its time to live") {
-  ServerProcess server({"--room-ttl", "1"});
-  const std::string room = create_room(server.port());
+  ServerProcess server({"--room-ttl", "2", "--empty-room-ttl", "1"});
+  const std::string empty = create_room(server.port());
+  const std::string left = create_room(server.port());
   const std::string busy = create_room(server.port());
+  {
+    Peer gone(server.port(), left);
+    gone.join("Alice");
+    gone.close();
+  }
   Peer p(server.port(), busy);
   p.watch();
-  std::this_thread::sleep_for(2500ms);
-  CHECK(http(server.port(), "GET", "/api/rooms/" + room).status == 404);
+  std::this_thread::sleep_for(2600ms);  // the sweeper runs every second
+  CHECK(http(server.port(), "GET", "/api/rooms/" + empty).status == 404);  // nobody ever sat there
+  CHECK(http(server.port(), "GET", "/api/rooms/" + left).status == 200);   // a seated room lasts longer
+  std::this_thread::sleep_for(1600ms);
+  CHECK(http(server.port(), "GET", "/api/rooms/" + left).status == 404);
   CHECK(http(server.port(), "GET", "/api/rooms/" + busy).status == 200);
 }
 
