@@ -59,6 +59,8 @@ class Persistence {
   // Every new version, so versions continue after a restart (never go back); cheap,
   // not waited for on disk.
   virtual void version_changed(std::string_view room, std::int64_t version) { (void)room, (void)version; }
+  // Blocks until every change handed over so far is stored and answered (shutdown).
+  virtual void drain() {}
 };
 
 // Keeps nothing: rooms live as long as the process.

@@ -189,6 +189,8 @@ void Server::run() {
   for (int i = 1; i < c.threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
   impl.io.run();
   for (auto& t : threads) t.join();
+  // Whatever is still on its way to storage is written before the process exits.
+  impl.ctx.persistence->drain();
   spdlog::info("stopped");
 }
 

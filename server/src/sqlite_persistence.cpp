@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <optional>
+
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/record.hpp"
@@ -103,7 +106,16 @@ std::variant<RestoredRoom, std::string> decode_room(const StoredRoom& stored) {
 
 // ---------------------------------------------------------------------------------------
 SqlitePersistence::SqlitePersistence(Storage& storage, int crash_after_moves)
-    : storage_(storage), crash_after_moves_(crash_after_moves) {}
+    : storage_(storage), crash_after_moves_(crash_after_moves), writer_([this] { writer_loop(); }) {}
+
+SqlitePersistence::~SqlitePersistence() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  writer_.join();  // the writer empties its queue first
+}
 
 bool SqlitePersistence::room_created(std::string_view room, std::int64_t created_ms) {
   StoredRoom r;
@@ -119,20 +131,152 @@ bool SqlitePersistence::room_created(std::string_view room, std::int64_t created
 
 bool SqlitePersistence::persist(std::string_view room, std::int64_t version, std::int64_t game_version,
                                 const RoomAction& action) {
-  const auto* seat = std::get_if<SeatTaken>(&action);
-  StoredSeat stored_seat;
-  if (seat != nullptr) stored_seat = StoredSeat{seat->seat, seat->name, seat->token_hash};
-  if (!storage_.append_action(std::string(room), encode_action(version, game_version, action), version,
-                              phase_of(action), seat != nullptr ? &stored_seat : nullptr)) {
-    spdlog::error("storage: {} (the change is refused as unavailable)", storage_.last_error());
-    return false;
+  std::mutex m;
+  std::condition_variable cv;
+  std::optional<bool> result;
+  persist_async(room, version, game_version, action, [&](bool ok) {
+    std::lock_guard lock(m);
+    result = ok;
+    cv.notify_one();
+  });
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return result.has_value(); });
+  return *result;
+}
+
+void SqlitePersistence::persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
+                                      const RoomAction& action, std::function<void(bool)> done) {
+  Pending p;
+  p.append.room = std::string(room);
+  p.append.payload = encode_action(version, game_version, action);
+  p.append.version = version;
+  p.append.phase = phase_of(action);
+  if (const auto* seat = std::get_if<SeatTaken>(&action)) p.append.seat = StoredSeat{seat->seat, seat->name, seat->token_hash};
+  p.move = std::holds_alternative<MovePlayed>(action);
+  p.done = std::move(done);
+  enqueue(std::move(p));
+}
+
+void SqlitePersistence::enqueue(Pending p) {
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_) {
+      queue_.push_back(std::move(p));
+      ++queued_;
+      wake_.notify_one();
+      return;
+    }
   }
-  if (crash_after_moves_ > 0 && std::holds_alternative<MovePlayed>(action) && ++moves_ >= crash_after_moves_) {
+  // After shutdown began (nothing should still come): written here, on the caller's thread.
+  std::vector<Pending> one;
+  one.push_back(std::move(p));
+  std::vector<std::pair<std::string, std::int64_t>> none;
+  write(one, none);
+}
+
+void SqlitePersistence::version_changed(std::string_view room, std::int64_t version) {
+  std::lock_guard lock(mu_);
+  if (stopping_) {
+    if (!storage_.set_version(std::string(room), version)) spdlog::warn("storage: {}", storage_.last_error());
+    return;
+  }
+  auto [it, added] = versions_.try_emplace(std::string(room), version);
+  if (!added) it->second = std::max(it->second, version);
+  ++queued_;
+  wake_.notify_one();
+}
+
+void SqlitePersistence::drain() {
+  std::unique_lock lock(mu_);
+  const std::uint64_t target = queued_;
+  written_.wait(lock, [&] { return done_ >= target || (stopping_ && writer_done_); });
+}
+
+SqlitePersistence::Stats SqlitePersistence::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+void SqlitePersistence::writer_loop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty() || !versions_.empty(); });
+    if (queue_.empty() && versions_.empty()) break;  // stopping, and nothing left
+    std::vector<Pending> batch;
+    batch.swap(queue_);
+    std::vector<std::pair<std::string, std::int64_t>> versions(versions_.begin(), versions_.end());
+    versions_.clear();
+    const std::uint64_t taken = queued_;
+    lock.unlock();
+    write(batch, versions);
+    lock.lock();
+    if (!batch.empty()) {
+      ++stats_.batches;
+      stats_.actions += batch.size();
+      stats_.largest = std::max<std::uint64_t>(stats_.largest, batch.size());
+    }
+    done_ = taken;
+    written_.notify_all();
+  }
+  writer_done_ = true;
+  written_.notify_all();
+}
+
+void SqlitePersistence::answer(Pending& p, bool ok) {
+  if (ok && p.move && crash_after_moves_ > 0 && ++moves_ >= crash_after_moves_) {
     spdlog::warn("CARC_CRASH_AFTER_PERSIST: exiting after a durable write, before its broadcast");
     spdlog::default_logger()->flush();
     ::_exit(86);
   }
-  return true;
+  try {
+    p.done(ok);
+  } catch (const std::exception& e) {
+    spdlog::error("storage: a persist callback threw: {}", e.what());
+  }
+}
+
+// On the writer thread (or the caller's after shutdown began): never under mu_.
+void SqlitePersistence::write(std::vector<Pending>& batch,
+                              std::vector<std::pair<std::string, std::int64_t>>& versions) {
+  std::vector<ActionAppend> appends;
+  appends.reserve(batch.size());
+  for (Pending& p : batch) appends.push_back(std::move(p.append));
+  if (storage_.commit_batch(appends, versions)) {
+    for (Pending& p : batch) answer(p, true);
+    return;
+  }
+  const std::string why = storage_.last_error();
+  if (appends.size() <= 1) {
+    // Nothing to tell apart: the one action (if any) cannot be stored.
+    if (appends.empty()) {
+      spdlog::warn("storage: {}", why);
+    } else {
+      spdlog::error("storage: {} (the change is refused as unavailable)", why);
+    }
+    for (Pending& p : batch) answer(p, false);
+    return;
+  }
+  // One bad action must not make the others unavailable: each in its own transaction.
+  spdlog::warn("storage: {}; retrying its {} action(s) one by one", why, appends.size());
+  {
+    std::lock_guard lock(mu_);
+    ++stats_.fallbacks;
+  }
+  std::vector<std::string> failed_rooms;  // later actions of a room that failed fail too (order)
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const ActionAppend& a = appends[i];
+    bool ok = std::find(failed_rooms.begin(), failed_rooms.end(), a.room) == failed_rooms.end();
+    if (ok) ok = storage_.append_action(a.room, a.payload, a.version, a.phase, a.seat ? &*a.seat : nullptr);
+    if (!ok) {
+      spdlog::error("storage: {} (the change is refused as unavailable)",
+                    std::find(failed_rooms.begin(), failed_rooms.end(), a.room) == failed_rooms.end()
+                        ? storage_.last_error()
+                        : "append_action " + a.room + ": an earlier action of the room failed");
+      failed_rooms.push_back(a.room);
+    }
+    answer(batch[i], ok);
+  }
+  if (!versions.empty() && !storage_.commit_batch({}, versions)) spdlog::warn("storage: {}", storage_.last_error());
 }
 
 void SqlitePersistence::room_finished(std::string_view room, std::int64_t) {
@@ -141,10 +285,6 @@ void SqlitePersistence::room_finished(std::string_view room, std::int64_t) {
 
 void SqlitePersistence::room_removed(std::string_view room) {
   if (!storage_.remove_room(std::string(room))) spdlog::error("storage: {}", storage_.last_error());
-}
-
-void SqlitePersistence::version_changed(std::string_view room, std::int64_t version) {
-  if (!storage_.set_version(std::string(room), version)) spdlog::warn("storage: {}", storage_.last_error());
 }
 
 }  // namespace carc::server

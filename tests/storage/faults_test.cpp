@@ -134,6 +134,13 @@ TEST_CASE("ns: full while running") {
   INFO(s->last_error());
   CHECK(s->last_error().find("full") != std::string::npos);
   CHECK_FALSE(s->create_room(sample_room("other")));
+  // A group commit fails whole: none of its appends is stored.
+  std::vector<carc::server::ActionAppend> batch(2);
+  batch[0].room = batch[1].room = "r";
+  batch[0].payload = "small";
+  batch[1].payload = big;
+  batch[0].version = batch[1].version = 9;
+  CHECK_FALSE(s->commit_batch(batch));
 
   auto r = s->load_room("r");
   REQUIRE(r);

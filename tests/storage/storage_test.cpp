@@ -352,3 +352,82 @@ TEST_CASE("storage: append with the next seq, keeping the phase, with the seat i
   CHECK_FALSE(s->load_room("r"));
   CHECK(s->load_room("done"));
 }
+
+// ---- group commit (Storage::commit_batch) --------------------------------------------
+TEST_CASE("storage: a batch of appends over many rooms is one transaction, in order per room") {
+  TempDir tmp;
+  auto s = Storage::open(tmp.path() / "data");
+  for (int r = 0; r < 10; ++r) REQUIRE(s->create_room(sample_room("room-" + std::to_string(r))));
+
+  std::vector<carc::server::ActionAppend> batch;
+  for (int i = 0; i < 5; ++i) {
+    for (int r = 0; r < 10; ++r) {
+      carc::server::ActionAppend a;
+      a.room = "room-" + std::to_string(r);
+      a.payload = "action " + std::to_string(i);
+      a.version = 10 + i;
+      a.phase = i == 0 ? "playing" : "";
+      if (i == 1) a.seat = StoredSeat{2, "Carol " + std::to_string(r), std::string(64, 'c')};
+      batch.push_back(a);
+    }
+  }
+  const std::vector<std::pair<std::string, std::int64_t>> versions = {{"room-3", 40}, {"room-4", 2}};
+  const auto before = s->commits();
+  REQUIRE(s->commit_batch(batch, versions));
+  CHECK(s->commits() == before + 1);
+
+  s.reset();
+  s = Storage::open(tmp.path() / "data");  // what is on disk
+  for (int r = 0; r < 10; ++r) {
+    const auto room = s->load_room("room-" + std::to_string(r));
+    REQUIRE(room);
+    REQUIRE(room->actions.size() == 5);
+    for (int i = 0; i < 5; ++i) {
+      CHECK(room->actions[static_cast<std::size_t>(i)].seq == i);
+      CHECK(room->actions[static_cast<std::size_t>(i)].payload == "action " + std::to_string(i));
+    }
+    CHECK(room->phase == "playing");
+    CHECK(room->version == (r == 3 ? 40 : 14));  // versions never go back (room-4: 2 < 14)
+    REQUIRE(room->seats.size() == 3);
+    CHECK(room->seats[2].name == "Carol " + std::to_string(r));
+  }
+}
+
+TEST_CASE("storage: a batch with one bad append stores nothing and says which one failed") {
+  auto s = Storage::in_memory();
+  REQUIRE(s->create_room(sample_room("good")));
+  std::vector<carc::server::ActionAppend> batch(3);
+  batch[0].room = "good";
+  batch[0].payload = "first";
+  batch[0].version = 4;
+  batch[1].room = "missing";
+  batch[1].payload = "lost";
+  batch[1].version = 4;
+  batch[2].room = "good";
+  batch[2].payload = "second";
+  batch[2].version = 5;
+  CHECK_FALSE(s->commit_batch(batch));
+  INFO(s->last_error());
+  CHECK(s->last_error().find("missing") != std::string::npos);
+  CHECK(s->load_room("good")->actions.empty());
+  CHECK(s->load_room("good")->version == 3);
+
+  batch.erase(batch.begin() + 1);
+  CHECK(s->commit_batch(batch));
+  const auto good = s->load_room("good");
+  REQUIRE(good->actions.size() == 2);
+  CHECK(good->actions[1].payload == "second");
+  CHECK(good->version == 5);
+}
+
+TEST_CASE("storage: a batch of version bumps alone, and an empty batch") {
+  auto s = Storage::in_memory();
+  REQUIRE(s->create_room(sample_room("a")));
+  const auto before = s->commits();
+  CHECK(s->commit_batch({}, {}));
+  CHECK(s->commits() == before);
+  CHECK(s->commit_batch({}, {{"a", 9}, {"nobody", 4}}));
+  CHECK(s->commits() == before + 1);
+  CHECK(s->load_room("a")->version == 9);
+  CHECK(s->load_room("a")->actions.empty());
+}

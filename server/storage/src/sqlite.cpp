@@ -59,6 +59,13 @@ Db::Db(const std::string& filename, int flags) {
     throw SqlError(rc & 0xFF, msg);
   }
   sqlite3_extended_result_codes(db_, 0);
+  sqlite3_commit_hook(
+      db_,
+      [](void* self) {
+        static_cast<Db*>(self)->commits_.fetch_add(1, std::memory_order_relaxed);
+        return 0;  // let it commit
+      },
+      this);
 }
 
 Db::~Db() {

@@ -2,6 +2,7 @@
 // Internal to carc_storage; errors are exceptions (SqlError) caught at the Storage edge.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,11 +57,13 @@ class Db {
   std::int64_t scalar(const std::string& sql);
   std::string scalar_text(const std::string& sql);
   int changes() const;
+  std::uint64_t commits() const { return commits_.load(std::memory_order_relaxed); }
   sqlite3* handle() const { return db_; }
 
  private:
   sqlite3* db_ = nullptr;
   std::map<std::string, sqlite3_stmt*, std::less<>> cache_;
+  std::atomic<std::uint64_t> commits_{0};  // counted by SQLite's commit hook
 };
 
 [[noreturn]] void throw_sql(sqlite3* db, int rc, std::string_view context);

@@ -215,6 +215,8 @@ std::string Storage::last_error() const {
   return last_error_;
 }
 
+std::uint64_t Storage::commits() const { return db_->commits(); }
+
 // ---- writes ----------------------------------------------------------------------------
 bool Storage::create_room(const StoredRoom& r) {
   std::lock_guard lock(mu_);
@@ -297,40 +299,83 @@ bool Storage::append_action(const std::string& room, std::int64_t seq, const std
   }
 }
 
+void Storage::append_locked(const std::string& room, const std::string& payload, std::int64_t version,
+                            const std::string& phase, const StoredSeat* seat) {
+  db_->prepare(
+         "INSERT INTO actions(room, seq, payload) "
+         "SELECT ?1, COALESCE(MAX(seq) + 1, 0), ?2 FROM actions WHERE room = ?1")
+      .bind(1, room)
+      .bind(2, payload)
+      .run();
+  db_->prepare(
+         "UPDATE rooms SET version = MAX(version, ?2), phase = COALESCE(NULLIF(?3, ''), phase), "
+         "updated_ms = ?4 WHERE id = ?1")
+      .bind(1, room)
+      .bind(2, version)
+      .bind(3, phase)
+      .bind(4, now())
+      .run();
+  if (db_->changes() == 0) throw std::runtime_error("no such room");
+  if (seat != nullptr) {
+    db_->prepare(
+           "INSERT INTO seats(room, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4) "
+           "ON CONFLICT(room, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash")
+        .bind(1, room)
+        .bind(2, std::int64_t{seat->seat})
+        .bind(3, seat->name)
+        .bind(4, seat->token_hash)
+        .run();
+  }
+}
+
+void Storage::set_version_locked(const std::string& room, std::int64_t version) {
+  db_->prepare("UPDATE rooms SET version = ?2, updated_ms = ?3 WHERE id = ?1 AND version < ?2")
+      .bind(1, room)
+      .bind(2, version)
+      .bind(3, now())
+      .run();
+}
+
 bool Storage::append_action(const std::string& room, const std::string& payload, std::int64_t version,
                             const std::string& phase, const StoredSeat* seat) {
   std::lock_guard lock(mu_);
   try {
-    transaction(*db_, [&] {
-      db_->prepare(
-             "INSERT INTO actions(room, seq, payload) "
-             "SELECT ?1, COALESCE(MAX(seq) + 1, 0), ?2 FROM actions WHERE room = ?1")
-          .bind(1, room)
-          .bind(2, payload)
-          .run();
-      db_->prepare(
-             "UPDATE rooms SET version = MAX(version, ?2), phase = COALESCE(NULLIF(?3, ''), phase), "
-             "updated_ms = ?4 WHERE id = ?1")
-          .bind(1, room)
-          .bind(2, version)
-          .bind(3, phase)
-          .bind(4, now())
-          .run();
-      if (db_->changes() == 0) throw std::runtime_error("no such room");
-      if (seat != nullptr) {
-        db_->prepare(
-               "INSERT INTO seats(room, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4) "
-               "ON CONFLICT(room, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash")
-            .bind(1, room)
-            .bind(2, std::int64_t{seat->seat})
-            .bind(3, seat->name)
-            .bind(4, seat->token_hash)
-            .run();
-      }
-    });
+    transaction(*db_, [&] { append_locked(room, payload, version, phase, seat); });
     return true;
   } catch (const std::exception& e) {
     return fail("append_action " + room + ": " + e.what());
+  }
+}
+
+bool Storage::commit_batch(const std::vector<ActionAppend>& batch,
+                           const std::vector<std::pair<std::string, std::int64_t>>& versions) {
+  if (batch.empty() && versions.empty()) return true;
+  std::lock_guard lock(mu_);
+  // Version bumps alone need no fsync (as set_version); with appends, the one commit is
+  // as durable as Options::sync says.
+  const bool relax = batch.empty() && options_.sync == Sync::Full && !path_.empty();
+  std::string where;
+  try {
+    if (relax) db_->exec(sync_pragma(Sync::Normal));
+    transaction(*db_, [&] {
+      for (const ActionAppend& a : batch) {
+        where = "append_action " + a.room;
+        append_locked(a.room, a.payload, a.version, a.phase, a.seat ? &*a.seat : nullptr);
+      }
+      for (const auto& [room, version] : versions) {
+        where = "set_version " + room;
+        set_version_locked(room, version);
+      }
+      where = "commit";
+    });
+    if (relax) db_->exec(sync_pragma(Sync::Full));
+    return true;
+  } catch (const std::exception& e) {
+    try {
+      if (relax) db_->exec(sync_pragma(Sync::Full));
+    } catch (...) {
+    }
+    return fail("commit_batch of " + std::to_string(batch.size()) + " action(s), " + where + ": " + e.what());
   }
 }
 
@@ -351,11 +396,7 @@ bool Storage::set_version(const std::string& room, std::int64_t version) {
   const bool relax = options_.sync == Sync::Full && !path_.empty();
   try {
     if (relax) db_->exec(sync_pragma(Sync::Normal));
-    db_->prepare("UPDATE rooms SET version = ?2, updated_ms = ?3 WHERE id = ?1 AND version < ?2")
-        .bind(1, room)
-        .bind(2, version)
-        .bind(3, now())
-        .run();
+    set_version_locked(room, version);
     if (relax) db_->exec(sync_pragma(Sync::Full));
     return true;
   } catch (const std::exception& e) {

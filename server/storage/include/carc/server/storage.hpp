@@ -57,6 +57,16 @@ class StorageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One write of a batch (Storage::commit_batch): an action appended with the next seq of its
+// room, exactly as the second Storage::append_action does it.
+struct ActionAppend {
+  std::string room;
+  std::string payload;
+  std::int64_t version = 0;
+  std::string phase;               // empty keeps the room's phase
+  std::optional<StoredSeat> seat;  // stored in the same transaction, if given
+};
+
 struct StorageOptions {
   enum class Sync { Full, Normal };  // PRAGMA synchronous for action commits
   Sync sync = Sync::Full;
@@ -94,6 +104,12 @@ class Storage {
   // room's phase; `seat`, if given, is stored in the seats table in the same transaction.
   bool append_action(const std::string& room, const std::string& payload, std::int64_t version,
                      const std::string& phase, const StoredSeat* seat = nullptr);
+  // Group commit: every append of `batch`, then every version-only bump of `versions`
+  // (room, version; as set_version), in ONE transaction (one fsync with Sync::Full). All or
+  // nothing: false (last_error() says which write failed) stores none of them. Appends of
+  // one room keep their order. A batch with no append commits like set_version (no fsync).
+  bool commit_batch(const std::vector<ActionAppend>& batch,
+                    const std::vector<std::pair<std::string, std::int64_t>>& versions = {});
   // Version-only changes (chat, connections): committed without waiting for the disk,
   // so a process crash keeps them; the next action commit flushes them.
   bool set_version(const std::string& room, std::int64_t version);
@@ -113,6 +129,8 @@ class Storage {
   std::vector<std::pair<std::string, std::string>> quarantined();  // (id, reason)
 
   std::string last_error() const;
+  // Write transactions committed since open (SQLite's commit hook): for tests and metrics.
+  std::uint64_t commits() const;
   const std::filesystem::path& path() const { return path_; }  // empty in memory
 
  private:
@@ -120,6 +138,9 @@ class Storage {
   std::int64_t now() const;
   bool fail(const std::string& what);
   std::optional<StoredRoom> load_locked(const std::string& id);
+  void append_locked(const std::string& room, const std::string& payload, std::int64_t version,
+                     const std::string& phase, const StoredSeat* seat);
+  void set_version_locked(const std::string& room, std::int64_t version);
 
   mutable std::mutex mu_;
   std::unique_ptr<Db> db_;
