@@ -60,6 +60,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_read(beast::error_code ec, std::size_t) {
     if (ec == http::error::end_of_stream) return shutdown();
     if (ec == http::error::body_limit) return send(simple(http::status::payload_too_large, "body too large\n", 11, false));
+    if (ec == http::error::header_limit) {
+      return send(simple(http::status::request_header_fields_too_large, "headers too large\n", 11, false));
+    }
+    // A request the parser refuses (bad method, target, version, header, length or chunk)
+    // gets a clear answer before the connection closes; a client that vanished mid-request
+    // or timed out gets nothing.
+    if (ec && ec.category() == http::make_error_code(http::error::bad_target).category() &&
+        ec != http::error::partial_message && ec != http::error::need_more) {
+      return send(simple(http::status::bad_request, "bad request\n", 11, false));
+    }
     if (ec) return;
     ctx_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
     Request req = parser_->release();
