@@ -406,6 +406,18 @@ int status_of(const std::string& response) {
   return std::atoi(response.substr(9, 3).c_str());
 }
 
+// Raw WebSocket frames after an upgrade: unmasked (a protocol error from a client), a
+// 64-bit length far beyond the limit, reserved opcodes and bits, a masked text frame.
+std::string gen_junk_frames() {
+  std::string out;
+  out += std::string("\x81\x05hello", 7);                                   // unmasked text
+  out += std::string("\x81\xFF\x7F\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x00\x00\x00\x00", 14);  // 2^63-ish length
+  out += std::string("\x83\x80\x00\x00\x00\x00", 6);                     // reserved opcode 3
+  out += std::string("\xF1\x80\x00\x00\x00\x00", 6);                     // RSV bits set
+  out += std::string("\x81\x82\x00\x00\x00\x00{}", 8);                   // masked "{}"
+  return out;
+}
+
 const std::string kSentinel = "SENTINEL-7f3a9c-outside-the-web-root";
 
 struct WebRoot {
@@ -705,6 +717,23 @@ TEST_CASE("fuzz: hostile HTTP requests never leak outside the web root and never
   for (const auto& [request, expected] : refused) {
     CHECK_MESSAGE(status_of(probe(request)) == expected, request.substr(0, 60));
   }
+  // Broken upgrades to a room that exists: refused by the handshake, the room unharmed.
+  const std::string real_room = create_room(port);
+  for (const std::string& headers :
+       {std::string("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 99\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"),
+        std::string("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"),
+        std::string("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \x01\r\n"),
+        std::string("Upgrade: h2c\r\nConnection: Upgrade\r\n")}) {
+    const std::string out = probe("GET /ws/" + real_room + " HTTP/1.1\r\n" + host + headers + "\r\n");
+    const int status = status_of(out);
+    CHECK_MESSAGE((status >= 400 && status < 500), headers << " -> " << status);
+  }
+  // A valid upgrade followed by junk frames in the same write.
+  probe("GET /ws/" + real_room + " HTTP/1.1\r\n" + host +
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n" +
+        gen_junk_frames());
+  CHECK(status_of(probe("GET /api/rooms/" + real_room + " HTTP/1.1\r\n" + host + "\r\n")) == 200);
+
   std::string many_headers = "GET / HTTP/1.1\r\n" + host;
   for (int i = 0; i < 2000; ++i) many_headers += "X-" + std::to_string(i) + ": v\r\n";
   probe(many_headers + "\r\n");
