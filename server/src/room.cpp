@@ -79,7 +79,11 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(Strand strand, st
     room->next_chat_id_ = c.id + 1;
   }
   while (room->chat_.size() > protocol::kChatKept) room->chat_.pop_front();
-  room->version_ = r.version;
+  // Version bumps that only flag connections are stored without waiting for the writer, so
+  // a crash can lose the last few of them; restarting a little further on keeps versions
+  // from ever going back for a client that saw them. Game versions are stored with every
+  // action and need no gap.
+  room->version_ = r.version + kRestoreVersionGap;
   room->game_version_ = r.game_version;
   const auto seats = room->seat_views();
   room->prev_core_ = protocol::core_view(room->view(seats)).dump();

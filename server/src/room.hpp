@@ -50,6 +50,9 @@ struct RestoredRoom {
   std::int64_t game_version = 1;
 };
 
+// How far a restored room's version jumps past the stored one (see Room::restore).
+inline constexpr std::int64_t kRestoreVersionGap = 100;
+
 class Room : public std::enable_shared_from_this<Room> {
  public:
   using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
