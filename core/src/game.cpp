@@ -220,7 +220,7 @@ std::uint8_t Game::constraint(Cell c) const {
   std::uint8_t want = 0;
   for (int side = 0; side < 4; ++side) {
     const Cell n = neighbour(c, static_cast<Side>(side));
-    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(n))];
+    const std::uint8_t g = slot(n);
     if (g == 0) continue;
     const Placed& p = placed_[g - 1u];
     const Terrain t = edge(oriented(p.tile, p.rotation).edges, (side + 2) % 4);
@@ -231,7 +231,7 @@ std::uint8_t Game::constraint(Cell c) const {
 
 bool Game::is_legal_placement(Tile t, Placement p) const {
   if (!in_grid(p.cell)) return false;
-  if (grid_[static_cast<std::size_t>(grid_index(p.cell))] != 0) return false;
+  if (slot(p.cell) != 0) return false;
   const std::uint8_t want = constraint(p.cell);
   if (want == 0) return false;
   return (kTables.fits[static_cast<std::size_t>(t)][want] >> p.rotation.quarter_turns()) & 1;
@@ -314,7 +314,7 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
   std::array<std::uint8_t, 4> neighbour_tile{};
   for (int side = 0; side < 4; ++side) {
     neighbour_tile[static_cast<std::size_t>(side)] =
-        grid_[static_cast<std::size_t>(grid_index(neighbour(p.cell, static_cast<Side>(side))))];
+        slot(neighbour(p.cell, static_cast<Side>(side)));
   }
   for (int q = 0; q < 12; ++q) {
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
@@ -388,7 +388,7 @@ std::vector<BoardTile> Game::board() const {
 
 std::optional<BoardTile> Game::tile_at(Cell c) const {
   if (!in_grid(c)) return std::nullopt;
-  const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(c))];
+  const std::uint8_t g = slot(c);
   if (g == 0) return std::nullopt;
   const Placed& p = placed_[g - 1u];
   BoardTile b{p.tile, Cell{p.x, p.y}, Rotation::quarters(p.rotation), std::nullopt, std::nullopt};
@@ -433,30 +433,30 @@ int Game::monastery_neighbours(Cell c) const {
   for (int dy = -1; dy <= 1; ++dy) {
     for (int dx = -1; dx <= 1; ++dx) {
       if (dx == 0 && dy == 0) continue;
-      if (grid_[static_cast<std::size_t>(grid_index({c.x + dx, c.y + dy}))] != 0) ++n;
+      if (slot({c.x + dx, c.y + dy}) != 0) ++n;
     }
   }
   return n;
 }
 
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
-  const auto idx = static_cast<std::uint16_t>(grid_index(c));
-  std::uint8_t& pos = fpos_[idx];
-  if (pos == 0) {
+  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
+  if (g == 0) {
     frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
-    pos = static_cast<std::uint8_t>(++frontier_count_);
+    g = static_cast<std::uint8_t>(kFrontierBase + frontier_count_++);
   }
-  FrontierCell& f = frontier_[pos - 1u];
+  FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
   f.want = static_cast<std::uint8_t>(f.want | (static_cast<int>(t) << (2 * static_cast<int>(towards_tile))));
 }
 
 void Game::remove_frontier(int grid_idx) {
-  std::uint8_t& pos = fpos_[static_cast<std::size_t>(grid_idx)];
-  if (pos == 0) return;
+  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_idx)];
+  if (g < kFrontierBase) return;
+  const int pos = g - kFrontierBase;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
-  frontier_[pos - 1u] = last;
-  fpos_[static_cast<std::size_t>(grid_index(cell_of(last)))] = pos;
-  pos = 0;
+  frontier_[static_cast<std::size_t>(pos)] = last;
+  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint8_t>(kFrontierBase + pos);
+  g = 0;
   --frontier_count_;
 }
 
@@ -483,12 +483,12 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   min_y_ = static_cast<std::int8_t>(std::min<int>(min_y_, p.cell.y));
   max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
-  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint8_t>(index + 1);
   remove_frontier(gi);
+  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint8_t>(index + 1);
 
   for (int side = 0; side < 4; ++side) {
     const Cell nc = neighbour(p.cell, static_cast<Side>(side));
-    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(nc))];
+    const std::uint8_t g = slot(nc);
     const Terrain mine = edge(o.edges, side);
     if (g == 0) {
       add_frontier(nc, static_cast<Side>((side + 2) % 4), mine);
@@ -547,7 +547,7 @@ void Game::score_completed(int tile_index, std::vector<Event>* events) {
   for (int dy = -1; dy <= 1; ++dy) {
     for (int dx = -1; dx <= 1; ++dx) {
       const Cell m{c.x + dx, c.y + dy};
-      const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(m))];
+      const std::uint8_t g = slot(m);
       if (g == 0) continue;
       const Placed& mp = placed_[g - 1u];
       const std::uint8_t mseg = kTables.monastery_seg[static_cast<std::size_t>(mp.tile)];

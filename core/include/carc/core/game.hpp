@@ -245,8 +245,15 @@ class Game {
   // Bit s set: segment s of `t` placed at `p` would join a feature that holds no meeple.
   std::uint8_t free_segments(Tile t, Placement p) const;
 
-  std::array<std::uint8_t, kGrid * kGrid> grid_{};  // 0 empty, else placed index + 1
-  std::array<std::uint8_t, kGrid * kGrid> fpos_{};  // 0 not on the frontier, else position + 1
+  // One byte a cell: 0 empty, 1..72 placed index + 1, kFrontierBase + i for the i-th
+  // frontier cell (an empty cell next to a tile; at most 2 * 72 + 2 of them).
+  static constexpr std::uint8_t kFrontierBase = kTileCount + 1;
+  std::array<std::uint8_t, kGrid * kGrid> grid_{};
+  // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
+  std::uint8_t slot(Cell c) const {
+    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(c))];
+    return g < kFrontierBase ? g : 0;
+  }
   std::array<Placed, kTileCount> placed_{};
   mutable std::array<Node, kMaxNodes> nodes_{};     // mutable: path compression in find()
   std::array<FrontierCell, 2 * kTileCount + 8> frontier_{};
