@@ -239,17 +239,33 @@ function activePage(snap, pages) {
   return pages[Number(snap.players.find((p) => p.active === '1')?.seat ?? 0)];
 }
 
-test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
+// A fresh server and browser for one test, both stopped when the test ends.
+async function setUp(t) {
   const server = await startServer();
   fs.mkdirSync(shotDir, { recursive: true });
-  console.log(`screenshots: ${shotDir}`);
   const browser = await launchBrowser();
-  const errors = [];
   t.after(async () => {
     await browser.close().catch(() => {});
     await server.stop();
   });
+  return { server, browser };
+}
+
+// Runs `body`; when it fails, shows the end of the server's log first.
+async function showingServerLog(server, body) {
   try {
+    await body();
+  } catch (e) {
+    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
+    throw e;
+  }
+}
+
+test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  console.log(`screenshots: ${shotDir}`);
+  const errors = [];
+  await showingServerLog(server, async () => {
     const ctxA = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
     const A = await ctxA.newPage();
@@ -382,22 +398,13 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
     assert.equal(record.players, 2);
 
     assert.deepEqual(errors, [], 'no script errors in the pages');
-  } catch (e) {
-    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
-    throw e;
-  }
+  });
 });
 
 test('players take their seats back by themselves after the server restarts', { timeout: 180000 }, async (t) => {
-  const server = await startServer();
-  fs.mkdirSync(shotDir, { recursive: true });
-  const browser = await launchBrowser();
+  const { server, browser } = await setUp(t);
   const errors = [];
-  t.after(async () => {
-    await browser.close().catch(() => {});
-    await server.stop();
-  });
-  try {
+  await showingServerLog(server, async () => {
     const { A, B } = await setUpGame(browser, server, errors, { nameA: 'Chloé', nameB: 'Daichi' });
     await A.click('[data-testid="start"]');
     await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
@@ -421,22 +428,13 @@ test('players take their seats back by themselves after the server restarts', { 
     assert.equal(after.tiles.length, before.tiles.length + 1);
     await A.screenshot({ path: path.join(shotDir, '09-after-restart.png') });
     assert.deepEqual(errors, [], 'no script errors in the pages');
-  } catch (e) {
-    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
-    throw e;
-  }
+  });
 });
 
 test('a whole game to the end screen, the breakdown and the record download', { timeout: 290000 }, async (t) => {
-  const server = await startServer();
-  fs.mkdirSync(shotDir, { recursive: true });
-  const browser = await launchBrowser();
+  const { server, browser } = await setUp(t);
   const errors = [];
-  t.after(async () => {
-    await browser.close().catch(() => {});
-    await server.stop();
-  });
-  try {
+  await showingServerLog(server, async () => {
     const { A, B } = await setUpGame(browser, server, errors, { nameA: 'Ada', nameB: 'Basile' });
     await A.click('[data-testid="start"]');
     await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
@@ -485,19 +483,11 @@ test('a whole game to the end screen, the breakdown and the record download', { 
     await A.click('[data-testid="show-end"]');
     await A.waitForSelector('[data-testid="endgame"]');
     assert.deepEqual(errors, [], 'no script errors in the pages');
-  } catch (e) {
-    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
-    throw e;
-  }
+  });
 });
 
 test('a seat opened in a second tab moves there, without a tug of war', { timeout: 90000 }, async (t) => {
-  const server = await startServer();
-  const browser = await launchBrowser();
-  t.after(async () => {
-    await browser.close().catch(() => {});
-    await server.stop();
-  });
+  const { server, browser } = await setUp(t);
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 700 }, locale: 'en-US' });
   const first = await ctx.newPage();
   await first.goto(`${server.base}/`);
