@@ -408,34 +408,23 @@ bool Storage::set_version(const std::string& room, std::int64_t version) {
   }
 }
 
-bool Storage::set_phase(const std::string& room, const std::string& phase) {
+bool Storage::update_room(const char* what, const char* sql, const std::string& room, const std::string& value) {
   std::lock_guard lock(mu_);
   try {
-    db_->prepare("UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1")
-        .bind(1, room)
-        .bind(2, phase)
-        .bind(3, now())
-        .run();
-    if (db_->changes() == 0) return fail("set_phase " + room + ": no such room");
+    db_->prepare(sql).bind(1, room).bind(2, value).bind(3, now()).run();
+    if (db_->changes() == 0) return fail(std::string(what) + " " + room + ": no such room");
     return true;
   } catch (const std::exception& e) {
-    return fail("set_phase " + room + ": " + e.what());
+    return fail(std::string(what) + " " + room + ": " + e.what());
   }
 }
 
+bool Storage::set_phase(const std::string& room, const std::string& phase) {
+  return update_room("set_phase", "UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1", room, phase);
+}
+
 bool Storage::set_settings(const std::string& room, const std::string& settings) {
-  std::lock_guard lock(mu_);
-  try {
-    db_->prepare("UPDATE rooms SET settings = ?2, updated_ms = ?3 WHERE id = ?1")
-        .bind(1, room)
-        .bind(2, settings)
-        .bind(3, now())
-        .run();
-    if (db_->changes() == 0) return fail("set_settings " + room + ": no such room");
-    return true;
-  } catch (const std::exception& e) {
-    return fail("set_settings " + room + ": " + e.what());
-  }
+  return update_room("set_settings", "UPDATE rooms SET settings = ?2, updated_ms = ?3 WHERE id = ?1", room, settings);
 }
 
 bool Storage::quarantine(const std::string& room, const std::string& reason) {

@@ -137,6 +137,8 @@ class Storage {
   Storage(std::unique_ptr<Db> db, std::filesystem::path path, Options options);
   std::int64_t now() const;
   bool fail(const std::string& what);
+  // One UPDATE of a room row: `sql` binds ?1 room, ?2 value, ?3 now.
+  bool update_room(const char* what, const char* sql, const std::string& room, const std::string& value);
   std::optional<StoredRoom> load_locked(const std::string& id);
   void append_locked(const std::string& room, const std::string& payload, std::int64_t version,
                      const std::string& phase, const StoredSeat* seat);
