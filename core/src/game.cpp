@@ -93,10 +93,6 @@ std::vector<Seat> winners_of(const std::array<int, kMaxPlayers>& values, int pla
 
 }  // namespace
 
-bool PortList::contains(Port p) const {
-  return std::find(begin(), end(), p) != end();
-}
-
 std::string_view rule_error_name(RuleError e) {
   switch (e) {
     case RuleError::GameOver: return "game_over";
@@ -208,13 +204,12 @@ std::optional<Tile> Game::held(Seat seat) const {
   return static_cast<Tile>(h);
 }
 
-std::array<int, kTileKinds> Game::unseen_counts() const {
+std::array<int, kTileKinds> Game::bag_counts() const {
   std::array<int, kTileKinds> out{};
   for (int i = 0; i < kTileKinds; ++i) out[static_cast<std::size_t>(i)] = unseen_[static_cast<std::size_t>(i)];
   return out;
 }
 
-std::array<int, kTileKinds> Game::bag_counts() const { return unseen_counts(); }
 
 std::uint8_t Game::constraint(Cell c) const {
   std::uint8_t want = 0;

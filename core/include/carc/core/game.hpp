@@ -40,7 +40,6 @@ struct PortList {
   std::uint8_t size = 0;
   const Port* begin() const { return ports.data(); }
   const Port* end() const { return ports.data() + size; }
-  bool contains(Port p) const;
 };
 
 struct Placement {
@@ -158,9 +157,8 @@ class Game {
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
   int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)]; }
   int bag_left() const { return kBagSize - drawn_; }
-  // How many of each tile kind are still in the bag (seeded) / not yet seen (replay).
-  std::array<int, kTileKinds> unseen_counts() const;
-  std::array<int, kTileKinds> bag_counts() const;  // seeded: the bag's multiset only
+  // How many of each tile kind are still in the bag (seeded) / not yet named (replay).
+  std::array<int, kTileKinds> bag_counts() const;
   int moves_played() const { return moves_; }       // placements + discards
   int tiles_placed() const { return placed_count_; }
 
