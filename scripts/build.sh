@@ -20,6 +20,10 @@ args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${CARC_BUILD_TYPE:-Release}")
 if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ninja >/dev/null; then
   args+=(-G Ninja)
 fi
+# A compiler cache, when the machine has one, makes rebuilds in several clones cheap.
+if [[ ! -f "$build_dir/CMakeCache.txt" ]] && command -v ccache >/dev/null; then
+  args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 read -r -a env_args <<<"${CMAKE_ARGS:-}"
 args+=("${env_args[@]}" "$@")
 
