@@ -12,7 +12,9 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_json",    "bad_message",        "too_large",   "rate_limited", "not_joined",
     "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
     "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
+    "room_full",
 };
+constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
 
 MessageError bad(std::string message) { return {ErrorCode::BadMessage, std::move(message)}; }
 
@@ -98,7 +100,56 @@ std::variant<ClientMessage, MessageError> parse_chat(const json& j) {
   return ClientMessage{ChatMsg{text}};
 }
 
+std::variant<ClientMessage, MessageError> parse_seat_msg(const json& j, bool kick) {
+  const auto seat = j.find("seat");
+  const char* what = kick ? "kick" : "remove_bot";
+  if (seat == j.end() || !is_integer(*seat)) return bad(std::string(what) + " needs an integer \"seat\"");
+  if (kick) return ClientMessage{KickMsg{as_int(*seat)}};
+  return ClientMessage{RemoveBotMsg{as_int(*seat)}};
+}
+
+std::variant<ClientMessage, MessageError> parse_add_bot(const json& j) {
+  const auto level = j.find("level");
+  if (level == j.end() || !level->is_string()) return bad("add_bot needs a \"level\": easy, medium or hard");
+  const auto l = bot_level_from_name(level->get_ref<const std::string&>());
+  if (!l) return bad("add_bot: the level is easy, medium or hard");
+  return ClientMessage{AddBotMsg{*l}};
+}
+
+// One clock setting: absent (keep), null (none / wait forever), or an integer in [lo, hi].
+std::optional<std::string> clock_setting(const json& j, const char* key, int lo, int hi,
+                                         std::optional<std::optional<int>>& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return std::nullopt;
+  if (it->is_null()) {
+    out = std::optional<int>();
+    return std::nullopt;
+  }
+  if (!is_integer(*it) || as_int(*it) < lo || as_int(*it) > hi) {
+    return std::string("settings: \"") + key + "\" is null or an integer from " + std::to_string(lo) + " to " +
+           std::to_string(hi);
+  }
+  out = std::optional<int>(static_cast<int>(as_int(*it)));
+  return std::nullopt;
+}
+
+std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
+  SettingsMsg s;
+  if (auto e = clock_setting(j, "turn_seconds", kMinTurnSeconds, kMaxTurnSeconds, s.turn_seconds)) return bad(*e);
+  if (auto e = clock_setting(j, "away_seconds", kMinAwaySeconds, kMaxAwaySeconds, s.away_seconds)) return bad(*e);
+  return ClientMessage{s};
+}
+
 }  // namespace
+
+std::string_view bot_level_name(BotLevel l) { return kBotLevelNames[static_cast<std::size_t>(l)]; }
+
+std::optional<BotLevel> bot_level_from_name(std::string_view s) {
+  for (std::size_t i = 0; i < kBotLevelNames.size(); ++i) {
+    if (kBotLevelNames[i] == s) return static_cast<BotLevel>(i);
+  }
+  return std::nullopt;
+}
 
 std::string_view error_code_name(ErrorCode c) { return kErrorNames[static_cast<std::size_t>(c)]; }
 
@@ -144,6 +195,12 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
   if (t == "play") return parse_play(j);
   if (t == "chat") return parse_chat(j);
   if (t == "resync") return ClientMessage{ResyncMsg{}};
+  if (t == "add_bot") return parse_add_bot(j);
+  if (t == "remove_bot") return parse_seat_msg(j, false);
+  if (t == "settings") return parse_settings(j);
+  if (t == "leave") return ClientMessage{LeaveMsg{}};
+  if (t == "kick") return parse_seat_msg(j, true);
+  if (t == "rematch") return ClientMessage{RematchMsg{}};
   return bad("unknown message type");
 }
 

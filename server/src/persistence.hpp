@@ -11,22 +11,40 @@
 #include <variant>
 
 #include "carc/core/game.hpp"
+#include "carc/protocol/messages.hpp"
 
 namespace carc::server {
 
+// A seat is taken at the end of the lobby's seat list (a human or a computer player).
 struct SeatTaken {
   int seat;
   std::string name;
-  std::string token_hash;  // sha256_hex of the token: the token itself is never stored
+  std::string token_hash;  // sha256_hex of the token (never the token); empty for a computer player
+  std::optional<protocol::BotLevel> bot;  // set for a computer player
+};
+// A lobby seat is given up (leave), kicked by the host, or a computer player removed: the
+// seats after it move up by one, and its token stops working.
+struct SeatFreed {
+  enum class Reason : std::uint8_t { Left, Kicked, BotRemoved };
+  int seat;
+  Reason reason;
+};
+// The room's clock (protocol 1.1): the whole new setting, nullopt = no clock / wait forever.
+struct SettingsChanged {
+  std::optional<int> turn_seconds;
+  std::optional<int> away_seconds;
 };
 struct GameStarted {
   int players;
   std::uint64_t seed;
+  std::int64_t time_ms = 0;  // unix ms: the first turn's clock starts here
 };
 struct MovePlayed {
   int index;  // 0, 1, ... over the player's moves (automatic discards are not actions)
   Seat seat;
   Move move;
+  bool automatic = false;    // made by a computer player for an absent human ("auto" in records)
+  std::int64_t time_ms = 0;  // unix ms: the next turn's clock starts here
 };
 struct ChatPosted {
   std::int64_t id;
@@ -35,7 +53,12 @@ struct ChatPosted {
   std::string text;
   std::int64_t time_ms;
 };
-using RoomAction = std::variant<SeatTaken, GameStarted, MovePlayed, ChatPosted>;
+// The finished room's rematch (protocol 1.2): the new room's id.
+struct RematchCreated {
+  std::string room;
+};
+using RoomAction =
+    std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted, RematchCreated>;
 
 class Persistence {
  public:

@@ -269,7 +269,7 @@ void Room::on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0
   }
   const std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
-  SeatTaken taken{seat, *msg.name, sha256_hex(token)};
+  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt};
   store(m.client, taken, false, [this, client = m.client, taken, token, t0] {
     seats_.push_back(SeatState{taken.name, taken.token_hash, nullptr});
     seated_ = static_cast<int>(seats_.size());
@@ -304,7 +304,7 @@ void Room::on_start(Member& m, Clock::time_point t0) {
   }
   const int players = static_cast<int>(seats_.size());
   const std::uint64_t seed = random_seed();
-  store(m.client, GameStarted{players, seed}, true, [this, players, seed, t0] { start_game(players, seed, t0); });
+  store(m.client, GameStarted{players, seed, unix_ms()}, true, [this, players, seed, t0] { start_game(players, seed, t0); });
 }
 
 void Room::start_game(int players, std::uint64_t seed, Clock::time_point t0) {
@@ -353,7 +353,7 @@ void Room::on_play(Member& m, const protocol::PlayMsg& msg, Clock::time_point t0
     const auto code = error_of(*err).value_or(ErrorCode::BadMessage);
     return refuse(*m.client, code, std::string(rule_error_message(*err)));
   }
-  MovePlayed action{static_cast<int>(actions_.size()), m.seat, move};
+  MovePlayed action{static_cast<int>(actions_.size()), m.seat, move, false, unix_ms()};
   auto next = std::make_shared<Applied>(std::move(std::get<Applied>(applied)));
   store(m.client, action, true, [this, action, next, t0] { play_move(action, *next, t0); });
 }
@@ -442,7 +442,8 @@ void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock:
         else if constexpr (std::is_same_v<T, protocol::StartMsg>) on_start(*m, received);
         else if constexpr (std::is_same_v<T, protocol::PlayMsg>) on_play(*m, v, received);
         else if constexpr (std::is_same_v<T, protocol::ChatMsg>) on_chat(*m, v, received);
-        else on_resync(*m);
+        else if constexpr (std::is_same_v<T, protocol::ResyncMsg>) on_resync(*m);
+        else refuse(*m->client, ErrorCode::BadMessage, "this server does not support this message yet");
       },
       msg);
 }

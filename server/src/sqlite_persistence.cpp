@@ -39,8 +39,19 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
   json j = std::visit(
       Overload{
           [](const SeatTaken& s) {
-            return json{{"type", "seat"}, {"seat", s.seat}, {"name", s.name}, {"token_hash", s.token_hash}};
+            json out{{"type", "seat"}, {"seat", s.seat}, {"name", s.name}, {"token_hash", s.token_hash}};
+            if (s.bot) out["bot"] = protocol::bot_level_name(*s.bot);
+            return out;
           },
+          [](const SeatFreed& f) {
+            return json{{"type", "freed"}, {"seat", f.seat}, {"reason", static_cast<int>(f.reason)}};
+          },
+          [](const SettingsChanged& c) {
+            return json{{"type", "settings"},
+                        {"turn_seconds", c.turn_seconds ? json(*c.turn_seconds) : json(nullptr)},
+                        {"away_seconds", c.away_seconds ? json(*c.away_seconds) : json(nullptr)}};
+          },
+          [](const RematchCreated& r) { return json{{"type", "rematch"}, {"room", r.room}}; },
           [](const GameStarted& g) { return json{{"type", "start"}, {"players", g.players}, {"seed", g.seed}}; },
           [](const MovePlayed& m) {
             return json{{"type", "move"}, {"index", m.index}, {"seat", m.seat}, {"move", protocol::move_json(m.move)}};
@@ -83,7 +94,7 @@ std::variant<RestoredRoom, std::string> decode_room(const StoredRoom& stored) {
         if (!move) return where + why;
         const int index = j.at("index").get<int>();
         if (index != static_cast<int>(r.moves.size())) return where + "move " + std::to_string(index) + " out of order";
-        r.moves.push_back(MovePlayed{index, j.at("seat").get<int>(), *move});
+        r.moves.push_back(MovePlayed{index, j.at("seat").get<int>(), *move, false, 0});
       } else if (type == "chat") {
         const json& seat = j.at("seat");
         r.chat.push_back(ChatPosted{j.at("id").get<std::int64_t>(),

@@ -31,8 +31,9 @@ enum class ErrorCode : std::uint8_t {
   IllegalPlacement,
   IllegalMeeple,
   Unavailable,
+  RoomFull,
 };
-inline constexpr int kErrorCodeCount = 15;
+inline constexpr int kErrorCodeCount = 16;
 std::string_view error_code_name(ErrorCode c);
 
 struct JoinMsg {
@@ -58,7 +59,37 @@ struct ChatMsg {
 };
 struct ResyncMsg {};
 
-using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg>;
+// ---- protocol 1.1: computer players and clocks (host only, in the lobby) ----
+enum class BotLevel : std::uint8_t { Easy, Medium, Hard };
+std::string_view bot_level_name(BotLevel l);  // "easy", "medium", "hard"
+std::optional<BotLevel> bot_level_from_name(std::string_view s);
+
+struct AddBotMsg {
+  BotLevel level = BotLevel::Medium;
+};
+struct RemoveBotMsg {
+  std::int64_t seat = 0;
+};
+// Keys left out keep their value: the outer optional is "given", the inner one null.
+struct SettingsMsg {
+  std::optional<std::optional<int>> turn_seconds;
+  std::optional<std::optional<int>> away_seconds;
+};
+inline constexpr int kMinTurnSeconds = 10;
+inline constexpr int kMaxTurnSeconds = 604800;
+inline constexpr int kMinAwaySeconds = 5;
+inline constexpr int kMaxAwaySeconds = 86400;
+inline constexpr int kDefaultAwaySeconds = 60;
+
+// ---- protocol 1.2: lobby life and rematch ----
+struct LeaveMsg {};
+struct KickMsg {
+  std::int64_t seat = 0;
+};
+struct RematchMsg {};
+
+using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,
+                                   SettingsMsg, LeaveMsg, KickMsg, RematchMsg>;
 
 struct MessageError {
   ErrorCode code;  // BadJson or BadMessage
