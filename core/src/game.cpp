@@ -571,6 +571,8 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   int tiles = 0;
   int pennants = 0;
   std::vector<Cell> cells;
+  std::array<MeepleReturned, kMaxPlayers * kMeeplesPerPlayer> returned;
+  int returned_count = 0;
   std::uint16_t n = root;
   do {
     const Node& node = nodes_[n];
@@ -584,6 +586,9 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     }
     if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
     if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
+      if (events != nullptr) {
+        returned[static_cast<std::size_t>(returned_count++)] = MeepleReturned{p.meeple_seat, node.tile, Cell{p.x, p.y}};
+      }
       supply_[p.meeple_seat]++;
       if (kind == Kind::Monastery) --monks_;
       placed_[node.tile].meeple_seat = kNone;
@@ -619,6 +624,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     FeatureScored e{kind, end, points, std::move(winners), counts, tiles, kind == Kind::City ? pennants : 0,
                     cities, std::move(cells)};
     events->push_back(std::move(e));
+    for (int i = 0; i < returned_count; ++i) events->push_back(returned[static_cast<std::size_t>(i)]);
   }
 }
 

@@ -75,6 +75,8 @@ json event_json(const Event& e) {
           return json{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
         } else if constexpr (std::is_same_v<T, TileDrawn>) {
           return json{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+        } else if constexpr (std::is_same_v<T, MeepleReturned>) {
+          return json{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
         } else if constexpr (std::is_same_v<T, FeatureScored>) {
           json cells = json::array();
           for (Cell c : ev.cells) cells.push_back(cell_json(c));

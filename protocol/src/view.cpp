@@ -123,7 +123,8 @@ json EventLog::add(json entry) {
 std::vector<json> EventLog::append(const std::vector<Event>& events) {
   std::vector<json> added;
   for (const Event& e : events) {
-    if (std::holds_alternative<TileDrawn>(e)) continue;
+    // Held tiles and meeples are shown in players[] and board[], not as events.
+    if (std::holds_alternative<TileDrawn>(e) || std::holds_alternative<MeepleReturned>(e)) continue;
     json entry = event_json(e);
     if (std::holds_alternative<TilePlaced>(e) || std::holds_alternative<TileDiscarded>(e)) {
       entry["turn"] = next_turn_++;

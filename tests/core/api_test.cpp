@@ -102,3 +102,54 @@ TEST_CASE("a whole seeded game: 72 tiles accounted for, one GameEnded with the f
 }
 
 }  // namespace carc::test
+
+namespace carc::test {
+
+TEST_CASE("every meeple that comes back during the game has its own MeepleReturned, right after its score") {
+  for (std::uint64_t seed = 100; seed < 140; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 4);
+    std::vector<Event> ev;
+    Game g = Game::seeded(players, seed, &ev);
+    RandomPlayer player(seed);
+    // Where each seat's meeples stand, by board index, mirrored from the events alone.
+    std::vector<std::optional<Seat>> on_board(1);
+    std::vector<int> supply(static_cast<std::size_t>(players), kMeeplesPerPlayer);
+    std::size_t seen = 0;
+    const auto follow = [&] {
+      int owed = 0;  // meeples the last in-game score still has to give back
+      for (; seen < ev.size(); ++seen) {
+        const Event& e = ev[seen];
+        if (const auto* p = std::get_if<TilePlaced>(&e)) {
+          CHECK(owed == 0);
+          on_board.push_back(p->meeple ? std::optional<Seat>(p->seat) : std::nullopt);
+          if (p->meeple) --supply[static_cast<std::size_t>(p->seat)];
+        } else if (const auto* s = std::get_if<FeatureScored>(&e)) {
+          CHECK(owed == 0);
+          if (!s->end_of_game) owed = std::accumulate(s->meeples.begin(), s->meeples.end(), 0);
+        } else if (const auto* r = std::get_if<MeepleReturned>(&e)) {
+          REQUIRE(owed > 0);
+          --owed;
+          REQUIRE(r->tile_index < static_cast<int>(on_board.size()));
+          CHECK(on_board[static_cast<std::size_t>(r->tile_index)] == r->seat);
+          const auto bt = g.board()[static_cast<std::size_t>(r->tile_index)];
+          CHECK(bt.cell == r->cell);
+          on_board[static_cast<std::size_t>(r->tile_index)].reset();
+          ++supply[static_cast<std::size_t>(r->seat)];
+        } else {
+          CHECK(owed == 0);
+        }
+      }
+      CHECK(owed == 0);
+    };
+    while (!g.finished()) {
+      REQUIRE_FALSE(g.play(player.choose(g), &ev));
+      follow();
+      for (Seat s = 0; s < players; ++s) CHECK(supply[static_cast<std::size_t>(s)] == g.meeples(s));
+    }
+    // Before end-of-game scoring the board's meeples are exactly the ones not returned.
+    const auto board = g.board();
+    for (std::size_t i = 0; i < board.size(); ++i) CHECK(board[i].meeple_seat == on_board[i]);
+  }
+}
+
+}  // namespace carc::test

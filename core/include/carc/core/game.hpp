@@ -103,11 +103,18 @@ struct FeatureScored {
   int cities = 0;                              // fields: completed cities touching it
   std::vector<Cell> cells;                     // distinct tiles of the feature
 };
+// A meeple taken back to its owner's supply when its feature scored during the game
+// (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
+struct MeepleReturned {
+  Seat seat;
+  int tile_index;  // the tile it stood on, in placement order (the start tile is 0)
+  Cell cell;
+};
 struct GameEnded {
   std::vector<int> final_scores;
   std::vector<Seat> winners;
 };
-using Event = std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, GameEnded>;
+using Event = std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded>;
 
 struct LegalMove {
   Placement placement;
