@@ -12,7 +12,8 @@ RecordError err(std::string message, std::optional<int> move = std::nullopt) {
   return RecordError{std::move(message), move};
 }
 
-// One move entry; nullopt + message on a shape error.
+}  // namespace
+
 std::optional<Move> parse_move(const json& m, std::string* why) {
   if (!m.is_object()) {
     *why = "a move must be an object";
@@ -72,8 +73,6 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
   }
   return Move::place(*tile, cell, *rot, meeple);
 }
-
-}  // namespace
 
 std::variant<Record, RecordError> parse_record(const json& j) {
   if (!j.is_object()) return err("a record must be a JSON object");

@@ -35,7 +35,9 @@ std::variant<nlohmann::json, RecordError> replay(const Record& r);
 // [{"seat","game":{"road","city","monastery"},"end":{"road","city","monastery","field"},"total"}].
 nlohmann::json breakdown_json(int players, const std::vector<Event>& events);
 
-// Convert a move from the core to its record entry and back.
+// Convert a move from the core to its record entry and back. parse_move never throws: a
+// shape error gives nullopt with `*why` set. (The compact stored form: move_codec.hpp.)
 nlohmann::json move_json(const Move& m);
+std::optional<Move> parse_move(const nlohmann::json& entry, std::string* why);
 
 }  // namespace carc::protocol

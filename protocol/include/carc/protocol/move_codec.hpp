@@ -1,0 +1,24 @@
+// A move in its compact stored form (no JSON): the server's action log keeps one per
+// stored move, and reads them back without building a JSON tree.
+//
+//   placement  "<tile>,<x>,<y>,<rotation>[,<meeple port>]"   e.g. "D,2,-1,90,N"  "V,0,1,0"
+//   discard    "<tile>,discard"                              e.g. "X,discard"
+//
+// The names are the record format's (record-format.md): tile letters A..X, rotations in
+// degrees, port names. The record entry (JSON) form is move_json / parse_move in record.hpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "carc/core/game.hpp"
+
+namespace carc::protocol {
+
+void append_move_text(std::string& out, const Move& m);
+std::string move_text(const Move& m);
+// The move, or nullopt with `*why` saying what is wrong. Never throws.
+std::optional<Move> parse_move_text(std::string_view text, std::string* why);
+
+}  // namespace carc::protocol

@@ -1,0 +1,90 @@
+#include "carc/protocol/move_codec.hpp"
+
+#include <charconv>
+
+namespace carc::protocol {
+
+namespace {
+
+// Splits off the text up to the next comma (or the end).
+std::string_view next_field(std::string_view& rest) {
+  const auto comma = rest.find(',');
+  std::string_view field = rest.substr(0, comma);
+  rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  return field;
+}
+
+bool parse_int(std::string_view s, int lo, int hi, int* out) {
+  int v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+void append_move_text(std::string& out, const Move& m) {
+  out += tile_letter(m.tile);
+  if (m.type == Move::Type::Discard) {
+    out += ",discard";
+    return;
+  }
+  char buf[48];
+  const auto& c = m.placement.cell;
+  char* p = buf;
+  for (const int v : {c.x, c.y, m.placement.rotation.degrees()}) {
+    *p++ = ',';
+    p = std::to_chars(p, buf + sizeof buf, v).ptr;
+  }
+  out.append(buf, p);
+  if (m.meeple) {
+    out += ',';
+    out += port_name(*m.meeple);
+  }
+}
+
+std::string move_text(const Move& m) {
+  std::string out;
+  append_move_text(out, m);
+  return out;
+}
+
+std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
+  if (text.ends_with(',')) {
+    *why = "a move ends with a comma";
+    return std::nullopt;
+  }
+  std::string_view rest = text;
+  const std::string_view letter = next_field(rest);
+  const auto tile = tile_from_letter(letter);
+  if (!tile) {
+    *why = "unknown tile letter \"" + std::string(letter.substr(0, 8)) + "\"";
+    return std::nullopt;
+  }
+  if (rest == "discard") return Move::discard(*tile);
+  // Far-away cells are simply illegal placements, as in records (parse_move).
+  constexpr int kFar = 1'000'000;
+  int x = 0, y = 0, degrees = 0;
+  if (!parse_int(next_field(rest), -kFar, kFar, &x) || !parse_int(next_field(rest), -kFar, kFar, &y)) {
+    *why = "a placement needs integer x and y";
+    return std::nullopt;
+  }
+  std::optional<Rotation> rotation;
+  if (parse_int(next_field(rest), 0, 270, &degrees)) rotation = Rotation::from_degrees(degrees);
+  if (!rotation) {
+    *why = "the rotation must be 0, 90, 180 or 270";
+    return std::nullopt;
+  }
+  std::optional<Port> meeple;
+  if (!rest.empty()) {
+    meeple = port_from_name(rest);
+    if (!meeple) {
+      *why = "unknown meeple port \"" + std::string(rest.substr(0, 8)) + "\"";
+      return std::nullopt;
+    }
+  }
+  return Move::place(*tile, Cell{x, y}, *rotation, meeple);
+}
+
+}  // namespace carc::protocol
