@@ -1,19 +1,18 @@
-// Durable games (issue 4): opens the data folder's database, hands the server its
-// Persistence, restores every stored room on start, and purges old games in the background.
+// Durable games (issues 4 and 11): opens the room store named by the configuration, hands
+// the server its Persistence (the group-commit writer), restores every stored room on
+// start, loads finished games on demand, and purges old ones in the background.
 #pragma once
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
 
-#include "carc/server/storage.hpp"
+#include "carc/server/room_store.hpp"
 #include "config.hpp"
 #include "persistence.hpp"
 
 namespace carc::server {
 
 class Server;
+class StoreWriter;
 
 class Durability {
  public:
@@ -22,23 +21,23 @@ class Durability {
   static std::unique_ptr<Durability> open(const Config& config);
   ~Durability();
 
-  // The hook for Server; valid as long as this object lives.
+  // The hook for Server (which owns it); make it once, before restore().
   std::unique_ptr<Persistence> make_persistence();
   // Rebuilds every stored room in `server`; a room whose log no longer replays is logged
   // and quarantined (kept in the database, never deleted). Returns the rooms restored.
-  int restore(Server& server, Persistence& persistence);
-  Storage& storage() { return *storage_; }
+  // Blocks: call it before the server listens.
+  int restore(Server& server);
+  RoomStore& store() { return *store_; }
 
  private:
-  Durability(std::unique_ptr<Storage> storage, const Config& config);
-  void purge();
+  Durability(std::unique_ptr<RoomStore> store, const Config& config);
+  void purge(RoomStore& store) const;
 
-  std::unique_ptr<Storage> storage_;
+  std::unique_ptr<RoomStore> backend_;
+  std::unique_ptr<RoomStore> crash_;  // the test-only crash decorator, when asked for
+  RoomStore* store_;                  // crash_ if set, else backend_
   std::int64_t keep_finished_ms_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  std::thread purger_;
+  StoreWriter* writer_ = nullptr;     // owned by the Server
 };
 
 }  // namespace carc::server

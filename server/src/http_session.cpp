@@ -80,9 +80,18 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void upgrade(Request req, std::string_view path) {
     if (!path.starts_with("/ws/")) return send(simple(http::status::not_found, "not found\n", req.version(), false));
-    auto room = ctx_.rooms.find(path.substr(4));
+    std::string id(path.substr(4));
+    // The room may have to be loaded: wait for it off this thread, carry on back here.
+    ctx_.rooms.find(id, [self = shared_from_this(), id, req = std::move(req)](std::shared_ptr<Room> room) mutable {
+      asio::dispatch(self->stream_.get_executor(), [self, id = std::move(id), req = std::move(req), room = std::move(room)]() mutable {
+        self->on_upgrade_room(std::move(req), id, std::move(room));
+      });
+    });
+  }
+
+  void on_upgrade_room(Request req, const std::string& id, std::shared_ptr<Room> room) {
     if (!room) {
-      spdlog::info("refused WebSocket upgrade to unknown room {}", path.substr(4, 64));
+      spdlog::info("refused WebSocket upgrade to unknown room {}", id.substr(0, 64));
       return send(simple(http::status::not_found, "no such room\n", req.version(), false));
     }
     stream_.expires_never();
@@ -136,14 +145,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     if (path == "/api/rooms") {
       if (method != http::verb::post) return send(method_not_allowed(req, "POST"));
-      auto room = ctx_.rooms.create();
-      if (!room) {
-        spdlog::warn("refused POST /api/rooms: room cap reached or storage unavailable");
-        return send(json_response(req, http::status::service_unavailable,
-                                  R"({"error":"unavailable","message":"no room can be created right now"})"));
-      }
-      nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
-      return send(json_response(req, http::status::created, body.dump()));
+      // Stored before it is announced: answered from the store's thread, sent from here.
+      ctx_.rooms.create([self = shared_from_this(), req = std::move(req)](std::shared_ptr<Room> room) mutable {
+        asio::dispatch(self->stream_.get_executor(), [self, req = std::move(req), room = std::move(room)] {
+          self->on_room_created(req, room);
+        });
+      });
+      return;
     }
     if (path.starts_with("/api/rooms/")) {
       std::string_view rest = path.substr(11);
@@ -153,13 +161,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         record = true;
       }
       if (!get) return send(method_not_allowed(req, "GET, HEAD"));
-      auto room = ctx_.rooms.find(rest);
-      if (!room) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-      // The room's state belongs to its strand: ask there, answer here.
-      asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
-        std::string body = (record ? room->record_json() : room->info_json()).dump();
-        asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-          self->send(self->json_response(req, http::status::ok, std::move(body)), req);
+      std::string id(rest);
+      ctx_.rooms.find(id, [self = shared_from_this(), record, req = std::move(req)](std::shared_ptr<Room> room) mutable {
+        if (!room) {
+          return asio::dispatch(self->stream_.get_executor(), [self, req = std::move(req)] {
+            self->send(self->json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+          });
+        }
+        // The room's state belongs to its strand: ask there, answer here.
+        asio::post(room->strand(), [self, room, record, req = std::move(req)]() mutable {
+          std::string body = (record ? room->record_json() : room->info_json()).dump();
+          asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+            self->send(self->json_response(req, http::status::ok, std::move(body)), req);
+          });
         });
       });
       return;
@@ -180,6 +194,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res.body() = std::move(file.body);
     res.prepare_payload();
     send(std::move(res), req);
+  }
+
+  void on_room_created(const Request& req, const std::shared_ptr<Room>& room) {
+    if (!room) {
+      spdlog::warn("refused POST /api/rooms: room cap reached or storage unavailable");
+      return send(json_response(req, http::status::service_unavailable,
+                                R"({"error":"unavailable","message":"no room can be created right now"})"));
+    }
+    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
+    send(json_response(req, http::status::created, body.dump()));
   }
 
   Response method_not_allowed(const Request& req, std::string_view allow) {

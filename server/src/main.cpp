@@ -27,10 +27,8 @@ int main(int argc, char** argv) {
   try {
     // Storage first: a database that cannot be used stops the start with its reason.
     const auto durability = Durability::open(config);
-    auto persistence = durability->make_persistence();
-    Persistence& hook = *persistence;
-    Server server(std::move(config), std::move(persistence));
-    durability->restore(server, hook);
+    Server server(std::move(config), durability->make_persistence());
+    durability->restore(server);
     server.listen();
     server.run();
   } catch (const std::exception& e) {

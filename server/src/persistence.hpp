@@ -69,23 +69,25 @@ struct RestoredRoom {
   std::int64_t game_version = 1;  // version of the last change of the game itself
 };
 
+// Every call returns at once: nothing here may block a room's strand or an I/O thread
+// (over a network a blocked thread would stall every connection it serves). Answers come
+// through `done(ok)`, from any thread; the caller posts back where it needs to be.
 class Persistence {
  public:
+  using Done = std::function<void(bool)>;
   virtual ~Persistence() = default;
-  // Each returns false when the change cannot be stored now: the room then refuses the
-  // request with `unavailable` and applies nothing. Called on the room's strand.
-  virtual bool room_created(std::string_view room, std::int64_t created_ms) = 0;
+  // A new empty room, stored before `done(true)`; `done(false)` if it cannot be (the
+  // creation is refused as unavailable).
+  virtual void room_created(std::string_view room, std::int64_t created_ms, Done done) = 0;
   // `version` is the state version the change produces; `game_version` the version of the
-  // last game change including this one (both continue after a restore).
-  virtual bool persist(std::string_view room, std::int64_t version, std::int64_t game_version,
-                       const RoomAction& action) = 0;
-  // The same, answered through `done(ok)` once the action is durable, from any thread: a
-  // store may gather the actions of many rooms into one commit. The room applies and
-  // broadcasts the change only then, and holds its later requests meanwhile.
+  // last game change including this one (both continue after a restore). `done(true)` once
+  // the action is durable: a store may gather the actions of many rooms into one commit.
+  // The room applies and broadcasts the change only then, and holds its later requests
+  // meanwhile; on `done(false)` it refuses the request with `unavailable` and applies
+  // nothing. Called on the room's strand.
   virtual void persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
-                             const RoomAction& action, std::function<void(bool)> done) {
-    done(persist(room, version, game_version, action));
-  }
+                             const RoomAction& action, Done done) = 0;
+  // Queued, not waited for.
   virtual void room_finished(std::string_view room, std::int64_t finished_ms) = 0;
   virtual void room_removed(std::string_view room) = 0;
   // Every new version, so versions continue after a restart (never go back); cheap,
@@ -98,8 +100,10 @@ class Persistence {
 // Keeps nothing: rooms live as long as the process.
 class NullPersistence final : public Persistence {
  public:
-  bool room_created(std::string_view, std::int64_t) override { return true; }
-  bool persist(std::string_view, std::int64_t, std::int64_t, const RoomAction&) override { return true; }
+  void room_created(std::string_view, std::int64_t, Done done) override { done(true); }
+  void persist_async(std::string_view, std::int64_t, std::int64_t, const RoomAction&, Done done) override {
+    done(true);
+  }
   void room_finished(std::string_view, std::int64_t) override {}
   void room_removed(std::string_view) override {}
 };

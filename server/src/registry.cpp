@@ -22,28 +22,32 @@ RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, c
 
 Room::Strand RoomRegistry::make_strand() { return boost::asio::make_strand(io_); }
 
-std::shared_ptr<Room> RoomRegistry::create() {
+void RoomRegistry::create(RoomCallback done) {
   std::string id;
   {
     std::lock_guard lock(mu_);
-    if (rooms_.size() >= limits_.max_rooms) return nullptr;
+    if (rooms_.size() >= limits_.max_rooms) return done(nullptr);
     do id = random_id(kRoomIdBytes);
     while (rooms_.contains(id));
     rooms_.emplace(id, nullptr);  // reserve the id and a place under the cap
   }
-  if (!services_.persistence.room_created(id, unix_ms())) {
-    std::lock_guard lock(mu_);
-    rooms_.erase(id);
-    return nullptr;
-  }
-  auto room = std::make_shared<Room>(make_strand(), id, services_);
-  {
-    std::lock_guard lock(mu_);
-    rooms_[id] = room;
-  }
-  services_.metrics.rooms_created.fetch_add(1, std::memory_order_relaxed);
-  spdlog::info("room {}: created", id);
-  return room;
+  services_.persistence.room_created(id, unix_ms(), [this, id, done = std::move(done)](bool ok) {
+    if (!ok) {
+      {
+        std::lock_guard lock(mu_);
+        rooms_.erase(id);
+      }
+      return done(nullptr);
+    }
+    auto room = std::make_shared<Room>(make_strand(), id, services_);
+    {
+      std::lock_guard lock(mu_);
+      rooms_[id] = room;
+    }
+    services_.metrics.rooms_created.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("room {}: created", id);
+    done(std::move(room));
+  });
 }
 
 void RoomRegistry::add(std::shared_ptr<Room> room) {
@@ -51,18 +55,41 @@ void RoomRegistry::add(std::shared_ptr<Room> room) {
   rooms_[room->id()] = std::move(room);
 }
 
-std::shared_ptr<Room> RoomRegistry::find(std::string_view id) const {
-  if (!valid_room_id(id)) return nullptr;
+std::shared_ptr<Room> RoomRegistry::find_loaded(std::string_view id) const {
+  std::lock_guard lock(mu_);
+  const auto it = rooms_.find(std::string(id));
+  return it != rooms_.end() ? it->second : nullptr;
+}
+
+void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
+  if (!valid_room_id(id_view)) return done(nullptr);
+  std::string id(id_view);
+  {
+    std::unique_lock lock(mu_);
+    const auto it = rooms_.find(id);
+    if (it != rooms_.end() || !loader_) {
+      auto room = it != rooms_.end() ? it->second : nullptr;
+      lock.unlock();
+      return done(std::move(room));
+    }
+    auto& waiters = loading_[id];
+    waiters.push_back(std::move(done));
+    if (waiters.size() > 1) return;  // a load of this id is on its way
+  }
+  loader_(id, [this, id](std::shared_ptr<Room> room) { loaded(id, std::move(room)); });
+}
+
+void RoomRegistry::loaded(const std::string& id, std::shared_ptr<Room> room) {
+  std::vector<RoomCallback> waiters;
   {
     std::lock_guard lock(mu_);
-    const auto it = rooms_.find(std::string(id));
-    if (it != rooms_.end()) return it->second;
+    if (room) room = rooms_.try_emplace(id, std::move(room)).first->second;
+    if (auto it = loading_.find(id); it != loading_.end()) {
+      waiters = std::move(it->second);
+      loading_.erase(it);
+    }
   }
-  if (!loader_) return nullptr;
-  auto room = loader_(id);
-  if (!room) return nullptr;
-  std::lock_guard lock(mu_);
-  return rooms_.try_emplace(std::string(id), std::move(room)).first->second;
+  for (auto& done : waiters) done(room);
 }
 
 std::size_t RoomRegistry::size() const {

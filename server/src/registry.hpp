@@ -18,24 +18,36 @@
 namespace carc::server {
 
 class RoomRegistry {
+ public:
+  using RoomCallback = std::function<void(std::shared_ptr<Room>)>;
+  // Loads a room that is not in memory; `done(nullptr)` if there is none. Never blocks
+  // the caller: `done` may run on any thread.
+  using Loader = std::function<void(std::string id, RoomCallback done)>;
+
+ private:
   boost::asio::io_context& io_;
   RoomServices services_;
   const Limits& limits_;
   mutable std::mutex mu_;
-  mutable std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // mutable: find() loads
-  std::function<std::shared_ptr<Room>(std::string_view)> loader_;
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // null: an id being created
+  std::unordered_map<std::string, std::vector<RoomCallback>> loading_;  // id -> who waits for it
+  Loader loader_;
+
+  void loaded(const std::string& id, std::shared_ptr<Room> room);
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
 
-  // A new empty room with a fresh id; nullptr at the room cap or if storage refuses it.
-  std::shared_ptr<Room> create();
+  // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
+  // cap or if storage refuses it. `done` may run on any thread (the store's).
+  void create(RoomCallback done);
   // Adds a restored room (issue 4).
   void add(std::shared_ptr<Room> room);
-  // A room not in memory is asked of the loader (a finished game that expired from memory
-  // but is still kept in storage for its record, issue 4).
-  std::shared_ptr<Room> find(std::string_view id) const;
-  using Loader = std::function<std::shared_ptr<Room>(std::string_view id)>;
+  // The room: from memory (then `done` runs at once, on the caller's thread), else from the
+  // loader (a finished game that expired from memory but is still kept in storage for its
+  // record, issue 4), else nullptr. Concurrent finds of one id share one load.
+  void find(std::string_view id, RoomCallback done);
+  std::shared_ptr<Room> find_loaded(std::string_view id) const;  // memory only
   void set_loader(Loader loader) { loader_ = std::move(loader); }
   std::size_t size() const;
   Metrics::RoomCounts counts() const;

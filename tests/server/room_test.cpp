@@ -37,8 +37,7 @@ struct FakeClient final : Client {
 struct DeferredStore final : Persistence {
   std::deque<std::function<void(bool)>> pending;
   int stored = 0;
-  bool room_created(std::string_view, std::int64_t) override { return true; }
-  bool persist(std::string_view, std::int64_t, std::int64_t, const RoomAction&) override { return true; }
+  void room_created(std::string_view, std::int64_t, Done done) override { done(true); }
   void persist_async(std::string_view, std::int64_t, std::int64_t, const RoomAction&,
                      std::function<void(bool)> done) override {
     pending.push_back(std::move(done));

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "carc/protocol/record.hpp"
+#include "carc/server/sqlite_store.hpp"
 #include "harness.hpp"
 #include "helpers.hpp"
 
@@ -303,15 +304,29 @@ TEST_CASE("durability: a room whose log no longer replays is quarantined, report
     play(fine, 3);
     server.kill(SIGKILL);
   }
-  // As after a rules change: the first stored move of one room is no longer legal.
-  const std::string sql =
-      "UPDATE actions SET payload = json_set(payload, '$.move.x', 60) WHERE room = '" + broken.room +
-      "' AND seq = (SELECT MIN(seq) FROM actions WHERE room = '" + broken.room +
-      "' AND json_extract(payload, '$.type') = 'move');";
+  // As after a rules change: the first stored move of one room is no longer legal. A move
+  // is stored as "M v gv index seat time <tile>,<x>,<y>,..." (server/src/action_codec.hpp).
   {
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open((data / "carcassonne.db").c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT seq, payload FROM actions WHERE room = ?1 AND payload LIKE 'M %' ORDER BY seq LIMIT 1",
+                               -1, &st, nullptr) == SQLITE_OK);
+    sqlite3_bind_text(st, 1, broken.room.c_str(), -1, SQLITE_TRANSIENT);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    const std::int64_t seq = sqlite3_column_int64(st, 0);
+    std::string payload = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+    sqlite3_finalize(st);
+    const auto comma = payload.find(',');  // after the tile letter: x up to the next comma
+    REQUIRE(comma != std::string::npos);
+    payload.replace(comma + 1, payload.find(',', comma + 1) - comma - 1, "60");
+    REQUIRE(sqlite3_prepare_v2(db, "UPDATE actions SET payload = ?3 WHERE room = ?1 AND seq = ?2", -1, &st, nullptr) ==
+            SQLITE_OK);
+    sqlite3_bind_text(st, 1, broken.room.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, seq);
+    sqlite3_bind_text(st, 3, payload.c_str(), -1, SQLITE_TRANSIENT);
+    REQUIRE(sqlite3_step(st) == SQLITE_DONE);
+    sqlite3_finalize(st);
     CHECK(sqlite3_changes(db) == 1);
     sqlite3_close(db);
   }
@@ -327,12 +342,12 @@ TEST_CASE("durability: a room whose log no longer replays is quarantined, report
     check_against_replay(fine, server.port());
     server.kill(SIGTERM);
   }
-  auto storage = carc::server::Storage::open(data);
+  auto storage = carc::server::SqliteStore::open(data);
   const auto q = storage->quarantined();
   REQUIRE(q.size() == 1);
   CHECK(q[0].first == broken.room);
   CHECK(q[0].second.find("illegal_placement") != std::string::npos);
-  const auto kept = storage->load_room(broken.room);
+  const auto kept = storage->load_room(broken.room).room;
   REQUIRE(kept);
   CHECK(kept->actions.size() >= 2 + 1 + 6);  // seats, start and every move are still there
 }
@@ -354,4 +369,62 @@ TEST_CASE("durability: a finished game stays readable after it leaves memory") {
   check_against_replay(t, server.port());
   const auto info = http_request(server.port(), http::verb::get, "/api/rooms/" + t.room);
   CHECK(info.json_body()["phase"] == "finished");
+}
+
+TEST_CASE("durability: a database written before the compact action format restores and plays on") {
+  // tests/storage/data/schema2-json-actions.*: made by the server at main 9c47ad5 (JSON
+  // payloads, schema 2), with the tokens and states its clients had.
+  TempDir tmp;
+  const fs::path data = tmp.path() / "data";
+  fs::create_directories(data);
+  {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((data / "carcassonne.db").c_str(), &db) == SQLITE_OK);
+    const std::string sql = slurp(CARC_TEST_DATA "/schema2-json-actions.sql") +
+                            "UPDATE rooms SET updated_ms = " + std::to_string(carc::test::unix_now_ms()) + ";";
+    REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);  // fresh: not purged
+    sqlite3_close(db);
+  }
+  const json fixture = json::parse(slurp(CARC_TEST_DATA "/schema2-json-actions.json"));
+  ServerProcess server(data, tmp.path() / "run.log");
+  REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
+  CHECK(server.log_text().find("restored 3 room(s)") != std::string::npos);
+
+  Table t;
+  t.room = fixture["playing"]["room"].get<std::string>();
+  int seat = 0;
+  for (const auto& token : fixture["playing"]["tokens"]) {
+    t.players.push_back(std::make_unique<WsClient>(server.port(), t.room));
+    t.players.back()->token = token.get<std::string>();
+    t.players.back()->seat = seat++;
+  }
+  reconnect(t, server.port());
+  CHECK(durable_part(t.state()) == durable_part(fixture["playing"]["state"]));
+  CHECK(t.host().version > fixture["playing"]["version"].get<std::int64_t>());
+  play(t, -1);  // new moves are stored in the compact format after the old ones
+  check_against_replay(t, server.port());
+
+  Table done;
+  done.room = fixture["finished"]["room"].get<std::string>();
+  const auto record = http_request(server.port(), http::verb::get, "/api/rooms/" + done.room + "/record");
+  REQUIRE(record.status == 200);
+  CHECK(record.json_body()["result"]["final_scores"] == fixture["finished"]["result"]["final_scores"]);
+
+  Table lobby;
+  lobby.room = fixture["lobby"]["room"].get<std::string>();
+  lobby.players.push_back(std::make_unique<WsClient>(server.port(), lobby.room));
+  lobby.players.back()->token = fixture["lobby"]["tokens"][0].get<std::string>();
+  lobby.players.back()->seat = 0;
+  reconnect(lobby, server.port());
+  join(lobby, server.port(), "Newcomer");
+  start(lobby);
+  play(lobby, -1);
+  check_against_replay(lobby, server.port());
+  server.kill(SIGKILL);
+
+  // Both formats in one log, read back after another restart.
+  ServerProcess again(data, tmp.path() / "run2.log");
+  REQUIRE_MESSAGE(again.wait_ready(), again.log_text());
+  check_against_replay(t, again.port());
+  check_against_replay(lobby, again.port());
 }

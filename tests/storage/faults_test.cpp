@@ -11,13 +11,15 @@
 #include <filesystem>
 #include <string>
 
-#include "carc/server/storage.hpp"
+#include "carc/server/sqlite_store.hpp"
 #include "helpers.hpp"
 
 namespace fs = std::filesystem;
-using carc::server::Storage;
+using carc::server::SqliteStore;
 using carc::server::StorageError;
-using carc::test::sample_room;
+using carc::test::append;
+using carc::test::create;
+using carc::test::load;
 using carc::test::slurp;
 using carc::test::namespaces_work;
 using carc::test::ns_dir;
@@ -40,7 +42,7 @@ void fill(const fs::path& file) {
 
 std::string open_error(const fs::path& dir) {
   try {
-    Storage::open(dir);
+    SqliteStore::open(dir);
   } catch (const StorageError& e) {
     return e.what();
   }
@@ -78,8 +80,8 @@ TEST_CASE("ns: read-only") {
   const fs::path root = ns_dir();
   const fs::path data = root / "data";
   {
-    auto s = Storage::open(data);
-    REQUIRE(s->create_room(sample_room("kept")));
+    auto s = SqliteStore::open(data);
+    REQUIRE(create(*s, "kept"));
   }
   const std::string before = slurp(data / "carcassonne.db");
   remount_read_only(root);
@@ -101,8 +103,8 @@ TEST_CASE("ns: full at start-up") {
   if (ns_dir() == nullptr) return;
   const fs::path root = ns_dir();
   {
-    auto s = Storage::open(root / "old");
-    REQUIRE(s->create_room(sample_room("kept")));
+    auto s = SqliteStore::open(root / "old");
+    REQUIRE(create(*s, "kept"));
   }
   const std::string before = slurp(root / "old" / "carcassonne.db");
   fs::create_directory(root / "new");
@@ -117,45 +119,44 @@ TEST_CASE("ns: full at start-up") {
   CHECK(slurp(root / "old" / "carcassonne.db") == before);
 
   fs::remove(root / "filler");
-  auto s = Storage::open(root / "old");
-  CHECK(s->load_room("kept"));
+  auto s = SqliteStore::open(root / "old");
+  CHECK(load(*s, "kept"));
 }
 
 TEST_CASE("ns: full while running") {
   if (ns_dir() == nullptr) return;
   const fs::path root = ns_dir();
-  auto s = Storage::open(root / "data");
-  REQUIRE(s->create_room(sample_room("r")));
-  for (int i = 0; i < 5; ++i) REQUIRE(s->append_action("r", i, "move " + std::to_string(i), i + 4, "playing"));
+  auto s = SqliteStore::open(root / "data");
+  REQUIRE(create(*s, "r"));
+  for (int i = 0; i < 5; ++i) REQUIRE(append(*s, "r", i, "move " + std::to_string(i), i + 4, "playing"));
   fill(root / "filler");
 
   const std::string big(200 * 1024, 'x');
-  CHECK_FALSE(s->append_action("r", 5, big, 9, "finished"));
-  INFO(s->last_error());
-  CHECK(s->last_error().find("full") != std::string::npos);
-  CHECK_FALSE(s->create_room(sample_room("other")));
-  // A group commit fails whole: none of its appends is stored.
-  std::vector<carc::server::ActionAppend> batch(2);
-  batch[0].room = batch[1].room = "r";
-  batch[0].payload = "small";
-  batch[1].payload = big;
-  batch[0].version = batch[1].version = 9;
-  CHECK_FALSE(s->commit_batch(batch));
+  const auto refused = append(*s, "r", 5, big, 9, "finished");
+  CHECK_FALSE(refused);
+  INFO(refused.error());
+  CHECK(refused.error().find("full") != std::string::npos);
+  CHECK_FALSE(create(*s, "other"));
+  // A group commit fails whole: none of its writes is stored.
+  carc::server::Batch batch;
+  batch.writes.push_back(carc::server::AppendAction{"r", 5, "small", 9, ""});
+  batch.writes.push_back(carc::server::AppendAction{"r", 6, big, 9, ""});
+  CHECK_FALSE(s->commit(batch).committed());
 
-  auto r = s->load_room("r");
+  auto r = load(*s, "r");
   REQUIRE(r);
   CHECK(r->actions.size() == 5);
   CHECK(r->phase == "playing");
   CHECK(r->version == 8);
 
   fs::remove(root / "filler");
-  CHECK(s->append_action("r", 5, "move 5", 9, "playing"));
+  CHECK(append(*s, "r", 5, "move 5", 9, "playing"));
   s.reset();
-  s = Storage::open(root / "data");
-  r = s->load_room("r");
+  s = SqliteStore::open(root / "data");
+  r = load(*s, "r");
   REQUIRE(r);
   CHECK(r->actions.size() == 6);
   CHECK(r->actions.back().payload == "move 5");
   CHECK(r->version == 9);
-  CHECK_FALSE(s->load_room("other"));
+  CHECK_FALSE(load(*s, "other"));
 }

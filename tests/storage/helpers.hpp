@@ -2,13 +2,17 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
-#include "carc/server/storage.hpp"
+#include <optional>
+#include <stdexcept>
+
+#include "carc/server/room_store.hpp"
 
 namespace carc::test {
 
@@ -41,16 +45,31 @@ inline void spit(const std::filesystem::path& p, const std::string& bytes) {
   out << bytes;
 }
 
-inline server::StoredRoom sample_room(const std::string& id, std::uint64_t seed = 0xDEADBEEFCAFEF00DULL) {
-  server::StoredRoom r;
-  r.id = id;
-  r.phase = "lobby";
-  r.seed = seed;
-  r.settings = R"({"seats":5})";
-  r.version = 3;
-  r.created_ms = 1000;
-  r.seats = {{0, "Alice", std::string(64, 'a')}, {1, "Bob", std::string(64, 'b')}};
-  return r;
+inline std::int64_t unix_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// ---- writes in the store's own terms ----
+inline server::Status create(server::RoomStore& s, const std::string& room, std::int64_t created_ms = 1000) {
+  return s.apply(server::CreateRoom{room, created_ms});
+}
+inline server::Status append(server::RoomStore& s, const std::string& room, std::int64_t seq, std::string payload,
+                             std::int64_t version, std::string phase = "") {
+  return s.apply(server::AppendAction{room, seq, std::move(payload), version, std::move(phase)});
+}
+inline server::Status set_phase(server::RoomStore& s, const std::string& room, const std::string& phase) {
+  return s.apply(server::SetPhase{room, phase});
+}
+inline server::Status bump(server::RoomStore& s, const std::string& room, std::int64_t version) {
+  server::Batch b;
+  b.versions.push_back({room, version});
+  const auto r = s.commit(b);
+  return r.committed() ? server::Status::ok() : server::Status::failed(r.error);
+}
+inline std::optional<server::StoredRoom> load(server::RoomStore& s, const std::string& room) {
+  auto r = s.load_room(room);
+  if (!r.error.empty()) throw std::runtime_error(r.error);
+  return std::move(r.room);
 }
 
 inline const char* ns_dir() { return std::getenv("CARC_NS_DIR"); }

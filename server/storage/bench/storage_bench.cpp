@@ -1,6 +1,6 @@
 // The cost of durability per move, without the network: plays random 4-player games
-// through the engine and stores every move as the server does (one append_action per
-// move), in several storage modes, in one run.
+// through the engine and stores every move as the server does (one append per
+// move, each its own commit), in several storage modes, in one run.
 //
 //   carc-storage-bench [--games N] [--dir DIR]
 #include <chrono>
@@ -12,11 +12,11 @@
 
 #include "carc/core/game.hpp"
 #include "carc/core/random_player.hpp"
-#include "carc/server/storage.hpp"
+#include "carc/server/sqlite_store.hpp"
 
 namespace {
 
-using carc::server::Storage;
+using carc::server::SqliteStore;
 using Clock = std::chrono::steady_clock;
 
 enum class Mode { EngineOnly, Memory, FileNormal, FileFull };
@@ -31,12 +31,13 @@ const char* mode_name(Mode m) {
   return "";
 }
 
-std::string payload(const carc::Move& m, int seat) {
-  // The shape of a stored play; the bench only needs realistic sizes.
+std::string payload(const carc::Move& m, int seat, std::int64_t version, int index) {
+  // The shape of a stored move (server/src/action_codec.hpp); the bench only needs
+  // realistic sizes.
   char buf[160];
-  std::snprintf(buf, sizeof buf, R"({"type":"play","seat":%d,"x":%d,"y":%d,"rotation":%d,"meeple":%s})", seat,
-                m.placement.cell.x, m.placement.cell.y, m.placement.rotation.quarter_turns() * 90,
-                m.meeple ? R"("N")" : "null");
+  std::snprintf(buf, sizeof buf, "M %lld %lld %d %d 1764575000000 %c,%d,%d,%d%s", static_cast<long long>(version),
+                static_cast<long long>(version), index, seat, carc::tile_letter(m.tile), m.placement.cell.x,
+                m.placement.cell.y, m.placement.rotation.degrees(), m.meeple ? ",N" : "");
   return buf;
 }
 
@@ -46,13 +47,13 @@ struct Result {
 };
 
 Result run(Mode mode, int games, const std::filesystem::path& dir) {
-  std::unique_ptr<Storage> store;
-  if (mode == Mode::Memory) store = Storage::in_memory();
+  std::unique_ptr<SqliteStore> store;
+  if (mode == Mode::Memory) store = SqliteStore::in_memory();
   if (mode == Mode::FileNormal || mode == Mode::FileFull) {
     std::filesystem::remove_all(dir);
-    Storage::Options o;
-    o.sync = mode == Mode::FileFull ? Storage::Sync::Full : Storage::Sync::Normal;
-    store = Storage::open(dir, o);
+    SqliteStore::Options o;
+    o.sync = mode == Mode::FileFull ? SqliteStore::Sync::Full : SqliteStore::Sync::Normal;
+    store = SqliteStore::open(dir, o);
   }
   Result r;
   const auto t0 = Clock::now();
@@ -63,16 +64,11 @@ Result run(Mode mode, int games, const std::filesystem::path& dir) {
     carc::RandomPlayer player(seed ^ 0xABCDEF);
     std::int64_t version = 5;
     if (store) {
-      carc::server::StoredRoom room;
-      room.id = id;
-      room.phase = "playing";
-      room.seed = seed;
-      room.settings = "{}";
-      room.version = version;
-      for (int s = 0; s < 4; ++s) room.seats.push_back({s, "Player " + std::to_string(s), std::string(64, 'f')});
-      room.actions.push_back({0, R"({"type":"start"})"});
-      if (!store->create_room(room)) {
-        std::fprintf(stderr, "create_room: %s\n", store->last_error().c_str());
+      const carc::server::Status created = store->apply(carc::server::CreateRoom{id, 1000});
+      const carc::server::Status started =
+          store->apply(carc::server::AppendAction{id, 0, "G 5 5 4 " + std::to_string(seed) + " 1764575000000", version, "playing"});
+      if (!created || !started) {
+        std::fprintf(stderr, "create: %s%s\n", created.error().c_str(), started.error().c_str());
         std::exit(1);
       }
     }
@@ -86,10 +82,14 @@ Result run(Mode mode, int games, const std::filesystem::path& dir) {
       }
       ++version;
       ++r.moves;
-      if (store && !store->append_action(id, seq++, payload(m, seat), version,
-                                         game.anyone_holds() ? "playing" : "finished")) {
-        std::fprintf(stderr, "append_action: %s\n", store->last_error().c_str());
-        std::exit(1);
+      if (store) {
+        const carc::server::Status s = store->apply(carc::server::AppendAction{
+            id, seq, payload(m, seat, version, static_cast<int>(seq - 1)), version, game.anyone_holds() ? "" : "finished"});
+        ++seq;
+        if (!s) {
+          std::fprintf(stderr, "append: %s\n", s.error().c_str());
+          std::exit(1);
+        }
       }
     }
   }

@@ -1,0 +1,159 @@
+// The room store (issues 4 and 11): what a server keeps of its rooms, behind one interface
+// with two backends: SQLite (one process; the default) and PostgreSQL (several nodes).
+//
+// A room is stored as its ordered log of accepted actions (opaque payloads written by the
+// server's codec) plus a small row: phase, last version, timestamps, quarantine. The server
+// replays the log through the engine to rebuild a room.
+//
+// Every write answers for itself: a call returns its own outcome and reason, so a failure
+// can never be reported with another thread's message. Writes reach the store in batches
+// (commit), one transaction per batch, from the server's one writer thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace carc::server {
+
+struct StoredAction {
+  std::int64_t seq = 0;  // 0, 1, 2, ... within a room, without gaps
+  std::string payload;   // one accepted action, opaque
+  bool operator==(const StoredAction&) const = default;
+};
+
+struct StoredRoom {
+  std::string id;
+  std::string phase;  // "lobby" | "playing" | "finished"
+  std::int64_t version = 0;
+  std::int64_t created_ms = 0;
+  std::int64_t updated_ms = 0;        // set by the store on every write
+  std::vector<StoredAction> actions;  // by seq
+  std::string quarantined;            // why its log no longer replays; empty if it does
+  bool operator==(const StoredRoom&) const = default;
+};
+
+// Start-up failure, with a message that says what to do.
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The outcome of one write: ok, or why not.
+class [[nodiscard]] Status {
+ public:
+  static Status ok() { return Status(); }
+  static Status failed(std::string why) { return Status(why.empty() ? std::string("failed") : std::move(why)); }
+  bool is_ok() const { return error_.empty(); }
+  explicit operator bool() const { return is_ok(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  Status() = default;
+  explicit Status(std::string e) : error_(std::move(e)) {}
+  std::string error_;
+};
+
+// ---- the writes of a batch ----
+// A new empty room: phase "lobby", version 1. Refused if the id exists.
+struct CreateRoom {
+  std::string room;
+  std::int64_t created_ms = 0;
+};
+// One action at `seq`, the room's next sequence number (the writer counts them). The
+// primary key (room, seq) refuses a second writer of the same place. In the same
+// statement or transaction the room's version becomes max(version, `version`) and, unless
+// `phase` is empty, its phase `phase`. Refused (nothing stored) if the room is gone.
+struct AppendAction {
+  std::string room;
+  std::int64_t seq = 0;
+  std::string payload;
+  std::int64_t version = 0;
+  std::string phase;
+};
+struct SetPhase {
+  std::string room;
+  std::string phase;
+};
+// Deletes a room with its log, unless it is finished (kept for its record until purged)
+// or quarantined (never deleted).
+struct RemoveRoom {
+  std::string room;
+};
+using Write = std::variant<CreateRoom, AppendAction, SetPhase, RemoveRoom>;
+
+// A version-only change (connections, spectators): version = max(version, `version`).
+// Never refused: a room that is gone is skipped.
+struct VersionBump {
+  std::string room;
+  std::int64_t version = 0;
+};
+
+struct Batch {
+  std::vector<Write> writes;          // applied in this order
+  std::vector<VersionBump> versions;  // after the writes
+  bool empty() const { return writes.empty() && versions.empty(); }
+};
+
+struct BatchResult {
+  // Non-empty: the transaction failed and NOTHING of the batch was stored.
+  std::string error;
+  // Otherwise, one entry per write: empty if it was stored, else why it was refused (the
+  // room is gone, the id exists); the others of the batch were stored all the same.
+  std::vector<std::string> refused;
+  bool committed() const { return error.empty(); }
+};
+
+struct RoomLoad {
+  std::optional<StoredRoom> room;  // nullopt: no such room (or `error`)
+  std::string error;               // non-empty: it could not be read
+};
+
+struct RoomsLoad {
+  std::vector<StoredRoom> rooms;
+  std::string error;
+};
+
+class RoomStore {
+ public:
+  virtual ~RoomStore() = default;
+  RoomStore() = default;
+  RoomStore(const RoomStore&) = delete;
+  RoomStore& operator=(const RoomStore&) = delete;
+
+  // One transaction for the whole batch (one fsync, one round trip of the pipeline). A write
+  // refused for what it found (see BatchResult) does not stop the others; a failure of the
+  // transaction itself (disk full, constraint, connection lost) stores none of them.
+  virtual BatchResult commit(const Batch& batch) = 0;
+  // A room whose log no longer replays is kept aside with the reason. Never deleted.
+  virtual Status quarantine(const std::string& room, const std::string& reason) = 0;
+  // Deletes finished (resp. unfinished) rooms last written before `ms`, never quarantined
+  // ones; the number deleted, or the error.
+  virtual std::variant<int, std::string> purge_finished_before(std::int64_t ms) = 0;
+  virtual std::variant<int, std::string> purge_idle_before(std::int64_t ms) = 0;
+
+  virtual RoomLoad load_room(const std::string& id) = 0;  // quarantined ones too
+  virtual RoomsLoad load_rooms() = 0;                     // all but the quarantined
+  virtual std::vector<std::pair<std::string, std::string>> quarantined() = 0;  // (id, reason)
+
+  // Write transactions committed since open: for tests and metrics.
+  virtual std::uint64_t commits() const = 0;
+  // Where the data lives, for logs: a file path, or a database without its password.
+  virtual std::string describe() const = 0;
+
+  // One write in its own batch: ok, or why it failed or was refused.
+  Status apply(Write w) {
+    Batch b;
+    b.writes.push_back(std::move(w));
+    const BatchResult r = commit(b);
+    if (!r.committed()) return Status::failed(r.error);
+    if (!r.refused.empty() && !r.refused[0].empty()) return Status::failed(r.refused[0]);
+    return Status::ok();
+  }
+};
+
+}  // namespace carc::server

@@ -1,0 +1,75 @@
+// The SQLite room store (issue 4): one database `carcassonne.db` in the data folder, WAL
+// mode, forward migrations on `PRAGMA user_version`. The default: nothing else to run.
+//
+// Thread-safe (one connection behind a mutex), though the server calls it from its one
+// writer thread only.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "carc/server/room_store.hpp"
+
+namespace carc::server {
+
+class Db;  // the SQLite connection (internal)
+
+struct SqliteOptions {
+  enum class Sync { Full, Normal };  // PRAGMA synchronous for commits that carry writes
+  Sync sync = Sync::Full;
+  int busy_timeout_ms = 5000;
+  std::function<std::int64_t()> clock;  // unix ms; empty = system clock
+};
+
+class SqliteStore final : public RoomStore {
+ public:
+  using Options = SqliteOptions;
+  using Sync = SqliteOptions::Sync;
+
+  static constexpr int kSchemaVersion = 3;
+  static constexpr const char* kFileName = "carcassonne.db";
+
+  // Opens (or creates) `dir`/carcassonne.db. Throws StorageError when the folder cannot be
+  // created or written, the disk is full, the file is not a healthy SQLite database, or
+  // its schema is newer than this binary. Never deletes or replaces an existing file.
+  static std::unique_ptr<SqliteStore> open(const std::filesystem::path& dir, Options options);
+  static std::unique_ptr<SqliteStore> open(const std::filesystem::path& dir) { return open(dir, Options{}); }
+  static std::unique_ptr<SqliteStore> in_memory(Options options);
+  static std::unique_ptr<SqliteStore> in_memory() { return in_memory(Options{}); }
+
+  ~SqliteStore() override;
+
+  // With Sync::Full a batch that carries writes is on disk when this returns; a batch of
+  // version bumps alone is committed without waiting for the disk (a crash keeps it, a
+  // power cut may not).
+  BatchResult commit(const Batch& batch) override;
+  Status quarantine(const std::string& room, const std::string& reason) override;
+  std::variant<int, std::string> purge_finished_before(std::int64_t ms) override;
+  std::variant<int, std::string> purge_idle_before(std::int64_t ms) override;
+  RoomLoad load_room(const std::string& id) override;
+  RoomsLoad load_rooms() override;
+  std::vector<std::pair<std::string, std::string>> quarantined() override;
+  std::uint64_t commits() const override;
+  std::string describe() const override;
+
+  const std::filesystem::path& path() const { return path_; }  // empty in memory
+
+ private:
+  SqliteStore(std::unique_ptr<Db> db, std::filesystem::path path, Options options);
+  std::int64_t now() const;
+  // Applies one write inside the open transaction; the reason it was refused, or "".
+  std::string write_locked(const Write& w, std::int64_t now);
+  std::optional<StoredRoom> load_locked(const std::string& id);
+  std::variant<int, std::string> purge(const char* what, const char* sql, std::int64_t ms);
+
+  mutable std::mutex mu_;
+  std::unique_ptr<Db> db_;
+  std::filesystem::path path_;
+  Options options_;
+};
+
+}  // namespace carc::server

@@ -1,0 +1,407 @@
+#include "carc/server/sqlite_store.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include "sqlite.hpp"
+
+namespace carc::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Forward migrations: step i brings a database from user_version i to i + 1. Never edit a
+// step that has shipped; append a new one and bump SqliteStore::kSchemaVersion.
+constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
+    // 0 -> 1: rooms, seats, actions
+    "CREATE TABLE rooms("
+    "  id TEXT PRIMARY KEY,"
+    "  phase TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"  // the uint64 seed, bit for bit
+    "  settings TEXT NOT NULL,"
+    "  version INTEGER NOT NULL,"
+    "  created_ms INTEGER NOT NULL,"
+    "  updated_ms INTEGER NOT NULL);"
+    "CREATE TABLE seats("
+    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  seat INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  token_hash TEXT NOT NULL,"
+    "  PRIMARY KEY(room, seat)) WITHOUT ROWID;"
+    "CREATE TABLE actions("
+    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  seq INTEGER NOT NULL,"
+    "  payload TEXT NOT NULL,"
+    "  PRIMARY KEY(room, seq)) WITHOUT ROWID;",
+    // 1 -> 2: quarantine (a log that no longer replays is kept aside with its reason)
+    "ALTER TABLE rooms ADD COLUMN quarantined TEXT;"
+    "CREATE INDEX rooms_by_phase ON rooms(phase, updated_ms);",
+    // 2 -> 3: the action log is the one record of a room's seats (seats are freed and move
+    // up since protocol 1.1, which a table by seat number cannot follow); rooms.seed and
+    // rooms.settings stay, unused (the seed is in the log's start action).
+    "DROP TABLE seats;",
+};
+
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+
+std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
+// Writes and syncs a small file to find out early (and say clearly) whether the folder
+// takes writes: a read-only file system, missing permissions or a full disk.
+void probe_writable(const fs::path& dir) {
+  const fs::path probe = dir / (".carc-write-probe-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int err = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    std::array<char, 4096> block{};
+    if (::write(fd, block.data(), block.size()) != static_cast<ssize_t>(block.size())) err = errno == 0 ? ENOSPC : errno;
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    ::close(fd);
+    ::unlink(probe.c_str());
+  }
+  if (err == 0) return;
+  std::string advice;
+  if (err == ENOSPC || err == EDQUOT) {
+    advice = "the disk is full: free some space there or choose another folder with --data-dir";
+  } else if (err == EROFS) {
+    advice = "it is on a read-only file system: mount it writable or choose another folder with --data-dir";
+  } else {
+    advice = "check its permissions or choose another folder with --data-dir";
+  }
+  throw StorageError("data folder " + quoted(dir) + " is not writable (" + std::strerror(err) + "); " + advice);
+}
+
+// Reads the header without SQLite, so a foreign file is refused before anything opens it.
+void check_header(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw StorageError("cannot read the database " + quoted(file) + " (" + std::strerror(errno) +
+                       "); check its permissions");
+  }
+  std::array<char, 16> head{};
+  in.read(head.data(), head.size());
+  if (in.gcount() != static_cast<std::streamsize>(head.size()) ||
+      std::string_view(head.data(), head.size()) != kSqliteMagic) {
+    throw StorageError("the database " + quoted(file) +
+                       " is not a SQLite database (corrupt or foreign file). It was left untouched: "
+                       "move it away to start with an empty database, or restore a backup");
+  }
+}
+
+StorageError open_error(const fs::path& file, const SqlError& e) {
+  std::string advice;
+  switch (e.code()) {
+    case SQLITE_FULL:
+      advice = "the disk is full: free some space or choose another folder with --data-dir";
+      break;
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      advice = "the file or its folder cannot be written: check permissions, or choose another folder with --data-dir";
+      break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      advice = "the database is corrupt. It was left untouched: restore a backup or move it away";
+      break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      advice = "another process holds the database: is another server running on this data folder?";
+      break;
+    default:
+      advice = "check the disk and the file";
+  }
+  return StorageError("cannot open the database " + quoted(file) + ": " + e.what() + "; " + advice);
+}
+
+void migrate(Db& db, const std::string& where) {
+  const std::int64_t have = db.scalar("PRAGMA user_version");
+  if (have > SqliteStore::kSchemaVersion) {
+    throw StorageError("the database " + where + " has schema version " + std::to_string(have) +
+                       ", newer than this server understands (" + std::to_string(SqliteStore::kSchemaVersion) +
+                       "). It was left untouched: run a newer server, or choose another folder with --data-dir");
+  }
+  for (std::int64_t v = have; v < SqliteStore::kSchemaVersion; ++v) {
+    transaction(db, [&] {
+      db.exec(kMigrations[static_cast<std::size_t>(v)]);
+      db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+    });
+  }
+}
+
+const char* sync_pragma(SqliteStore::Sync s) {
+  return s == SqliteStore::Sync::Full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
+    : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {}
+
+SqliteStore::~SqliteStore() = default;
+
+std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options options) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    throw StorageError("cannot create the data folder " + quoted(dir) + " (" +
+                       (ec ? ec.message() : std::string("not a directory")) +
+                       "); create it or choose another folder with --data-dir");
+  }
+  const fs::path file = dir / kFileName;
+  const bool existed = fs::exists(file, ec) && fs::file_size(file, ec) > 0;
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) {
+    throw StorageError(quoted(file) + " is not a regular file; move it away or choose another folder with --data-dir");
+  }
+  if (existed) check_header(file);
+  probe_writable(dir);
+
+  std::unique_ptr<Db> db;
+  try {
+    db = std::make_unique<Db>(file.string(), SQLITE_OPEN_READWRITE | (existed ? 0 : SQLITE_OPEN_CREATE) |
+                                                 SQLITE_OPEN_NOMUTEX);
+    if (sqlite3_db_readonly(db->handle(), "main") == 1) {
+      throw StorageError("the database " + quoted(file) +
+                         " can only be opened read-only; check its permissions or choose another folder with --data-dir");
+    }
+    sqlite3_busy_timeout(db->handle(), options.busy_timeout_ms);
+    if (existed) {
+      // Before anything may write: a damaged file must stay exactly as it was.
+      const std::string check = db->scalar_text("PRAGMA quick_check");
+      if (check != "ok") {
+        throw StorageError("the database " + quoted(file) + " is corrupt (quick_check: " + check.substr(0, 200) +
+                           "). It was left untouched: restore a backup or move it away");
+      }
+      if (db->scalar("PRAGMA user_version") > kSchemaVersion) migrate(*db, quoted(file));  // throws: newer
+    }
+    const std::string mode = db->scalar_text("PRAGMA journal_mode = WAL");
+    if (mode != "wal") {
+      throw StorageError("the database " + quoted(file) + " cannot use WAL mode (journal_mode is " + mode + ")");
+    }
+    db->exec(sync_pragma(options.sync));
+    db->exec("PRAGMA foreign_keys = ON");
+    migrate(*db, quoted(file));
+  } catch (const SqlError& e) {
+    throw open_error(file, e);
+  }
+  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), file, std::move(options)));
+}
+
+std::unique_ptr<SqliteStore> SqliteStore::in_memory(Options options) {
+  auto db = std::make_unique<Db>(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
+  db->exec("PRAGMA foreign_keys = ON");
+  migrate(*db, ":memory:");
+  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), {}, std::move(options)));
+}
+
+std::int64_t SqliteStore::now() const {
+  if (options_.clock) return options_.clock();
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::uint64_t SqliteStore::commits() const { return db_->commits(); }
+
+std::string SqliteStore::describe() const { return path_.empty() ? std::string("SQLite in memory") : "SQLite " + path_.string(); }
+
+// ---- writes ----------------------------------------------------------------------------
+namespace {
+
+struct WriteSql {
+  Db& db;
+  std::int64_t now;
+
+  std::string operator()(const CreateRoom& c) {
+    db.prepare(
+          "INSERT INTO rooms(id, phase, seed, settings, version, created_ms, updated_ms) "
+          "VALUES(?1, 'lobby', 0, '{}', 1, ?2, ?3) ON CONFLICT(id) DO NOTHING")
+        .bind(1, c.room)
+        .bind(2, c.created_ms != 0 ? c.created_ms : now)
+        .bind(3, now)
+        .run();
+    return db.changes() == 0 ? "create " + c.room + ": the room exists" : "";
+  }
+  std::string operator()(const AppendAction& a) {
+    // The room first: an action of a room that is gone is refused without touching the log.
+    db.prepare(
+          "UPDATE rooms SET version = MAX(version, ?2), phase = COALESCE(NULLIF(?3, ''), phase), "
+          "updated_ms = ?4 WHERE id = ?1")
+        .bind(1, a.room)
+        .bind(2, a.version)
+        .bind(3, a.phase)
+        .bind(4, now)
+        .run();
+    if (db.changes() == 0) return "append " + a.room + " #" + std::to_string(a.seq) + ": no such room";
+    // A seq already taken is a constraint error: the whole transaction fails.
+    db.prepare("INSERT INTO actions(room, seq, payload) VALUES(?1, ?2, ?3)")
+        .bind(1, a.room)
+        .bind(2, a.seq)
+        .bind(3, a.payload)
+        .run();
+    return "";
+  }
+  std::string operator()(const SetPhase& p) {
+    db.prepare("UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1").bind(1, p.room).bind(2, p.phase).bind(3, now).run();
+    return db.changes() == 0 ? "set_phase " + p.room + ": no such room" : "";
+  }
+  std::string operator()(const RemoveRoom& r) {
+    db.prepare("DELETE FROM rooms WHERE id = ?1 AND phase <> 'finished' AND quarantined IS NULL").bind(1, r.room).run();
+    return "";
+  }
+};
+
+std::string what(const Write& w) {
+  struct {
+    std::string operator()(const CreateRoom& c) { return "create " + c.room; }
+    std::string operator()(const AppendAction& a) { return "append " + a.room + " #" + std::to_string(a.seq); }
+    std::string operator()(const SetPhase& p) { return "set_phase " + p.room; }
+    std::string operator()(const RemoveRoom& r) { return "remove " + r.room; }
+  } name;
+  return std::visit(name, w);
+}
+
+}  // namespace
+
+std::string SqliteStore::write_locked(const Write& w, std::int64_t t) { return std::visit(WriteSql{*db_, t}, w); }
+
+BatchResult SqliteStore::commit(const Batch& batch) {
+  BatchResult result;
+  if (batch.empty()) return result;
+  std::lock_guard lock(mu_);
+  // Version bumps alone need no fsync; with writes, the one commit is as durable as
+  // Options::sync says.
+  const bool relax = batch.writes.empty() && options_.sync == Sync::Full && !path_.empty();
+  std::string where;
+  try {
+    if (relax) db_->exec(sync_pragma(Sync::Normal));
+    const std::int64_t t = now();
+    transaction(*db_, [&] {
+      result.refused.clear();
+      for (const Write& w : batch.writes) {
+        where = what(w);
+        result.refused.push_back(write_locked(w, t));
+      }
+      for (const VersionBump& b : batch.versions) {
+        where = "version of " + b.room;
+        db_->prepare("UPDATE rooms SET version = ?2, updated_ms = ?3 WHERE id = ?1 AND version < ?2")
+            .bind(1, b.room)
+            .bind(2, b.version)
+            .bind(3, t)
+            .run();
+      }
+      where = "commit";
+    });
+    if (relax) db_->exec(sync_pragma(Sync::Full));
+  } catch (const std::exception& e) {
+    try {
+      if (relax) db_->exec(sync_pragma(Sync::Full));
+    } catch (...) {
+    }
+    result.refused.clear();
+    result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s), at " + where + ": " + e.what();
+  }
+  return result;
+}
+
+Status SqliteStore::quarantine(const std::string& room, const std::string& reason) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare("UPDATE rooms SET quarantined = ?2 WHERE id = ?1").bind(1, room).bind(2, reason).run();
+    if (db_->changes() == 0) return Status::failed("quarantine " + room + ": no such room");
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::failed("quarantine " + room + ": " + e.what());
+  }
+}
+
+std::variant<int, std::string> SqliteStore::purge(const char* what, const char* sql, std::int64_t ms) {
+  std::lock_guard lock(mu_);
+  try {
+    db_->prepare(sql).bind(1, ms).run();
+    return db_->changes();
+  } catch (const std::exception& e) {
+    return std::string(what) + ": " + e.what();
+  }
+}
+
+std::variant<int, std::string> SqliteStore::purge_finished_before(std::int64_t ms) {
+  return purge("purge_finished_before",
+               "DELETE FROM rooms WHERE phase = 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
+}
+
+std::variant<int, std::string> SqliteStore::purge_idle_before(std::int64_t ms) {
+  return purge("purge_idle_before",
+               "DELETE FROM rooms WHERE phase <> 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
+}
+
+// ---- reads -----------------------------------------------------------------------------
+std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
+  Stmt r = db_->prepare(
+      "SELECT id, phase, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms WHERE id = ?1");
+  r.bind(1, id);
+  if (!r.step()) return std::nullopt;
+  StoredRoom room;
+  room.id = r.text(0);
+  room.phase = r.text(1);
+  room.version = r.int64(2);
+  room.created_ms = r.int64(3);
+  room.updated_ms = r.int64(4);
+  room.quarantined = r.text(5);
+  Stmt a = db_->prepare("SELECT seq, payload FROM actions WHERE room = ?1 ORDER BY seq");
+  a.bind(1, id);
+  while (a.step()) room.actions.push_back({a.int64(0), a.text(1)});
+  return room;
+}
+
+RoomLoad SqliteStore::load_room(const std::string& id) {
+  std::lock_guard lock(mu_);
+  RoomLoad out;
+  try {
+    out.room = load_locked(id);
+  } catch (const std::exception& e) {
+    out.error = "load_room " + id + ": " + e.what();
+  }
+  return out;
+}
+
+RoomsLoad SqliteStore::load_rooms() {
+  std::lock_guard lock(mu_);
+  RoomsLoad out;
+  try {
+    std::vector<std::string> ids;
+    {
+      Stmt s = db_->prepare("SELECT id FROM rooms WHERE quarantined IS NULL ORDER BY created_ms, id");
+      while (s.step()) ids.push_back(s.text(0));
+    }
+    for (const std::string& id : ids) {
+      if (auto r = load_locked(id)) out.rooms.push_back(std::move(*r));
+    }
+  } catch (const std::exception& e) {
+    out.rooms.clear();
+    out.error = std::string("load_rooms: ") + e.what();
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> SqliteStore::quarantined() {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    Stmt s = db_->prepare("SELECT id, quarantined FROM rooms WHERE quarantined IS NOT NULL ORDER BY id");
+    while (s.step()) out.emplace_back(s.text(0), s.text(1));
+  } catch (const std::exception&) {
+    out.clear();  // only informational (the start-up count)
+  }
+  return out;
+}
+
+}  // namespace carc::server

@@ -1,0 +1,176 @@
+// What only the SQLite store has: its file, WAL mode, schema versions and forward
+// migrations, and how it refuses files it must not touch (left byte-identical).
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "carc/server/sqlite_store.hpp"
+#include "helpers.hpp"
+
+using carc::server::SqliteStore;
+using carc::server::StorageError;
+using carc::server::StoredAction;
+using carc::test::append;
+using carc::test::bump;
+using carc::test::create;
+using carc::test::load;
+using carc::test::slurp;
+using carc::test::spit;
+using carc::test::TempDir;
+
+namespace {
+
+// Runs `sql` on a database file directly (to build old or odd databases by hand).
+void raw_sql(const std::filesystem::path& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  INFO((err != nullptr ? err : ""));
+  sqlite3_free(err);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+std::int64_t raw_int(const std::filesystem::path& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  const std::int64_t v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+std::string open_error(const std::filesystem::path& dir) {
+  try {
+    SqliteStore::open(dir);
+  } catch (const StorageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("sqlite: a file database survives reopening, in WAL mode at the latest schema") {
+  TempDir tmp;
+  const auto dir = tmp.path() / "nested" / "data";  // created if missing
+  {
+    auto s = SqliteStore::open(dir);
+    REQUIRE(create(*s, "persisted-room"));
+    REQUIRE(append(*s, "persisted-room", 0, "start", 4, "playing"));
+    REQUIRE(bump(*s, "persisted-room", 5));
+  }
+  CHECK(std::filesystem::exists(dir / "carcassonne.db"));
+  {
+    SqliteStore::Options o;
+    o.sync = SqliteStore::Sync::Normal;
+    auto s = SqliteStore::open(dir, o);
+    auto back = load(*s, "persisted-room");
+    REQUIRE(back);
+    CHECK(back->version == 5);
+    CHECK(back->phase == "playing");
+    CHECK(back->actions == std::vector<StoredAction>{{0, "start"}});
+    CHECK(s->describe() == "SQLite " + (dir / "carcassonne.db").string());
+  }
+  CHECK(raw_int(dir / "carcassonne.db", "PRAGMA user_version") == SqliteStore::kSchemaVersion);
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((dir / "carcassonne.db").c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, nullptr);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))) == "wal");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+TEST_CASE("sqlite: a version-1 database is migrated forward with its rooms") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  // Schema version 1 as it shipped: no quarantine column, a seats table.
+  raw_sql(file,
+          "CREATE TABLE rooms(id TEXT PRIMARY KEY, phase TEXT NOT NULL, seed INTEGER NOT NULL,"
+          " settings TEXT NOT NULL, version INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
+          " updated_ms INTEGER NOT NULL);"
+          "CREATE TABLE seats(room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+          " seat INTEGER NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL,"
+          " PRIMARY KEY(room, seat)) WITHOUT ROWID;"
+          "CREATE TABLE actions(room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+          " seq INTEGER NOT NULL, payload TEXT NOT NULL, PRIMARY KEY(room, seq)) WITHOUT ROWID;"
+          "INSERT INTO rooms VALUES('old-room', 'playing', -2, '{}', 12, 100, 200);"
+          "INSERT INTO seats VALUES('old-room', 0, 'Ann', 'h0'), ('old-room', 1, 'Ben', 'h1');"
+          "INSERT INTO actions VALUES('old-room', 1, 'p1'), ('old-room', 0, 'p0');"
+          "PRAGMA user_version = 1;");
+  auto s = SqliteStore::open(tmp.path());
+  auto r = load(*s, "old-room");
+  REQUIRE(r);
+  CHECK(r->version == 12);
+  CHECK(r->created_ms == 100);
+  CHECK(r->actions == std::vector<StoredAction>{{0, "p0"}, {1, "p1"}});
+  CHECK(s->quarantine("old-room", "v2 feature works"));  // the column added by step 2
+  CHECK(s->quarantined().size() == 1);
+  REQUIRE(append(*s, "old-room", 2, "p2", 13));  // the log goes on after the migration
+  s.reset();
+  CHECK(raw_int(file, "PRAGMA user_version") == 3);
+  CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'seats'") == 0);  // step 3
+  CHECK(raw_int(file, "SELECT seed FROM rooms WHERE id = 'old-room'") == -2);  // kept as it was
+}
+
+TEST_CASE("sqlite: a newer schema is refused and left untouched") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  raw_sql(file, "CREATE TABLE future(x); PRAGMA user_version = 99;");
+  const std::string before = slurp(file);
+  const std::string msg = open_error(tmp.path());
+  CHECK(msg.find("newer") != std::string::npos);
+  CHECK(msg.find("99") != std::string::npos);
+  CHECK(slurp(file) == before);
+}
+
+TEST_CASE("sqlite: a garbage file is refused with a clear message and left byte-identical") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  std::string garbage;
+  for (int i = 0; i < 10000; ++i) garbage.push_back(static_cast<char>((i * 7919) % 251));
+  spit(file, garbage);
+  const std::string msg = open_error(tmp.path());
+  CHECK(msg.find("not a SQLite database") != std::string::npos);
+  CHECK(msg.find("untouched") != std::string::npos);
+  CHECK(slurp(file) == garbage);
+  CHECK_FALSE(std::filesystem::exists(tmp.path() / "carcassonne.db-wal"));
+}
+
+TEST_CASE("sqlite: a SQLite file with damaged pages is refused and left byte-identical") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  {
+    auto s = SqliteStore::open(tmp.path());
+    for (int i = 0; i < 40; ++i) {
+      REQUIRE(create(*s, "room-" + std::to_string(i)));
+      REQUIRE(append(*s, "room-" + std::to_string(i), 0, std::string(500, 'x'), 1, "playing"));
+    }
+  }  // closing checkpoints the WAL into the main file
+  std::string bytes = slurp(file);
+  REQUIRE(bytes.size() > 4 * 4096);
+  for (std::size_t i = 4096 + 8; i < bytes.size(); i += 3) bytes[i] = static_cast<char>(0xA5);  // keep page 1
+  spit(file, bytes);
+  const std::string msg = open_error(tmp.path());
+  INFO(msg);
+  CHECK(msg.find("corrupt") != std::string::npos);
+  CHECK(slurp(file) == bytes);
+}
+
+TEST_CASE("sqlite: an unusable data folder path is reported") {
+  TempDir tmp;
+  spit(tmp.path() / "file", "x");
+  CHECK(open_error(tmp.path() / "file").find("cannot create the data folder") != std::string::npos);
+  std::filesystem::create_directory(tmp.path() / "d");
+  std::filesystem::create_directory(tmp.path() / "d" / "carcassonne.db");
+  CHECK(open_error(tmp.path() / "d").find("not a regular file") != std::string::npos);
+}
+

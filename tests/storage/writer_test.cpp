@@ -1,0 +1,263 @@
+// The group-commit writer (StoreWriter, the server's Persistence hook) over every backend:
+// concurrent rooms share one transaction per pass, each room's order is kept, a write that
+// cannot be stored fails alone, reads see every write queued before them, and nothing
+// queued is lost when the writer shuts down.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "action_codec.hpp"
+#include "backends.hpp"
+#include "store_writer.hpp"
+
+using namespace carc::server;
+using carc::test::fresh_backends;
+using carc::test::load;
+
+namespace {
+
+ChatPosted chat(int i) { return ChatPosted{i, std::nullopt, "bot", "line " + std::to_string(i), 1000 + i}; }
+
+bool created(StoreWriter& w, const std::string& room) {
+  std::promise<bool> p;
+  w.room_created(room, 1000, [&](bool ok) { p.set_value(ok); });
+  return p.get_future().get();
+}
+
+bool persist(StoreWriter& w, const std::string& room, std::int64_t version, const RoomAction& a) {
+  std::promise<bool> p;
+  w.persist_async(room, version, 1, a, [&](bool ok) { p.set_value(ok); });
+  return p.get_future().get();
+}
+
+std::string text_of(const StoredAction& a) {
+  const auto d = decode_action(a.payload);
+  REQUIRE(std::holds_alternative<DecodedAction>(d));
+  return std::get<ChatPosted>(std::get<DecodedAction>(d).action).text;
+}
+
+// Holds the writer thread inside a done callback until released, so that everything
+// queued meanwhile must go out in its next batch.
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  bool entered = false, open = false;
+  void hold() {
+    std::unique_lock lock(m);
+    entered = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+  }
+  void wait_entered() {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return entered; });
+  }
+  void release() {
+    std::lock_guard lock(m);
+    open = true;
+    cv.notify_all();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("writer: everything queued while the writer is busy goes out in one transaction") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    auto store = b->open();
+    StoreWriter w(*store);
+    constexpr int kRooms = 50;
+    for (int r = 0; r < kRooms; ++r) REQUIRE(created(w, "room-" + std::to_string(r)));
+
+    Gate gate;
+    std::atomic<int> ok{0}, failed{0};
+    auto done = [&](bool good) { (good ? ok : failed).fetch_add(1); };
+    const auto stats_before = w.stats();
+    const auto commits_before = store->commits();
+    w.persist_async("room-0", 2, 1, chat(0), [&](bool good) {
+      done(good);
+      gate.hold();
+    });
+    gate.wait_entered();  // the first batch is committed; the writer waits in its callback
+    for (int r = 0; r < kRooms; ++r) w.persist_async("room-" + std::to_string(r), 3, 1, chat(1), done);
+    w.room_created("late-room", 1000, done);
+    w.version_changed("room-7", 9);
+    gate.release();
+    w.drain();
+
+    CHECK(ok == kRooms + 2);
+    CHECK(failed == 0);
+    const auto st = w.stats();
+    CHECK(st.batches - stats_before.batches == 2);
+    CHECK(st.writes - stats_before.writes == kRooms + 2);
+    CHECK(st.largest == kRooms + 1);
+    CHECK(store->commits() == commits_before + 2);  // one transaction (one fsync) per batch
+    const auto r0 = load(*store, "room-0");
+    REQUIRE(r0->actions.size() == 2);
+    CHECK(text_of(r0->actions[0]) == "line 0");
+    CHECK(text_of(r0->actions[1]) == "line 1");
+    CHECK(load(*store, "room-7")->version == 9);
+    CHECK(load(*store, "late-room"));
+  }
+}
+
+TEST_CASE("writer: concurrent rooms keep their order and share commits") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    constexpr int kRooms = 40, kActions = 25;
+    {
+      auto store = b->open();
+      StoreWriter w(*store);
+      for (int r = 0; r < kRooms; ++r) REQUIRE(created(w, "room-" + std::to_string(r)));
+      const auto before = w.stats();
+      const auto commits_before = store->commits();
+      std::vector<std::thread> rooms;
+      std::atomic<int> failures{0};
+      for (int r = 0; r < kRooms; ++r) {
+        rooms.emplace_back([&, r] {
+          // Like Room: the next action only once the previous one is durable.
+          for (int i = 0; i < kActions; ++i) {
+            if (!persist(w, "room-" + std::to_string(r), 2 + i, chat(i))) failures.fetch_add(1);
+          }
+        });
+      }
+      for (auto& t : rooms) t.join();
+      CHECK(failures == 0);
+      const auto st = w.stats();
+      const auto batches = st.batches - before.batches;
+      MESSAGE("batches: " << batches << " for " << st.writes - before.writes << " actions, largest " << st.largest);
+      CHECK(st.writes - before.writes == kRooms * kActions);
+      CHECK(batches < st.writes - before.writes);  // rooms shared commits
+      CHECK(store->commits() - commits_before == batches);
+    }
+    auto store = b->open();
+    for (int r = 0; r < kRooms; ++r) {
+      const auto room = load(*store, "room-" + std::to_string(r));
+      REQUIRE(room);
+      REQUIRE(room->actions.size() == kActions);
+      for (int i = 0; i < kActions; ++i) {
+        CHECK(room->actions[static_cast<std::size_t>(i)].seq == i);
+        CHECK(text_of(room->actions[static_cast<std::size_t>(i)]) == "line " + std::to_string(i));
+      }
+      CHECK(room->version == 1 + kActions);
+    }
+  }
+}
+
+TEST_CASE("writer: a write that cannot be stored fails alone") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    auto store = b->open();
+    StoreWriter w(*store);
+    for (const char* id : {"a", "b", "gone", "clash"}) REQUIRE(created(w, id));
+    // Behind the writer's back: "gone" is deleted, and seq 0 of "clash" is taken (as by a
+    // second writer of the room).
+    REQUIRE(store->apply(RemoveRoom{"gone"}));
+    REQUIRE(store->apply(AppendAction{"clash", 0, "someone else's", 2, ""}));
+
+    Gate gate;
+    std::mutex m;
+    std::vector<std::pair<std::string, bool>> answers;
+    auto answer = [&](std::string who) {
+      return [&, who](bool good) {
+        std::lock_guard lock(m);
+        answers.emplace_back(who, good);
+      };
+    };
+    w.persist_async("a", 2, 1, chat(0), [&](bool) { gate.hold(); });
+    gate.wait_entered();
+    w.persist_async("a", 3, 1, chat(1), answer("a"));
+    w.persist_async("gone", 3, 1, chat(1), answer("gone"));
+    w.persist_async("clash", 3, 1, chat(1), answer("clash"));
+    w.persist_async("never-created", 3, 1, chat(1), answer("never-created"));
+    w.persist_async("b", 3, 1, chat(1), answer("b"));
+    gate.release();
+    w.drain();
+    REQUIRE(answers.size() == 5);
+    CHECK(answers[0] == std::pair<std::string, bool>{"never-created", false});  // refused before the store
+    CHECK(answers[1] == std::pair<std::string, bool>{"a", true});
+    CHECK(answers[2] == std::pair<std::string, bool>{"gone", false});
+    CHECK(answers[3] == std::pair<std::string, bool>{"clash", false});
+    CHECK(answers[4] == std::pair<std::string, bool>{"b", true});
+    CHECK(w.stats().fallbacks == 1);  // the taken seq failed the batch; retried one by one
+    CHECK(load(*store, "a")->actions.size() == 2);
+    CHECK(load(*store, "b")->actions.size() == 1);
+    CHECK(load(*store, "clash")->actions.size() == 1);
+    CHECK(load(*store, "clash")->actions[0].payload == "someone else's");
+  }
+}
+
+TEST_CASE("writer: a room loaded through it goes on with its next seq; reads see the writes before them") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    {
+      auto store = b->open();
+      StoreWriter w(*store);
+      REQUIRE(created(w, "old"));
+      for (int i = 0; i < 3; ++i) REQUIRE(persist(w, "old", 2 + i, chat(i)));
+    }
+    auto store = b->open();
+    StoreWriter w(*store);
+    CHECK_FALSE(persist(w, "old", 9, chat(9)));  // not loaded by this writer yet
+    std::promise<RoomLoad> loaded;
+    w.load("old", [&](RoomLoad r) { loaded.set_value(std::move(r)); });
+    const RoomLoad r = loaded.get_future().get();
+    REQUIRE(r.room);
+    CHECK(r.room->actions.size() == 3);
+    REQUIRE(persist(w, "old", 5, chat(3)));
+
+    // A read queued right behind writes sees them.
+    std::promise<std::size_t> seen;
+    w.persist_async("old", 6, 1, chat(4), [](bool) {});
+    w.room_finished("old", 2000);
+    w.load("old", [&](RoomLoad l) { seen.set_value(l.room && l.room->phase == "finished" ? l.room->actions.size() : 0); });
+    CHECK(seen.get_future().get() == 5);
+    const auto all = w.load_all();
+    REQUIRE(all.rooms.size() == 1);
+    CHECK(all.rooms[0].actions.back().seq == 4);
+  }
+}
+
+TEST_CASE("writer: shutting down writes and answers everything still queued") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    std::atomic<int> answered{0};
+    {
+      auto store = b->open();
+      StoreWriter w(*store);
+      for (int r = 0; r < 30; ++r) w.room_created("room-" + std::to_string(r), 1000, [](bool) {});
+      for (int r = 0; r < 30; ++r) {
+        w.persist_async("room-" + std::to_string(r), 2, 1, chat(r), [&](bool good) {
+          if (good) answered.fetch_add(1);
+        });
+      }
+    }  // the destructor drains
+    CHECK(answered == 30);
+    auto store = b->open();
+    for (int r = 0; r < 30; ++r) CHECK(load(*store, "room-" + std::to_string(r))->actions.size() == 1);
+  }
+}
+
+TEST_CASE("writer: periodic tasks run on the writer thread") {
+  auto backends = fresh_backends();
+  auto store = backends.front()->open();
+  StoreWriter w(*store);
+  std::promise<std::thread::id> ran;
+  std::atomic<bool> once{false};
+  w.every(std::chrono::milliseconds(20), [&](carc::server::RoomStore&) {
+    if (!once.exchange(true)) ran.set_value(std::this_thread::get_id());
+  });
+  auto f = ran.get_future();
+  REQUIRE(f.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+  std::promise<std::thread::id> writer_thread;
+  w.run([&](carc::server::RoomStore&) { writer_thread.set_value(std::this_thread::get_id()); });
+  const auto periodic_thread = f.get();
+  CHECK(periodic_thread == writer_thread.get_future().get());
+  CHECK(periodic_thread != std::this_thread::get_id());
+}
