@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <boost/asio/post.hpp>
+
 #include <spdlog/spdlog.h>
 
 #include "random.hpp"
@@ -123,30 +125,37 @@ void RoomRegistry::for_each(const std::function<void(const std::shared_ptr<Room>
   for (const auto& r : all) fn(r);
 }
 
+std::int64_t RoomRegistry::ttl_ms(const Room& room) const {
+  return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
+}
+
 std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
-  const auto ttl_ms = [&](const Room& room) -> std::int64_t {
-    return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
-  };
-  std::vector<std::shared_ptr<Room>> gone;
+  // A first look from here (the counters are atomics) picks the candidates; the decision is
+  // the room's own, on its strand, where attach also runs: an upgrade that found the room
+  // a moment ago is either attached first (the room stays) or refused (it reconnects and
+  // finds the room gone), never left in a room that storage no longer has.
+  std::vector<std::shared_ptr<Room>> idle;
   {
     std::lock_guard lock(mu_);
-    for (auto it = rooms_.begin(); it != rooms_.end();) {
-      const auto& room = it->second;
-      const std::int64_t idle = room ? room->idle_since_ms() : 0;
-      if (room && room->connections() == 0 && idle != 0 && now_steady_ms - idle > ttl_ms(*room)) {
-        gone.push_back(room);
-        it = rooms_.erase(it);
-      } else {
-        ++it;
-      }
+    for (const auto& [id, room] : rooms_) {
+      const std::int64_t since = room ? room->idle_since_ms() : 0;
+      if (room && room->connections() == 0 && since != 0 && now_steady_ms - since > ttl_ms(*room)) idle.push_back(room);
     }
   }
-  for (const auto& room : gone) {
-    services_.persistence.room_removed(room->id());
-    services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
-    spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
+  for (auto& room : idle) {
+    boost::asio::post(room->strand(), [this, room, now_steady_ms] {
+      if (!room->retire_if_idle(now_steady_ms, ttl_ms(*room))) return;
+      {
+        std::lock_guard lock(mu_);
+        const auto it = rooms_.find(room->id());
+        if (it != rooms_.end() && it->second == room) rooms_.erase(it);
+      }
+      services_.persistence.room_removed(room->id());
+      services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
+      spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
+    });
   }
-  return gone.size();
+  return idle.size();
 }
 
 }  // namespace carc::server

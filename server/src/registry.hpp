@@ -34,6 +34,7 @@ class RoomRegistry {
   Loader loader_;
 
   void loaded(const std::string& id, std::shared_ptr<Room> room);
+  std::int64_t ttl_ms(const Room& room) const;
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
@@ -52,8 +53,10 @@ class RoomRegistry {
   std::size_t size() const;
   Metrics::RoomCounts counts() const;
   void for_each(const std::function<void(const std::shared_ptr<Room>&)>& fn) const;
-  // Removes rooms that had no connection for longer than their time to live (a shorter one
-  // for rooms where nobody ever sat). Finished games stay readable from storage.
+  // Asks every room that had no connection for longer than its time to live (a shorter one
+  // for rooms where nobody ever sat) to retire. Each decides on its own strand, where a
+  // connection may just be arriving: a retired room refuses later attaches, leaves the map
+  // and storage (finished games stay readable from storage). Returns the rooms asked.
   std::size_t expire(std::int64_t now_steady_ms);
   Room::Strand make_strand();
 };

@@ -414,9 +414,17 @@ void Room::on_resync(Member& m) {
 // Public API
 
 void Room::attach(const ClientPtr& c) {
+  if (retired_) return c->close(CloseReason::RoomClosed);
   members_.push_back(Member{c, Role::None, -1, {}});
   connections_.fetch_add(1);
   idle_since_ms_ = 0;
+}
+
+bool Room::retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms) {
+  const std::int64_t since = idle_since_ms_.load();
+  if (retired_ || storing_ || !members_.empty() || since == 0 || now_steady_ms - since <= ttl_ms) return false;
+  retired_ = true;
+  return true;
 }
 
 void Room::detach(const ClientPtr& c) {

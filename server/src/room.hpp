@@ -88,6 +88,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::atomic<int> connections_{0};
   std::atomic<int> seated_{0};
   std::atomic<std::int64_t> idle_since_ms_{0};
+  bool retired_ = false;  // expired: refuses attaches (RoomRegistry::expire)
 
   // ---- handlers ----
   void on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0);
@@ -135,7 +136,13 @@ class Room : public std::enable_shared_from_this<Room> {
   std::int64_t idle_since_ms() const { return idle_since_ms_.load(); }  // steady clock; 0 while connected
 
   // ---- on the strand ----
+  // A retired room closes the client instead (RoomClosed): it reconnects, finds the room
+  // gone, and hears so.
   void attach(const ClientPtr& c);
+  // Retires the room if it still has no connection and nothing on its way to storage, and
+  // has been idle longer than `ttl_ms` at `now_steady_ms`. Decided here, on the strand,
+  // because an attach may be queued right behind.
+  bool retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms);
   void detach(const ClientPtr& c);
   void handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received);
   void refuse(Client& c, protocol::ErrorCode code, std::string_view message);

@@ -1,5 +1,6 @@
 // The registry with the real writer and store, without sockets: rooms created, found and
-// loaded without blocking the caller.
+// loaded without blocking the caller, and room expiry decided on the room's strand
+// (issue 12's race: a room expired between an upgrade's find() and its attach()).
 #include <doctest/doctest.h>
 
 #include <boost/asio/io_context.hpp>
@@ -65,6 +66,58 @@ struct Fixture {
 };
 
 }  // namespace
+
+TEST_CASE("registry: a room expired while an upgrade was on its way is never joined as an orphan") {
+  // Before the fix, expire() dropped the room from the map and the database on the
+  // sweeper's thread, whatever was queued on the room's strand: the upgrade that had just
+  // found it attached anyway, and its join was refused as unavailable (the database had no
+  // such room any more), for good. Now the room decides on its strand: retired, it closes
+  // the newcomer (RoomClosed), who reconnects and finds no room.
+  Fixture f;
+  const auto room = f.create();
+  REQUIRE(room);
+  const std::string id = room->id();
+  const auto found = f.find(id);  // the upgrade found the room
+  REQUIRE(found == room);
+  CHECK(f.rooms.expire(steady_ms() + 10'000) == 1);  // the sweeper runs first
+  auto client = std::make_shared<FakeClient>();
+  boost::asio::post(found->strand(), [&] { found->attach(client); });  // then the attach
+  f.settle();
+  boost::asio::post(found->strand(), [&] {
+    found->handle(client, carc::protocol::JoinMsg{"Late", std::nullopt}, Room::Clock::now());
+  });
+  f.settle();
+
+  for (const json& frame : client->frames) CHECK(frame["type"] != "error");  // no `unavailable`
+  REQUIRE(client->closes.size() == 1);
+  CHECK(client->closes[0] == CloseReason::RoomClosed);
+  CHECK_FALSE(f.find(id));  // the reconnect hears there is no such room
+  CHECK_FALSE(f.store->load_room(id).room);
+  CHECK(f.metrics.rooms_expired.load() == 1);
+}
+
+TEST_CASE("registry: a room with a connection that arrived first is not expired") {
+  Fixture f;
+  const auto room = f.create();
+  auto client = std::make_shared<FakeClient>();
+  boost::asio::post(room->strand(), [&] { room->attach(client); });  // attach first
+  f.settle();
+  f.rooms.expire(steady_ms() + 10'000);  // skipped: it has a connection
+  boost::asio::post(room->strand(), [&] { room->detach(client); });
+  f.settle();
+  // Idle again, but not for long enough; the expiry looks at the time on the strand.
+  CHECK(f.rooms.expire(steady_ms()) == 0);
+  boost::asio::post(room->strand(), [&] {
+    room->attach(client);
+    room->handle(client, carc::protocol::JoinMsg{"Ann", std::nullopt}, Room::Clock::now());
+  });
+  f.settle();
+  CHECK(client->closes.empty());
+  REQUIRE_FALSE(client->frames.empty());
+  CHECK(client->frames.back()["type"] == "welcome");
+  CHECK(f.find(room->id()) == room);
+  CHECK(f.store->load_room(room->id()).room->actions.size() == 1);
+}
 
 TEST_CASE("registry: concurrent finds of a room not in memory share one load") {
   Fixture f;
