@@ -154,6 +154,10 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
         s.bot = protocol::bot_level_from_name(bot);
         if (!s.bot) return "unknown bot level \"" + std::string(bot.substr(0, 16)) + "\"";
       }
+      if (!in.at_end()) {
+        if (in.word() != "host") in.fail("unknown seat flag");
+        s.host = true;
+      }
       d.action = std::move(s);
       break;
     }
@@ -232,7 +236,7 @@ std::variant<DecodedAction, std::string> decode_legacy(std::string_view payload)
         if (!bot) return "unknown bot level";
       }
       d.action = SeatTaken{j.at("seat").get<int>(), j.at("name").get<std::string>(),
-                           j.at("token_hash").get<std::string>(), bot};
+                           j.at("token_hash").get<std::string>(), bot, j.value("host", false)};
     } else if (type == "start") {
       d.action = GameStarted{j.at("players").get<int>(), j.at("seed").get<std::uint64_t>(), j.value("time", std::int64_t{0})};
     } else if (type == "move") {
@@ -280,7 +284,10 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
   return std::visit(
       Overload{
           [&](const SeatTaken& s) {
-            return head('S').num(s.seat).str(s.name).str(s.token_hash).word(s.bot ? protocol::bot_level_name(*s.bot) : "-").take();
+            Writer w = head('S');
+            w.num(s.seat).str(s.name).str(s.token_hash).word(s.bot ? protocol::bot_level_name(*s.bot) : "-");
+            if (s.host) w.word("host");
+            return w.take();
           },
           [&](const SeatFreed& f) {
             return head('F').num(f.seat).word(kFreedReasons[static_cast<std::size_t>(f.reason)]).take();

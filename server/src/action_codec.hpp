@@ -3,7 +3,7 @@
 //
 //   <tag> <version> <game version> <fields...>
 //
-//   S v gv <seat> <name> <token hash> <bot level|->      a seat taken
+//   S v gv <seat> <name> <token hash> <bot level|->[ host]   a seat taken (host: it becomes the host)
 //   F v gv <seat> <left|kicked|bot_removed>               a lobby seat freed
 //   T v gv <turn seconds|-> <away seconds|->              the room's clock settings
 //   G v gv <players> <seed> <time ms>                     the game started

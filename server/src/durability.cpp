@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <boost/asio/post.hpp>
+
 #include <spdlog/spdlog.h>
 
 #include "action_codec.hpp"
@@ -60,7 +62,6 @@ std::unique_ptr<Persistence> Durability::make_persistence() {
 
 int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
-  RoomServices services{writer, server.metrics()};
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   const RoomsLoad all = writer.load_all();
   if (!all.error.empty()) throw StorageError("cannot read the stored rooms: " + all.error);
@@ -69,9 +70,11 @@ int Durability::restore(Server& server) {
     std::string why;
     auto decoded = decode_room(stored);
     if (auto* r = std::get_if<RestoredRoom>(&decoded)) {
-      auto room = Room::restore(server.rooms().make_strand(), stored.id, services, *r);
+      auto room = Room::restore(server.rooms().make_strand(), stored.id, server.rooms().services(), *r);
       if (auto* ok = std::get_if<std::shared_ptr<Room>>(&room)) {
-        server.rooms().add(std::move(*ok));
+        auto restored_room = *ok;
+        server.rooms().add(restored_room);
+        boost::asio::post(restored_room->strand(), [restored_room] { restored_room->start(); });
         ++restored;
         continue;
       }
@@ -86,15 +89,15 @@ int Durability::restore(Server& server) {
   }
   // Finished games stay readable after they leave memory: rebuilt on demand while kept,
   // read on the writer's thread, never on the caller's.
-  server.rooms().set_loader([&server, &writer, services](std::string id, RoomRegistry::RoomCallback done) {
-    writer.load(std::move(id), [&server, services, done = std::move(done)](RoomLoad load) {
+  server.rooms().set_loader([&server, &writer](std::string id, RoomRegistry::RoomCallback done) {
+    writer.load(std::move(id), [&server, done = std::move(done)](RoomLoad load) {
       if (!load.error.empty()) spdlog::error("storage: {}", load.error);
       const auto& stored = load.room;
       if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return done(nullptr);
       auto decoded = decode_room(*stored);
       const auto* r = std::get_if<RestoredRoom>(&decoded);
       if (r == nullptr) return done(nullptr);
-      auto room = Room::restore(server.rooms().make_strand(), stored->id, services, *r);
+      auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().services(), *r);
       auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
       done(ok != nullptr ? *ok : nullptr);
     });

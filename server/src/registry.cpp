@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include <atomic>
 #include <vector>
 
 #include <boost/asio/post.hpp>
@@ -7,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "random.hpp"
+#include "room_logic.hpp"
 
 namespace carc::server {
 
@@ -23,6 +25,58 @@ RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, c
     : io_(io), services_(services), limits_(limits) {}
 
 Room::Strand RoomRegistry::make_strand() { return boost::asio::make_strand(io_); }
+
+void RoomRegistry::set_bots(BotPool* bots) {
+  services_.bots = bots;
+  services_.make_rematch = [this](std::vector<RoomAction> actions, std::function<void(std::string)> done) {
+    create_rematch(std::move(actions), done);
+  };
+}
+
+void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done) {
+  create([this, actions = std::move(actions), done](std::shared_ptr<Room> blank) mutable {
+    if (!blank) return done({});
+    const std::string id = blank->id();
+    // Each human's seat token is derived from their old one (rematch_token), so the old room
+    // can hand it out again later, also after a restart.
+    struct Seating {
+      RestoredRoom seated;
+      std::atomic<std::size_t> left{0};
+      std::atomic<bool> ok{true};
+    };
+    auto seating = std::make_shared<Seating>();
+    std::int64_t version = 1;
+    for (RoomAction& a : actions) {
+      if (auto* s = std::get_if<SeatTaken>(&a); s != nullptr && !s->bot) s->token_hash = sha256_hex(rematch_token(s->token_hash, id));
+      seating->seated.actions.push_back(a);
+    }
+    seating->left = actions.size();
+    seating->seated.version = 1 + static_cast<std::int64_t>(actions.size());
+    // All queued at once: the writer stores them in order, then the room is seated.
+    const auto seat = [this, id, seating, done] {
+      if (!seating->ok) {
+        spdlog::error("room {}: the rematch's seats could not be stored", id);
+        return done({});
+      }
+      auto room = Room::restore(make_strand(), id, services_, seating->seated);
+      auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
+      if (ok == nullptr) {
+        spdlog::error("room {}: the rematch could not be seated: {}", id, std::get<std::string>(room));
+        return done({});
+      }
+      add(*ok);
+      done(id);
+    };
+    if (actions.empty()) return seat();
+    for (const RoomAction& a : actions) {
+      ++version;
+      services_.persistence.persist_async(id, version, 1, a, [seating, seat](bool stored) {
+        if (!stored) seating->ok = false;
+        if (seating->left.fetch_sub(1) == 1) seat();
+      });
+    }
+  });
+}
 
 void RoomRegistry::create(RoomCallback done) {
   std::string id;
