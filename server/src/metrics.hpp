@@ -7,10 +7,16 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "carc/protocol/messages.hpp"
 
 namespace carc::server {
+
+// Where a network error happened (the label of carc_network_errors_total).
+enum class NetOp : std::uint8_t { Accept, HttpRead, HttpWrite, WsAccept, WsRead, WsWrite, WsClose };
+inline constexpr std::size_t kNetOpCount = 7;
+std::string_view net_op_name(NetOp op);
 
 class Metrics {
  public:
@@ -30,6 +36,13 @@ class Metrics {
   std::atomic<std::uint64_t> frames_sent{0};
   std::atomic<std::uint64_t> slow_clients_dropped{0};
   std::atomic<std::uint64_t> connections_refused{0};  // over a connection cap
+  std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
+  std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
+
+  void network_error(NetOp op) { network_errors_[static_cast<std::size_t>(op)].fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t network_errors(NetOp op) const {
+    return network_errors_[static_cast<std::size_t>(op)].load(std::memory_order_relaxed);
+  }
 
   void refused(protocol::ErrorCode c) {
     refused_[static_cast<std::size_t>(c)].fetch_add(1, std::memory_order_relaxed);
@@ -44,6 +57,7 @@ class Metrics {
 
  private:
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
+  std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};
   std::array<std::atomic<std::uint64_t>, kLatencyBuckets.size() + 1> latency_{};
   std::atomic<std::uint64_t> latency_count_{0};
   std::atomic<std::uint64_t> latency_sum_ns_{0};
