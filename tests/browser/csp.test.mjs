@@ -4,18 +4,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { watchCsp, cspViolations, assertNoCspViolations } from './csp.mjs';
+import { chromiumPath, loadPlaywright } from './helpers.mjs';
 
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
   + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 async function launch() {
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    throw new Error(`playwright-core is not installed (run npm ci at the repo root): ${e.message}`);
-  }
+  const { chromium } = await loadPlaywright();
   return watchCsp(await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] }));
 }
 
