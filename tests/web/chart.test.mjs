@@ -1,0 +1,84 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { scoreSeries, chartLayout } from '../../web-client/js/chart.js';
+import { clockOffset, remainingMs, formatClock, crossed, trackAway, awayFor, presence } from '../../web-client/js/clock.js';
+
+const events = [
+  { id: 0, type: 'started' },
+  { id: 1, type: 'placed', turn: 1, seat: 0 },
+  { id: 2, type: 'scored', turn: 1, kind: 'city', end: false, points: 4, seats: [0] },
+  { id: 3, type: 'placed', turn: 2, seat: 1 },
+  { id: 4, type: 'discarded', turn: 3, seat: 0 },
+  { id: 5, type: 'placed', turn: 4, seat: 0 },
+  { id: 6, type: 'scored', turn: 4, kind: 'road', end: false, points: 3, seats: [0, 1] },
+  { id: 7, type: 'scored', turn: 4, kind: 'monastery', end: false, points: 9, seats: [1] },
+  { id: 8, type: 'scored', turn: 4, kind: 'road', end: true, points: 2, seats: [1] },
+  { id: 9, type: 'scored', turn: 4, kind: 'field', end: true, points: 0, seats: [0] },
+  { id: 10, type: 'game_over', final_scores: [7, 14], winners: [1] },
+];
+
+test('scores after each move, with the completion steps and the final scoring', () => {
+  const s = scoreSeries(events, [0, 1]);
+  assert.equal(s.moves, 4);
+  assert.deepEqual(s.seats[0].after, [0, 4, 4, 4, 7]);
+  assert.deepEqual(s.seats[1].after, [0, 0, 0, 0, 12]);
+  assert.deepEqual([s.seats[0].final, s.seats[1].final], [7, 14], 'the final column is the final score');
+  assert.deepEqual(s.seats[1].steps.map((st) => [st.move, st.from, st.to, st.kind, st.end]),
+    [[4, 0, 3, 'road', false], [4, 3, 12, 'monastery', false], [5, 12, 14, 'road', true]]);
+  assert.equal(s.seats[0].steps.length, 2, 'a scoring worth nothing is no step');
+});
+
+test('the chart layout: one line per player, a dot per step, inside the box', () => {
+  const s = scoreSeries(events, [0, 1]);
+  const L = chartLayout(s, { w: 300, h: 150 });
+  assert.equal(L.lines.length, 2);
+  assert.equal(L.lines[1].dots.length, 3);
+  for (const line of L.lines) {
+    const nums = line.d.match(/-?\d+(\.\d+)?/g).map(Number);
+    assert.ok(nums.every((n) => n >= 0 && n <= 300), line.d);
+    for (const d of line.dots) assert.ok(d.x >= L.plot.x && d.x <= L.plot.x + L.plot.w && d.y >= 0 && d.y <= 150);
+  }
+  // The higher score is drawn higher (smaller y).
+  assert.ok(L.lines[1].end.y < L.lines[0].end.y);
+  assert.equal(L.lines[1].end.score, 14);
+  assert.ok(L.yTicks.at(-1).v >= 14);
+  assert.ok(L.finalBand.w > 0);
+  // Equal scores are nudged apart so both lines show.
+  const tie = chartLayout(scoreSeries([{ id: 0, type: 'placed', turn: 1, seat: 0 }], [0, 1]));
+  assert.notEqual(tie.lines[0].d, tie.lines[1].d);
+});
+
+test('clock: offset, remaining time, format and the 10-second warning', () => {
+  const off = clockOffset(10_000, 9_000);
+  assert.equal(off, 1000);
+  const state = { phase: 'playing', turn: { deadline: 40_000 } };
+  assert.equal(remainingMs(state, off, 9_000), 30_000);
+  assert.equal(remainingMs(state, off, 50_000), 0);
+  assert.equal(remainingMs({ phase: 'playing', turn: { deadline: null } }, 0, 0), null);
+  assert.equal(remainingMs({ phase: 'finished', turn: { deadline: 5 } }, 0, 0), null);
+  assert.equal(formatClock(42_000), '0:42');
+  assert.equal(formatClock(41_001), '0:42');
+  assert.equal(formatClock(725_000), '12:05');
+  assert.equal(formatClock(3_723_000), '1:02:03');
+  assert.equal(formatClock(-5), '0:00');
+  assert.equal(crossed(10_400, 9_900), true);
+  assert.equal(crossed(9_900, 9_400), false, 'once only');
+  assert.equal(crossed(null, 9_000), false, 'not when the page opens late in the turn');
+});
+
+test('presence: away since when, bots and computer-played seats', () => {
+  const st = (c1) => ({ players: [{ seat: 0, connected: true }, { seat: 1, connected: c1 }] });
+  assert.deepEqual(trackAway({}, st(false), 5000, true), { 1: null }, 'already away when first seen: since unknown');
+  const a = trackAway({}, st(false), 5000);
+  assert.deepEqual(a, { 1: 5000 });
+  assert.deepEqual(trackAway(a, st(false), 9000), { 1: 5000 }, 'keeps the first time');
+  assert.deepEqual(trackAway(a, st(true), 9000), {}, 'back');
+  assert.deepEqual(awayFor(5000, 50_000), { unit: 's', n: 45 });
+  assert.deepEqual(awayFor(0, 150_000), { unit: 'min', n: 2 });
+  assert.deepEqual(awayFor(0, 7_300_000), { unit: 'h', n: 2 });
+  assert.equal(awayFor(null, 1), null);
+  assert.equal(presence({ bot: 'hard', connected: true }), 'bot');
+  assert.equal(presence({ bot: null, away: true, connected: false }), 'auto');
+  assert.equal(presence({ bot: null, away: false, connected: false }), 'away');
+  assert.equal(presence({ connected: true }), null);
+});
