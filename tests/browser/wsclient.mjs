@@ -194,3 +194,30 @@ export function spreadPick(legal, state, i) {
   const meeple = me.meeples > 1 && l.meeples.length && i % 3 !== 2 ? l.meeples[i % l.meeples.length] : null;
   return { x: l.x, y: l.y, rotation: l.rotation, meeple };
 }
+
+// A seeded choice among the legal placements, with a meeple two times in three when one is
+// left: boards and scores like a casual game's.
+export function randomPick(seed = 7) {
+  let s = seed >>> 0;
+  const rnd = (n) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return (s >>> 8) % n;
+  };
+  return (legal, state) => {
+    const l = legal[rnd(legal.length)];
+    const me = state.players.find((p) => p.seat === state.turn.seat);
+    const meeple = me.meeples && l.meeples.length && rnd(3) ? l.meeples[rnd(l.meeples.length)] : null;
+    return { x: l.x, y: l.y, rotation: l.rotation, meeple };
+  };
+}
+
+/** Opens the room in a new page holding a seat token (as the invite link after a join would). */
+export async function openWithToken(browser, base, room, token, contextOptions = {}) {
+  const ctx = await browser.newContext({ locale: 'en-US', ...contextOptions });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(15000);
+  await page.goto(`${base}/`);
+  await page.evaluate(([r, tk]) => localStorage.setItem(`carc.token.${r}`, tk), [room, token]);
+  await page.goto(`${base}/r/${room}`);
+  return { ctx, page };
+}

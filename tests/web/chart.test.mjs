@@ -82,3 +82,13 @@ test('presence: away since when, bots and computer-played seats', () => {
   assert.equal(presence({ bot: null, away: false, connected: false }), 'away');
   assert.equal(presence({ connected: true }), null);
 });
+
+test('final-score labels do not overlap', () => {
+  const ev = [{ id: 0, type: 'placed', turn: 1, seat: 0 }];
+  for (const [i, pts] of [[0, 28], [1, 27], [2, 14], [3, 13], [4, 12]].entries()) ev.push({ id: i + 1, type: 'scored', turn: 1, kind: 'city', end: true, points: pts[1], seats: [pts[0]] });
+  const L = chartLayout(scoreSeries(ev, [0, 1, 2, 3, 4]), { w: 300, h: 150, labelGap: 12 });
+  const ys = L.labels.map((l) => l.y).sort((a, b) => a - b);
+  for (let i = 1; i < ys.length; i++) assert.ok(ys[i] - ys[i - 1] >= 12 - 1e-9, `labels ${i - 1} and ${i}`);
+  assert.ok(ys.at(-1) <= 150);
+  assert.deepEqual(L.labels.map((l) => l.score).sort((a, b) => a - b), [12, 13, 14, 27, 28]);
+});

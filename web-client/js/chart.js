@@ -54,7 +54,7 @@ function niceStep(max, ticks) {
  * apart by `nudge` px so that equal scores stay visible), dots at each completion step,
  * axis ticks. The last column (after the last move) is the end-of-game scoring.
  */
-export function chartLayout(series, { w = 640, h = 220, pad = { top: 10, right: 34, bottom: 22, left: 34 }, nudge = 1.6 } = {}) {
+export function chartLayout(series, { w = 640, h = 220, pad = { top: 10, right: 34, bottom: 22, left: 34 }, nudge = 1.6, labelGap = 12 } = {}) {
   const { moves, seats } = series;
   const maxScore = Math.max(10, ...seats.map((s) => s.final));
   const step = niceStep(maxScore, 4);
@@ -83,15 +83,20 @@ export function chartLayout(series, { w = 640, h = 220, pad = { top: 10, right: 
     const dots = s.steps.map((st) => ({ x: X(Math.min(st.move, moves)), y: Y(st.to) + off, kind: st.kind, points: st.points, end: st.end, move: st.move }));
     return { seat: s.seat, d, dots, end: { x: X(cols), y: Y(s.final) + off, score: s.final } };
   });
+  // Final-score labels at the right, pushed apart so that close scores stay readable.
+  const labels = lines.map((l) => ({ seat: l.seat, score: l.end.score, x: l.end.x + 4, y: l.end.y + 4 })).sort((a, b) => a.y - b.y);
+  for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + labelGap);
+  const over = labels.length ? labels[labels.length - 1].y - (h - 2) : 0;
+  if (over > 0) for (const l of labels) l.y -= over;
+  for (let i = labels.length - 2; i >= 0; i--) labels[i].y = Math.min(labels[i].y, labels[i + 1].y - labelGap);
   const yTicks = [];
   for (let v = 0; v <= top; v += step) yTicks.push({ v, y: Y(v) });
   const xStep = niceStep(moves, 6);
   const xTicks = [];
   for (let m = 0; m <= moves; m += xStep) xTicks.push({ m, x: X(m) });
   return {
-    w, h, lines, yTicks, xTicks,
+    w, h, lines, labels, yTicks, xTicks,
     plot: { x: pad.left, y: pad.top, w: plotW, h: plotH },
     finalBand: { x: X(moves), w: X(cols) - X(moves) },
-    X, Y,
   };
 }

@@ -79,7 +79,10 @@ export function drawChart(figure, state) {
       g.appendChild(dot);
     }
     svg.appendChild(g);
-    svg.appendChild(svgEl('text', { class: 'end-score', x: line.end.x + 4, y: line.end.y + 4, fill: c.fill === '#F0E442' ? '#6b6200' : c.fill }, String(line.end.score)));
+  }
+  for (const lb of L.labels) {
+    const c = playerColor(playerBySeat(state, lb.seat)?.color);
+    svg.appendChild(svgEl('text', { class: 'end-score', x: lb.x, y: lb.y.toFixed(1), fill: c.fill === '#F0E442' ? '#6b6200' : c.fill }, String(lb.score)));
   }
   const legend = h('ul', { class: 'chart-legend' }, ...players.map((p) => h('li', {}, colorChip(p.color), nameSpan(p))));
   figure.replaceChildren(
