@@ -1,7 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreSeries, chartLayout } from '../../web-client/js/chart.js';
-import { clockOffset, remainingMs, formatClock, crossed, trackAway, awayFor, presence } from '../../web-client/js/clock.js';
 
 const events = [
   { id: 0, type: 'started' },
@@ -46,41 +45,6 @@ test('the chart layout: one line per player, a dot per step, inside the box', ()
   // Equal scores are nudged apart so both lines show.
   const tie = chartLayout(scoreSeries([{ id: 0, type: 'placed', turn: 1, seat: 0 }], [0, 1]));
   assert.notEqual(tie.lines[0].d, tie.lines[1].d);
-});
-
-test('clock: offset, remaining time, format and the 10-second warning', () => {
-  const off = clockOffset(10_000, 9_000);
-  assert.equal(off, 1000);
-  const state = { phase: 'playing', turn: { deadline: 40_000 } };
-  assert.equal(remainingMs(state, off, 9_000), 30_000);
-  assert.equal(remainingMs(state, off, 50_000), 0);
-  assert.equal(remainingMs({ phase: 'playing', turn: { deadline: null } }, 0, 0), null);
-  assert.equal(remainingMs({ phase: 'finished', turn: { deadline: 5 } }, 0, 0), null);
-  assert.equal(formatClock(42_000), '0:42');
-  assert.equal(formatClock(41_001), '0:42');
-  assert.equal(formatClock(725_000), '12:05');
-  assert.equal(formatClock(3_723_000), '1:02:03');
-  assert.equal(formatClock(-5), '0:00');
-  assert.equal(crossed(10_400, 9_900), true);
-  assert.equal(crossed(9_900, 9_400), false, 'once only');
-  assert.equal(crossed(null, 9_000), false, 'not when the page opens late in the turn');
-});
-
-test('presence: away since when, bots and computer-played seats', () => {
-  const st = (c1) => ({ players: [{ seat: 0, connected: true }, { seat: 1, connected: c1 }] });
-  assert.deepEqual(trackAway({}, st(false), 5000, true), { 1: null }, 'already away when first seen: since unknown');
-  const a = trackAway({}, st(false), 5000);
-  assert.deepEqual(a, { 1: 5000 });
-  assert.deepEqual(trackAway(a, st(false), 9000), { 1: 5000 }, 'keeps the first time');
-  assert.deepEqual(trackAway(a, st(true), 9000), {}, 'back');
-  assert.deepEqual(awayFor(5000, 50_000), { unit: 's', n: 45 });
-  assert.deepEqual(awayFor(0, 150_000), { unit: 'min', n: 2 });
-  assert.deepEqual(awayFor(0, 7_300_000), { unit: 'h', n: 2 });
-  assert.equal(awayFor(null, 1), null);
-  assert.equal(presence({ bot: 'hard', connected: true }), 'bot');
-  assert.equal(presence({ bot: null, away: true, connected: false }), 'auto');
-  assert.equal(presence({ bot: null, away: false, connected: false }), 'away');
-  assert.equal(presence({ connected: true }), null);
 });
 
 test('final-score labels do not overlap', () => {

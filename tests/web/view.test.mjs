@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   fitView, turnView, focusView, nextCell, cellInside, cellRect, safeRect, viewCentreCell, spotScale, SIZES, FIT_MAX_SCALE,
 } from '../../web-client/js/view.js';
+import * as view from '../../web-client/js/view.js';
 
 const desktop = { w: 940, h: 640, insets: { right: 56 } };
 const phone = { w: 390, h: 470, insets: { bottom: 56 } };
@@ -87,4 +88,13 @@ test('the centre of the view, in cells', () => {
   const c = viewCentreCell(desktop, v);
   assert.ok(Math.abs(c.x - 0.5) < 1e-9);
   assert.ok(Math.abs(c.y + 0.5) < 1e-9);
+});
+
+test('the meeple key cycles through the spots, then none', () => {
+  const { nextSpot } = view;
+  assert.equal(nextSpot(['N', 'E'], null), 'N');
+  assert.equal(nextSpot(['N', 'E'], 'N'), 'E');
+  assert.equal(nextSpot(['N', 'E'], 'E'), null);
+  assert.equal(nextSpot(['N', 'E'], 'S'), 'N');
+  assert.equal(nextSpot([], null), null);
 });

@@ -60,3 +60,56 @@ export function presence(player) {
   if (player.connected === false) return 'away';
   return null;
 }
+
+/**
+ * Ticks the current turn's countdown: onTick(ms | null) about four times a second while
+ * the turn has a clock, onWarn() once when the clock passes 10 s for the player whose
+ * turn it is. `now` and the timer functions can be replaced (tests).
+ */
+export class TurnTicker {
+  constructor({ onTick, onWarn, now = () => Date.now(), every = 250, setInterval: si = globalThis.setInterval, clearInterval: ci = globalThis.clearInterval } = {}) {
+    Object.assign(this, { onTick, onWarn, now, every, si, ci });
+    this.offset = 0;
+    this.timer = null;
+    this.state = null;
+    this.mine = false;
+    this.key = null;
+    this.last = null;
+  }
+
+  /** From a welcome or state message (server_time). */
+  sync(serverTime) {
+    if (Number.isFinite(serverTime)) this.offset = clockOffset(serverTime, this.now());
+  }
+
+  /** The state changed: `mine` when the page's seat has the turn. */
+  update(state, mine) {
+    this.state = state;
+    this.mine = mine;
+    const key = state?.phase === 'playing' && Number.isFinite(state.turn?.deadline) ? `${state.turn.number}:${state.turn.deadline}` : null;
+    if (key !== this.key) this.last = null; // a new turn (or a new deadline): warn again
+    this.key = key;
+    if (key && this.timer === null) this.timer = this.si(() => this.tick(), this.every);
+    if (!key && this.timer !== null) {
+      this.ci(this.timer);
+      this.timer = null;
+    }
+    this.tick();
+  }
+
+  remaining() {
+    return remainingMs(this.state, this.offset, this.now());
+  }
+
+  tick() {
+    const ms = this.remaining();
+    if (this.mine && crossed(this.last, ms)) this.onWarn?.();
+    this.last = ms;
+    this.onTick?.(ms);
+  }
+
+  stop() {
+    if (this.timer !== null) this.ci(this.timer);
+    this.timer = null;
+  }
+}

@@ -4,14 +4,11 @@
 import { t } from './i18n.js';
 import { playerColor } from './tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
-import { h, colorChip, nameSpan } from './ui.js';
+import { h, colorChip, nameSpan } from './dom.js';
+import { playerBySeat } from './state.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const KINDS = ['road', 'city', 'monastery', 'field'];
-
-function playerBySeat(state, seat) {
-  return state?.players?.find((p) => p.seat === seat) ?? null;
-}
 
 function svgEl(name, attrs = {}, text) {
   const e = document.createElementNS(SVG_NS, name);

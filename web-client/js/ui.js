@@ -2,70 +2,13 @@
 // Names and chat are user text: they only ever go into the page through textContent.
 
 import { t, getLanguage } from './i18n.js';
-import { tileMarkup, playerColor, glyphPath } from './tileart.js';
-import { narrate } from './narrate.js';
+import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
+import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
 
+export { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
+export { logLine, renderLog, bindLog } from './log.js';
 export { renderEnd } from './endscreen.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-export function h(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
-  }
-  return e;
-}
-
-/** Element.append without the null/false children (append would print "null"). */
-export function add(el, ...children) {
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c);
-  }
-  return el;
-}
-
-/** A small SVG of a tile. Markup comes from tileart.js (no user text). */
-export function tileIcon(tileDef, rotation = 0, cls = 'tile-icon') {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 100 100');
-  svg.setAttribute('class', cls);
-  if (tileDef) {
-    svg.innerHTML = tileMarkup(tileDef, rotation);
-    svg.dataset.tile = tileDef.letter;
-  }
-  return svg;
-}
-
-/** The colour chip of a player: the colour plus its glyph, so colour is not the only cue. */
-export function colorChip(colorName, cls = 'chip') {
-  const c = colorName === 'none' ? { fill: '#e4dccb', stroke: '#b3a78f', text: 'none', glyph: 'circle' } : playerColor(colorName);
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', '-12 -12 24 24');
-  svg.setAttribute('class', cls);
-  svg.setAttribute('aria-hidden', 'true');
-  svg.innerHTML = `<use href="#sym-meeple" fill="${c.fill}" stroke="${c.stroke}" stroke-width="1.4"/><path d="${glyphPath(c.glyph, 2.2)}" transform="translate(0 1.5)" fill="${c.text}"/>`;
-  return svg;
-}
-
-export function nameSpan(player, extraClass = '') {
-  if (!player) return h('span', { class: 'pname unknown', text: '?' });
-  return h('span', { class: `pname c-${player.color} ${extraClass}`.trim(), text: player.name });
-}
-
-function playerBySeat(state, seat) {
-  return state?.players?.find((p) => p.seat === seat) ?? null;
-}
 
 /** "away 3 min", or just "away" when the page does not know since when. */
 export function awayText(since, now = Date.now()) {
@@ -135,6 +78,49 @@ export function updateClock(ul, clockMs) {
   return true;
 }
 
+/** Puts a translated text with one {name} into `el`, the name as an element. */
+function withName(el, key, params, player) {
+  const parts = t(key, { ...params, name: '\u0000' }).split('\u0000');
+  el.append(parts[0], nameSpan(player), parts[1] ?? '');
+  return el;
+}
+
+/**
+ * The turn banner: one line of fixed height. opts: {mine, mySeat, picked (a cell is
+ * chosen), awaySince, now, finalScoring, onShowEnd}.
+ */
+export function renderBanner(banner, state, { mine, mySeat, picked = false, awaySince = {}, now = Date.now(), finalScoring = false, onShowEnd } = {}) {
+  banner.replaceChildren();
+  banner.className = 'turn-banner';
+  banner.dataset.mine = mine ? '1' : '0';
+  if (state.phase === 'playing' && state.turn) {
+    const p = playerBySeat(state, state.turn.seat);
+    banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
+    if (mine) {
+      banner.classList.add('mine');
+      banner.append(h('strong', { text: picked ? t('turn.yoursPicked') : t('turn.yours') }));
+      return;
+    }
+    const line = h('span', { 'data-testid': 'banner-turn', 'data-presence': presence(p) ?? '' });
+    const kind = presence(p);
+    if (kind === 'auto') withName(line, 'turn.otherAuto', {}, p);
+    else if (kind === 'bot') withName(line, 'turn.otherBot', {}, p);
+    else if (kind === 'away') {
+      const d = awayFor(awaySince?.[p.seat], now);
+      if (d) withName(line, 'turn.otherAway', { time: t(`time.${d.unit}`, { n: d.n }) }, p);
+      else withName(line, 'turn.otherAwayNoTime', {}, p);
+      line.classList.add('away-note');
+    } else withName(line, 'turn.other', {}, p);
+    banner.append(line);
+    if (mySeat === null || mySeat === undefined) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
+  } else if (state.phase === 'finished') {
+    banner.append(h('strong', { text: finalScoring ? t('turn.finalScoring') : t('end.title') }));
+    banner.append(h('button', { type: 'button', class: 'btn small', 'data-testid': 'show-end', onclick: onShowEnd, text: t('end.show') }));
+  } else if (state.phase === 'lobby') {
+    banner.append(h('span', { text: t('lobby.title') }));
+  }
+}
+
 export function renderBag(grid, leftEl, state, catalog) {
   leftEl.textContent = t('bag.left', { n: state.bag?.left ?? 0 });
   grid.replaceChildren();
@@ -144,158 +130,6 @@ export function renderBag(grid, leftEl, state, catalog) {
     grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, title: def.letter, 'data-letter': def.letter, 'data-count': n },
       tileIcon(def, 0, 'tile-icon small'), h('span', { class: 'count', text: `×${n}` })));
   }
-}
-
-function featureLabel(kind) {
-  return t(`feature.${kind}`);
-}
-
-const count = (key, n) => t(n === 1 ? `${key}1` : key, { n });
-
-/** Fills a translated text into `li`, with {name}-like params given as elements. */
-function fill(li, key, params, nameParams = {}) {
-  const marks = Object.fromEntries(Object.keys(nameParams).map((k) => [k, `\u0000${k}\u0000`]));
-  for (const part of t(key, { ...params, ...marks }).split('\u0000')) {
-    if (nameParams[part]) li.appendChild(nameParams[part]);
-    else if (part) li.appendChild(document.createTextNode(part));
-  }
-}
-
-function namesOf(state, seats) {
-  const names = h('span', { class: 'names' });
-  seats.forEach((s, i) => {
-    if (i) names.appendChild(document.createTextNode(i === seats.length - 1 ? ' & ' : ', '));
-    names.appendChild(nameSpan(playerBySeat(state, s)));
-  });
-  return names;
-}
-
-function featureDetail(line) {
-  const details = [];
-  if (line.kind === 'field') details.push(count('ev.detailCities', line.cities ?? 0));
-  else if (line.kind !== 'monastery') details.push(count('ev.detailTiles', line.tiles ?? 0));
-  if (line.pennants) details.push(count('ev.detailPennants', line.pennants));
-  return featureLabel(line.kind) + (details.length ? ` (${details.join(', ')})` : '');
-}
-
-const EVENT_OF = { closed: 'scored', final: 'scored' };
-
-/** One log line (see narrate.js), built from text nodes and name spans. */
-export function logLine(line, state, tiles) {
-  const li = h('li', { class: `ev ev-${line.type}`, 'data-event': EVENT_OF[line.type] ?? line.type, 'data-line': line.type, 'data-id': line.id });
-  if (line.cells?.length) {
-    li.dataset.cells = JSON.stringify(line.cells);
-    li.classList.add('linked');
-    li.tabIndex = 0;
-  }
-  const who = (seat) => nameSpan(playerBySeat(state, seat));
-  switch (line.type) {
-    case 'started':
-      fill(li, 'ev.started', {});
-      break;
-    case 'placed': {
-      li.appendChild(tileIcon(tiles[line.tile], line.rotation, 'tile-icon inline'));
-      const f = line.feature;
-      const size = f ? count('ev.detailTiles', f.tiles) : '';
-      if (line.what === 'claimed') fill(li, `log.claim.${f.kind}`, { tiles: size }, { name: who(line.seat) });
-      else if (line.what === 'extended') fill(li, `log.extend.${f.kind}`, { tiles: size }, { name: who(line.seat) });
-      else if (line.what === 'extendedOther') fill(li, `log.extendOther.${f.kind}`, { tiles: size }, { name: who(line.seat), owner: namesOf(state, line.owners) });
-      else if (line.what === 'extendedFree') fill(li, `log.extendFree.${f.kind}`, { tiles: size }, { name: who(line.seat) });
-      else fill(li, 'log.placed', {}, { name: who(line.seat) });
-      break;
-    }
-    case 'discarded':
-      li.appendChild(tileIcon(tiles[line.tile], 0, 'tile-icon inline'));
-      fill(li, 'ev.discarded', { tile: line.tile }, { name: who(line.seat) });
-      break;
-    case 'closed': {
-      const size = count('ev.detailTiles', line.tiles);
-      const params = { tiles: size, points: line.points };
-      const seats = line.seats ?? [];
-      if (line.placer === null || line.placer === undefined) fill(li, 'log.completed', { ...params, feature: featureDetail(line) }, { names: namesOf(state, seats) });
-      else if (!seats.length) fill(li, `log.closedNobody.${line.kind}`, params, { name: who(line.placer) });
-      else if (seats.length === 1 && seats[0] === line.placer) fill(li, `log.closed.${line.kind}`, params, { name: who(line.placer) });
-      else fill(li, `log.closedFor.${line.kind}`, params, { name: who(line.placer), names: namesOf(state, seats) });
-      li.classList.add('scored');
-      break;
-    }
-    case 'final':
-      fill(li, 'ev.scoredEnd', { points: line.points, feature: featureDetail(line) }, { names: namesOf(state, line.seats) });
-      li.classList.add('scored');
-      break;
-    case 'game_over':
-      fill(li, 'ev.gameOver', {});
-      break;
-    default:
-      li.appendChild(document.createTextNode(line.type));
-  }
-  return li;
-}
-
-/** The log's lines for a state, narrated once per new event. */
-function narrated(ol, state, tiles) {
-  const events = state.events ?? [];
-  const key = `${events.length}:${events.at(-1)?.id ?? ''}:${state.board?.[0]?.tile ?? ''}`;
-  if (ol.narrated?.key !== key) {
-    let lines;
-    try {
-      lines = narrate(events, tiles, state.board?.[0]).lines;
-    } catch {
-      // A board this client cannot follow (an unknown tile): one plain line per event.
-      lines = events.map((ev) => ({ type: ev.type === 'placed' ? 'placed' : ev.type, id: ev.id, seat: ev.seat, tile: ev.tile, rotation: ev.rotation ?? 0, what: 'plain', cells: [] }));
-    }
-    ol.narrated = { key, lines };
-  }
-  return ol.narrated.lines;
-}
-
-export function renderLog(ol, state, tiles) {
-  const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
-  ol.replaceChildren(...narrated(ol, state, tiles).map((line) => {
-    try {
-      return logLine(line, state, tiles);
-    } catch {
-      return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
-    }
-  }));
-  if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
-  ol.dataset.init = '1';
-}
-
-/**
- * Hovering a linked log line outlines its cells; a click, a tap or Enter shows them
- * (panning the board there). onHover(cells | null), onPick(cells).
- */
-export function bindLog(ol, { onHover, onPick }) {
-  const cellsOf = (ev) => {
-    const li = ev.target.closest?.('li[data-cells]');
-    if (!li) return null;
-    try { return JSON.parse(li.dataset.cells); } catch { return null; }
-  };
-  let hovered = null;
-  ol.addEventListener('pointerover', (ev) => {
-    if (ev.pointerType === 'touch') return;
-    const li = ev.target.closest?.('li[data-cells]') ?? null;
-    if (li === hovered) return;
-    hovered = li;
-    onHover(li ? cellsOf(ev) : null);
-  });
-  ol.addEventListener('pointerleave', () => {
-    hovered = null;
-    onHover(null);
-  });
-  ol.addEventListener('click', (ev) => {
-    const cells = cellsOf(ev);
-    if (cells) onPick(cells);
-  });
-  ol.addEventListener('keydown', (ev) => {
-    if (ev.key !== 'Enter' && ev.key !== ' ') return;
-    const cells = cellsOf(ev);
-    if (!cells) return;
-    ev.preventDefault();
-    ev.stopPropagation();
-    onPick(cells);
-  });
 }
 
 let timeFormat = null;

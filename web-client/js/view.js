@@ -173,3 +173,11 @@ export function viewCentreCell(vp, view) {
     y: (r.y + r.h / 2 - view.ty) / (view.scale * TILE) - 0.5,
   };
 }
+
+/** The meeple spot after `current` (the M key): each spot in turn, then none, then the first. */
+export function nextSpot(spots, current) {
+  if (!spots.length) return null;
+  const i = spots.indexOf(current);
+  if (current === null || current === undefined || i < 0) return spots[0];
+  return i + 1 < spots.length ? spots[i + 1] : null;
+}
