@@ -95,3 +95,56 @@ function hex(rgb) {
   return m ? `#${m.slice(1).map((v) => Number(v).toString(16).padStart(2, '0')).join('')}` : rgb;
 }
 
+
+test('a live end: the final scoring plays on the board first, then the dialog opens; no zero-point lines', { timeout: 180000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    const { room, clients } = await startRoom(server.base, ['Ada', 'Bruno', 'Chloé']);
+    // Up to the last move: the bag is empty and one player still holds a tile.
+    const pick = randomPick(4);
+    const last = await playUntil(clients, (s) => s.bag.left === 0 && s.players.filter((p) => p.tile).length === 1, pick);
+    assert.equal(last.phase, 'playing');
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.base}/r/${room}`);
+    await page.click('[data-testid="join-watch"]');
+    await page.waitForSelector('#view-room[data-phase="playing"]');
+    await page.waitForTimeout(300);
+    // The page notes what it shows as the end arrives.
+    await page.evaluate(() => {
+      window.__endTrace = [];
+      const board = document.getElementById('board');
+      const modal = document.getElementById('end-modal');
+      const note = () => window.__endTrace.push({ t: performance.now(), scoring: board.dataset.finalScoring ?? '', open: !modal.hidden, fx: board.querySelectorAll('[data-testid="score-fx"]').length });
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'data-final-scoring', 'data-final-step'] });
+    });
+    await playUntil(clients, () => false, pick);
+    await page.waitForSelector('#view-room[data-phase="finished"]');
+    await page.waitForSelector('[data-testid="endgame"]', { timeout: 30000 });
+    const trace = await page.evaluate(() => window.__endTrace);
+    const end = clients[0].state;
+    const scoring = end.events.filter((e) => e.type === 'scored' && e.end && e.points > 0 && e.seats.length);
+    assert.ok(scoring.length > 0, 'the final scoring has features worth points');
+    const firstOpen = trace.findIndex((x) => x.open);
+    const during = trace.slice(0, firstOpen);
+    assert.ok(during.some((x) => x.scoring === '1' && x.fx > 0), 'features lit up on the board before the dialog');
+    assert.ok(trace[firstOpen].scoring !== '1', 'the dialog opened once the final scoring was over');
+    const shown = Math.max(...during.map((x) => x.fx));
+    assert.ok(shown >= 1);
+    const steps = await page.getAttribute('#board', 'data-final-step');
+    assert.equal(Number(steps), scoring.length, 'every feature that scored was shown in turn');
+    // The log: one line per final scoring worth points, none for the others.
+    const finals = await page.locator('[data-testid="log"] li[data-line="final"]').count();
+    assert.equal(finals, scoring.length);
+    await page.screenshot({ path: path.join(shotDir, 'end-live.png') });
+    // "Look at the board", then the banner's button opens the dialog again.
+    await page.click('#end-close');
+    assert.equal(await page.locator('[data-testid="endgame"]').isVisible(), false);
+    await page.click('[data-testid="show-end"]');
+    await page.waitForSelector('[data-testid="endgame"]');
+    assert.deepEqual(errors, []);
+    await Promise.all(clients.map((c) => c.close()));
+  });
+});

@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setUp, showingServerLog, shotDir } from './helpers.mjs';
-import { startRoom, playUntil, randomPick, openWithToken } from './wsclient.mjs';
+import { startRoom, playUntil, randomPick, spreadPick, openWithToken } from './wsclient.mjs';
 
 const NAMES = ['Ada', 'Bruno', 'Chloé', 'Daichi', 'Eve'];
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -18,7 +18,13 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 // A 5-player game at turn 50 or later, with the seat whose turn it is handed to the page.
 async function lateGame(server, seed) {
   const { room, clients } = await startRoom(server.base, NAMES);
-  const state = await playUntil(clients, (s) => s.turn.number >= 50 && s.turn.legal.length >= 4, randomPick(seed));
+  // Stop on a turn where the player still has a meeple and some cell offers two spots.
+  const ready = (s) => s.turn.number >= 50 && s.turn.legal.length >= 4
+    && s.players.find((p) => p.seat === s.turn.seat).meeples > 0 && s.turn.legal.some((l) => l.meeples.length >= 2);
+  // Two moves in three reach for the far edge: a sprawling board, the hard case for sizes.
+  const casual = randomPick(seed, 0.4);
+  const pick = (legal, s, i) => (i % 3 ? spreadPick(legal, s, i) : casual(legal, s, i));
+  const state = await playUntil(clients, ready, pick);
   assert.equal(state.phase, 'playing');
   assert.ok(state.turn.number >= 50, `turn ${state.turn.number}`);
   const seat = state.turn.seat;
@@ -52,7 +58,10 @@ function spotsAndNeighbours(page) {
   return page.evaluate(() => {
     const board = document.getElementById('board').getBoundingClientRect();
     const ghost = document.querySelector('[data-testid="ghost"]');
-    const g = ghost.getBoundingClientRect();
+    // The tile's own square (the frame is 98 units of 100, inset by 1): spots may overhang it.
+    const f = ghost.querySelector('.ghost-frame').getBoundingClientRect();
+    const unit = f.width / 98;
+    const g = { left: f.left - unit, top: f.top - unit, width: 100 * unit, height: 100 * unit };
     const spots = [...document.querySelectorAll('[data-testid="meeple-spot"]')].map((s) => {
       const r = s.querySelector('.spot-ring').getBoundingClientRect();
       return { port: s.dataset.port, size: Math.min(r.width, r.height) };
@@ -85,7 +94,8 @@ test('late in a 5-player game: legal cells and meeple spots big enough to read a
     const shown = cells.filter((c) => c.inView);
     assert.ok(shown.length >= 1, 'legal cells are in view');
     const min = Math.min(...shown.map((c) => c.size));
-    console.log(`desktop: ${shown.length}/${cells.length} legal cells in view, smallest ${min.toFixed(1)} px`);
+    const fitPx = await desk.page.evaluate(() => Math.round(100 * window.__carc.board.fitScale()));
+    console.log(`desktop: ${shown.length}/${cells.length} legal cells in view, smallest ${min.toFixed(1)} px (the whole board would show cells of ${fitPx} px)`);
     assert.ok(min >= 36 - 0.5, `legal cells are at least 36 px (${min.toFixed(1)})`);
     assert.ok(shown.every((c) => c.clickable), 'no legal cell in view is covered (by the zoom buttons or anything else)');
     await desk.page.screenshot({ path: path.join(shotDir, 'feel-late-desktop.png') });
@@ -214,7 +224,7 @@ test('keyboard: each arrow moves in its direction, and Enter after a mouse Rotat
 test('the last round: each player\'s last tile framed in their colour, the log in words, a line shown on the board', { timeout: 180000 }, async (t) => {
   const { server, browser } = await setUp(t);
   await showingServerLog(server, async () => {
-    const { room, token } = await lateGame(server, 3);
+    const { room, token, state } = await lateGame(server, 3);
     const { page } = await openWithToken(browser, server.base, room, token, DESKTOP);
     await page.waitForSelector('#view-room[data-my-turn="1"]');
     await page.click('[data-testid="fit"]');
@@ -233,7 +243,7 @@ test('the last round: each player\'s last tile framed in their colour, the log i
     }
     // The log in words, without coordinates; hovering a line outlines its cells.
     const lines = await page.locator('[data-testid="log"] li').allTextContents();
-    assert.ok(lines.length > 50);
+    assert.ok(lines.length >= state.turn.number - 1, `a line per move at least (${lines.length})`);
     assert.deepEqual(lines.filter((l) => /\(-?\d+, -?\d+\)/.test(l)), [], 'no coordinates in the log');
     assert.ok(lines.some((l) => /extended|claimed|closed/.test(l)), 'placements are told in words');
     const line = page.locator('[data-testid="log"] li.linked').last();

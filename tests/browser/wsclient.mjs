@@ -195,9 +195,9 @@ export function spreadPick(legal, state, i) {
   return { x: l.x, y: l.y, rotation: l.rotation, meeple };
 }
 
-// A seeded choice among the legal placements, with a meeple two times in three when one is
-// left: boards and scores like a casual game's.
-export function randomPick(seed = 7) {
+// A seeded choice among the legal placements, with a meeple `meepleRate` of the time when
+// one is left: boards and scores like a casual game's.
+export function randomPick(seed = 7, meepleRate = 2 / 3) {
   let s = seed >>> 0;
   const rnd = (n) => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -206,7 +206,7 @@ export function randomPick(seed = 7) {
   return (legal, state) => {
     const l = legal[rnd(legal.length)];
     const me = state.players.find((p) => p.seat === state.turn.seat);
-    const meeple = me.meeples && l.meeples.length && rnd(3) ? l.meeples[rnd(l.meeples.length)] : null;
+    const meeple = me.meeples && l.meeples.length && rnd(1000) < meepleRate * 1000 ? l.meeples[rnd(l.meeples.length)] : null;
     return { x: l.x, y: l.y, rotation: l.rotation, meeple };
   };
 }

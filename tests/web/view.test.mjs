@@ -47,7 +47,7 @@ test('a late board: the turn view zooms to the minimum size and shows the legal 
 
 test('focusing a chosen cell zooms to the spot size and keeps the neighbours in view', () => {
   const view = { scale: 0.4, tx: 100, ty: 50 };
-  const s = spotScale(SIZES.desktop.spot);
+  const s = spotScale(SIZES.desktop.spot, SIZES.desktop.spotUnits);
   const v = focusView(desktop, view, 8, 10, s);
   assert.ok(v.scale >= s);
   for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) assert.ok(cellInside(desktop, v, 8 + dx, 10 + dy), `neighbour ${dx},${dy}`);
@@ -55,7 +55,7 @@ test('focusing a chosen cell zooms to the spot size and keeps the neighbours in 
   const big = { scale: 1.2, tx: 0, ty: 0 };
   assert.deepEqual(focusView(desktop, big, 3, 2, 1), big);
   // A phone: 3 cells at the touch size may not fit; the cell is then centred.
-  const st = spotScale(SIZES.touch.spot);
+  const st = spotScale(SIZES.touch.spot, SIZES.touch.spotUnits);
   const p = focusView(phone, { scale: 0.44, tx: 0, ty: 0 }, -5, 7, st);
   assert.ok(p.scale >= st);
   const c = cellRect(p, -5, 7);

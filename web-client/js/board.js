@@ -33,7 +33,13 @@ export class Board {
     this.onUserMove = onUserMove ?? (() => {});
     this.tiles = {};
     this.view = { tx: 0, ty: 0, scale: 1 };
+    // autoFit: the board chooses the view (the fit, or the turn view while the player's
+    // turn asks for one); false once the player moved it. autoMoved: the view was moved
+    // by the board itself (a chosen cell brought close), so it may go back afterwards.
     this.autoFit = true;
+    this.autoMoved = false;
+    this.turnLegal = null;
+    this.fitAsked = false;
     this.lastBoundsKey = '';
     this.pointers = new Map();
     this.gesture = null;
@@ -49,7 +55,7 @@ export class Board {
     this.bindInput();
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(() => {
-        if (this.autoFit) this.fit();
+        if (this.autoFit) this.autoView();
         else this.apply();
       }).observe(svg);
     }
@@ -144,9 +150,24 @@ export class Board {
     this.setView(fitView(this.viewport(), bounds), opts);
   }
 
+  /** The scale of the whole-board fit now (what the fit button would show). */
+  fitScale() {
+    return this.bounds ? fitView(this.viewport(), this.bounds).scale : this.view.scale;
+  }
+
+  /** The fit button: the whole board, even when that makes the cells small. */
   fitNow() {
     this.autoFit = true;
+    this.autoMoved = false;
+    this.fitAsked = true;
     this.fit();
+  }
+
+  /** The view the board chooses: the turn view during the player's turn, else the fit. */
+  autoView(opts = {}) {
+    if (!this.bounds) return;
+    if (!this.turnLegal || this.fitAsked) return this.fit(this.bounds, opts);
+    this.setView(turnView(this.viewport(), this.bounds, this.turnLegal, { minCell: this.sizes().legalCell }), opts);
   }
 
   /**
@@ -155,16 +176,28 @@ export class Board {
    * legal cell at that size. Returns true if the view moved.
    */
   showTurn(legal) {
-    if (!legal.length || !this.bounds) return false;
+    this.turnLegal = legal.length ? legal : null;
+    this.fitAsked = false;
+    if (!this.turnLegal || !this.bounds) return false;
     const vp = this.viewport();
     const min = this.sizes().legalCell;
     if (!this.autoFit && this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))) return false;
-    const v = turnView(vp, this.bounds, legal, { minCell: min });
-    const fit = fitView(vp, this.bounds);
-    // The automatic fit goes on following the board only while it is the turn view.
-    this.autoFit = v.scale === fit.scale && v.tx === fit.tx && v.ty === fit.ty;
-    this.setView(v, { animate: true });
+    this.autoFit = true;
+    this.autoMoved = false;
+    this.autoView({ animate: true });
     return true;
+  }
+
+  /** The player's turn is over: a view the board moved by itself goes back to the fit. */
+  endTurn() {
+    if (!this.turnLegal && !this.autoMoved) return;
+    this.turnLegal = null;
+    this.fitAsked = false;
+    if (this.autoMoved) {
+      this.autoFit = true;
+      this.autoMoved = false;
+    }
+    if (this.autoFit) this.autoView({ animate: true });
   }
 
   /**
@@ -172,10 +205,12 @@ export class Board {
    * on touch), with its neighbours in view. Returns true if the view moved.
    */
   focusCell(x, y) {
-    const v = focusView(this.viewport(), this.view, x, y, spotScale(this.sizes().spot));
+    const { spot, spotUnits } = this.sizes();
+    const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits));
     const same = Math.abs(v.scale - this.view.scale) < 1e-6 && Math.abs(v.tx - this.view.tx) < 0.5 && Math.abs(v.ty - this.view.ty) < 0.5;
     if (same) return false;
     this.autoFit = false;
+    this.autoMoved = true;
     this.setView(v, { animate: true });
     return true;
   }
@@ -195,6 +230,7 @@ export class Board {
     const wy = (sy - ty) / scale;
     this.view = { scale: ns, tx: sx - wx * ns, ty: sy - wy * ns };
     this.autoFit = false;
+    this.autoMoved = false;
     this.apply();
     this.onUserMove();
   }
@@ -253,6 +289,7 @@ export class Board {
         }
         this.view = { ...g.view, tx: g.view.tx + dx, ty: g.view.ty + dy };
         this.autoFit = false;
+        this.autoMoved = false;
         this.apply();
       } else if (g.kind === 'pinch' && this.pointers.size >= 2) {
         const [a, b] = [...this.pointers.values()];
@@ -264,6 +301,7 @@ export class Board {
         const wy = (g.mid[1] - v.ty) / v.scale;
         this.view = { scale: ns, tx: mid[0] - wx * ns, ty: mid[1] - wy * ns };
         this.autoFit = false;
+        this.autoMoved = false;
         this.apply();
       }
     });
@@ -313,13 +351,13 @@ export class Board {
     this.layers.last.innerHTML = board.length > 1 ? lastMarkup(state) : '';
     this.layers.meeples.innerHTML = meeplesMarkup(board, this.tiles, state);
     this.layers.legal.innerHTML = legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null);
-    this.layers.draft.innerHTML = draftMarkup(draft, this.tiles);
+    this.layers.draft.innerHTML = draftMarkup(draft, this.tiles, this.sizes().spotUnits);
 
     const key = bounds ? `${bounds.minX},${bounds.minY},${bounds.maxX},${bounds.maxY}` : '';
     if (bounds) this.bounds = bounds;
     if (key !== this.lastBoundsKey) {
       this.lastBoundsKey = key;
-      if (this.autoFit) this.fit();
+      if (this.autoFit) this.autoView();
     }
   }
 

@@ -4,7 +4,6 @@
 
 import { meepleAnchor, featureAt, TILE } from './geometry.js';
 import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
-import { SPOT_UNITS } from './view.js';
 
 export const PORT_RE = /^(?:[NESW][LR]?|C)$/;
 
@@ -100,8 +99,8 @@ export function legalMarkup(legalCells, draft, previewDef) {
   return out;
 }
 
-/** draft: {x, y, tile, rotation, spots, meeple, color}. */
-export function draftMarkup(draft, tiles) {
+/** draft: {x, y, tile, rotation, spots, meeple, color}; ringUnits: a spot's diameter. */
+export function draftMarkup(draft, tiles, ringUnits = 24) {
   if (!draft) return '';
   const def = tiles[draft.tile];
   if (!def || !Number.isInteger(draft.x) || !Number.isInteger(draft.y)) return '';
@@ -114,7 +113,7 @@ export function draftMarkup(draft, tiles) {
     const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';
     const chosen = draft.meeple === port;
     out += `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${port}" data-testid="meeple-spot" data-port="${port}" transform="translate(${ox + a[0]} ${oy + a[1]})">
-      <circle r="${SPOT_UNITS / 2}" class="spot-ring"/>
+      <circle r="${ringUnits / 2}" class="spot-ring"/>
       ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
     </g>`;
   }

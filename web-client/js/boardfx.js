@@ -41,6 +41,7 @@ export function pulseCells(board, cells) {
   const sy = (y0 + 0.5) * TILE * v.scale + v.ty;
   if (sx < 0 || sy < 0 || sx > w || sy > h) {
     board.autoFit = false;
+    board.autoMoved = false;
     board.setView({ ...v, tx: w / 2 - (x0 + 0.5) * TILE * v.scale, ty: h / 2 - (y0 + 0.5) * TILE * v.scale }, { animate: true });
   }
   board.layers.fx.appendChild(g);

@@ -65,6 +65,7 @@ export class PlayFeel {
   /** After the board was drawn: at the start of the player's turn, a view to play in. */
   afterRender(state, mine) {
     if (!mine || state.phase !== 'playing' || !state.turn) {
+      if (this.turnShown !== null) this.board.endTurn();
       this.turnShown = null;
       return;
     }

@@ -11,12 +11,13 @@ export const MAX_SCALE = 3;
 export const FIT_MAX_SCALE = 1.3;
 
 /** What the player needs to read and hit, in CSS pixels (see issue 14). */
+// spotUnits: the diameter of a meeple spot's ring in tile units (boardart.js draws it). On
+// touch it is a little larger, so that 32 px spots need less zoom and the neighbouring
+// tiles still fit on a phone.
 export const SIZES = {
-  desktop: { legalCell: 36, spot: 24 },
-  touch: { legalCell: 44, spot: 32 },
+  desktop: { legalCell: 36, spot: 24, spotUnits: 24 },
+  touch: { legalCell: 44, spot: 32, spotUnits: 26 },
 };
-/** Diameter of a meeple spot's ring, in tile units (board.js draws r = SPOT_UNITS / 2). */
-export const SPOT_UNITS = 24;
 
 const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
@@ -107,8 +108,11 @@ export function turnView(vp, bounds, legal, { minCell, pad = 0.3 } = {}) {
  * neighbours (one cell around it) are inside the free part of the viewport (or, when
  * that block is larger than the viewport, so that the cell is centred).
  */
-export function focusView(vp, view, x, y, minScale) {
-  const r = safeRect(vp);
+export function focusView(vp, view, x, y, minScale, margin = 6) {
+  const full = safeRect(vp);
+  // A small margin, when there is room for it, so the neighbours do not touch the edge.
+  const m = Math.max(0, Math.min(margin, (full.w - 3 * TILE * minScale) / 2, (full.h - 3 * TILE * minScale) / 2));
+  const r = { x: full.x + m, y: full.y + m, w: full.w - 2 * m, h: full.h - 2 * m };
   const scale = clamp(Math.max(view.scale, minScale), MIN_SCALE, MAX_SCALE);
   const px = (x + 0.5) * TILE;
   const py = (y + 0.5) * TILE;
@@ -131,9 +135,9 @@ export function focusView(vp, view, x, y, minScale) {
   return { scale, tx, ty };
 }
 
-/** The scale at which a meeple spot is `px` CSS pixels across. */
-export function spotScale(px) {
-  return px / SPOT_UNITS;
+/** The scale at which a meeple spot of `units` tile units is `px` CSS pixels across. */
+export function spotScale(px, units) {
+  return px / units;
 }
 
 const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
