@@ -9,7 +9,7 @@ import { legalCells, newEvents } from './state.js';
 import { narrate, finalScorings } from './narrate.js';
 import { updateClock } from './ui.js';
 
-const AWAY_REFRESH_MS = 15000;
+const AWAY_REFRESH_MS = 5000;
 
 export class PlayFeel {
   /**
