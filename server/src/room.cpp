@@ -277,7 +277,7 @@ void Room::on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0
   }
   const std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
-  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt};
+  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, seat == 0};
   store(m.client, taken, false, [this, client = m.client, taken, token, t0] {
     seats_.push_back(SeatState{taken.name, taken.token_hash, nullptr});
     seated_ = static_cast<int>(seats_.size());

@@ -183,12 +183,13 @@ test('keyboard: each arrow moves in its direction, and Enter after a mouse Rotat
         const along = (to.x - from.x) * dx + (to.y - from.y) * dy;
         const across = Math.abs((to.x - from.x) * dy - (to.y - from.y) * dx);
         assert.ok(along > 0, `${key} from ${from.x},${from.y} moves that way (to ${to.x},${to.y})`);
-        // The nearest in that direction: no legal cell strictly closer within 45 degrees.
+        // The nearest in that direction (a step sideways counts twice): no legal cell
+        // within 45 degrees is nearer.
         if (across <= along) {
           const closer = ahead.filter(([x, y]) => {
             const a = (x - from.x) * dx + (y - from.y) * dy;
             const c = Math.abs((x - from.x) * dy - (y - from.y) * dx);
-            return c <= a && a * a + c * c < along * along + across * across;
+            return c <= a && a + 2 * c < along + 2 * across;
           });
           assert.deepEqual(closer, [], `${key}: the nearest cell that way`);
         }

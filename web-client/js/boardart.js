@@ -4,6 +4,7 @@
 
 import { meepleAnchor, featureAt, TILE } from './geometry.js';
 import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
+import { playerBySeat } from './state.js';
 
 export const PORT_RE = /^(?:[NESW][LR]?|C)$/;
 
@@ -12,7 +13,7 @@ export function validPlacement(b) {
 }
 
 export function colorOfSeat(state, seat) {
-  return state?.players?.find((p) => p.seat === seat)?.color ?? 'black';
+  return playerBySeat(state, seat)?.color ?? 'black';
 }
 
 /** The board's placements with only well-formed meeples. */

@@ -153,7 +153,6 @@ export function bindLog(ol, { onHover, onPick }) {
     const cells = cellsOf(ev);
     if (!cells) return;
     ev.preventDefault();
-    ev.stopPropagation();
     onPick(cells);
   });
 }

@@ -1,4 +1,5 @@
-// DOM rendering of the panels: players, bag, log, chat, lobby and the end screen.
+// DOM rendering of the panels: players, bag, banner, chat (the log is log.js, the end
+// screen endscreen.js, the lobby card lobby.js).
 // Names and chat are user text: they only ever go into the page through textContent.
 
 import { t, getLanguage } from './i18n.js';
@@ -78,49 +79,6 @@ export function updateClock(ul, clockMs) {
   return true;
 }
 
-/** Puts a translated text with one {name} into `el`, the name as an element. */
-function withName(el, key, params, player) {
-  const parts = t(key, { ...params, name: '\u0000' }).split('\u0000');
-  el.append(parts[0], nameSpan(player), parts[1] ?? '');
-  return el;
-}
-
-/**
- * The turn banner: one line of fixed height. opts: {mine, mySeat, picked (a cell is
- * chosen), awaySince, now, finalScoring, onShowEnd}.
- */
-export function renderBanner(banner, state, { mine, mySeat, picked = false, awaySince = {}, now = Date.now(), finalScoring = false, onShowEnd } = {}) {
-  banner.replaceChildren();
-  banner.className = 'turn-banner';
-  banner.dataset.mine = mine ? '1' : '0';
-  if (state.phase === 'playing' && state.turn) {
-    const p = playerBySeat(state, state.turn.seat);
-    banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
-    if (mine) {
-      banner.classList.add('mine');
-      banner.append(h('strong', { text: picked ? t('turn.yoursPicked') : t('turn.yours') }));
-      return;
-    }
-    const line = h('span', { 'data-testid': 'banner-turn', 'data-presence': presence(p) ?? '' });
-    const kind = presence(p);
-    if (kind === 'auto') withName(line, 'turn.otherAuto', {}, p);
-    else if (kind === 'bot') withName(line, 'turn.otherBot', {}, p);
-    else if (kind === 'away') {
-      const d = awayFor(awaySince?.[p.seat], now);
-      if (d) withName(line, 'turn.otherAway', { time: t(`time.${d.unit}`, { n: d.n }) }, p);
-      else withName(line, 'turn.otherAwayNoTime', {}, p);
-      line.classList.add('away-note');
-    } else withName(line, 'turn.other', {}, p);
-    banner.append(line);
-    if (mySeat === null || mySeat === undefined) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
-  } else if (state.phase === 'finished') {
-    banner.append(h('strong', { text: finalScoring ? t('turn.finalScoring') : t('end.title') }));
-    banner.append(h('button', { type: 'button', class: 'btn small', 'data-testid': 'show-end', onclick: onShowEnd, text: t('end.show') }));
-  } else if (state.phase === 'lobby') {
-    banner.append(h('span', { text: t('lobby.title') }));
-  }
-}
-
 export function renderBag(grid, leftEl, state, catalog) {
   leftEl.textContent = t('bag.left', { n: state.bag?.left ?? 0 });
   grid.replaceChildren();
@@ -151,48 +109,4 @@ export function renderChat(ol, state) {
   }));
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';
-}
-
-export function renderLobby(card, state, { mySeat, inviteUrl, onCopy, onStart, onShare }) {
-  card.replaceChildren();
-  const players = state.players ?? [];
-  const me = players.find((p) => p.seat === mySeat);
-  const host = players.find((p) => p.host);
-  const input = h('input', { class: 'invite-input', readonly: true, value: inviteUrl, 'data-testid': 'invite-link', 'aria-label': t('lobby.invite') });
-  input.addEventListener('focus', () => input.select());
-  const seats = h('ul', { class: 'seats', 'data-testid': 'seats' });
-  for (let i = 0; i < 5; i++) {
-    const p = players[i];
-    if (p) {
-      seats.appendChild(h('li', { class: `seat c-${p.color}`, 'data-testid': 'seat', 'data-seat': p.seat },
-        colorChip(p.color), nameSpan(p),
-        p.seat === mySeat ? h('span', { class: 'badge you', text: t('you') }) : null,
-        p.host ? h('span', { class: 'badge', text: t('host') }) : null,
-        h('span', { class: `dot ${p.connected ? 'on' : 'off'}` })));
-    } else {
-      seats.appendChild(h('li', { class: 'seat empty', text: t('lobby.emptySeat') }));
-    }
-  }
-  const canStart = me?.host && players.length >= 2;
-  add(card,
-    h('h2', { text: t('lobby.title') }),
-    h('label', { class: 'muted', text: t('lobby.invite') }),
-    h('div', { class: 'invite-row' }, input,
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),
-      typeof navigator !== 'undefined' && navigator.share ? h('button', { type: 'button', class: 'btn', onclick: onShare, text: t('lobby.share') }) : null),
-    h('h3', { text: t('lobby.seats', { n: players.length }) }),
-    seats,
-    h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }),
-  );
-  if (me?.host) {
-    add(card,
-      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !canStart, onclick: onStart, text: t('lobby.start') }),
-      players.length < 2 ? h('p', { class: 'muted', text: t('lobby.needPlayers') }) : null,
-    );
-  } else if (host) {
-    const p = h('p', { class: 'muted wait-host' });
-    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
-    p.append(text[0], nameSpan(host), text[1] ?? '');
-    card.append(p);
-  }
 }

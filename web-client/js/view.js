@@ -145,8 +145,9 @@ const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDo
 /**
  * The legal cell an arrow key moves to from `from` ({x, y}, cell units, may be
  * fractional, e.g. the centre of the view): the nearest cell in that direction, first
- * among those within 45 degrees of it, then among all cells on that side. Null if there
- * is none on that side.
+ * among those within 45 degrees of it, then among all cells on that side; "nearest"
+ * counts a step sideways twice (straight ahead wins a tie). Null if there is none on
+ * that side.
  */
 export function nextCell(cells, from, key) {
   const d = DIRS[key];
@@ -159,8 +160,8 @@ export function nextCell(cells, from, key) {
     const along = vx * d[0] + vy * d[1];
     if (along <= 1e-9) continue;
     const across = Math.abs(vx * d[1] - vy * d[0]);
-    // In the cone: by distance. Outside it: after every cone cell, by distance too.
-    const cost = (across <= along ? 0 : 1e6) + along * along + across * across;
+    // In the cone first; outside it only when the cone is empty.
+    const cost = (across <= along + 1e-9 ? 0 : 1e6) + along + 2 * across;
     if (cost < bestCost) {
       bestCost = cost;
       best = c;

@@ -1,0 +1,358 @@
+// A room page (/r/<room>): the connection, the store of the server's state, the turn being
+// prepared, and the rendering of the lobby, the board, the panels and the end screen.
+// The server decides everything; this page shows its state and sends the player's choices.
+
+import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from './state.js';
+import { Connection, wsUrl } from './net.js';
+import { Board } from './board.js';
+import { t, errorText } from './i18n.js';
+import { renderPlayers, renderBag, renderLog, renderChat, renderEnd, bindLog } from './ui.js';
+import { PlayFeel } from './feel.js';
+import { renderLobby, copyInvite } from './lobby.js';
+import {
+  startDraft, rotateDraft, toggleMeeple, withoutMeeple, cycleMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
+} from './draft.js';
+import { roomKeyAction, describeKey } from './keys.js';
+import { renderBanner, renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
+import { joinMessage, storedIntent, askName, bindJoinForm, showMissing } from './join.js';
+import { $, toast } from './page.js';
+import { KEYS, local } from './storage.js';
+import { inviteUrl } from './routes.js';
+
+export class RoomPage {
+  constructor(room, { catalog, tiles }) {
+    this.room = room;
+    this.catalog = catalog;
+    this.tiles = tiles;
+    this.store = initialStore();
+    this.conn = null;
+    this.intent = null; // {type:'token', token} | {type:'name', name} | {type:'watch'}
+    this.draft = null; // see draft.js
+    this.board = null;
+    this.endDismissed = false;
+    this.feel = null; // sounds, the turn clock, absences, the turn view, the final scoring (feel.js)
+    this.title = new TitleCue();
+    this.connIndicator = new ConnIndicator();
+  }
+
+  // -------------------------------------------------------------------------
+  // Entering, joining and the connection.
+
+  enter() {
+    $('view-room').hidden = false;
+    document.body.classList.add('in-room');
+    this.board = new Board($('board'), {
+      onCellClick: (x, y) => this.selectCell(x, y),
+      onSpotClick: (port) => this.chooseSpot(port),
+      onGhostClick: () => this.rotate(),
+    });
+    this.board.setCatalog(this.catalog);
+    this.feel = new PlayFeel({
+      board: this.board, tiles: () => this.tiles, soundOn: () => local.get(KEYS.sound) !== '0',
+      playersEl: $('players'), rerender: () => this.render(),
+    });
+    $('end-download').href = `/api/rooms/${encodeURIComponent(this.room)}/record`;
+    $('end-download').setAttribute('download', `carcassonne-${this.room}.json`);
+    this.bindControls();
+    this.bindSoundToggle();
+    const bag = $('bag-details');
+    const bagOpen = local.get(KEYS.bagOpen);
+    bag.open = bagOpen === null ? window.innerWidth > 860 : bagOpen === '1';
+    bag.addEventListener('toggle', () => local.set(KEYS.bagOpen, bag.open ? '1' : '0'));
+
+    this.intent = storedIntent(this.room);
+    if (this.intent) this.connect();
+    else askName(this.room);
+  }
+
+  inviteUrl() {
+    return inviteUrl(location.origin, this.room);
+  }
+
+  connect() {
+    if (this.conn) {
+      if (this.conn.status.state === 'open') this.sendIntent();
+      else this.conn.retryNow();
+      return;
+    }
+    this.conn = new Connection(wsUrl(location, this.room), {
+      onOpen: () => this.sendIntent(),
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (s) => {
+        this.connIndicator.show(s);
+        if (s.state === 'waiting' && this.conn.attempt >= 3) this.checkRoomStillExists();
+      },
+    });
+    this.conn.start();
+  }
+
+  send(msg) {
+    return this.conn?.send(msg) ?? false;
+  }
+
+  // After a few failed reconnects, tell a deleted room from a server that is down.
+  async checkRoomStillExists() {
+    try {
+      const res = await fetch(`/api/rooms/${encodeURIComponent(this.room)}`);
+      if (res.status === 404) {
+        this.conn.stop();
+        showMissing();
+      }
+    } catch { /* the server is down: keep retrying */ }
+  }
+
+  sendIntent() {
+    const msg = joinMessage(this.intent);
+    if (msg) this.send(msg);
+  }
+
+  onMessage(msg) {
+    const prev = this.store.state;
+    const r = reduce(this.store, msg);
+    this.store = r.store;
+    this.feel.onMessage(msg);
+    // A seat's token is kept for coming back. A spectator keeps its intent: a named late
+    // joiner comes back under its name (and stays a spectator, since the game has
+    // started), a watcher watches again.
+    if (r.token && this.store.seat !== null) {
+      local.set(KEYS.token(this.room), r.token);
+      this.intent = { type: 'token', token: r.token };
+    }
+    if (r.resync) this.send({ type: 'resync' });
+    if (r.error) this.handleError(r.error);
+    if (r.changed) this.onStateChanged(prev, msg.type === 'patch');
+  }
+
+  handleError(err) {
+    if (err.code === 'bad_token') {
+      local.del(KEYS.token(this.room));
+      this.intent = null;
+      this.store = initialStore();
+      this.draft = null;
+      this.render();
+      askName(this.room, t('join.badToken'));
+      return;
+    }
+    this.draft = err.code === 'stale_version' ? null : markPending(this.draft, false);
+    toast(errorText(err));
+    this.render();
+  }
+
+  onStateChanged(prev, live) {
+    const state = this.store.state;
+    // A new turn (or anything that removed our options) drops the prepared placement.
+    this.draft = keepDraft(this.draft, this.store);
+    if (live && prev) {
+      // Points rise from what a move completed; the final scoring is played by feel.js.
+      const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && !ev.end && (ev.points ?? 0) > 0);
+      scored.forEach((ev, i) => {
+        const colors = (ev.seats ?? []).map((s) => playerBySeat(state, s)?.color).filter(Boolean);
+        // Several features completed at once rise one after the other.
+        setTimeout(() => this.board.flashScore(ev, colors), i * 450);
+      });
+    }
+    if (state.phase !== 'finished') this.endDismissed = false;
+    this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
+    this.render();
+  }
+
+  // -------------------------------------------------------------------------
+  // Sound.
+
+  bindSoundToggle() {
+    $('sound-toggle').hidden = false;
+    $('sound-toggle').addEventListener('click', () => {
+      local.set(KEYS.sound, local.get(KEYS.sound) === '0' ? '1' : '0');
+      this.renderSoundToggle();
+    });
+    this.renderSoundToggle();
+  }
+
+  renderSoundToggle() {
+    const on = local.get(KEYS.sound) !== '0';
+    const btn = $('sound-toggle');
+    btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    btn.title = t(on ? 'sound.on' : 'sound.off');
+    btn.setAttribute('aria-label', btn.title);
+    btn.classList.toggle('off', !on);
+  }
+
+  // -------------------------------------------------------------------------
+  // Preparing a turn (the draft's logic is in draft.js).
+
+  selectCell(x, y) {
+    if (!isMyTurn(this.store) || this.draft?.pending) return;
+    if (this.draft && this.draft.x === x && this.draft.y === y) return this.rotate();
+    const d = startDraft(this.store.state, x, y);
+    if (!d) return;
+    this.draft = d;
+    // Close enough to tap the meeple spots (24 px, 32 px on touch), neighbours in view.
+    this.board.focusCell(x, y);
+    this.render();
+  }
+
+  // Arrow keys move the tile to the nearest legal cell in that direction (from the middle
+  // of the view for the first press).
+  stepCell(key) {
+    if (this.draft?.pending) return;
+    const best = stepTarget(legalCells(this.store.state), this.draft, key, this.board.centreCell());
+    if (best) this.selectCell(best.x, best.y);
+  }
+
+  updateDraft(next) {
+    if (next === this.draft) return;
+    this.draft = next;
+    this.render();
+  }
+
+  rotate() {
+    this.updateDraft(rotateDraft(this.draft));
+  }
+
+  chooseSpot(port) {
+    this.updateDraft(toggleMeeple(this.draft, port));
+  }
+
+  noMeeple() {
+    this.updateDraft(withoutMeeple(this.draft));
+  }
+
+  cancelDraft() {
+    if (!this.draft || this.draft.pending) return;
+    this.draft = null;
+    this.render();
+  }
+
+  confirmDraft() {
+    const d = this.draft;
+    if (!d || d.pending || !isMyTurn(this.store)) return;
+    if (this.send(playMessage(d, this.store.version))) this.updateDraft(markPending(d));
+  }
+
+  // -------------------------------------------------------------------------
+  // Controls.
+
+  onKey(ev) {
+    const action = roomKeyAction(describeKey(ev, document.body), { hasDraft: !!this.draft, myTurn: isMyTurn(this.store) });
+    switch (action) {
+      case 'rotate': this.rotate(); ev.preventDefault(); break;
+      case 'confirm': this.confirmDraft(); ev.preventDefault(); break;
+      case 'meeple': this.updateDraft(cycleMeeple(this.draft)); ev.preventDefault(); break;
+      case 'cancel': this.cancelDraft(); break;
+      case 'step': this.stepCell(ev.key); ev.preventDefault(); break;
+      case 'fit': this.board.fitNow(); break;
+      case 'zoomIn': this.board.zoomBy(1.25); break;
+      case 'zoomOut': this.board.zoomBy(0.8); break;
+      default: break;
+    }
+  }
+
+  bindControls() {
+    bindJoinForm((intent) => {
+      this.intent = intent;
+      this.connect();
+    });
+    $('btn-rotate').addEventListener('click', () => this.rotate());
+    $('btn-no-meeple').addEventListener('click', () => this.noMeeple());
+    $('btn-cancel').addEventListener('click', () => this.cancelDraft());
+    $('btn-confirm').addEventListener('click', () => this.confirmDraft());
+    $('zoom-in').addEventListener('click', () => this.board.zoomBy(1.25));
+    $('zoom-out').addEventListener('click', () => this.board.zoomBy(0.8));
+    $('fit').addEventListener('click', () => this.board.fitNow());
+    $('conn-retry').addEventListener('click', () => this.conn?.retryNow());
+    $('end-close').addEventListener('click', () => {
+      this.endDismissed = true;
+      this.render();
+    });
+    document.addEventListener('keydown', (ev) => this.onKey(ev));
+    bindLog($('log'), { onHover: (cells) => this.board.hoverCells(cells), onPick: (cells) => this.board.pulseCells(cells) });
+    $('chat-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const input = $('chat-input');
+      const text = input.value.trim();
+      if (!text) return;
+      if ([...text].length > 280) {
+        toast(t('err.too_large'));
+        return;
+      }
+      if (this.send({ type: 'chat', text })) input.value = '';
+    });
+    window.addEventListener('online', () => this.conn?.retryNow());
+    document.addEventListener('visibilitychange', () => {
+      this.title.update(isMyTurn(this.store));
+      if (!document.hidden && this.conn && this.conn.status.state === 'waiting') this.conn.retryNow();
+    });
+  }
+
+  /** The language changed: every text again. */
+  relabel() {
+    this.render();
+    this.renderSoundToggle();
+    this.connIndicator.show(this.conn?.status ?? { state: 'idle' });
+  }
+
+  // -------------------------------------------------------------------------
+  // Rendering.
+
+  render() {
+    const { state } = this.store;
+    const view = $('view-room');
+    if (!state) {
+      view.dataset.phase = 'none';
+      return;
+    }
+    const mySeat = this.store.seat;
+    view.dataset.phase = state.phase;
+    view.dataset.myTurn = isMyTurn(this.store) ? '1' : '0';
+    view.dataset.seat = mySeat ?? '';
+    view.dataset.version = this.store.version;
+
+    const lobby = $('lobby');
+    lobby.hidden = state.phase !== 'lobby';
+    if (state.phase === 'lobby') {
+      renderLobby(lobby, state, {
+        mySeat,
+        inviteUrl: this.inviteUrl(),
+        onCopy: (ev) => copyInvite(ev?.currentTarget, this.inviteUrl()),
+        onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
+        onStart: () => this.send({ type: 'start' }),
+      });
+    }
+
+    const mine = isMyTurn(this.store) && !this.draft?.pending;
+    const b = boardBounds(state);
+    this.board.render({
+      state,
+      legalCells: mine ? legalCells(state) : [],
+      draft: draftView(this.draft, this.store),
+      bounds: { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 },
+      previewTile: state.turn?.tile,
+    });
+
+    const ctx = { state, store: this.store, draft: this.draft, tiles: this.tiles };
+    renderBanner($('turn-banner'), {
+      ...ctx, awaySince: this.feel.awaySince, finalScoring: this.feel.finalScoring,
+      onShowEnd: () => {
+        this.feel.skipFinale();
+        this.endDismissed = false;
+        this.render();
+      },
+    });
+    renderActionBar(ctx);
+    renderPlayers($('players'), state, mySeat, this.tiles, { awaySince: this.feel.awaySince, clockMs: this.feel.clockMs });
+    $('spectators').textContent = `· ${t('spectators', { n: state.spectators ?? 0 })}`;
+    $('bag-panel').hidden = state.phase === 'lobby';
+    renderBag($('bag-grid'), $('bag-left'), state, this.catalog);
+    renderLog($('log'), state, this.tiles);
+    renderChat($('chat'), state);
+
+    const end = $('end-modal');
+    // The end dialog waits for the final scoring played on the board.
+    const showEnd = state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring;
+    end.hidden = !showEnd;
+    if (showEnd) renderEnd(end, state, mySeat);
+    this.title.update(isMyTurn(this.store));
+    // Last, once the panels around the board have their size: a view to play in.
+    this.feel.afterRender(state, isMyTurn(this.store));
+  }
+}
