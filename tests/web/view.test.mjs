@@ -48,20 +48,29 @@ test('a late board: the turn view zooms to the minimum size and shows the legal 
 test('focusing a chosen cell zooms to the spot size and keeps the neighbours in view', () => {
   const view = { scale: 0.4, tx: 100, ty: 50 };
   const s = spotScale(SIZES.desktop.spot, SIZES.desktop.spotUnits);
-  const v = focusView(desktop, view, 8, 10, s);
+  const all = [];
+  for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (dx || dy) all.push({ x: 8 + dx, y: 10 + dy });
+  const v = focusView(desktop, view, 8, 10, s, [...all, { x: 30, y: 30 }]);
   assert.ok(v.scale >= s);
-  for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) assert.ok(cellInside(desktop, v, 8 + dx, 10 + dy), `neighbour ${dx},${dy}`);
+  for (const c of all) assert.ok(cellInside(desktop, v, c.x, c.y), `neighbour ${c.x},${c.y}`);
+  // Only the tiles around it count: a cell at the edge of the view with its tiles inside stays put.
+  const edge = { scale: 1.2, tx: 0, ty: 0 }; // cell (6, 2) is at the right edge of the free part
+  assert.ok(cellInside(desktop, edge, 6, 2));
+  assert.deepEqual(focusView(desktop, edge, 6, 2, 1, [{ x: 5, y: 2 }, { x: 6, y: 1 }]), edge, 'no jump when the tiles around are in view');
+  assert.notDeepEqual(focusView(desktop, edge, 6, 2, 1, [{ x: 7, y: 2 }]), edge, 'a tile beyond the edge brings the view along');
   // Already big and in view: nothing moves.
   const big = { scale: 1.2, tx: 0, ty: 0 };
   assert.deepEqual(focusView(desktop, big, 3, 2, 1), big);
   // A phone: 3 cells at the touch size may not fit; the cell is then centred.
   const st = spotScale(SIZES.touch.spot, SIZES.touch.spotUnits);
-  const p = focusView(phone, { scale: 0.44, tx: 0, ty: 0 }, -5, 7, st);
+  const p = focusView(phone, { scale: 0.44, tx: 0, ty: 0 }, -5, 7, st, [{ x: -6, y: 7 }, { x: -4, y: 6 }]);
   assert.ok(p.scale >= st);
   const c = cellRect(p, -5, 7);
   const r = safeRect(phone);
   assert.ok(Math.abs(c.x + c.w / 2 - (r.x + r.w / 2)) < 1 || cellInside(phone, p, -6, 7));
   assert.ok(cellInside(phone, p, -5, 7));
+  assert.ok(cellInside(phone, p, -6, 7) && cellInside(phone, p, -4, 6), 'the tiles around it fit on a phone');
+  assert.ok(r.w >= 3 * 100 * p.scale, 'three tiles fit across a phone at the touch spot size');
 });
 
 test('each arrow moves to the nearest legal cell in its own direction', () => {

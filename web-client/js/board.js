@@ -9,7 +9,7 @@ import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftM
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DRAG_THRESHOLD = 6;
-const TWEEN_MS = 260;
+const TWEEN_MS = 200;
 // Meeples grow when the board is zoomed out, up to this factor, so that they stay about
 // MEEPLE_MIN_PX tall and their colour and glyph can be told apart.
 const MEEPLE_MIN_PX = 16;
@@ -111,7 +111,8 @@ export class Board {
     this.view = v;
     this.tweenView = null;
     const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-    if (!animate || reduced || typeof requestAnimationFrame !== 'function') {
+    const still = Math.abs(v.scale - from.scale) < 1e-4 && Math.abs(v.tx - from.tx) < 0.5 && Math.abs(v.ty - from.ty) < 0.5;
+    if (!animate || still || reduced || typeof requestAnimationFrame !== 'function') {
       this.svg.dataset.moving = '0';
       this.apply();
       return;
@@ -202,11 +203,11 @@ export class Board {
 
   /**
    * Brings a chosen cell close enough to tap its meeple spots (24 px on a desktop, 32 px
-   * on touch), with its neighbours in view. Returns true if the view moved.
+   * on touch), with the tiles around it in view. Returns true if the view moved.
    */
   focusCell(x, y) {
     const { spot, spotUnits } = this.sizes();
-    const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits));
+    const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits), this.placed ?? []);
     const same = Math.abs(v.scale - this.view.scale) < 1e-6 && Math.abs(v.tx - this.view.tx) < 0.5 && Math.abs(v.ty - this.view.ty) < 0.5;
     if (same) return false;
     this.autoFit = false;
@@ -343,6 +344,7 @@ export class Board {
    */
   render({ state, legalCells = [], draft = null, bounds, previewTile = null }) {
     const board = cleanBoard(state);
+    this.placed = board.map((b) => ({ x: b.x, y: b.y }));
     // The newest tile slides in once, when it is new to this page.
     const lastKey = board.length > 1 ? `${board.length}:${board[board.length - 1].x},${board[board.length - 1].y}` : '';
     const fresh = this.freshKey !== undefined && lastKey !== this.freshKey && board.length > 1;

@@ -104,34 +104,33 @@ export function turnView(vp, bounds, legal, { minCell, pad = 0.3 } = {}) {
 
 /**
  * The view once a cell is chosen: at least `minScale`, keeping the cell where it is on
- * screen when possible, then panned as little as possible so that the cell and its
- * neighbours (one cell around it) are inside the free part of the viewport (or, when
- * that block is larger than the viewport, so that the cell is centred).
+ * screen when possible, then panned as little as possible so that the cell and the
+ * neighbouring tiles (`keep`: the occupied cells among its eight neighbours) are inside
+ * the free part of the viewport; when they cannot all fit, the cell is centred.
  */
-export function focusView(vp, view, x, y, minScale, margin = 6) {
+export function focusView(vp, view, x, y, minScale, keep = [], margin = 6) {
   const full = safeRect(vp);
-  // A small margin, when there is room for it, so the neighbours do not touch the edge.
-  const m = Math.max(0, Math.min(margin, (full.w - 3 * TILE * minScale) / 2, (full.h - 3 * TILE * minScale) / 2));
-  const r = { x: full.x + m, y: full.y + m, w: full.w - 2 * m, h: full.h - 2 * m };
+  const near = keep.filter((c) => Math.abs(c.x - x) <= 1 && Math.abs(c.y - y) <= 1);
+  const block = cellBounds([{ x, y }, ...near]);
   const scale = clamp(Math.max(view.scale, minScale), MIN_SCALE, MAX_SCALE);
+  const s = TILE * scale;
+  const bw = (block.maxX - block.minX + 1) * s;
+  const bh = (block.maxY - block.minY + 1) * s;
+  // A small margin, when there is room for it, so the neighbours do not touch the edge.
+  const m = Math.max(0, Math.min(margin, (full.w - bw) / 2, (full.h - bh) / 2));
+  const r = { x: full.x + m, y: full.y + m, w: full.w - 2 * m, h: full.h - 2 * m };
   const px = (x + 0.5) * TILE;
   const py = (y + 0.5) * TILE;
   // Zoom about the cell's centre.
-  const sx = px * view.scale + view.tx;
-  const sy = py * view.scale + view.ty;
-  const v = viewAt(scale, px, py, sx, sy);
-  const s = TILE * scale;
-  const fitAxis = (t, cellStart, size, lo, len) => {
-    // cellStart: the cell's screen start at translation t; keep [cell - 1, cell + 2) inside.
-    const blockStart = cellStart - s;
-    const block = 3 * s;
-    if (block > len) return t + (lo + len / 2) - (cellStart + s / 2);
-    if (blockStart < lo) return t + (lo - blockStart);
-    if (blockStart + block > lo + len) return t - (blockStart + block - (lo + len));
+  const v = viewAt(scale, px, py, px * view.scale + view.tx, py * view.scale + view.ty);
+  const fitAxis = (t, start, size, cellStart, lo, len) => {
+    if (size > len) return t + (lo + len / 2) - (cellStart + s / 2);
+    if (start < lo) return t + (lo - start);
+    if (start + size > lo + len) return t - (start + size - (lo + len));
     return t;
   };
-  const tx = fitAxis(v.tx, x * s + v.tx, s, r.x, r.w);
-  const ty = fitAxis(v.ty, y * s + v.ty, s, r.y, r.h);
+  const tx = fitAxis(v.tx, block.minX * s + v.tx, bw, x * s + v.tx, r.x, r.w);
+  const ty = fitAxis(v.ty, block.minY * s + v.ty, bh, y * s + v.ty, r.y, r.h);
   return { scale, tx, ty };
 }
 
