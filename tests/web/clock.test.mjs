@@ -27,10 +27,12 @@ test('presence: away since when, bots and computer-played seats', () => {
   assert.deepEqual(a, { 1: 5000 });
   assert.deepEqual(trackAway(a, st(false), 9000), { 1: 5000 }, 'keeps the first time');
   assert.deepEqual(trackAway(a, st(true), 9000), {}, 'back');
+  assert.deepEqual(trackAway({}, { players: [{ seat: 2, connected: false, bot: 'easy' }] }, 1), {}, 'a computer seat is never away');
   assert.deepEqual(awayFor(5000, 50_000), { unit: 's', n: 45 });
   assert.deepEqual(awayFor(0, 150_000), { unit: 'min', n: 2 });
   assert.deepEqual(awayFor(0, 7_300_000), { unit: 'h', n: 2 });
   assert.equal(awayFor(null, 1), null);
+  assert.equal(awayFor(1000, 3000), null, 'just gone: no figure yet');
   assert.equal(presence({ bot: 'hard', connected: true }), 'bot');
   assert.equal(presence({ bot: null, away: true, connected: false }), 'auto');
   assert.equal(presence({ bot: null, away: false, connected: false }), 'away');

@@ -36,17 +36,18 @@ export function crossed(prevMs, ms, at = 10000) {
 export function trackAway(prev, state, now, firstSight = false) {
   const next = {};
   for (const p of state?.players ?? []) {
-    if (p.connected !== false) continue;
+    if (p.connected !== false || p.bot) continue; // a computer seat is never "away"
     if (prev && Object.hasOwn(prev, p.seat)) next[p.seat] = prev[p.seat];
     else next[p.seat] = firstSight ? null : now;
   }
   return next;
 }
 
-/** A short duration in the page's words: {unit: 's'|'min'|'h', n}. */
+/** How long a seat has been gone: {unit: 's'|'min'|'h', n}, or null (unknown, or just now). */
 export function awayFor(since, now) {
   if (!Number.isFinite(since)) return null;
   const s = Math.max(0, Math.floor((now - since) / 1000));
+  if (s < 5) return null;
   if (s < 60) return { unit: 's', n: s };
   if (s < 3600) return { unit: 'min', n: Math.floor(s / 60) };
   return { unit: 'h', n: Math.floor(s / 3600) };

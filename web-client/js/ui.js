@@ -41,7 +41,7 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
   for (const p of state.players ?? []) {
     const active = turnSeat === p.seat;
     const li = h('li', {
-      class: `player c-${p.color}${active ? ' active' : ''}${p.connected ? '' : ' disconnected'}${p.seat === mySeat ? ' me' : ''}${p.bot ? ' bot' : ''}`,
+      class: `player c-${p.color}${active ? ' active' : ''}${p.connected || p.bot ? '' : ' disconnected'}${p.seat === mySeat ? ' me' : ''}${p.bot ? ' bot' : ''}`,
       'data-testid': 'player', 'data-seat': p.seat, 'data-score': p.score, 'data-meeples': p.meeples,
       'data-active': active ? '1' : '0', 'data-connected': p.connected ? '1' : '0', 'data-presence': presence(p) ?? '',
     });
