@@ -68,7 +68,11 @@ export function presence(player) {
  * turn it is. `now` and the timer functions can be replaced (tests).
  */
 export class TurnTicker {
-  constructor({ onTick, onWarn, now = () => Date.now(), every = 250, setInterval: si = globalThis.setInterval, clearInterval: ci = globalThis.clearInterval } = {}) {
+  constructor({
+    onTick, onWarn, now = () => Date.now(), every = 250,
+    setInterval: si = (f, ms) => globalThis.setInterval(f, ms), clearInterval: ci = (id) => globalThis.clearInterval(id),
+  } = {}) {
+    // The timer functions are kept as plain arrows: window's own must not be called as methods.
     Object.assign(this, { onTick, onWarn, now, every, si, ci });
     this.offset = 0;
     this.timer = null;
