@@ -87,6 +87,9 @@ test('arrow keys go to the nearest legal cell in their direction', () => {
   assert.deepEqual(stepTarget(cells, null, 'ArrowUp'), { x: 0, y: -1, rotation: 180 });
   assert.deepEqual(stepTarget(cells, null, 'ArrowLeft', { x: 0.4, y: 0.3 }), { x: -1, y: 0, rotation: 270 });
   assert.deepEqual(stepTarget(cells, null, 'ArrowDown', { x: 0.4, y: -0.3 }), { x: 0, y: 1, rotation: 0 });
+  // A first press with nothing that way still picks the cell nearest the origin.
+  assert.deepEqual(stepTarget(cells, null, 'ArrowUp', { x: 0.2, y: -3 }), { x: 0, y: -1, rotation: 180 });
+  assert.deepEqual(stepTarget(cells, null, 'ArrowDown', { x: 0.8, y: 5 }), { x: 0, y: 1, rotation: 0 });
   const from = { x: 0, y: -1 };
   assert.deepEqual(stepTarget(cells, from, 'ArrowRight'), { x: 1, y: 0, rotation: 90 });
   assert.deepEqual(stepTarget(cells, from, 'ArrowLeft'), { x: -1, y: 0, rotation: 270 });

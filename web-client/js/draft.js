@@ -53,10 +53,15 @@ export function keepDraft(d, store) {
 /**
  * The cell an arrow key moves to: the nearest legal cell in that direction (view.js
  * nextCell) from the draft's cell or, without a draft, from `origin` (the middle of the
- * view), so that the first press goes its way too.
+ * view), so that the first press goes its way too. A first press with nothing that way
+ * still picks a cell: the one nearest the origin.
  */
 export function stepTarget(cells, d, key, origin = { x: 0, y: 0 }) {
-  return nextCell(cells, d ?? origin, key);
+  if (d) return nextCell(cells, d, key);
+  const ahead = nextCell(cells, origin, key);
+  if (ahead || !cells.length || !/^Arrow/.test(key ?? '')) return ahead;
+  const dist = (c) => Math.hypot(c.x - origin.x, c.y - origin.y);
+  return cells.reduce((best, c) => (dist(c) < dist(best) ? c : best));
 }
 
 /** The M key: the next meeple spot of the draft's rotation, then none. */
