@@ -185,7 +185,9 @@ export class Board {
     if (!this.autoFit && this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))) return false;
     this.autoFit = true;
     this.autoMoved = false;
-    this.autoView({ animate: true });
+    // At once, not animated: the legal cells are where they will stay as soon as the
+    // player (or a test) sees that it is their turn.
+    this.autoView();
     return true;
   }
 
