@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "carc/core/game.hpp"
 #include "carc/protocol/messages.hpp"
@@ -21,6 +22,7 @@ struct SeatTaken {
   std::string name;
   std::string token_hash;  // sha256_hex of the token (never the token); empty for a computer player
   std::optional<protocol::BotLevel> bot;  // set for a computer player
+  bool host = false;  // this seat becomes the host (the first human to sit; a rematch's old host)
 };
 // A lobby seat is given up (leave), kicked by the host, or a computer player removed: the
 // seats after it move up by one, and its token stops working.
@@ -59,6 +61,14 @@ struct RematchCreated {
 };
 using RoomAction =
     std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted, RematchCreated>;
+
+// What storage gives back to rebuild a room: its accepted actions in order (Room::restore
+// replays them), and the highest versions stored with them or bumped since.
+struct RestoredRoom {
+  std::vector<RoomAction> actions;
+  std::int64_t version = 1;       // the next change gets at least version + 1
+  std::int64_t game_version = 1;  // version of the last change of the game itself
+};
 
 class Persistence {
  public:

@@ -50,35 +50,43 @@ Room::Room(Strand strand, std::string id, RoomServices services)
 std::variant<std::shared_ptr<Room>, std::string> Room::restore(Strand strand, std::string id, RoomServices services,
                                                                const RestoredRoom& r) {
   auto room = std::make_shared<Room>(std::move(strand), std::move(id), services);
-  if (r.seats.size() > static_cast<std::size_t>(kMaxPlayers)) return std::string("too many seats");
-  for (const auto& s : r.seats) room->seats_.push_back(SeatState{s.name, s.token_hash, nullptr});
-  room->seated_ = static_cast<int>(room->seats_.size());
-  if (r.seed) {
-    const int n = static_cast<int>(r.seats.size());
-    if (n < kMinPlayers) return std::string("a started game needs at least 2 seats");
-    std::vector<Event> events;
-    room->seed_ = *r.seed;
-    room->game_ = std::make_unique<Game>(Game::seeded(n, *r.seed, &events));
-    room->events_.append_started();
-    room->apply_game_events(events, nullptr);
-    for (std::size_t i = 0; i < r.moves.size(); ++i) {
-      const auto& a = r.moves[i];
+  std::vector<Event> events;
+  for (std::size_t i = 0; i < r.actions.size(); ++i) {
+    const std::string where = "action " + std::to_string(i) + ": ";
+    const RoomAction& action = r.actions[i];
+    if (const auto* s = std::get_if<SeatTaken>(&action)) {
+      if (room->game_) return where + "a seat taken after the start";
+      if (s->seat != static_cast<int>(room->seats_.size())) return where + "seat " + std::to_string(s->seat) + " out of order";
+      if (room->seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return where + "too many seats";
+      room->seats_.push_back(SeatState{s->name, s->token_hash, nullptr});
+    } else if (const auto* g = std::get_if<GameStarted>(&action)) {
+      if (room->game_) return where + "the game started twice";
+      const int n = static_cast<int>(room->seats_.size());
+      if (n < kMinPlayers || g->players != n) return where + "players do not match seats";
       events.clear();
-      if (a.seat != room->game_->current_seat()) return "move " + std::to_string(i) + ": not that seat's turn";
-      if (const auto err = room->game_->play(a.move, &events)) {
-        return "move " + std::to_string(i) + ": " + std::string(rule_error_name(*err));
-      }
-      room->actions_.push_back(a);
+      room->seed_ = g->seed;
+      room->game_ = std::make_unique<Game>(Game::seeded(n, g->seed, &events));
+      room->events_.append_started();
       room->apply_game_events(events, nullptr);
+      room->set_phase(RoomPhase::Playing);
+    } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
+      if (!room->game_) return where + "a move before the start";
+      if (m->index != static_cast<int>(room->actions_.size())) return where + "move " + std::to_string(m->index) + " out of order";
+      if (m->seat != room->game_->current_seat()) return where + "not that seat's turn";
+      events.clear();
+      if (const auto err = room->game_->play(m->move, &events)) return where + std::string(rule_error_name(*err));
+      room->actions_.push_back(*m);
+      room->apply_game_events(events, nullptr);
+    } else if (const auto* c = std::get_if<ChatPosted>(&action)) {
+      room->chat_.push_back(protocol::ChatLine{c->id, c->seat, c->name, c->text, c->time_ms});
+      room->next_chat_id_ = c->id + 1;
+      if (room->chat_.size() > protocol::kChatKept) room->chat_.pop_front();
+    } else {
+      return where + "not supported by this server";
     }
-    room->set_phase(RoomPhase::Playing);
-    if (room->game_->finished()) room->finish_game();
   }
-  for (const auto& c : r.chat) {
-    room->chat_.push_back(protocol::ChatLine{c.id, c.seat, c.name, c.text, c.time_ms});
-    room->next_chat_id_ = c.id + 1;
-  }
-  while (room->chat_.size() > protocol::kChatKept) room->chat_.pop_front();
+  room->seated_ = static_cast<int>(room->seats_.size());
+  if (room->game_ && room->game_->finished()) room->finish_game();
   // Version bumps that only flag connections are stored without waiting for the writer, so
   // a crash can lose the last few of them; restarting a little further on keeps versions
   // from ever going back for a client that saw them. Game versions are stored with every
@@ -269,7 +277,7 @@ void Room::on_join(Member& m, const protocol::JoinMsg& msg, Clock::time_point t0
   }
   const std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
-  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt};
+  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, seat == 0};
   store(m.client, taken, false, [this, client = m.client, taken, token, t0] {
     seats_.push_back(SeatState{taken.name, taken.token_hash, nullptr});
     seated_ = static_cast<int>(seats_.size());

@@ -36,20 +36,6 @@ struct RoomServices {
   Metrics& metrics;
 };
 
-// What storage gives back to rebuild a room (issue 4).
-struct RestoredRoom {
-  struct Seat {
-    std::string name;
-    std::string token_hash;
-  };
-  std::vector<Seat> seats;
-  std::optional<std::uint64_t> seed;  // set once the game started
-  std::vector<MovePlayed> moves;      // in order
-  std::vector<ChatPosted> chat;       // the last ones, in order
-  std::int64_t version = 1;           // the next change gets version + 1
-  std::int64_t game_version = 1;
-};
-
 // How far a restored room's version jumps past the stored one (see Room::restore).
 inline constexpr std::int64_t kRestoreVersionGap = 100;
 

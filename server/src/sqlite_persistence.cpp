@@ -41,6 +41,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           [](const SeatTaken& s) {
             json out{{"type", "seat"}, {"seat", s.seat}, {"name", s.name}, {"token_hash", s.token_hash}};
             if (s.bot) out["bot"] = protocol::bot_level_name(*s.bot);
+            if (s.host) out["host"] = true;
             return out;
           },
           [](const SeatFreed& f) {
@@ -52,9 +53,14 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
                         {"away_seconds", c.away_seconds ? json(*c.away_seconds) : json(nullptr)}};
           },
           [](const RematchCreated& r) { return json{{"type", "rematch"}, {"room", r.room}}; },
-          [](const GameStarted& g) { return json{{"type", "start"}, {"players", g.players}, {"seed", g.seed}}; },
+          [](const GameStarted& g) {
+            return json{{"type", "start"}, {"players", g.players}, {"seed", g.seed}, {"time", g.time_ms}};
+          },
           [](const MovePlayed& m) {
-            return json{{"type", "move"}, {"index", m.index}, {"seat", m.seat}, {"move", protocol::move_json(m.move)}};
+            json out{{"type", "move"}, {"index", m.index}, {"seat", m.seat}, {"move", protocol::move_json(m.move)},
+                     {"time", m.time_ms}};
+            if (m.automatic) out["auto"] = true;
+            return out;
           },
           [](const ChatPosted& c) {
             return json{{"type", "chat"},
@@ -81,27 +87,39 @@ std::variant<RestoredRoom, std::string> decode_room(const StoredRoom& stored) {
     try {
       const std::string type = j["type"].get<std::string>();
       if (type == "seat") {
-        const auto seat = j.at("seat").get<int>();
-        if (seat != static_cast<int>(r.seats.size())) return where + "seat " + std::to_string(seat) + " out of order";
-        r.seats.push_back({j.at("name").get<std::string>(), j.at("token_hash").get<std::string>()});
+        std::optional<protocol::BotLevel> bot;
+        if (j.contains("bot")) {
+          bot = protocol::bot_level_from_name(j.at("bot").get<std::string>());
+          if (!bot) return where + "unknown bot level";
+        }
+        r.actions.push_back(SeatTaken{j.at("seat").get<int>(), j.at("name").get<std::string>(),
+                                      j.at("token_hash").get<std::string>(), bot, j.value("host", false)});
       } else if (type == "start") {
-        if (r.seed) return where + "the game started twice";
-        if (j.at("players").get<int>() != static_cast<int>(r.seats.size())) return where + "players do not match seats";
-        r.seed = j.at("seed").get<std::uint64_t>();
+        r.actions.push_back(GameStarted{j.at("players").get<int>(), j.at("seed").get<std::uint64_t>(),
+                                        j.value("time", std::int64_t{0})});
       } else if (type == "move") {
         std::string why;
         auto move = parse_move(j.at("move"), &why);
         if (!move) return where + why;
-        const int index = j.at("index").get<int>();
-        if (index != static_cast<int>(r.moves.size())) return where + "move " + std::to_string(index) + " out of order";
-        r.moves.push_back(MovePlayed{index, j.at("seat").get<int>(), *move, false, 0});
+        r.actions.push_back(MovePlayed{j.at("index").get<int>(), j.at("seat").get<int>(), *move,
+                                       j.value("auto", false), j.value("time", std::int64_t{0})});
       } else if (type == "chat") {
         const json& seat = j.at("seat");
-        r.chat.push_back(ChatPosted{j.at("id").get<std::int64_t>(),
-                                    seat.is_null() ? std::nullopt : std::optional<int>(seat.get<int>()),
-                                    j.at("name").get<std::string>(), j.at("text").get<std::string>(),
-                                    j.at("time").get<std::int64_t>()});
-        if (r.chat.size() > 2 * protocol::kChatKept) r.chat.erase(r.chat.begin(), r.chat.end() - protocol::kChatKept);
+        r.actions.push_back(ChatPosted{j.at("id").get<std::int64_t>(),
+                                       seat.is_null() ? std::nullopt : std::optional<int>(seat.get<int>()),
+                                       j.at("name").get<std::string>(), j.at("text").get<std::string>(),
+                                       j.at("time").get<std::int64_t>()});
+      } else if (type == "freed") {
+        const int reason = j.at("reason").get<int>();
+        if (reason < 0 || reason > 2) return where + "unknown reason";
+        r.actions.push_back(SeatFreed{j.at("seat").get<int>(), static_cast<SeatFreed::Reason>(reason)});
+      } else if (type == "settings") {
+        const auto opt = [&](const char* k) {
+          return j.at(k).is_null() ? std::optional<int>() : std::optional<int>(j.at(k).get<int>());
+        };
+        r.actions.push_back(SettingsChanged{opt("turn_seconds"), opt("away_seconds")});
+      } else if (type == "rematch") {
+        r.actions.push_back(RematchCreated{j.at("room").get<std::string>()});
       } else {
         return where + "unknown type \"" + type + "\"";
       }
@@ -111,7 +129,6 @@ std::variant<RestoredRoom, std::string> decode_room(const StoredRoom& stored) {
       return where + e.what();
     }
   }
-  if (r.chat.size() > protocol::kChatKept) r.chat.erase(r.chat.begin(), r.chat.end() - protocol::kChatKept);
   return r;
 }
 

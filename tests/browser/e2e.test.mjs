@@ -10,256 +10,29 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import {
+  repoRoot,
+  serverBin,
+  shotDir,
+  chromiumPath,
+  freePort,
+  waitForHealth,
+  startServer,
+  loadPlaywright,
+  snapshot,
+  sameView,
+  clickableTarget,
+  playTurn,
+  launchBrowser,
+  setUpGame,
+  activePage,
+  setUp,
+  showingServerLog,
+} from './helpers.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
-const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TURNS = Number(process.env.CARC_E2E_TURNS || 8);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base, proc, log, ms = 30000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log()}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.status === 200) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`server did not answer /healthz within ${ms} ms:\n${log()}`);
-}
-
-async function startServer() {
-  assert.ok(fs.existsSync(serverBin), `server binary not found at ${serverBin} (build it, or set CARC_SERVER_BIN)`);
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
-  const base = `http://127.0.0.1:${port}`;
-  let output = '';
-  let proc = null;
-  const launch = async () => {
-    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', 'web-client'], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    proc.stdout.on('data', (d) => { output += d; });
-    proc.stderr.on('data', (d) => { output += d; });
-    await waitForHealth(base, proc, () => output);
-  };
-  const kill = async () => {
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const p = proc;
-    p.kill('SIGTERM');
-    const exited = await Promise.race([
-      new Promise((r) => p.once('exit', () => r(true))),
-      new Promise((r) => setTimeout(() => r(false), 5000)),
-    ]);
-    if (!exited) p.kill('SIGKILL');
-  };
-  await launch();
-  return {
-    base, dataDir, log: () => output,
-    /** Stops the server and starts it again on the same port and data folder. */
-    async restart() {
-      await kill();
-      await launch();
-    },
-    async stop() {
-      await kill();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function loadPlaywright() {
-  try {
-    return await import('playwright-core');
-  } catch (e) {
-    throw new Error(`playwright-core is not installed (run npm ci at the repo root): ${e.message}`);
-  }
-}
-
-// What a page shows: used to compare two pages.
-async function snapshot(page) {
-  return page.evaluate(() => {
-    const room = document.getElementById('view-room');
-    const tiles = [...document.querySelectorAll('#board [data-testid="tile"]')]
-      .map((e) => `${e.dataset.x},${e.dataset.y},${e.dataset.tile},${e.dataset.rotation}`).sort();
-    const meeples = [...document.querySelectorAll('#board [data-testid="board-meeple"]')]
-      .map((e) => `${e.dataset.x},${e.dataset.y},${e.dataset.at},${e.dataset.seat}`).sort();
-    const players = [...document.querySelectorAll('[data-testid="player"]')]
-      .map((e) => ({ seat: e.dataset.seat, score: e.dataset.score, meeples: e.dataset.meeples, active: e.dataset.active }));
-    return { version: room.dataset.version, phase: room.dataset.phase, tiles, meeples, players, bag: document.querySelector('[data-testid="bag-left"]')?.textContent };
-  });
-}
-
-async function sameView(a, b, what) {
-  // Both pages converge on the same version, then must show the same things.
-  let sa;
-  let sb;
-  for (let i = 0; i < 100; i++) {
-    [sa, sb] = [await snapshot(a), await snapshot(b)];
-    if (sa.version && sa.version === sb.version) break;
-    await a.waitForTimeout(100);
-  }
-  assert.equal(sa.version, sb.version, `${what}: same state version`);
-  assert.deepEqual(sa.tiles, sb.tiles, `${what}: same tiles`);
-  assert.deepEqual(sa.meeples, sb.meeples, `${what}: same meeples`);
-  assert.deepEqual(sa.players, sb.players, `${what}: same scores and turn`);
-  return sa;
-}
-
-// The first element of `selector` whose centre is really clickable (not under another element).
-async function clickableTarget(page, selector) {
-  return page.evaluate((sel) => {
-    for (const el of document.querySelectorAll(sel)) {
-      const r = el.getBoundingClientRect();
-      if (!r.width || !r.height) continue;
-      const cx = r.left + r.width / 2;
-      const cy = r.top + r.height / 2;
-      if (cx < 0 || cy < 0 || cx > innerWidth || cy > innerHeight) continue;
-      const hit = document.elementFromPoint(cx, cy);
-      if (hit && (hit === el || el.contains(hit))) return { x: el.dataset.x, y: el.dataset.y, port: el.dataset.port };
-    }
-    return null;
-  }, selector);
-}
-
-async function playTurn(page, { meeple, rotate, useKey, shot, keyboard }) {
-  await page.waitForSelector('#view-room[data-my-turn="1"]');
-  await page.waitForSelector('[data-testid="action-bar"][data-mine="1"]');
-  assert.match(await page.title(), /your turn/i, 'the page title says it is your turn');
-  if (keyboard) {
-    // Keyboard only: an arrow picks a legal cell, Enter confirms (no meeple).
-    await page.evaluate(() => document.activeElement?.blur());
-    await page.keyboard.press('ArrowUp');
-    await page.locator('[data-testid="ghost"]').waitFor();
-    const version = await page.getAttribute('#view-room', 'data-version');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction((v) => document.getElementById('view-room').dataset.version !== v, version);
-    return {};
-  }
-  let cell = await clickableTarget(page, '[data-testid="cell"]');
-  if (!cell) {
-    await page.click('[data-testid="fit"]');
-    await page.waitForTimeout(100);
-    cell = await clickableTarget(page, '[data-testid="cell"]');
-  }
-  assert.ok(cell, 'a highlighted cell can be clicked');
-  await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
-  const ghost = page.locator('[data-testid="ghost"]');
-  await ghost.waitFor();
-  assert.equal(await ghost.getAttribute('data-x'), cell.x);
-  assert.equal(await ghost.getAttribute('data-y'), cell.y);
-  if (rotate && !(await page.locator('[data-testid="rotate"]').isDisabled())) {
-    const before = await ghost.getAttribute('data-rotation');
-    if (useKey) await page.keyboard.press('r');
-    else await page.click('[data-testid="rotate"]');
-    const after = await page.locator('[data-testid="ghost"]').getAttribute('data-rotation');
-    assert.notEqual(after, before, 'rotate changes to another legal rotation');
-  }
-  let port = null;
-  if (meeple) {
-    const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
-    if (spot) {
-      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
-      await page.waitForSelector(`[data-testid="meeple-spot"].chosen[data-port="${spot.port}"]`);
-      port = spot.port;
-    }
-  } else {
-    // Choose a spot, then take it back with "no meeple".
-    const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
-    if (spot) {
-      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
-      await page.waitForSelector('[data-testid="meeple-spot"].chosen');
-      await page.click('[data-testid="no-meeple"]');
-      assert.equal(await page.locator('[data-testid="meeple-spot"].chosen').count(), 0);
-    }
-  }
-  if (shot) await page.screenshot({ path: path.join(shotDir, shot) });
-  const version = await page.getAttribute('#view-room', 'data-version');
-  await page.click('[data-testid="confirm"]');
-  await page.waitForFunction((v) => {
-    const room = document.getElementById('view-room');
-    return room.dataset.version !== v && !document.querySelector('[data-testid="ghost"]');
-  }, version);
-  return { cell, port };
-}
-
-async function launchBrowser() {
-  const { chromium } = await loadPlaywright();
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-}
-
-// Creates a room in A, joins it from B through the invite link, and starts the game.
-async function setUpGame(browser, server, errors, { nameA = 'Alice', nameB = 'Bob' } = {}) {
-  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
-  const A = await ctxA.newPage();
-  const B = await ctxB.newPage();
-  for (const [name, page] of [['A', A], ['B', B]]) {
-    page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    page.setDefaultTimeout(15000);
-  }
-  await A.goto(`${server.base}/`);
-  await A.waitForSelector('body[data-ready="1"]');
-  await A.fill('[data-testid="create-name"]', nameA);
-  await A.click('[data-testid="create-game"]');
-  await A.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
-  const invite = await A.inputValue('[data-testid="invite-link"]');
-  await B.goto(invite);
-  await B.waitForSelector('[data-testid="join-dialog"]');
-  await B.fill('[data-testid="join-name"]', nameB);
-  await B.click('[data-testid="join-submit"]');
-  await A.waitForSelector('[data-testid="seat"][data-seat="1"]');
-  return { A, B, invite };
-}
-
-function activePage(snap, pages) {
-  return pages[Number(snap.players.find((p) => p.active === '1')?.seat ?? 0)];
-}
-
-// A fresh server and browser for one test, both stopped when the test ends.
-async function setUp(t) {
-  const server = await startServer();
-  fs.mkdirSync(shotDir, { recursive: true });
-  const browser = await launchBrowser();
-  t.after(async () => {
-    await browser.close().catch(() => {});
-    await server.stop();
-  });
-  return { server, browser };
-}
-
-// Runs `body`; when it fails, shows the end of the server's log first.
-async function showingServerLog(server, body) {
-  try {
-    await body();
-  } catch (e) {
-    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
-    throw e;
-  }
-}
 
 test('two browsers play a game from an invite link', { timeout: 240000 }, async (t) => {
   const { server, browser } = await setUp(t);
