@@ -9,7 +9,7 @@
 namespace carc::bots {
 namespace {
 
-constexpr double kExploration = 0.7;   // UCB1's c, for rewards in [0, 1]
+constexpr double kExploration = 0.4;  // UCB1's c, for rewards in [0, 1] (0.25 played as well, 0.7 and 1.0 worse)
 constexpr double kMarginWeight = 0.25;  // share of the reward that is the score margin ...
 constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale)
 constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
