@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "carc/core/bot.hpp"
@@ -104,6 +105,23 @@ TEST_CASE("a bot answers the same (view, budget, seed) with the same move") {
       CHECK(same_move(a.move, b.move));
       CHECK(a.playouts == b.playouts);
     }
+  }
+}
+
+TEST_CASE("several threads may think at once, even on one shared view, and answer as one thread does") {
+  Game g = Game::seeded(3, 21);
+  RandomPlayer p(21);
+  for (int i = 0; i < 30; ++i) REQUIRE_FALSE(g.play(p.choose(g)));
+  const PlayerView view(g);
+  for (const BotSpec& s : {kGreedy, spec(BotKind::Mcts, 400)}) {
+    const Move alone = choose(view, s, 5).move;
+    std::vector<Move> answers(4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      threads.emplace_back([&, i] { answers[i] = choose(view, s, 5).move; });
+    }
+    for (std::thread& t : threads) t.join();
+    for (const Move& m : answers) CHECK(same_move(m, alone));
   }
 }
 
