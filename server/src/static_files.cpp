@@ -93,7 +93,8 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   auto rel = safe_relative_path(target);
   if (!rel) return status_only(400);
   // The invite link and the root are the single page of the client.
-  if (rel->empty() || rel->starts_with("r/")) {
+  const bool invite = rel->starts_with("r/");
+  if (rel->empty() || invite) {
     if (rel->starts_with("r/") && rel->find('/', 2) != std::string::npos) return status_only(404);
     *rel = "index.html";
   }
@@ -110,7 +111,14 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   StaticResponse r;
   r.content_type = std::string(content_type_for(path));
   // The client has no build step and no hashed file names: let browsers cache but revalidate.
-  r.cache_control = path.extension() == ".html" ? "no-cache" : "public, max-age=300, must-revalidate";
+  // An invite page's URL is a game's secret: no shared cache (or history of one) keeps it.
+  if (invite) {
+    r.cache_control = "private, no-store";
+  } else if (path.extension() == ".html") {
+    r.cache_control = "private, no-cache";
+  } else {
+    r.cache_control = "public, max-age=300, must-revalidate";
+  }
   std::ostringstream etag;
   etag << '"' << std::hex << st.st_size << '-' << st.st_mtim.tv_sec << '-' << st.st_mtim.tv_nsec << '"';
   r.etag = etag.str();
