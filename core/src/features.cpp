@@ -9,7 +9,7 @@ namespace carc {
 // path compression every find() does.
 void list_features(const Game& g, std::vector<FeatureInfo>& out) {
   out.clear();
-  constexpr std::size_t kMaxListed = 128;
+  constexpr auto kMaxListed = static_cast<std::size_t>(FeatureInfo::kMaxFeatures);
   std::array<std::uint16_t, kMaxListed> roots{};
 
   auto fitting = [&](Cell c) {

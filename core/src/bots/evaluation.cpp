@@ -55,7 +55,7 @@ Scores Evaluator::expected(const Game& g) {
   const Outlook outlook{turns_each, turns_each * (players - 1), bag};
   const double meeple_back = kReturnShare * kMeepleValue * static_cast<double>(bag) / kBagSize;
 
-  std::array<double, FeatureInfo::kMaxCities * 8> p_city{};
+  std::array<double, FeatureInfo::kMaxFeatures> p_city{};
   const std::size_t n = std::min(features_.size(), p_city.size());
   for (std::size_t i = 0; i < n; ++i) {
     if (features_[i].kind != Kind::Field) p_city[i] = completion(features_[i], outlook);

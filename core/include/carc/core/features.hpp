@@ -18,6 +18,7 @@ struct OpenCell {
 };
 
 struct FeatureInfo {
+  static constexpr int kMaxFeatures = 128;  // list_features() lists at most this many
   static constexpr int kMaxCells = 16;
   static constexpr int kMaxCities = 16;
 
