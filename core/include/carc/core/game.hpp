@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -121,6 +122,8 @@ struct LegalMove {
   PortList meeples;  // empty when the player has no meeple left
 };
 
+struct FeatureInfo;  // features.hpp
+
 // A tile on the board, for views.
 struct BoardTile {
   Tile tile;
@@ -186,6 +189,15 @@ class Game {
   std::vector<BoardTile> board() const;
   std::optional<BoardTile> tile_at(Cell c) const;
 
+  // ---- hidden information, for player views (player_view.hpp) ----
+  // Puts the tiles still in the bag in `order` (drawn first to last; exactly bag_counts()
+  // of each kind) and forgets the seed, which no longer describes the bag. On another
+  // multiset, or a game that is not seeded, returns false and changes nothing.
+  bool reorder_bag(std::span<const Tile> order);
+  // Bit r set when `t` at rotation r matches `want` (2 bits of Terrain per side N E S W
+  // from bit 0, 0 where no tile touches).
+  static std::uint8_t fitting_rotations(Tile t, std::uint8_t want);
+
   // Memory of this state (it owns no heap).
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
@@ -231,6 +243,7 @@ class Game {
   };
 
  private:
+  friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
   Game() = default;
   void start(int players, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events);
