@@ -80,6 +80,10 @@ class Persistence {
   // A new empty room, stored before `done(true)`; `done(false)` if it cannot be (the
   // creation is refused as unavailable).
   virtual void room_created(std::string_view room, std::int64_t created_ms, Done done) = 0;
+  // Several nodes: stored without an owner, for whichever node is asked for it first.
+  virtual void room_created_unowned(std::string_view room, std::int64_t created_ms, Done done) {
+    room_created(room, created_ms, std::move(done));
+  }
   // `version` is the state version the change produces; `game_version` the version of the
   // last game change including this one (both continue after a restore). `done(true)` once
   // the action is durable: a store may gather the actions of many rooms into one commit.

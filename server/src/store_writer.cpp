@@ -40,7 +40,11 @@ StoreWriter::~StoreWriter() {
 
 // ---- Persistence -------------------------------------------------------------------------
 void StoreWriter::room_created(std::string_view room, std::int64_t created_ms, Done done) {
-  enqueue(Item{CreateRoom{std::string(room), created_ms}, {}, std::move(done)});
+  enqueue(Item{CreateRoom{std::string(room), created_ms, true}, {}, std::move(done)});
+}
+
+void StoreWriter::room_created_unowned(std::string_view room, std::int64_t created_ms, Done done) {
+  enqueue(Item{CreateRoom{std::string(room), created_ms, false}, {}, std::move(done)});
 }
 
 void StoreWriter::persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
@@ -115,7 +119,9 @@ void StoreWriter::every(std::chrono::milliseconds every, std::function<void(Room
     std::lock_guard lock(mu_);
     periodic_.push_back(Periodic{every, std::chrono::steady_clock::now() + every, std::move(task)});
   }
-  wake_.notify_one();
+  // A pass (with nothing to do) makes the writer wait with the new deadline: an idle writer
+  // waits for work only, and would otherwise never run the task.
+  run([](RoomStore&) {});
 }
 
 StoreWriter::Stats StoreWriter::stats() const {

@@ -41,6 +41,7 @@ class StoreWriter final : public Persistence {
 
   // ---- Persistence: `done` is called on the writer thread ----
   void room_created(std::string_view room, std::int64_t created_ms, Done done) override;
+  void room_created_unowned(std::string_view room, std::int64_t created_ms, Done done) override;
   void persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
                      const RoomAction& action, Done done) override;
   void room_finished(std::string_view room, std::int64_t finished_ms) override;

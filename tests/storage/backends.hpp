@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "carc/server/pg_store.hpp"
 #include "carc/server/room_store.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "helpers.hpp"
+#include "pg_server.hpp"
 
 namespace carc::test {
 
@@ -38,10 +40,28 @@ class SqliteBackend final : public TestBackend {
   TempDir dir_;
 };
 
+// A fresh database on the test process's throwaway PostgreSQL (pg_server.hpp). Every open
+// is the same node restarting (one node id), so it claims back the rooms it held.
+class PgBackend final : public TestBackend {
+ public:
+  std::string name() const override { return "postgresql"; }
+  std::unique_ptr<server::RoomStore> open(Clock clock) override {
+    server::PgStore::Options o;
+    o.node_id = "test-node";
+    o.clock = std::move(clock);
+    return server::PgStore::open(url_, o);
+  }
+  const std::string& url() const { return url_; }
+
+ private:
+  std::string url_ = PgServer::shared().fresh_database();
+};
+
 // One fresh database per backend.
 inline std::vector<std::unique_ptr<TestBackend>> fresh_backends() {
   std::vector<std::unique_ptr<TestBackend>> out;
   out.push_back(std::make_unique<SqliteBackend>());
+  out.push_back(std::make_unique<PgBackend>());
   return out;
 }
 

@@ -60,9 +60,12 @@ class [[nodiscard]] Status {
 
 // ---- the writes of a batch ----
 // A new empty room: phase "lobby", version 1. Refused if the id exists.
+// Several nodes: `claim` false leaves it without an owner (it is created wherever a client
+// asked, and served where the front routes it: the first node asked claims it).
 struct CreateRoom {
   std::string room;
   std::int64_t created_ms = 0;
+  bool claim = true;
 };
 // One action at `seq`, the room's next sequence number (the writer counts them). The
 // primary key (room, seq) refuses a second writer of the same place. In the same
@@ -109,8 +112,9 @@ struct BatchResult {
 };
 
 struct RoomLoad {
-  std::optional<StoredRoom> room;  // nullopt: no such room (or `error`)
+  std::optional<StoredRoom> room;  // nullopt: no such room (or `error`, or `owner`)
   std::string error;               // non-empty: it could not be read
+  std::string owner;               // several nodes: another live node holds the room (nullopt room)
 };
 
 struct RoomsLoad {

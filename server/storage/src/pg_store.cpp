@@ -1,0 +1,509 @@
+#include "carc/server/pg_store.hpp"
+
+#include <array>
+#include <chrono>
+
+#include <libpq-fe.h>
+
+#include "pg.hpp"
+
+namespace carc::server {
+namespace {
+
+// Forward migrations: step i brings a database from schema i to i + 1, each in the
+// transaction that holds the migration lock (several nodes may start at once). Never edit
+// a step that has shipped; append one and bump PgStore::kSchemaVersion.
+constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
+    // 0 -> 1: nodes with their leases, rooms with their owner and epoch, the action log
+    "CREATE TABLE nodes("
+    "  id TEXT PRIMARY KEY,"
+    "  lease_until TIMESTAMPTZ NOT NULL,"
+    "  advertise TEXT NOT NULL DEFAULT '',"
+    "  started_at TIMESTAMPTZ NOT NULL DEFAULT now());"
+    "CREATE TABLE rooms("
+    "  id TEXT PRIMARY KEY,"
+    "  phase TEXT NOT NULL,"
+    "  version BIGINT NOT NULL,"
+    "  created_ms BIGINT NOT NULL,"
+    "  updated_ms BIGINT NOT NULL,"
+    "  quarantined TEXT,"
+    "  owner TEXT,"
+    "  epoch BIGINT NOT NULL DEFAULT 0);"
+    "CREATE INDEX rooms_by_phase ON rooms(phase, updated_ms);"
+    "CREATE INDEX rooms_by_owner ON rooms(owner);"
+    "CREATE TABLE actions("
+    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  seq BIGINT NOT NULL,"
+    "  payload TEXT NOT NULL,"
+    "  PRIMARY KEY(room, seq));",
+    // 1 -> 2: a node routed a room that another node holds asks for it (handoff)
+    "ALTER TABLE rooms ADD COLUMN wanted_by TEXT;",
+};
+
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7236518112)";
+
+// This node's lease is running, by the database's clock ($N is the node id).
+std::string live(const std::string& node_param) {
+  return "EXISTS(SELECT 1 FROM nodes WHERE id = " + node_param + " AND lease_until > clock_timestamp())";
+}
+// The room's owner (rooms.owner) has no running lease.
+const char* kOwnerGone =
+    "NOT EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp())";
+
+std::string redact(const std::string& url) {
+  // postgresql://user:secret@host/db -> postgresql://user:***@host/db
+  const auto scheme = url.find("://");
+  const auto at = url.find('@');
+  if (scheme == std::string::npos || at == std::string::npos) return url;
+  const auto colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
+std::string with_timeout(const std::string& url, int seconds) {
+  const std::string t = std::to_string(seconds);
+  if (url.find("://") != std::string::npos) {
+    if (url.find("connect_timeout=") != std::string::npos) return url;
+    return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + t;
+  }
+  return url + " connect_timeout=" + t;
+}
+
+void prepare_statements(PgConn& c) {
+  const std::string me = "$1";  // every fenced statement takes the node id first
+  c.prepare("create",
+            "INSERT INTO rooms(id, phase, version, created_ms, updated_ms, owner, epoch) "
+            "SELECT $2::text, 'lobby', 1, $3::bigint, $4::bigint, $1::text, 1 WHERE " + live(me) + " ON CONFLICT(id) DO NOTHING");
+  c.prepare("create_unowned",
+            "INSERT INTO rooms(id, phase, version, created_ms, updated_ms, owner, epoch) "
+            "SELECT $2::text, 'lobby', 1, $3::bigint, $4::bigint, NULL, 0 WHERE " + live(me) + " ON CONFLICT(id) DO NOTHING");
+  // The fence: owner, epoch and this node's lease in the same statement as the insert.
+  c.prepare("append",
+            "WITH r AS (UPDATE rooms SET version = GREATEST(version, $5::bigint), "
+            "phase = COALESCE(NULLIF($6::text, ''), phase), updated_ms = $7::bigint "
+            "WHERE id = $2 AND owner = $1 AND epoch = $8::bigint AND " + live(me) + " RETURNING id) "
+            "INSERT INTO actions(room, seq, payload) SELECT id, $3::bigint, $4::text FROM r");
+  c.prepare("phase", "UPDATE rooms SET phase = $3, updated_ms = $4 WHERE id = $2 AND owner = $1 AND epoch = $5 AND " +
+                         live(me));
+  c.prepare("remove",
+            "DELETE FROM rooms WHERE id = $2 AND phase <> 'finished' AND quarantined IS NULL AND owner = $1 AND epoch = $3");
+  c.prepare("bump", "UPDATE rooms SET version = $3, updated_ms = $4 WHERE id = $2 AND version < $3 AND owner = $1");
+  c.prepare("claim",
+            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE id = $2 AND quarantined IS NULL AND " +
+                live(me) + " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING epoch");
+  c.prepare("claim_all",
+            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE quarantined IS NULL AND " + live(me) +
+                " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING id, epoch");
+  c.prepare("holder",
+            "SELECT COALESCE(owner, ''), quarantined IS NOT NULL, "
+            "EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp()) "
+            "FROM rooms WHERE id = $1");
+  c.prepare("room", "SELECT id, phase, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms WHERE id = $1");
+  c.prepare("log", "SELECT seq, payload FROM actions WHERE room = $1 ORDER BY seq");
+  c.prepare("quarantine", "UPDATE rooms SET quarantined = $2 WHERE id = $1");
+  c.prepare("register",
+            "INSERT INTO nodes(id, lease_until, advertise) VALUES($1, clock_timestamp() + $2::bigint * interval '1 millisecond', $3) "
+            "ON CONFLICT(id) DO UPDATE SET lease_until = EXCLUDED.lease_until, advertise = EXCLUDED.advertise, "
+            "started_at = now()");
+  c.prepare("renew",
+            "UPDATE nodes SET lease_until = clock_timestamp() + $2::bigint * interval '1 millisecond' "
+            "WHERE id = $1 AND lease_until > clock_timestamp()");
+  c.prepare("wanted", "SELECT id FROM rooms WHERE owner = $1 AND wanted_by IS NOT NULL AND wanted_by <> $1");
+  c.prepare("handoff", "UPDATE rooms SET wanted_by = $1 WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
+  c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE owner = $1");
+  c.prepare("unregister", "DELETE FROM nodes WHERE id = $1");
+  c.prepare("release", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE id = $2 AND owner = $1 AND epoch = $3");
+}
+
+void migrate(PgConn& c, const std::string& where) {
+  c.exec("BEGIN");
+  try {
+    c.exec(kMigrationLock);
+    PgResult meta = c.exec("SELECT to_regclass('carc_meta') IS NOT NULL, to_regclass('rooms') IS NOT NULL");
+    const bool has_meta = meta.text(0, 0) == "t";
+    const bool has_rooms = meta.text(0, 1) == "t";
+    std::int64_t have = 0;
+    if (has_meta) {
+      PgResult v = c.exec("SELECT value FROM carc_meta WHERE key = 'schema_version'");
+      if (v.rows() != 1) {
+        throw StorageError("the database " + where +
+                           " has a carc_meta table without a schema version (damaged?). It was left untouched: "
+                           "restore a backup, or point --db at another database");
+      }
+      have = v.int64(0, 0);
+    } else if (has_rooms) {
+      throw StorageError("the database " + where +
+                         " has a table \"rooms\" that is not ours (no carc_meta). It was left untouched: "
+                         "point --db at an empty database of its own");
+    }
+    if (have > PgStore::kSchemaVersion) {
+      throw StorageError("the database " + where + " has schema version " + std::to_string(have) +
+                         ", newer than this server understands (" + std::to_string(PgStore::kSchemaVersion) +
+                         "). It was left untouched: run a newer server");
+    }
+    if (!has_meta) c.exec("CREATE TABLE carc_meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL)");
+    for (std::int64_t v = have; v < PgStore::kSchemaVersion; ++v) c.exec(kMigrations[static_cast<std::size_t>(v)]);
+    c.exec("INSERT INTO carc_meta(key, value) VALUES('schema_version', " + std::to_string(PgStore::kSchemaVersion) +
+           ") ON CONFLICT(key) DO UPDATE SET value = EXCLUDED.value");
+    c.exec("COMMIT");
+  } catch (...) {
+    try {
+      c.exec("ROLLBACK");
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+std::string i64(std::int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+PgStore::PgStore(std::unique_ptr<PgConn> conn, std::string where, Options options)
+    : conn_(std::move(conn)), where_(std::move(where)), options_(std::move(options)) {}
+
+PgStore::~PgStore() = default;
+
+std::unique_ptr<PgStore> PgStore::open(const std::string& url, Options options) {
+  if (options.node_id.empty()) throw StorageError("PostgreSQL storage needs a node id (--node-id)");
+  std::unique_ptr<PgConn> conn;
+  try {
+    conn = std::make_unique<PgConn>(with_timeout(url, options.connect_timeout_s));
+  } catch (const PgError& e) {
+    throw StorageError("cannot connect to PostgreSQL at " + redact(url) + ": " + e.what() +
+                       "; check that it runs and that --db (or DATABASE_URL) names it");
+  }
+  const std::string where = conn->where();
+  try {
+    conn->exec("SET client_min_messages = warning");
+    migrate(*conn, where);
+    prepare_statements(*conn);
+    conn->run("register", {options.node_id, i64(options.lease_ms), options.advertise});
+  } catch (const PgError& e) {
+    throw StorageError("cannot use the PostgreSQL database " + where + ": " + e.what());
+  }
+  return std::unique_ptr<PgStore>(new PgStore(std::move(conn), where, std::move(options)));
+}
+
+std::int64_t PgStore::now() const {
+  if (options_.clock) return options_.clock();
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::uint64_t PgStore::commits() const {
+  std::lock_guard lock(mu_);
+  return commits_;
+}
+
+std::string PgStore::describe() const { return "PostgreSQL " + where_ + " (node " + options_.node_id + ")"; }
+
+std::size_t PgStore::held() const {
+  std::lock_guard lock(mu_);
+  return epochs_.size();
+}
+
+bool PgStore::ensure_connected(std::string* why) {
+  if (conn_->healthy()) return true;
+  // One attempt per quarter second at most: while the server is away (or a network times
+  // out) every write fails at once instead of each waiting for its own attempt.
+  const auto t = std::chrono::steady_clock::now();
+  if (t < next_reconnect_) {
+    *why = "PostgreSQL unreachable: " + last_reconnect_error_;
+    return false;
+  }
+  try {
+    conn_->reset();
+    return true;
+  } catch (const PgError& e) {
+    last_reconnect_error_ = e.what();
+    next_reconnect_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+    *why = std::string("PostgreSQL unreachable: ") + e.what();
+    return false;
+  }
+}
+
+std::int64_t PgStore::epoch_of(const std::string& room) const {
+  const auto it = epochs_.find(room);
+  return it != epochs_.end() ? it->second : 0;
+}
+
+// ---- writes ----------------------------------------------------------------------------
+BatchResult PgStore::commit(const Batch& batch) {
+  BatchResult result;
+  if (batch.empty()) return result;
+  std::lock_guard lock(mu_);
+  if (std::string why; !ensure_connected(&why)) {
+    result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s): " + why;
+    return result;
+  }
+  const std::string me = options_.node_id;
+  const std::string t = i64(now());
+  // Writes of rooms this node does not hold are refused here; the others go in one pipeline.
+  std::vector<std::pair<std::string, Params>> statements;
+  std::vector<int> statement_of(batch.writes.size(), -1);
+  std::vector<std::string> refused(batch.writes.size());
+  auto pending = epochs_;  // rooms created earlier in this batch count as held
+  for (std::size_t i = 0; i < batch.writes.size(); ++i) {
+    const Write& w = batch.writes[i];
+    if (const auto* c = std::get_if<CreateRoom>(&w)) {
+      statement_of[i] = static_cast<int>(statements.size());
+      statements.push_back({c->claim ? "create" : "create_unowned", {me, c->room, i64(c->created_ms != 0 ? c->created_ms : now()), t}});
+      if (c->claim) pending.try_emplace(c->room, 1);
+      continue;
+    }
+    const std::string& room = std::visit([](const auto& v) -> const std::string& { return v.room; }, w);
+    const auto held = pending.find(room);
+    if (held == pending.end()) {
+      if (std::holds_alternative<RemoveRoom>(w)) continue;  // nothing of ours to remove
+      refused[i] = std::visit(
+          [](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, AppendAction>) return "append " + v.room + " #" + std::to_string(v.seq);
+            else if constexpr (std::is_same_v<T, SetPhase>) return "set_phase " + v.room;
+            else return "write " + v.room;
+          },
+          w) + ": no such room held by this node (never created or claimed here, or lost to another node)";
+      continue;
+    }
+    const std::string epoch = i64(held->second);
+    statement_of[i] = static_cast<int>(statements.size());
+    if (const auto* a = std::get_if<AppendAction>(&w)) {
+      statements.push_back({"append", {me, a->room, i64(a->seq), a->payload, i64(a->version), a->phase, t, epoch}});
+    } else if (const auto* p = std::get_if<SetPhase>(&w)) {
+      statements.push_back({"phase", {me, p->room, p->phase, t, epoch}});
+    } else if (const auto* r = std::get_if<RemoveRoom>(&w)) {
+      statements.push_back({"remove", {me, r->room, epoch}});
+    }
+  }
+  for (const VersionBump& b : batch.versions) statements.push_back({"bump", {me, b.room, i64(b.version), t}});
+  if (statements.empty()) {
+    result.refused = std::move(refused);
+    return result;
+  }
+  PgConn::Piped piped = conn_->pipeline(statements);
+  if (!piped.error.empty()) {
+    result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s): " + piped.error;
+    if (!conn_->healthy()) result.error += " (PostgreSQL unreachable)";
+    return result;
+  }
+  ++commits_;
+  for (std::size_t i = 0; i < batch.writes.size(); ++i) {
+    if (statement_of[i] < 0) continue;
+    const bool changed = piped.results[static_cast<std::size_t>(statement_of[i])].affected() > 0;
+    const Write& w = batch.writes[i];
+    if (const auto* c = std::get_if<CreateRoom>(&w)) {
+      if (changed && c->claim) epochs_[c->room] = 1;
+      else if (!changed) refused[i] = "create " + c->room + ": the room exists (or this node's lease ran out)";
+    } else if (const auto* a = std::get_if<AppendAction>(&w); a != nullptr && !changed) {
+      refused[i] = "append " + a->room + " #" + std::to_string(a->seq) +
+                   ": refused by the fence (the room is gone, or another node took it over, or this node's lease ran out)";
+      epochs_.erase(a->room);
+    } else if (const auto* p = std::get_if<SetPhase>(&w); p != nullptr && !changed) {
+      refused[i] = "set_phase " + p->room + ": refused by the fence (the room is gone or held by another node)";
+    } else if (const auto* r = std::get_if<RemoveRoom>(&w); r != nullptr && changed) {
+      epochs_.erase(r->room);
+    }
+  }
+  result.refused = std::move(refused);
+  return result;
+}
+
+Status PgStore::quarantine(const std::string& room, const std::string& reason) {
+  std::lock_guard lock(mu_);
+  try {
+    if (std::string why; !ensure_connected(&why)) return Status::failed("quarantine " + room + ": " + why);
+    if (conn_->run("quarantine", {room, reason}).affected() == 0) return Status::failed("quarantine " + room + ": no such room");
+    epochs_.erase(room);
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::failed("quarantine " + room + ": " + e.what());
+  }
+}
+
+std::variant<int, std::string> PgStore::purge(const char* what, const std::string& sql, std::int64_t ms, bool fence_live) {
+  std::lock_guard lock(mu_);
+  try {
+    if (std::string why; !ensure_connected(&why)) return std::string(what) + ": " + why;
+    // Rooms another live node holds are that node's to expire.
+    std::string q = sql;
+    if (fence_live) q += " AND (owner IS NULL OR owner = $2 OR " + std::string(kOwnerGone) + ")";
+    q += " RETURNING id";
+    const char* values[2] = {nullptr, options_.node_id.c_str()};
+    const std::string t = i64(ms);
+    values[0] = t.c_str();
+    PgResult r(PQexecParams(conn_->handle(), q.c_str(), fence_live ? 2 : 1, nullptr, values, nullptr, nullptr, 0));
+    if (!r.ok()) return std::string(what) + ": " + r.error();
+    for (int i = 0; i < r.rows(); ++i) epochs_.erase(r.text(i, 0));
+    return r.rows();
+  } catch (const std::exception& e) {
+    return std::string(what) + ": " + e.what();
+  }
+}
+
+std::variant<int, std::string> PgStore::purge_finished_before(std::int64_t ms) {
+  return purge("purge_finished_before", "DELETE FROM rooms WHERE phase = 'finished' AND quarantined IS NULL AND updated_ms < $1",
+               ms, false);
+}
+
+std::variant<int, std::string> PgStore::purge_idle_before(std::int64_t ms) {
+  return purge("purge_idle_before", "DELETE FROM rooms WHERE phase <> 'finished' AND quarantined IS NULL AND updated_ms < $1",
+               ms, true);
+}
+
+// ---- reads and claims ------------------------------------------------------------------
+std::optional<StoredRoom> PgStore::read_locked(const std::string& id) {
+  PgResult r = conn_->run("room", {id});
+  if (r.rows() == 0) return std::nullopt;
+  StoredRoom room;
+  room.id = r.text(0, 0);
+  room.phase = r.text(0, 1);
+  room.version = r.int64(0, 2);
+  room.created_ms = r.int64(0, 3);
+  room.updated_ms = r.int64(0, 4);
+  room.quarantined = r.text(0, 5);
+  PgResult a = conn_->run("log", {id});
+  room.actions.reserve(static_cast<std::size_t>(a.rows()));
+  for (int i = 0; i < a.rows(); ++i) room.actions.push_back({a.int64(i, 0), a.text(i, 1)});
+  return room;
+}
+
+RoomLoad PgStore::load_room(const std::string& id) {
+  std::lock_guard lock(mu_);
+  RoomLoad out;
+  try {
+    if (std::string why; !ensure_connected(&why)) {
+      out.error = "load_room " + id + ": " + why;
+      return out;
+    }
+    PgResult claim = conn_->run("claim", {options_.node_id, id});
+    if (claim.rows() == 1) {
+      epochs_[id] = claim.int64(0, 0);
+    } else {
+      PgResult h = conn_->run("holder", {id});
+      if (h.rows() == 0) return out;  // no such room
+      const std::string owner = h.text(0, 0);
+      const bool quarantined = h.text(0, 1) == "t";
+      const bool owner_live = h.text(0, 2) == "t";
+      if (!quarantined) {
+        if (owner_live && owner != options_.node_id) {
+          out.owner = owner;
+          return out;
+        }
+        out.error = "load_room " + id + ": not claimed (this node's lease ran out)";
+        return out;
+      }
+    }
+    out.room = read_locked(id);
+  } catch (const std::exception& e) {
+    out.error = "load_room " + id + ": " + e.what();
+  }
+  return out;
+}
+
+RoomsLoad PgStore::load_rooms() {
+  std::lock_guard lock(mu_);
+  RoomsLoad out;
+  try {
+    if (std::string why; !ensure_connected(&why)) {
+      out.error = "load_rooms: " + why;
+      return out;
+    }
+    PgResult claimed = conn_->run("claim_all", {options_.node_id});
+    for (int i = 0; i < claimed.rows(); ++i) epochs_[claimed.text(i, 0)] = claimed.int64(i, 1);
+    PgResult ids = conn_->exec("SELECT id FROM rooms WHERE quarantined IS NULL ORDER BY created_ms, id");
+    for (int i = 0; i < ids.rows(); ++i) {
+      const std::string id = ids.text(i, 0);
+      if (!epochs_.contains(id)) continue;  // another live node's
+      if (auto r = read_locked(id)) out.rooms.push_back(std::move(*r));
+    }
+  } catch (const std::exception& e) {
+    out.rooms.clear();
+    out.error = std::string("load_rooms: ") + e.what();
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> PgStore::quarantined() {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    if (std::string why; !ensure_connected(&why)) return out;
+    PgResult r = conn_->exec("SELECT id, quarantined FROM rooms WHERE quarantined IS NOT NULL ORDER BY id");
+    for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), r.text(i, 1));
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  return out;
+}
+
+// ---- several nodes ---------------------------------------------------------------------
+LeaseRenewal PgStore::renew_lease() {
+  std::lock_guard lock(mu_);
+  LeaseRenewal out;
+  try {
+    if (std::string why; !ensure_connected(&why)) {
+      out.error = why;
+      return out;
+    }
+    const std::string ms = i64(options_.lease_ms);
+    if (conn_->run("renew", {options_.node_id, ms}).affected() == 1) {
+      out.ok = true;
+      PgResult w = conn_->run("wanted", {options_.node_id});
+      for (int i = 0; i < w.rows(); ++i) {
+        if (epochs_.contains(w.text(i, 0))) out.wanted.push_back(w.text(i, 0));
+      }
+      return out;
+    }
+    // It ran out: other nodes may have taken any of our rooms already. Forget them all (their
+    // writes are refused from now on) and start a new lease.
+    out.lost = true;
+    epochs_.clear();
+    conn_->run("release_all", {options_.node_id});
+    conn_->run("register", {options_.node_id, ms, options_.advertise});
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+Status PgStore::request_handoff(const std::string& room) {
+  std::lock_guard lock(mu_);
+  try {
+    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
+    conn_->run("handoff", {options_.node_id, room});
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::failed("handoff " + room + ": " + e.what());
+  }
+}
+
+Status PgStore::retire() {
+  std::lock_guard lock(mu_);
+  try {
+    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
+    conn_->run("release_all", {options_.node_id});
+    conn_->run("unregister", {options_.node_id});
+    epochs_.clear();
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::failed(std::string("retire: ") + e.what());
+  }
+}
+
+Status PgStore::release(const std::string& room) {
+  std::lock_guard lock(mu_);
+  const std::int64_t epoch = epoch_of(room);
+  if (epoch == 0) return Status::ok();
+  try {
+    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
+    conn_->run("release", {options_.node_id, room, i64(epoch)});
+    epochs_.erase(room);
+    return Status::ok();
+  } catch (const std::exception& e) {
+    return Status::failed("release " + room + ": " + e.what());
+  }
+}
+
+}  // namespace carc::server

@@ -1,0 +1,207 @@
+// What only the PostgreSQL store has (issue 11): schema versions and the databases it
+// refuses (left untouched), an unreachable server, leases and the fence on owner + epoch,
+// takeover, handoff, and a server restart under it.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "backends.hpp"
+
+using carc::server::PgStore;
+using carc::server::StorageError;
+using carc::test::append;
+using carc::test::create;
+using carc::test::load;
+using carc::test::PgServer;
+
+namespace {
+
+PgStore::Options node(const std::string& id, std::int64_t lease_ms = 10'000) {
+  PgStore::Options o;
+  o.node_id = id;
+  o.lease_ms = lease_ms;
+  return o;
+}
+
+std::string open_error(const std::string& url, PgStore::Options o = node("n")) {
+  try {
+    PgStore::open(url, o);
+  } catch (const StorageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string scalar(const std::string& url, const std::string& sql) {
+  const std::string cmd = "psql -X -tA " + carc::test::shell_quote(url) + " -c " + carc::test::shell_quote(sql);
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+    ::pclose(p);
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("postgresql: schema version, reopening, and databases it must not touch") {
+  auto& pg = PgServer::shared();
+  const std::string url = pg.fresh_database();
+  {
+    auto s = PgStore::open(url, node("n1"));
+    REQUIRE(create(*s, "room-1"));
+    CHECK(s->describe().find("PostgreSQL 127.0.0.1:") == 0);
+    CHECK(s->describe().find("carc_t") != std::string::npos);
+  }
+  CHECK(scalar(url, "SELECT value FROM carc_meta WHERE key = 'schema_version'") == std::to_string(PgStore::kSchemaVersion));
+  {
+    auto s = PgStore::open(url, node("n1"));  // migrations are idempotent; the node takes its room back
+    REQUIRE(load(*s, "room-1"));
+    CHECK(append(*s, "room-1", 0, "start", 2, "playing"));
+  }
+
+  // A schema newer than this binary: refused, nothing changed.
+  pg.psql(url.substr(url.rfind('/') + 1), "UPDATE carc_meta SET value = 99");
+  std::string why = open_error(url);
+  CHECK(why.find("schema version 99") != std::string::npos);
+  CHECK(why.find("newer") != std::string::npos);
+  CHECK(scalar(url, "SELECT value FROM carc_meta") == "99");
+  CHECK(scalar(url, "SELECT count(*) FROM actions") == "1");
+
+  // Somebody else's database with a table called rooms: refused, untouched.
+  const std::string foreign = pg.fresh_database();
+  pg.psql(foreign.substr(foreign.rfind('/') + 1), "CREATE TABLE rooms(name TEXT); INSERT INTO rooms VALUES('x')");
+  why = open_error(foreign);
+  CHECK(why.find("not ours") != std::string::npos);
+  CHECK(scalar(foreign, "SELECT name FROM rooms") == "x");
+  CHECK(scalar(foreign, "SELECT to_regclass('carc_meta') IS NULL") == "t");
+
+  // An upgrade from schema 1 (no handoff column yet) keeps the data.
+  const std::string old = pg.fresh_database();
+  {
+    auto s = PgStore::open(old, node("n1"));
+    REQUIRE(create(*s, "old-room"));
+    REQUIRE(append(*s, "old-room", 0, "start", 3, "playing"));
+  }
+  pg.psql(old.substr(old.rfind('/') + 1), "ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
+  {
+    auto s = PgStore::open(old, node("n1"));
+    CHECK(scalar(old, "SELECT value FROM carc_meta") == std::to_string(PgStore::kSchemaVersion));
+    const auto r = load(*s, "old-room");
+    REQUIRE(r);
+    CHECK(r->actions.size() == 1);
+    CHECK(r->version == 3);
+  }
+}
+
+TEST_CASE("postgresql: an unreachable server is a clear error at start") {
+  // A port nobody listens on (the throwaway server's, once stopped, would do too).
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string why = open_error("postgresql://carc:secret@127.0.0.1:1/carc");
+  CHECK(why.find("cannot connect to PostgreSQL at postgresql://carc:***@127.0.0.1:1/carc") == 0);
+  CHECK(why.find("secret") == std::string::npos);  // never the password
+  CHECK(why.find("--db") != std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+  CHECK(open_error(PgServer::shared().url_of("postgres"), PgStore::Options{}).find("node id") != std::string::npos);
+}
+
+TEST_CASE("postgresql: the fence: a node past its lease can never append again; the next node takes over") {
+  const std::string url = PgServer::shared().fresh_database();
+  auto a = PgStore::open(url, node("node-a", 400));
+  auto b = PgStore::open(url, node("node-b"));
+  REQUIRE(create(*a, "room-x"));
+  REQUIRE(append(*a, "room-x", 0, "a0", 2, "playing"));
+
+  // A live owner keeps its room: another node is told who has it.
+  auto seen = b->load_room("room-x");
+  CHECK_FALSE(seen.room);
+  CHECK(seen.owner == "node-a");
+  CHECK_FALSE(append(*b, "room-x", 1, "b-too-early", 3));
+
+  // node-a stops renewing (paused). Past its lease its own appends are refused even before
+  // anybody takes the room (the lease is checked in the same statement).
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const auto late = append(*a, "room-x", 1, "a1-after-lease", 3);
+  CHECK_FALSE(late);
+  CHECK(late.error().find("fence") != std::string::npos);
+
+  // The first node asked takes it over with a new epoch and carries on from the log.
+  const auto taken = b->load_room("room-x");
+  REQUIRE(taken.room);
+  CHECK(taken.owner.empty());
+  CHECK(taken.room->actions.size() == 1);
+  REQUIRE(append(*b, "room-x", 1, "b1", 3));
+  CHECK(scalar(url, "SELECT owner || ' ' || epoch FROM rooms WHERE id = 'room-x'") == "node-b 2");
+
+  // node-a wakes up: its renewal says the lease was lost and it forgets every room.
+  const auto renewal = a->renew_lease();
+  CHECK(renewal.lost);
+  CHECK(a->held() == 0);
+  CHECK_FALSE(append(*a, "room-x", 2, "a2-after-wake", 4));
+  // Even claiming it back fails while node-b is live.
+  CHECK(a->load_room("room-x").owner == "node-b");
+  // A second writer of the same place: the primary key refuses it.
+  CHECK_FALSE(append(*b, "room-x", 1, "b1-again", 4));
+
+  const auto log = load(*b, "room-x");
+  REQUIRE(log);
+  REQUIRE(log->actions.size() == 2);
+  CHECK(log->actions[0].payload == "a0");
+  CHECK(log->actions[1].payload == "b1");
+}
+
+TEST_CASE("postgresql: handoff: the owner sees the request in its renewal and releases the room") {
+  const std::string url = PgServer::shared().fresh_database();
+  auto a = PgStore::open(url, node("node-a"));
+  auto b = PgStore::open(url, node("node-b"));
+  REQUIRE(create(*a, "room-h"));
+  REQUIRE(append(*a, "room-h", 0, "a0", 2));
+  CHECK(b->load_room("room-h").owner == "node-a");
+  REQUIRE(b->request_handoff("room-h"));
+  const auto r = a->renew_lease();
+  CHECK(r.ok);
+  REQUIRE(r.wanted.size() == 1);
+  CHECK(r.wanted[0] == "room-h");
+  REQUIRE(a->release("room-h"));
+  CHECK_FALSE(append(*a, "room-h", 1, "a1-after-release", 3));
+  const auto taken = b->load_room("room-h");
+  REQUIRE(taken.room);
+  REQUIRE(append(*b, "room-h", 1, "b1", 3));
+  CHECK(a->renew_lease().wanted.empty());
+}
+
+TEST_CASE("postgresql: a server restart fails the writes in flight, stores nothing half, and the store carries on") {
+  auto& pg = PgServer::shared();
+  const std::string url = pg.fresh_database();
+  auto s = PgStore::open(url, node("node-r", 60'000));
+  REQUIRE(create(*s, "room-r"));
+  REQUIRE(append(*s, "room-r", 0, "before", 2));
+
+  pg.stop();
+  CHECK_FALSE(append(*s, "room-r", 1, "while-down", 3));  // finds the connection dead
+  const auto down = append(*s, "room-r", 1, "while-down", 3);
+  CHECK_FALSE(down);
+  CHECK(down.error().find("unreachable") != std::string::npos);
+  CHECK_FALSE(s->load_room("room-r").error.empty());
+  CHECK_FALSE(s->renew_lease().error.empty());
+  pg.start();
+
+  // The first call after the restart may find the old connection dead; one of the next
+  // ones reconnects.
+  bool stored = false;
+  for (int i = 0; i < 3 && !stored; ++i) stored = static_cast<bool>(append(*s, "room-r", 1, "after", 3));
+  CHECK(stored);
+  pg.restart();
+  for (int i = 0; i < 3; ++i) {
+    if (append(*s, "room-r", 2, "after-restart", 4)) break;
+  }
+  const auto r = load(*s, "room-r");
+  REQUIRE(r);
+  REQUIRE(r->actions.size() == 3);
+  CHECK(r->actions[1].payload == "after");
+  CHECK(r->actions[2].payload == "after-restart");
+}
