@@ -10,7 +10,8 @@ namespace carc::server {
 enum class CloseReason {
   GoingAway,  // the server shuts down
   Replaced,   // the seat was taken back from another connection
-  RoomClosed  // the room expired
+  RoomClosed, // the room expired
+  Moved       // several nodes: the room left this node; reconnect (through the front) to reach it
 };
 
 class Client {

@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -137,6 +138,22 @@ std::vector<Option> options() {
          c.metrics_bind = std::string(host);
          return true;
        }},
+      {"--db", "DATABASE_URL", "postgresql://USER[:PASS]@HOST[:PORT]/DB: store games in PostgreSQL, shared by several nodes (default: SQLite in --data-dir)",
+       [](Config& c, std::string_view v) {
+         c.db_url = std::string(v);
+         return v.starts_with("postgresql://") || v.starts_with("postgres://");
+       }},
+      {"--node-id", "NODE_ID", "this node's name in the cluster, unique per running node (default: hostname-RANDOM)",
+       [](Config& c, std::string_view v) {
+         if (v.empty() || v.size() > 100) return false;
+         for (char ch : v) {
+           if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.')) return false;
+         }
+         c.node_id = std::string(v);
+         return true;
+       }},
+      {"--lease-ms", "LEASE_MS", "with --db: a node that could not renew its lease for this long loses its rooms to other nodes (default 10000)",
+       number<int>(&Config::lease_ms, 500, 600'000)},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
        [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
   };

@@ -48,6 +48,10 @@ struct Config {
   std::string metrics_bind;           // --metrics-bind ADDR:PORT: /metrics there, not on the public port
   std::uint16_t metrics_port = 0;
   std::string probe_url;  // --probe: GET this URL and exit 0 on 200
+  // Several nodes (issue 11): a PostgreSQL database instead of SQLite in data_dir.
+  std::string db_url;      // --db postgresql://... (DATABASE_URL); empty: SQLite
+  std::string node_id;     // --node-id; default: hostname-<random>
+  int lease_ms = 10'000;   // --lease-ms: a node silent this long loses its rooms
 };
 
 struct ConfigExit {

@@ -1,5 +1,9 @@
 #include "durability.hpp"
 
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -8,8 +12,11 @@
 #include <spdlog/spdlog.h>
 
 #include "action_codec.hpp"
+#include "carc/server/pg_store.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "crash_store.hpp"
+#include "metrics.hpp"
+#include "random.hpp"
 #include "registry.hpp"
 #include "room.hpp"
 #include "server.hpp"
@@ -17,7 +24,34 @@
 
 namespace carc::server {
 
+namespace {
+
+std::string default_node_id() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, sizeof host, "node");
+  std::string id;
+  for (const char* c = host; *c != '\0' && id.size() < 60; ++c) {
+    id += (std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '.') ? *c : '-';
+  }
+  return id + "-" + random_id(4);
+}
+
+}  // namespace
+
 std::unique_ptr<Durability> Durability::open(const Config& config) {
+  if (!config.db_url.empty()) {
+    PgStore::Options o;
+    o.node_id = config.node_id.empty() ? default_node_id() : config.node_id;
+    o.lease_ms = config.lease_ms;
+    o.advertise = config.bind + ":" + std::to_string(config.port);
+    auto pg = PgStore::open(config.db_url, o);
+    spdlog::info("storage: {} (lease {} ms)", pg->describe(), config.lease_ms);
+    PgStore* raw = pg.get();
+    auto d = std::unique_ptr<Durability>(new Durability(std::move(pg), config));
+    d->pg_ = raw;
+    d->lease_ms_ = config.lease_ms;
+    return d;
+  }
   SqliteStore::Options options;
   options.sync = config.db_sync_normal ? SqliteStore::Sync::Normal : SqliteStore::Sync::Full;
   std::unique_ptr<RoomStore> store;
@@ -42,7 +76,13 @@ Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
   }
 }
 
-Durability::~Durability() = default;
+Durability::~Durability() {
+  // After the Server (and its writer) stopped: nothing of ours writes any more.
+  if (pg_ != nullptr) {
+    if (const Status s = pg_->retire(); !s) spdlog::warn("storage: {}", s.error());
+    else spdlog::info("storage: this node's rooms and lease given up (a clean stop)");
+  }
+}
 
 void Durability::purge(RoomStore& store) const {
   const auto purged = store.purge_finished_before(unix_ms() - keep_finished_ms_);
@@ -63,6 +103,10 @@ std::unique_ptr<Persistence> Durability::make_persistence() {
 int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
+  if (pg_ != nullptr) {
+    serve_from_shared_database(server);
+    return 0;
+  }
   const RoomsLoad all = writer.load_all();
   if (!all.error.empty()) throw StorageError("cannot read the stored rooms: " + all.error);
   int restored = 0;
@@ -108,6 +152,74 @@ int Durability::restore(Server& server) {
   });
   spdlog::info("storage: restored {} room(s)", restored);
   return restored;
+}
+
+// Several nodes: nothing is restored at start; a room is claimed from the database by the
+// first node asked for it (the front routes a room to one node), which replays its log.
+void Durability::serve_from_shared_database(Server& server) {
+  StoreWriter& writer = *writer_;
+  RoomRegistry& rooms = server.rooms();
+  PgStore* pg = pg_;
+  rooms.set_shared_storage(true);
+  rooms.set_loader([&rooms, &writer, pg](std::string id, RoomRegistry::RoomCallback done) {
+    writer.load(id, [&rooms, pg, id, done = std::move(done)](RoomLoad load) {
+      if (!load.owner.empty()) {
+        // Routed here while another live node holds it: ask for it; the client retries.
+        spdlog::info("room {}: held by node {}; asked for a handoff", id, load.owner);
+        if (const Status s = pg->request_handoff(id); !s) spdlog::warn("storage: {}", s.error());
+        rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
+        return done(nullptr);
+      }
+      if (!load.error.empty()) {
+        spdlog::error("storage: {}", load.error);
+        rooms.note_miss(id, RoomRegistry::Miss::Unavailable);
+        return done(nullptr);
+      }
+      const auto& stored = load.room;
+      if (!stored || !stored->quarantined.empty()) return done(nullptr);
+      auto decoded = decode_room(*stored);
+      const auto* r = std::get_if<RestoredRoom>(&decoded);
+      std::string why = r == nullptr ? std::get<std::string>(decoded) : std::string();
+      if (r != nullptr) {
+        auto room = Room::restore(rooms.make_strand(), stored->id, rooms.services(), *r);
+        if (auto* ok = std::get_if<std::shared_ptr<Room>>(&room)) {
+          auto claimed = *ok;
+          rooms.services().metrics.rooms_taken_over.fetch_add(1, std::memory_order_relaxed);
+          spdlog::info("room {}: claimed from the database ({} actions replayed)", id, stored->actions.size());
+          boost::asio::post(claimed->strand(), [claimed] { claimed->start(); });
+          return done(claimed);
+        }
+        why = std::get<std::string>(room);
+      }
+      spdlog::error("room {}: its stored log no longer replays ({}); quarantined, kept in the database", id, why);
+      if (const Status s = pg->quarantine(id, why); !s) spdlog::error("storage: {}", s.error());
+      done(nullptr);
+    });
+  });
+  // The lease, renewed on the writer thread (between two batches) four times per lease.
+  const auto every = std::chrono::milliseconds(std::max<std::int64_t>(100, lease_ms_ / 4));
+  writer.every(every, [&rooms, &writer, pg](RoomStore&) {
+    const LeaseRenewal r = pg->renew_lease();
+    if (!r.error.empty()) {
+      spdlog::warn("storage: cannot renew this node's lease: {}", r.error);
+      return;
+    }
+    if (r.lost) {
+      spdlog::error("storage: this node's lease ran out (paused or cut off): every room leaves this node");
+      rooms.services().metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+      rooms.evict_all();
+      return;
+    }
+    for (const std::string& id : r.wanted) {
+      // Its clients go first, then every write queued before is stored, then it is released.
+      rooms.evict(id, [&writer, pg, id] {
+        writer.run([pg, id](RoomStore&) {
+          if (const Status s = pg->release(id); !s) spdlog::warn("storage: {}", s.error());
+        });
+      });
+    }
+  });
+  spdlog::info("storage: rooms are claimed from the shared database on demand (node {})", pg->node_id());
 }
 
 }  // namespace carc::server

@@ -11,6 +11,7 @@
 
 namespace carc::server {
 
+class PgStore;
 class Server;
 class StoreWriter;
 
@@ -32,12 +33,15 @@ class Durability {
  private:
   Durability(std::unique_ptr<RoomStore> store, const Config& config);
   void purge(RoomStore& store) const;
+  void serve_from_shared_database(Server& server);
 
   std::unique_ptr<RoomStore> backend_;
   std::unique_ptr<RoomStore> crash_;  // the test-only crash decorator, when asked for
   RoomStore* store_;                  // crash_ if set, else backend_
   std::int64_t keep_finished_ms_;
   StoreWriter* writer_ = nullptr;     // owned by the Server
+  PgStore* pg_ = nullptr;             // several nodes: backend_ is this PostgreSQL store
+  std::int64_t lease_ms_ = 0;
 };
 
 }  // namespace carc::server

@@ -1,5 +1,6 @@
 // HTTP: the API, static files, and the upgrade of /ws/<room> to a WebSocket session.
 #include <cmath>
+#include <optional>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -146,6 +147,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void upgrade_to(Request& req, const std::string& room_id, std::shared_ptr<Room> room) {
     if (!room) {
+      if (auto res = not_here(req, room_id, false)) {
+        res->keep_alive(false);
+        return send(std::move(*res));
+      }
       spdlog::info("refused WebSocket upgrade to unknown room {}", room_id.substr(0, 64));
       return send(simple(http::status::not_found, "no such room\n", req.version(), false));
     }
@@ -157,6 +162,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     stream_.expires_never();
     start_ws_session(std::move(stream_), std::move(req), std::move(room), ctx_, std::move(slot_));
+  }
+
+  // Several nodes: the room is held by another live node (it is being handed over to this
+  // one) or the database is unreachable. 503 with Retry-After: the client tries again and
+  // reaches the room wherever it then is (docs/cluster.md).
+  std::optional<Response> not_here(const Request& req, std::string_view room_id, bool json) {
+    const auto miss = ctx_.rooms.miss(room_id);
+    if (miss == RoomRegistry::Miss::NotFound) return std::nullopt;
+    const bool moving = miss == RoomRegistry::Miss::Elsewhere;
+    const char* body = moving ? R"({"error":"moved","message":"the room is moving to this node; try again in a second"})"
+                              : R"({"error":"unavailable","message":"storage is unreachable; try again shortly"})";
+    Response res = json ? json_response(req, http::status::service_unavailable, body)
+                        : simple(http::status::service_unavailable, moving ? "room moving, try again\n" : "storage unavailable\n",
+                                 req.version(), req.keep_alive());
+    res.set(http::field::retry_after, "1");
+    return res;
   }
 
   Response simple(http::status status, std::string body, unsigned version, bool keep_alive,
@@ -239,9 +260,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void room_json(Request& req, std::string_view room_id, bool record) {
     const std::string id(room_id);  // room_id points into req, which moves below
-    ctx_.rooms.find(id, [self = shared_from_this(), record, req = std::move(req)](std::shared_ptr<Room> room) mutable {
+    ctx_.rooms.find(id, [self = shared_from_this(), id, record, req = std::move(req)](std::shared_ptr<Room> room) mutable {
       if (!room) {
-        return asio::dispatch(self->stream_.get_executor(), [self, req = std::move(req)] {
+        return asio::dispatch(self->stream_.get_executor(), [self, id, req = std::move(req)] {
+          if (auto res = self->not_here(req, id, true)) return self->send(std::move(*res), req);
           self->send(self->json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
         });
       }

@@ -41,6 +41,10 @@ std::string Metrics::render(const RoomCounts& rooms) const {
   counter("carc_http_requests_total", "HTTP requests handled.", http_requests.load(rel));
   counter("carc_rooms_created_total", "Rooms created.", rooms_created.load(rel));
   counter("carc_rooms_expired_total", "Rooms removed after their time to live.", rooms_expired.load(rel));
+  counter("carc_rooms_moved_total", "Rooms that left this node for another (several nodes).", rooms_moved.load(rel));
+  counter("carc_rooms_claimed_total", "Rooms this node loaded from the shared database and took (several nodes).",
+          rooms_taken_over.load(rel));
+  counter("carc_leases_lost_total", "Times this node's lease ran out before it renewed it (several nodes).", leases_lost.load(rel));
   counter("carc_games_started_total", "Games started.", games_started.load(rel));
   counter("carc_games_finished_total", "Games finished.", games_finished.load(rel));
   counter("carc_moves_total", "Turns played.", moves.load(rel));

@@ -44,6 +44,9 @@ class Metrics {
   std::atomic<std::uint64_t> http_requests{0};
   std::atomic<std::uint64_t> rooms_created{0};
   std::atomic<std::uint64_t> rooms_expired{0};
+  std::atomic<std::uint64_t> rooms_moved{0};      // several nodes: rooms that left this node
+  std::atomic<std::uint64_t> rooms_taken_over{0}; // several nodes: rooms claimed from storage
+  std::atomic<std::uint64_t> leases_lost{0};
   std::atomic<std::uint64_t> games_started{0};
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> moves{0};

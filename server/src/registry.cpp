@@ -34,7 +34,7 @@ void RoomRegistry::set_bots(BotPool* bots) {
 }
 
 void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done) {
-  create([this, actions = std::move(actions), done](std::shared_ptr<Room> blank) mutable {
+  create_room([this, actions = std::move(actions), done](std::shared_ptr<Room> blank) mutable {
     if (!blank) return done({});
     const std::string id = blank->id();
     // Each human's seat token is derived from their old one (rematch_token), so the old room
@@ -75,10 +75,12 @@ void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::fu
         if (seating->left.fetch_sub(1) == 1) seat();
       });
     }
-  });
+  }, true);
 }
 
-void RoomRegistry::create(RoomCallback done) {
+void RoomRegistry::create(RoomCallback done) { create_room(std::move(done), !shared_); }
+
+void RoomRegistry::create_room(RoomCallback done, bool serve_here) {
   std::string id;
   {
     std::lock_guard lock(mu_);
@@ -87,7 +89,7 @@ void RoomRegistry::create(RoomCallback done) {
     while (rooms_.contains(id));
     rooms_.emplace(id, nullptr);  // reserve the id and a place under the cap
   }
-  services_.persistence.room_created(id, unix_ms(), [this, id, done = std::move(done)](bool ok) {
+  auto stored = [this, id, serve_here, done = std::move(done)](bool ok) {
     if (!ok) {
       {
         std::lock_guard lock(mu_);
@@ -98,12 +100,15 @@ void RoomRegistry::create(RoomCallback done) {
     auto room = std::make_shared<Room>(make_strand(), id, services_);
     {
       std::lock_guard lock(mu_);
-      rooms_[id] = room;
+      if (serve_here) rooms_[id] = room;
+      else rooms_.erase(id);  // stored for whichever node is asked for it first
     }
     services_.metrics.rooms_created.fetch_add(1, std::memory_order_relaxed);
     spdlog::info("room {}: created", id);
     done(std::move(room));
-  });
+  };
+  if (serve_here) services_.persistence.room_created(id, unix_ms(), std::move(stored));
+  else services_.persistence.room_created_unowned(id, unix_ms(), std::move(stored));
 }
 
 void RoomRegistry::add(std::shared_ptr<Room> room) {
@@ -146,6 +151,47 @@ void RoomRegistry::loaded(const std::string& id, std::shared_ptr<Room> room) {
     }
   }
   for (auto& done : waiters) done(room);
+}
+
+void RoomRegistry::note_miss(const std::string& id, Miss why) {
+  std::lock_guard lock(mu_);
+  misses_[id] = {why, steady_ms() + 10'000};
+}
+
+RoomRegistry::Miss RoomRegistry::miss(std::string_view id) const {
+  std::lock_guard lock(mu_);
+  const auto it = misses_.find(std::string(id));
+  return it != misses_.end() && it->second.second > steady_ms() ? it->second.first : Miss::NotFound;
+}
+
+void RoomRegistry::evict(const std::string& id, std::function<void()> after) {
+  std::shared_ptr<Room> room = find_loaded(id);
+  if (!room) {
+    if (after) after();
+    return;
+  }
+  boost::asio::post(room->strand(), [this, room, after = std::move(after)] {
+    room->evict();
+    {
+      std::lock_guard lock(mu_);
+      const auto it = rooms_.find(room->id());
+      if (it != rooms_.end() && it->second == room) rooms_.erase(it);
+    }
+    services_.metrics.rooms_moved.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("room {}: left this node (its clients reconnect through the front)", room->id());
+    if (after) after();
+  });
+}
+
+void RoomRegistry::evict_all() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, room] : rooms_) {
+      if (room) ids.push_back(id);
+    }
+  }
+  for (const auto& id : ids) evict(id);
 }
 
 std::size_t RoomRegistry::size() const {
@@ -196,6 +242,7 @@ std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
   std::vector<std::shared_ptr<Room>> idle;
   {
     std::lock_guard lock(mu_);
+    std::erase_if(misses_, [&](const auto& m) { return m.second.second <= steady_ms(); });
     for (const auto& [id, room] : rooms_) {
       const std::int64_t since = room ? room->idle_since_ms() : 0;
       if (room && room->connections() == 0 && since != 0 && now_steady_ms - since > ttl_ms(*room)) idle.push_back(room);

@@ -23,6 +23,8 @@ class RoomRegistry {
   // Loads a room that is not in memory; `done(nullptr)` if there is none. Never blocks
   // the caller: `done` may run on any thread.
   using Loader = std::function<void(std::string id, RoomCallback done)>;
+  // Why a find gave nullptr, as the loader noted it (several nodes).
+  enum class Miss { NotFound, Elsewhere, Unavailable };
 
  private:
   boost::asio::io_context& io_;
@@ -32,8 +34,11 @@ class RoomRegistry {
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // null: an id being created
   std::unordered_map<std::string, std::vector<RoomCallback>> loading_;  // id -> who waits for it
   Loader loader_;
+  std::unordered_map<std::string, std::pair<Miss, std::int64_t>> misses_;  // id -> why, until (steady ms)
 
   void loaded(const std::string& id, std::shared_ptr<Room> room);
+  void create_room(RoomCallback done, bool serve_here);
+  bool shared_ = false;  // several nodes: rooms created for a client are served where the front routes them
   std::int64_t ttl_ms(const Room& room) const;
 
  public:
@@ -44,6 +49,9 @@ class RoomRegistry {
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).
   void create(RoomCallback done);
+  // Several nodes on one database: a room created for a client is stored without an owner
+  // and not kept here (the node the front routes it to claims it); rematches stay here.
+  void set_shared_storage(bool shared) { shared_ = shared; }
   // Adds a restored room (issue 4).
   void add(std::shared_ptr<Room> room);
   // The room: from memory (then `done` runs at once, on the caller's thread), else from the
@@ -52,6 +60,15 @@ class RoomRegistry {
   void find(std::string_view id, RoomCallback done);
   std::shared_ptr<Room> find_loaded(std::string_view id) const;  // memory only
   void set_loader(Loader loader) { loader_ = std::move(loader); }
+  // The loader says why it found no room: another live node holds it, or storage is
+  // unreachable. Remembered a few seconds, for the answer the client gets (miss()).
+  void note_miss(const std::string& id, Miss why);
+  Miss miss(std::string_view id) const;
+  // Several nodes: the room leaves this node (its clients are closed with Moved, on its
+  // strand); then `after` runs (there), e.g. to release it in storage. No room: `after` at once.
+  void evict(const std::string& id, std::function<void()> after = {});
+  // Every room leaves this node (its lease ran out: other nodes may hold them already).
+  void evict_all();
   std::size_t size() const;
   Metrics::RoomCounts counts() const;
   void for_each(const std::function<void(const std::shared_ptr<Room>&)>& fn) const;

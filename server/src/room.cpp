@@ -136,6 +136,14 @@ bool Room::retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms) {
   return true;
 }
 
+void Room::evict() {
+  if (retired_) return;
+  retired_ = true;
+  armed_at_.reset();
+  timer_.cancel();
+  logic_->close_all(CloseReason::Moved);
+}
+
 void Room::detach(const ClientPtr& c) {
   if (retired_) return;  // it had no member left, and took no new one
   logic_->detach(c, unix_ms(), fx_);
@@ -144,6 +152,7 @@ void Room::detach(const ClientPtr& c) {
 }
 
 void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received) {
+  if (retired_) return;
   logic_->handle(c, msg, unix_ms(), received, fx_);
   carry_out();
 }

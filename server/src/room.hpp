@@ -92,6 +92,10 @@ class Room : public std::enable_shared_from_this<Room> {
   // has been idle longer than `ttl_ms` at `now_steady_ms`. Decided here, on the strand,
   // because an attach may be queued right behind.
   bool retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms);
+  // Several nodes: the room leaves this node (another node takes it, or this node lost its
+  // lease). Its clients are closed with Moved; it does nothing more, like a retired room.
+  void evict();
+  bool retired() const { return retired_; }
   void detach(const ClientPtr& c);
   void handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received);
   void close_all(CloseReason why);

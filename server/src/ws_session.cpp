@@ -207,6 +207,10 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
         case CloseReason::RoomClosed:
           self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "room closed");
           break;
+        case CloseReason::Moved:
+          // docs/protocol-details.md: 4302, the room moved to another node; reconnect at once.
+          self->close_pending_ = websocket::close_reason(static_cast<websocket::close_code>(4302), "room moved: reconnect");
+          break;
       }
       if (!self->writing_) self->start_close();
     });

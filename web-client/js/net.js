@@ -85,6 +85,8 @@ export class Connection {
         this.setStatus({ state: 'closed', reason: 'replaced' });
         return;
       }
+      // 4302: the room moved to another node of a cluster; reconnecting at once reaches it.
+      if (ev.code === 4302) this.attempt = 0;
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };

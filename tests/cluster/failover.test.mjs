@@ -1,0 +1,168 @@
+// Several nodes on PostgreSQL behind HAProxy (issue 11), for real: a node killed with
+// SIGKILL mid-game, a node paused past its lease, and PostgreSQL restarted mid-game. In
+// every case every game finishes, each room's stored log has no gap and no duplicate,
+// every placement a client saw is in the log (and no cell ever showed two histories), and
+// replaying each room's record gives the scores its clients saw.
+//
+//   node --test tests/cluster/          (needs the build: CARC_BUILD_DIR, default build)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { Cluster, playingRoom, waitFor, sleep, storedLogs, loggedPlacements, replayScores, percentile, Player, createRoom, getJson, cli } from './cluster.mjs';
+
+const LEASE_MS = 2000;
+let cluster;
+
+before(async () => { cluster = await Cluster.up(3, { leaseMs: LEASE_MS }); });
+after(() => { Player.stopAll(); cluster?.down(); });
+
+function moves(p) { return p.placed.size; }
+
+/** Plays `rooms` to the end and checks them against the stored logs and the records. */
+async function finishAndCheck(rooms, ms = 120000) {
+  await waitFor(() => rooms.every(({ players }) => players.every((p) => p.finished)), 'every game to finish', ms);
+  const logs = storedLogs(cluster, rooms.map((r) => r.room));
+  for (const { room, players } of rooms) {
+    const log = logs.get(room);
+    log.forEach((a, i) => assert.equal(a.seq, i, `room ${room}: seq ${a.seq} at ${i} (a gap or a duplicate)`));
+    const logged = loggedPlacements(log);
+    for (const p of players) {
+      assert.deepEqual(p.conflicts, [], `room ${room}: a client saw two histories`);
+      for (const [cell, tile] of p.placed) {
+        if (cell === '0,0') continue; // the start tile is no move
+        assert.equal(logged.get(cell), tile, `room ${room}: ${cell} (${tile}) was shown to ${p.name} but is not in the log`);
+      }
+    }
+    const res = await getJson(`${cluster.front}/api/rooms/${room}/record`);
+    assert.equal(res.status, 200, `record of ${room}: ${res.body}`);
+    const record = res.body;
+    const seen = players[0].state.result.final_scores;
+    for (const p of players) assert.deepEqual(p.state.result.final_scores, seen);
+    assert.deepEqual(replayScores(record), seen, `room ${room}: the record replays to other scores`);
+    assert.equal(record.moves.filter((m) => !m.discard).length, logged.size, `room ${room}: record and log disagree`);
+  }
+  for (const { players } of rooms) players.forEach((p) => p.stop());
+}
+
+function ownersOf(rooms) {
+  const list = rooms.map((r) => `'${r.room}'`).join(',');
+  return new Map(cluster.sql(`SELECT id, COALESCE(owner, '') FROM rooms WHERE id IN (${list})`));
+}
+
+test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothing lost', { timeout: 200000 }, async () => {
+  const rooms = [];
+  for (let i = 0; i < 20; i++) rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i));
+  await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 8), 'a few moves in every room', 60000);
+
+  // The node holding the most rooms dies.
+  const owners = ownersOf(rooms);
+  const count = new Map();
+  for (const o of owners.values()) count.set(o, (count.get(o) ?? 0) + 1);
+  const [victimId] = [...count.entries()].sort((a, b) => b[1] - a[1])[0];
+  const victim = cluster.node(victimId.replace(/-\d+$/, ''));
+  const moved = rooms.filter((r) => owners.get(r.room) === victimId);
+  assert.ok(moved.length > 0);
+  const killedAt = Date.now();
+  process.kill(victim.pid, 'SIGKILL');
+  const before = new Map(moved.map((r) => [r.room, Math.max(...r.players.map(moves))]));
+
+  await finishAndCheck(rooms);
+  // Every moved room now has another owner, and the time to its first move after the kill.
+  const after = ownersOf(moved);
+  const delays = [];
+  for (const r of moved) {
+    assert.notEqual(after.get(r.room), victimId, `room ${r.room} still owned by the dead node`);
+    const first = r.players.flatMap((p) => p.acceptedAt).filter(([t, n]) => t > killedAt && n > before.get(r.room)).map(([t]) => t);
+    assert.ok(first.length > 0, `room ${r.room} had finished before the kill`);
+    delays.push(Math.min(...first) - killedAt);
+  }
+  console.log(`failover: ${moved.length} of ${rooms.length} rooms moved off ${victim.name}; kill -> first accepted move: ` +
+    `p50 ${percentile(delays, 0.5)} ms, max ${Math.max(...delays)} ms (lease ${LEASE_MS} ms)`);
+  cluster.addNode(victim.name); // three nodes again for the next tests
+});
+
+test('fence: a node paused past its lease is refused by the fence, its clients go elsewhere, nothing of it after the lease appears', { timeout: 200000 }, async () => {
+  const rooms = [];
+  for (let i = 0; i < 6; i++) rooms.push(await playingRoom(cluster.front, 2, 300 + i));
+  await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 5), 'a few moves in every room', 60000);
+  const owners = ownersOf(rooms);
+  const victimId = owners.get(rooms[0].room);
+  const victim = cluster.node(victimId.replace(/-\d+$/, ''));
+  const held = rooms.filter((r) => owners.get(r.room) === victimId);
+
+  // The player whose turn it is in one of its rooms moves over a connection to the node
+  // itself (not through the front), and that move reaches the node while it is stopped: it
+  // is handled only after SIGCONT, past the lease.
+  const r0 = held[0];
+  r0.players.forEach((p) => p.stop());
+  const seat = r0.players[0].state.turn.seat;
+  const direct = new Player(`http://127.0.0.1:${victim.port}`, r0.room, 'direct', 999, { silenceMs: 1e9, thinkMs: 0 });
+  direct.hold = true; // it plays only when told, below
+  direct.token = r0.players.find((p) => p.seat === seat).token;
+  direct.seat = seat;
+  direct.start();
+  await waitFor(() => direct.state?.phase === 'playing' && direct.state.turn.seat === seat, 'the direct player to rejoin');
+  const versionBefore = direct.version;
+  process.kill(victim.pid, 'SIGSTOP');
+  const stopAt = Date.now();
+  direct.sentFor = -1;
+  direct.hold = false;
+  direct.act(); // waits in the stopped node's socket
+  // Its clients reconnect through the front; another node takes its rooms once the lease ran out.
+  r0.players.forEach((p) => { p.stopped = false; p.start(); });
+  await waitFor(() => { const o = ownersOf(held); return held.every((r) => o.get(r.room) !== victimId); },
+    "the paused node's rooms to be taken over", 30000);
+  await waitFor(() => Math.max(...r0.players.map(moves)) > direct.placed.size, 'a move in the taken room', 30000);
+  process.kill(victim.pid, 'SIGCONT');
+  const wokeAt = Date.now();
+  // Awake: the move it held is refused by the fence (unavailable) or its connection closed
+  // when it found its lease lost; never broadcast.
+  await waitFor(() => direct.errors.includes('unavailable') || direct.closes.length > 0, 'the woken node to refuse or close', 15000);
+  assert.equal(direct.version, versionBefore, 'the paused node broadcast a change after its lease ran out');
+  direct.stop();
+  await waitFor(() => /lease ran out|refused by the fence/.test(cluster.log(victim.name)), 'the node to log its lost lease', 10000);
+  await finishAndCheck(rooms);
+  const log = loggedPlacements(storedLogs(cluster, [r0.room]).get(r0.room));
+  for (const [cell, tile] of direct.placed) if (cell !== '0,0') assert.equal(log.get(cell), tile);
+  console.log(`fence: ${held.length} room(s) taken from ${victim.name} while it was paused ${wokeAt - stopAt} ms; ` +
+    `its held move refused (${direct.errors.join(',') || 'closed ' + direct.closes.join(',')}); all games finished`);
+});
+
+test('postgresql restart mid-game: nodes answer unavailable, change nothing, and carry on', { timeout: 200000 }, async () => {
+  const rooms = [];
+  for (let i = 0; i < 6; i++) rooms.push(await playingRoom(cluster.front, 2, 500 + i));
+  await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 5), 'a few moves in every room', 60000);
+  // Down: every move is refused as unavailable and no version moves on.
+  for (const { players } of rooms) players.forEach((p) => { p.silenceMs = 1e9; });
+  cluster.pg('stop');
+  await sleep(300); // what was stored before the stop reaches the clients (execFileSync held this loop)
+  const versions = rooms.map(({ players }) => players.map((p) => p.version));
+  await sleep(1500);
+  const refused = rooms.flatMap(({ players }) => players).filter((p) => p.errors.includes('unavailable')).length;
+  assert.ok(refused > 0, 'some move was refused as unavailable');
+  assert.deepEqual(rooms.map(({ players }) => players.map((p) => p.version)), versions, 'nothing changed while PostgreSQL was down');
+  cluster.pg('start');
+  for (const { players } of rooms) players.forEach((p) => { p.silenceMs = 2500; p.act(); });
+  await sleep(1000);
+  cluster.pg('restart'); // pg_ctl restart -m fast, mid-game
+  await finishAndCheck(rooms);
+  // A room can still be created after all that.
+  assert.ok(await createRoom(cluster.front));
+});
+
+test('a node whose database cannot be used stops at once with a clear error', { timeout: 60000 }, () => {
+  const server = path.join(path.dirname(cli), 'carcassonne-server');
+  const down = spawnSync(server, ['--port', '0', '--bind', '127.0.0.1', '--db', 'postgresql://carc:secret@127.0.0.1:1/carc'], { encoding: 'utf8', timeout: 30000 });
+  assert.equal(down.status, 1);
+  assert.match(down.stderr, /cannot connect to PostgreSQL at postgresql:\/\/carc:\*\*\*@127\.0\.0\.1:1\/carc/);
+  assert.doesNotMatch(down.stderr, /secret/);
+  // A database that is not ours (a table "rooms" of somebody else's): refused, untouched.
+  cluster.sql('CREATE DATABASE foreign_db');
+  const foreign = cluster.dbUrl.replace(/\/carc$/, '/foreign_db');
+  execFileSync('psql', ['-X', '-q', foreign, '-c', "CREATE TABLE rooms(name TEXT); INSERT INTO rooms VALUES('kept')"]);
+  const refused = spawnSync(server, ['--port', '0', '--bind', '127.0.0.1', '--db', foreign], { encoding: 'utf8', timeout: 30000 });
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /not ours/);
+  assert.equal(execFileSync('psql', ['-X', '-tA', foreign, '-c', 'SELECT name FROM rooms'], { encoding: 'utf8' }).trim(), 'kept');
+});
