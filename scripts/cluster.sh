@@ -103,7 +103,7 @@ start_node() {
     kill -0 "$pid" 2>/dev/null || { tail -5 "$log" >&2; die "node $n exited"; }
     sleep 0.1
   done
-  [[ -n $p ]] || die "node $n did not start listening"
+  [[ -n $p ]] || { kill "$pid" 2>/dev/null; die "node $n did not start listening (it must log at level info)"; }
   echo "node $n $pid $p" >>"$dir/pids"
 }
 
