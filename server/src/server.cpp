@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include <malloc.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -185,6 +186,10 @@ struct Server::Impl {
     sweeper.async_wait([this](beast::error_code ec) {
       if (ec || ctx.stopping) return;
       ctx.rooms.expire(steady_ms());
+      // Hand the pages that rooms, sessions and requests freed back to the system: after a
+      // burst of connections (a restart, a tournament) the heap is full of holes that
+      // would otherwise stay in the server's resident memory.
+      ::malloc_trim(0);
       sweep();
     });
   }
