@@ -437,3 +437,8 @@ export function errorText(err, lang = current) {
   if (DICTS[lang]?.[key] || en[key]) return t(key, {}, lang);
   return t('err.unknown', { message: err?.message ?? err?.code ?? '?' }, lang);
 }
+
+// The replay viewer's, "your games"' and the lobby's strings live in their own file.
+import * as games from './strings/games.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code]);

@@ -17,6 +17,7 @@ import { joinMessage, storedIntent, askName, bindJoinForm, showMissing } from '.
 import { $, toast } from './page.js';
 import { KEYS, local } from './storage.js';
 import { inviteUrl } from './routes.js';
+import { rememberGame } from './games.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -113,6 +114,7 @@ export class RoomPage {
     if (r.token && this.store.seat !== null) {
       local.set(KEYS.token(this.room), r.token);
       this.intent = { type: 'token', token: r.token };
+      rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
     }
     if (r.resync) this.send({ type: 'resync' });
     if (r.error) this.handleError(r.error);
