@@ -34,6 +34,7 @@ struct Config {
   int keep_finished_hours = 168;  // finished games stay readable (/record) this long
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
+  int bot_threads = 1;  // the computer players' worker pool
   std::string log_level = "info";
   Limits limits;
   std::string probe_url;  // --probe: GET this URL and exit 0 on 200

@@ -56,10 +56,13 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics}, config.limits),
+      rooms(io, RoomServices{*persistence, metrics, nullptr, {}}, config.limits),
+      bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
-      limiter(config.limits.max_connections, config.limits.max_connections_per_ip) {}
+      limiter(config.limits.max_connections, config.limits.max_connections_per_ip) {
+  rooms.set_bots(&bots);
+}
 
 // ---------------------------------------------------------------------------------------
 // Accepting

@@ -8,7 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/record.hpp"
-#include "carc/protocol/view.hpp"
+#include "carc/protocol/room_state.hpp"
 
 namespace carc::server {
 
