@@ -76,6 +76,12 @@ test('whole random games: every step agrees with the record replay, and the stat
   }
 });
 
+test('moves a computer made for an absent player are marked', () => {
+  const ex = load('record_format_example.json');
+  const r = buildReplay({ ...ex, moves: ex.moves.map((m, i) => (i === 2 ? { ...m, auto: true } : m)) });
+  assert.deepEqual(r.auto, [false, false, true, false]);
+});
+
 test('a stated result that differs from the rules is reported', () => {
   const r = buildReplay({ ...load('record_format_example.json'), result: { final_scores: [4, 0, 4] } });
   assert.equal(r.ok, true);

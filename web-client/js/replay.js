@@ -118,7 +118,9 @@ export function buildReplay(record, { names = (s) => `Player ${s + 1}`, room = n
       result: done ? result : null,
     };
   });
-  return { ok: true, players, steps, final, frames, result, mismatch, seatOf };
+  // Moves a computer made for an absent player carry "auto": true (protocol 1.1).
+  const auto = record.moves.map((m) => m?.auto === true);
+  return { ok: true, players, steps, final, frames, result, mismatch, seatOf, auto };
 }
 
 /** A step number within 0..steps (anything else: the nearest end). */

@@ -331,6 +331,7 @@ export class ReplayPage {
         if (move.meeple && def) feature = t(`feature.${featureAt(def, move.rotation, move.meeple)?.kind ?? 'road'}`);
       }
       banner.append(h('span', { class: 'replay-what-move' }, ...fill(key, { tile: move.tile, feature }, { name: nameSpan(p) })));
+      if (replay.auto[step - 1]) banner.append(h('span', { class: 'muted replay-auto', 'data-testid': 'replay-auto', text: t('replay.auto') }));
     }
     for (const e of events.filter((x) => x.type === 'scored' && !x.end)) {
       banner.append(h('span', { class: 'replay-points' },

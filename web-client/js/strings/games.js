@@ -40,6 +40,7 @@ export const en = {
   'replay.placedMeeple': '{name} placed a tile and a meeple on the {feature}',
   'replay.discarded': '{name} could not place {tile} and drew another tile',
   'replay.points': '{feature}: {names} +{points}',
+  'replay.auto': '(played by the computer for them)',
   'replay.final': 'Final scoring',
   'replay.ofRoom': 'Game {room}',
   'replay.ofFile': 'File: {name}',
@@ -111,6 +112,8 @@ export const en = {
   'away.summaryNever': 'An away player is waited for.',
   'away.summary': 'A computer plays for an away player after {time}.',
 
+  'err.room_full': 'All 5 seats are taken.',
+
   'end.rematch': 'Play again',
   'end.rematchWaiting': 'Setting up the new game…',
   'end.rematchReady': 'A new game with the same players is waiting.',
@@ -158,6 +161,7 @@ export const ja = {
   'replay.placedMeeple': '{name}さんがタイルを置き、{feature}にミープルを置きました',
   'replay.discarded': '{name}さんは{tile}を置けず、別のタイルを引きました',
   'replay.points': '{feature}: {names} +{points}',
+  'replay.auto': '(コンピューターが代わりにプレイ)',
   'replay.final': '最終得点計算',
   'replay.ofRoom': 'ゲーム {room}',
   'replay.ofFile': 'ファイル: {name}',
@@ -229,6 +233,8 @@ export const ja = {
   'away.summaryNever': 'いないプレイヤーは待ちます。',
   'away.summary': 'いないプレイヤーの代わりに{time}後にコンピューターがプレイします。',
 
+  'err.room_full': '5席すべて埋まっています。',
+
   'end.rematch': 'もう一度遊ぶ',
   'end.rematchWaiting': '新しいゲームを準備しています…',
   'end.rematchReady': '同じメンバーでの新しいゲームが待っています。',
@@ -276,6 +282,7 @@ export const fr = {
   'replay.placedMeeple': '{name} a posé une tuile et un meeple sur : {feature}',
   'replay.discarded': '{name} ne pouvait pas poser {tile} et a pioché une autre tuile',
   'replay.points': '{feature} : {names} +{points}',
+  'replay.auto': '(joué par l’ordinateur à sa place)',
   'replay.final': 'Décompte final',
   'replay.ofRoom': 'Partie {room}',
   'replay.ofFile': 'Fichier : {name}',
@@ -346,6 +353,8 @@ export const fr = {
   'away.after': 'L’ordinateur joue pour lui après {time}',
   'away.summaryNever': 'On attend un joueur absent.',
   'away.summary': 'L’ordinateur joue pour un joueur absent après {time}.',
+
+  'err.room_full': 'Les 5 places sont prises.',
 
   'end.rematch': 'Rejouer',
   'end.rematchWaiting': 'Préparation de la nouvelle partie…',
