@@ -8,6 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { shotDir, setUp, setUpGame, showingServerLog, playTurn } from './helpers.mjs';
+import { seatOverProtocol, closeProtocolSeats, playOverProtocol } from './games-helpers.mjs';
 
 async function newPage(browser, errors, name, opts = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'en-US', ...opts });
@@ -27,31 +28,6 @@ async function joinFromInvite(page, invite, name) {
 
 const seatNames = (page) => page.locator('[data-testid="lobby"] [data-testid="seat"] .pname').allTextContents();
 const tokenOf = (page, room) => page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room);
-
-// The page whose turn it is plays the first legal placement through its own connection, so
-// a whole game between browser pages takes seconds; returns once the game is over.
-async function playToTheEnd(pages) {
-  for (let moves = 0; ; moves++) {
-    assert.ok(moves <= 80, 'the game ends');
-    const states = await Promise.all(pages.map((p) => p.evaluate(() => {
-      const s = window.__carc.store;
-      return { phase: s.state?.phase, mine: s.state?.turn?.seat === s.seat && s.seat !== null, version: s.version };
-    })));
-    if (states.some((s) => s.phase === 'finished')) return;
-    const i = states.findIndex((s) => s.mine);
-    if (i < 0) {
-      await pages[0].waitForTimeout(30);
-      continue;
-    }
-    await pages[i].evaluate(() => {
-      const page = window.__carc;
-      const { state, version } = page.store;
-      const l = state.turn.legal[(state.turn.number * 7) % state.turn.legal.length];
-      page.send({ type: 'play', version, x: l.x, y: l.y, rotation: l.rotation, meeple: l.meeples[0] ?? null });
-    });
-    await pages[i].waitForFunction((v) => window.__carc.store.version > v, states[i].version);
-  }
-}
 
 test('the lobby: computer players, the clock, leaving, the host hand-over and removing a player', { timeout: 120000 }, async (t) => {
   const { server, browser } = await setUp(t);
@@ -76,9 +52,13 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     assert.match(await B.locator('[data-testid="seat"][data-seat="3"]').textContent(), /computer · hard/);
     assert.equal(await A.inputValue('[data-testid="bot-level"]'), 'hard', 'the level stays picked');
 
-    // The clock: the host sets it, everyone sees it.
+    // The clock: the host opens it and sets it, everyone sees it.
+    assert.equal(await A.locator('[data-testid="clock-turn_seconds"]').isVisible(), false, 'closed at first');
+    await A.click('[data-testid="clock"] summary');
     await A.selectOption('[data-testid="clock-turn_seconds"]', '120');
     await A.selectOption('[data-testid="clock-away_seconds"]', '30');
+    await A.waitForFunction(() => /2 min/.test(document.querySelector('[data-testid="clock-summary"]').textContent));
+    assert.equal(await A.locator('[data-testid="clock-away_seconds"]').isVisible(), true, 'it stays open through the redraws');
     await B.waitForFunction(() => /2 min.*30 s/.test(document.querySelector('[data-testid="clock-summary"]')?.textContent ?? ''));
     assert.equal(await B.evaluate(() => JSON.stringify(window.__carc.store.state.settings)), '{"turn_seconds":120,"away_seconds":30}');
     await A.selectOption('[data-testid="clock-away_seconds"]', '');
@@ -125,7 +105,7 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     // The new host starts; leaving is refused once the game runs (the button is gone).
     await B.click('[data-testid="start"]');
     await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
-    assert.equal(await A.locator('[data-testid="leave"]').count(), 0);
+    assert.equal(await A.locator('[data-testid="leave"]').isVisible(), false);
     assert.deepEqual(errors, [], 'no script errors in the pages');
   });
 });
@@ -136,20 +116,41 @@ test('"Play again": everyone connected lands seated in the new lobby; an away pl
   await showingServerLog(server, async () => {
     const { A, B, invite } = await setUpGame(browser, server, errors, { nameA: 'Ada', nameB: 'Bea' });
     const old = new URL(invite).pathname.split('/').pop();
-    const C = await newPage(browser, errors, 'C');
-    await joinFromInvite(C, invite, 'Cho');
+    // A helper page (it draws no room) for the protocol clients of the test.
+    const helper = await newPage(browser, errors, 'helper');
+    await helper.goto(`${server.base}/healthz`);
+    // A third player, Cho, plays from a plain protocol client.
+    const cho = await seatOverProtocol(helper, old, 'Cho');
+    assert.equal(cho.seat, 2);
     await A.waitForSelector('[data-testid="seat"][data-seat="2"]');
     await A.click('[data-testid="start"]');
-    await Promise.all([A, B, C].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
-    await playTurn(A, { meeple: true }); // one turn by clicking, the rest through the pages' connections
+    await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    await playTurn(A, { meeple: true });
 
-    // Cho goes away before the end (the tab is closed; the seat and its token stay).
-    const choToken = await tokenOf(C, old);
-    await C.close();
-    await playToTheEnd([A, B]);
+    // The middle of the game is played quickly through Ada's and Bea's seats; then they
+    // come back to their pages and play their last tiles by clicking.
+    const tokens = [await tokenOf(A, old), await tokenOf(B, old)];
+    await playOverProtocol(helper, { room: old, tokens, untilBagEmpty: true, seed: 5 });
+    for (const p of [A, B]) {
+      await p.reload();
+      await p.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+    }
+    for (let i = 0; i < 6; i++) {
+      const states = await Promise.all([A, B].map((p) => p.evaluate(() => {
+        const s = window.__carc.store;
+        return { phase: s.state?.phase, mine: s.state?.turn?.seat === s.seat };
+      })));
+      if (states[0].phase === 'finished') break;
+      const k = states.findIndex((x) => x.mine);
+      if (k < 0) await A.waitForTimeout(100);
+      else await playTurn([A, B][k], { meeple: true });
+    }
     for (const p of [A, B]) await p.waitForSelector('[data-testid="endgame"]');
     assert.equal(await A.locator('[data-testid="end-replay"]').getAttribute('href'), `/replay/${old}`);
     await A.screenshot({ path: path.join(shotDir, 'end-rematch.png') });
+
+    // Cho goes away (the seat and its token stay).
+    await closeProtocolSeats(helper);
 
     // A spectator of the old room.
     const D = await newPage(browser, errors, 'D');
@@ -182,21 +183,23 @@ test('"Play again": everyone connected lands seated in the new lobby; an away pl
     await D.waitForSelector('[data-testid="rematch-watch"]');
     assert.equal(await D.locator('[data-testid="rematch-watch"]').getAttribute('href'), `/r/${fresh}`);
 
-    // Cho comes back on the old room's link: the state names the rematch; one click takes
-    // Cho's new seat in it.
-    const C2 = await newPage(browser, errors, 'C2');
-    await C2.goto(`${server.base}/`);
-    await C2.evaluate(([r, tok]) => localStorage.setItem(`carc.token.${r}`, tok), [old, choToken]);
-    await C2.goto(invite);
-    await C2.waitForSelector('[data-testid="rematch-ready"]:not([hidden])');
-    await C2.click('[data-testid="rematch-join"]');
-    await C2.waitForURL(`**/r/${fresh}`);
-    await C2.waitForSelector('#view-room[data-phase="lobby"][data-seat="1"]');
+    // Cho comes back on the old room's link: the state names the rematch, which is offered;
+    // one click takes Cho's new seat in it.
+    const C = await newPage(browser, errors, 'C');
+    await C.goto(`${server.base}/`);
+    await C.evaluate(([r, tok]) => localStorage.setItem(`carc.token.${r}`, tok), [old, cho.token]);
+    await C.goto(invite);
+    await C.waitForSelector('[data-testid="rematch-ready"]:not([hidden])');
+    await C.screenshot({ path: path.join(shotDir, 'rematch-offer.png') });
+    assert.equal(new URL(C.url()).pathname, `/r/${old}`, 'the old game stays on screen until asked');
+    await C.click('[data-testid="rematch-join"]');
+    await C.waitForURL(`**/r/${fresh}`);
+    await C.waitForSelector('#view-room[data-phase="lobby"][data-seat="1"]');
     await A.waitForSelector('[data-testid="seat"][data-seat="1"] .dot.on');
 
     // The host starts the rematch as usual.
     await A.click('[data-testid="start"]');
-    await Promise.all([A, B, C2].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    await Promise.all([A, B, C].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
     assert.equal(await B.getAttribute('#view-room', 'data-my-turn'), '1', 'Bea starts the rematch');
     assert.deepEqual(errors, [], 'no script errors in the pages');
   });
@@ -215,23 +218,32 @@ test('a solo game against the computer from the start page, played to the end sc
     await page.waitForSelector('#view-room[data-phase="playing"][data-seat="0"]', { timeout: 20000 });
     const players = await page.evaluate(() => window.__carc.store.state.players.map((p) => ({ seat: p.seat, bot: p.bot, host: p.host })));
     assert.deepEqual(players, [{ seat: 0, bot: null, host: true }, { seat: 1, bot: 'medium', host: false }]);
-    let turns = 0;
-    for (;;) {
-      await page.waitForFunction(() => {
-        const s = window.__carc.store;
-        return s.state.phase === 'finished' || (s.state.turn?.seat === s.seat && !window.__carc.draft?.pending);
-      }, null, { timeout: 30000 });
-      if (await page.evaluate(() => window.__carc.store.state.phase === 'finished')) break;
-      await playTurn(page, { meeple: turns % 2 === 0, shot: turns === 10 ? 'solo-turn.png' : undefined });
-      turns++;
-      assert.ok(turns <= 40, 'the game ends');
+    // A few turns by clicking, against the computer's answers; the middle of the game
+    // through the player's seat from a protocol client; then the last tile by clicking.
+    const myTurn = () => page.waitForFunction(() => {
+      const s = window.__carc.store;
+      return s.state.turn?.seat === s.seat && !window.__carc.draft?.pending;
+    }, null, { timeout: 30000 });
+    for (let turn = 0; turn < 3; turn++) {
+      await myTurn();
+      await playTurn(page, { meeple: turn % 2 === 0, shot: turn === 2 ? 'solo-turn.png' : undefined });
+    }
+    const room = await page.evaluate(() => window.__carc.room);
+    const helper = await newPage(browser, errors, 'helper');
+    await helper.goto(`${server.base}/healthz`);
+    await playOverProtocol(helper, { room, tokens: [await page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room)], untilBagEmpty: true });
+    await page.reload();
+    await page.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+    if (await page.evaluate(() => window.__carc.store.state.phase === 'playing')) {
+      await myTurn();
+      await playTurn(page, { meeple: true });
     }
     await page.waitForSelector('[data-testid="endgame"]');
     const state = await page.evaluate(() => window.__carc.store.state);
     assert.equal(state.result.final_scores.length, 2);
     const record = await (await fetch(`${server.base}/api/rooms/${state.room}/record`)).json();
     assert.ok(record.moves.length >= 70, 'every tile was played');
-    assert.ok(turns >= 30, `the human played about half the turns (${turns})`);
+    assert.ok(record.moves.filter((m, i) => i % 2 === 1 && !m.discard).length >= 30, 'the computer played its turns');
     await page.screenshot({ path: path.join(shotDir, 'solo-end.png') });
     assert.deepEqual(errors, [], 'no script errors in the page');
   });

@@ -61,6 +61,7 @@ export function renderLobby(card, state, opts) {
   const { mySeat, inviteUrl, notice, canTakeSeat, onCopy, onStart, onShare, onLeave, onFreeSeat, onAddBot, onSettings, onTakeSeat } = opts;
   // The host's pick of a level survives the redraws.
   const level = card.querySelector('[data-testid="bot-level"]')?.value ?? 'medium';
+  const clockOpen = card.dataset.clockOpen === '1';
   card.replaceChildren();
   const players = state.players ?? [];
   const controls = lobbyControls(state, mySeat);
@@ -94,16 +95,6 @@ export function renderLobby(card, state, opts) {
     controls.full ? h('p', { class: 'muted', text: t('lobby.full') }) : null);
   }
 
-  const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };
-  const clock = h('div', { class: 'clock', 'data-testid': 'clock' }, h('h3', { text: t('lobby.clock') }));
-  if (controls.canSetClock) {
-    add(clock, clockSelect('turn_seconds', settings.turn_seconds, onSettings), clockSelect('away_seconds', settings.away_seconds, onSettings));
-  } else {
-    const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
-    add(clock, h('p', { class: 'muted', 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) }));
-  }
-  add(card, clock, h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));
-
   if (controls.isHost) {
     add(card,
       h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
@@ -114,6 +105,22 @@ export function renderLobby(card, state, opts) {
     p.append(text[0], nameSpan(host), text[1] ?? '');
     card.append(p);
   }
+
+  // The clock: everyone reads it in one line; the host opens it to change it.
+  const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };
+  const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
+  const summary = h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
+  if (controls.canSetClock) {
+    const clock = h('details', { class: 'clock', 'data-testid': 'clock', open: clockOpen },
+      h('summary', {}, h('strong', { text: t('lobby.clock') }), ' ', summary),
+      clockSelect('turn_seconds', settings.turn_seconds, onSettings), clockSelect('away_seconds', settings.away_seconds, onSettings));
+    clock.addEventListener('toggle', () => { card.dataset.clockOpen = clock.open ? '1' : ''; });
+    card.append(clock);
+  } else {
+    card.append(h('p', { class: 'clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
+  }
+  card.append(h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));
+
   if (controls.canLeave) {
     card.append(h('button', { type: 'button', class: 'link-btn leave', 'data-testid': 'leave', onclick: onLeave, text: t('lobby.leave') }));
   } else if (!controls.seated && canTakeSeat && !controls.full) {

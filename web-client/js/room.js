@@ -110,6 +110,7 @@ export class RoomPage {
     if (msg?.type === 'rematch') {
       // The new room of a rematch, with this player's seat in it.
       if (this.life.onRematch(msg)) this.conn?.stop();
+      else this.render();
       return;
     }
     const prev = this.store.state;

@@ -25,15 +25,30 @@ export class RoomLife {
     this.kicked = false;
     this.soloSent = null; // the type of the last solo set-up message sent
     this.rematchAsked = false;
+    this.rematchOnArrival = false; // the room already named its rematch when this page joined
+    this.offered = null; // a rematch seat kept for one click: {room}
   }
 
-  /** The server's {"type":"rematch","room","token"}: keep the new seat's token and go there. */
+  /**
+   * The server's {"type":"rematch","room","token"}: the new seat's token is kept. The page
+   * goes there when the rematch was made while it was here, or when it asked; a player
+   * coming back to a room that already had its rematch is offered it (renderEnd).
+   * Returns true when the page leaves.
+   */
   onRematch(msg) {
     if (typeof msg.room !== 'string' || !ROOM_ID.test(msg.room) || typeof msg.token !== 'string' || !msg.token) return false;
     local.set(KEYS.token(msg.room), msg.token);
-    session.set(KEYS.rematchFrom(msg.room), this.room);
-    this.go(roomPath(msg.room));
+    if (this.rematchOnArrival && !this.rematchAsked) {
+      this.offered = { room: msg.room };
+      return false;
+    }
+    this.goToRematch(msg.room);
     return true;
+  }
+
+  goToRematch(room) {
+    session.set(KEYS.rematchFrom(room), this.room);
+    this.go(roomPath(room));
   }
 
   /**
@@ -42,7 +57,10 @@ export class RoomLife {
    */
   afterMessage(prevSeat, msg, store) {
     const change = seatChange(prevSeat, msg);
-    if (store.seat !== null && msg.type === 'welcome') this.seatNotice = null;
+    if (msg.type === 'welcome') {
+      this.rematchOnArrival = !!store.state?.rematch;
+      if (store.seat !== null) this.seatNotice = null;
+    }
     if (!change) return undefined;
     if (change.kind === 'moved') {
       toast(t('lobby.seatMoved', { n: change.seat + 1 }), 'info');
@@ -125,7 +143,8 @@ export class RoomLife {
         text: t(this.rematchAsked ? 'end.rematchWaiting' : 'end.rematch'),
       }));
     } else if (offer?.room && offer.join) {
-      parts.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-join', onclick: () => this.askRematch(), text: t('end.rematchJoin') }));
+      const join = () => (this.offered?.room === offer.room ? this.goToRematch(offer.room) : this.askRematch());
+      parts.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-join', onclick: join, text: t('end.rematchJoin') }));
     } else if (offer?.room) {
       parts.push(h('a', { class: 'btn primary', href: roomPath(offer.room), 'data-testid': 'rematch-watch', text: t('end.rematchWatch') }));
     }
