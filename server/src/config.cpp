@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <unistd.h>
 
 #ifndef CARC_INSTALL_WEB_ROOT
@@ -103,6 +104,39 @@ std::vector<Option> options() {
        limit<int>(&L::room_ttl_s, 1, 365 * 86400)},
       {"--empty-room-ttl", "EMPTY_ROOM_TTL", "seconds a room where nobody ever sat is kept (default 600)",
        limit<int>(&L::empty_room_ttl_s, 1, 365 * 86400)},
+      {"--room-rate", "ROOM_RATE", "rooms one client address may create per minute, sustained (default 6; 0: no limit)",
+       limit<double>(&L::room_rate_per_minute, 0, 1e9)},
+      {"--room-burst", "ROOM_BURST", "rooms one client address may create at once (default 20)",
+       limit<double>(&L::room_burst, 1, 1e9)},
+      {"--ws-rate", "WS_RATE", "WebSocket upgrades per second per client address, sustained (default 20; 0: no limit)",
+       limit<double>(&L::ws_rate_per_second, 0, 1e9)},
+      {"--ws-burst", "WS_BURST", "WebSocket upgrades per client address at once (default 100)",
+       limit<double>(&L::ws_burst, 1, 1e9)},
+      {"--trusted-proxy", "TRUSTED_PROXY",
+       "address or CIDR range of a reverse proxy whose X-Forwarded-For names the client (repeatable, or comma-separated; default none)",
+       [](Config& c, std::string_view v) {
+         while (!v.empty()) {
+           const auto comma = v.find(',');
+           auto range = Cidr::parse(v.substr(0, comma));
+           if (!range) return false;
+           c.trusted_proxies.push_back(*range);
+           v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
+         }
+         return !c.trusted_proxies.empty();
+       }},
+      {"--metrics-bind", "METRICS_BIND", "ADDR:PORT: serve /metrics (and /healthz) there only, e.g. 127.0.0.1:9100 (default: /metrics on the public port)",
+       [](Config& c, std::string_view v) {
+         const auto colon = v.rfind(':');
+         if (colon == std::string_view::npos || colon == 0) return false;
+         std::string_view host = v.substr(0, colon);
+         if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+         if (!IpAddress::parse(host)) return false;
+         const std::string_view port = v.substr(colon + 1);
+         const auto r = std::from_chars(port.data(), port.data() + port.size(), c.metrics_port);
+         if (port.empty() || r.ec != std::errc() || r.ptr != port.data() + port.size()) return false;
+         c.metrics_bind = std::string(host);
+         return true;
+       }},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
        [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
   };
@@ -157,6 +191,7 @@ std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv)
     if (v == nullptr || *v == '\0') continue;
     if (!o.set(c, v)) return ConfigExit{2, "invalid value for " + std::string(o.env) + ": " + v};
   }
+  bool proxies_from_flags = false;  // the first --trusted-proxy replaces TRUSTED_PROXY's list
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") return ConfigExit{0, usage_text()};
@@ -176,6 +211,7 @@ std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv)
       if (i + 1 >= argc) return ConfigExit{2, "missing value for " + std::string(arg)};
       value = argv[++i];
     }
+    if (found->flag == "--trusted-proxy" && !std::exchange(proxies_from_flags, true)) c.trusted_proxies.clear();
     if (!found->set(c, value)) return ConfigExit{2, "invalid value for " + std::string(arg) + ": " + std::string(value)};
   }
   c.web_root = c.web_root.empty() ? default_web_root() : absolute_from_cwd(c.web_root);

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 #include <variant>
+
+#include "address.hpp"
 #include <vector>
 
 namespace carc::server {
@@ -23,6 +25,11 @@ struct Limits {
   int http_timeout_s = 30;
   int room_ttl_s = 86400;                  // a room with no connection for this long leaves memory
   int empty_room_ttl_s = 600;              // a room nobody ever sat in, likewise
+  // Per client address (token buckets; see address.hpp for what "address" means).
+  double room_rate_per_minute = 6;         // rooms created, sustained; 0: off
+  double room_burst = 20;                  // rooms created at once
+  double ws_rate_per_second = 20;          // WebSocket upgrades, sustained; 0: off
+  double ws_burst = 100;                   // WebSocket upgrades at once
 };
 
 struct Config {
@@ -37,6 +44,9 @@ struct Config {
   int bot_threads = 1;  // the computer players' worker pool
   std::string log_level = "info";
   Limits limits;
+  std::vector<Cidr> trusted_proxies;  // --trusted-proxy: whose X-Forwarded-For is believed
+  std::string metrics_bind;           // --metrics-bind ADDR:PORT: /metrics there, not on the public port
+  std::uint16_t metrics_port = 0;
   std::string probe_url;  // --probe: GET this URL and exit 0 on 200
 };
 

@@ -1,4 +1,6 @@
 // HTTP: the API, static files, and the upgrade of /ws/<room> to a WebSocket session.
+#include <cmath>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
@@ -17,11 +19,6 @@ using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
 constexpr std::string_view kJson = "application/json";
-
-std::string_view path_of(std::string_view target) {
-  const auto q = target.find('?');
-  return q == std::string_view::npos ? target : target.substr(0, q);
-}
 
 // A header value that is safe to echo into a URL: host names, IPv6 literals and ports.
 bool safe_host(std::string_view h) {
@@ -42,12 +39,54 @@ std::string_view first_value(std::string_view v) {
   return v;
 }
 
+HttpMethod method_of(http::verb v) {
+  switch (v) {
+    case http::verb::get: return HttpMethod::Get;
+    case http::verb::head: return HttpMethod::Head;
+    case http::verb::post: return HttpMethod::Post;
+    default: return HttpMethod::Other;
+  }
+}
+
+// Every X-Forwarded-For header of the request, in order, as one comma-separated list.
+std::string forwarded_for(const Request& req) {
+  std::string out;
+  for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) {
+    if (!out.empty()) out += ',';
+    out += it->value();
+  }
+  return out;
+}
+
+// Pages may run only the server's own scripts and styles, talk only to their own origin
+// (its WebSocket too: some browsers do not count ws:// as 'self'), and never be framed.
+std::string content_security_policy(std::string_view host) {
+  std::string connect = "'self'";
+  if (safe_host(host)) connect += " ws://" + std::string(host) + " wss://" + std::string(host);
+  return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect +
+         "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+}
+
+void set_security_headers(Response& res, std::string_view host) {
+  res.set("Content-Security-Policy", content_security_policy(host));
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Referrer-Policy", "no-referrer");
+}
+
+std::string retry_after(double seconds) { return std::to_string(std::max(1, static_cast<int>(std::ceil(seconds)))); }
+
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   ServerContext& ctx_;
   ConnectionLimiter::Slot slot_;
+  const Listen listen_;
+  const IpAddress peer_;
+  std::string host_;  // the current request's Host, for the CSP's connect-src
   std::optional<http::request_parser<http::string_body>> parser_;
+
+  std::string where() const { return peer_.to_string(); }
 
   void do_read() {
     parser_.emplace();
@@ -70,20 +109,42 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         ec != http::error::partial_message && ec != http::error::need_more) {
       return send(simple(http::status::bad_request, "bad request\n", 11, false));
     }
-    if (ec) return;
+    // A keep-alive connection that stays silent until its timeout ends normally.
+    if (ec == beast::error::timeout && buffer_.size() == 0 && !parser_->got_some()) return;
+    if (ec) return ctx_.fail(ec, NetOp::HttpRead, where());
     ctx_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
     Request req = parser_->release();
-    const std::string_view path = path_of(req.target());
-    if (beast::websocket::is_upgrade(req)) return upgrade(std::move(req), path);
-    route(std::move(req), path);
+    host_ = std::string(req[http::field::host]);
+    const Route r = route_request(method_of(req.method()), req.target(), beast::websocket::is_upgrade(req), listen_);
+    route(req, r);  // r.arg points into req
   }
 
-  void upgrade(Request req, std::string_view path) {
-    if (!path.starts_with("/ws/")) return send(simple(http::status::not_found, "not found\n", req.version(), false));
-    auto room = ctx_.rooms.find(path.substr(4));
+  // The address per-address limits count (X-Forwarded-For only from a trusted proxy).
+  std::string client_key(const Request& req) const {
+    return limit_key(client_address(peer_, forwarded_for(req), ctx_.config.trusted_proxies));
+  }
+
+  Response rate_limited(const Request& req, double wait, std::string_view what) {
+    const std::string seconds = retry_after(wait);
+    nlohmann::json body{{"error", "rate_limited"},
+                        {"message", "too many " + std::string(what) + " from your address; try again in " + seconds + " s"},
+                        {"retry_after", std::stoi(seconds)}};
+    auto res = json_response(req, http::status::too_many_requests, body.dump());
+    res.set(http::field::retry_after, seconds);
+    return res;
+  }
+
+  void upgrade(Request& req, std::string_view room_id) {
+    auto room = ctx_.rooms.find(room_id);
     if (!room) {
-      spdlog::info("refused WebSocket upgrade to unknown room {}", path.substr(4, 64));
+      spdlog::info("refused WebSocket upgrade to unknown room {}", room_id.substr(0, 64));
       return send(simple(http::status::not_found, "no such room\n", req.version(), false));
+    }
+    if (const double wait = ctx_.upgrade_buckets.take(client_key(req)); wait > 0) {
+      ctx_.metrics.upgrades_rate_limited.fetch_add(1, std::memory_order_relaxed);
+      auto res = rate_limited(req, wait, "connections");
+      res.keep_alive(false);
+      return send(std::move(res));
     }
     stream_.expires_never();
     start_ws_session(std::move(stream_), std::move(req), std::move(room), ctx_, std::move(slot_));
@@ -119,55 +180,61 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     return std::string(proto) + "://" + std::string(host);
   }
 
-  void route(Request req, std::string_view path) {
-    const auto method = req.method();
-    const bool get = method == http::verb::get || method == http::verb::head;
+  void route(Request& req, const Route& r) {
+    using K = Route::Kind;
+    switch (r.kind) {
+      case K::Healthz: return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
+      case K::Metrics: {
+        auto res = simple(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
+                          "text/plain; version=0.0.4; charset=utf-8");
+        return send(std::move(res), req);
+      }
+      case K::Tiles: {
+        auto res = json_response(req, http::status::ok, ctx_.tiles_json);
+        res.set(http::field::cache_control, "public, max-age=3600");
+        return send(std::move(res), req);
+      }
+      case K::CreateRoom: return create_room(req);
+      case K::RoomInfo:
+      case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
+      case K::Upgrade: return upgrade(req, r.arg);
+      case K::UpgradeRequired:
+        return send(simple(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
+      case K::MethodNotAllowed: return send(method_not_allowed(req, r.allow));
+      case K::ApiNotFound: return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+      case K::NotFound: return send(simple(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
+      case K::Static: return static_file(req, r.arg);
+    }
+  }
 
-    if (path == "/healthz" && get) return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
-    if (path == "/metrics" && get) {
-      auto res = simple(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
-                        "text/plain; version=0.0.4; charset=utf-8");
-      return send(std::move(res), req);
+  void create_room(const Request& req) {
+    if (const double wait = ctx_.room_buckets.take(client_key(req)); wait > 0) {
+      ctx_.metrics.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
+      return send(rate_limited(req, wait, "new games"));
     }
-    if (path == "/api/tiles" && get) {
-      auto res = json_response(req, http::status::ok, ctx_.tiles_json);
-      res.set(http::field::cache_control, "public, max-age=3600");
-      return send(std::move(res), req);
+    auto room = ctx_.rooms.create();
+    if (!room) {
+      spdlog::warn("refused POST /api/rooms: room cap reached or storage unavailable");
+      return send(json_response(req, http::status::service_unavailable,
+                                R"({"error":"unavailable","message":"no room can be created right now"})"));
     }
-    if (path == "/api/rooms") {
-      if (method != http::verb::post) return send(method_not_allowed(req, "POST"));
-      auto room = ctx_.rooms.create();
-      if (!room) {
-        spdlog::warn("refused POST /api/rooms: room cap reached or storage unavailable");
-        return send(json_response(req, http::status::service_unavailable,
-                                  R"({"error":"unavailable","message":"no room can be created right now"})"));
-      }
-      nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
-      return send(json_response(req, http::status::created, body.dump()));
-    }
-    if (path.starts_with("/api/rooms/")) {
-      std::string_view rest = path.substr(11);
-      bool record = false;
-      if (rest.ends_with("/record")) {
-        rest.remove_suffix(7);
-        record = true;
-      }
-      if (!get) return send(method_not_allowed(req, "GET, HEAD"));
-      auto room = ctx_.rooms.find(rest);
-      if (!room) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-      // The room's state belongs to its strand: ask there, answer here.
-      asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
-        std::string body = record ? room->record_json() : room->info_json();
-        asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-          self->send(self->json_response(req, http::status::ok, std::move(body)), req);
-        });
+    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
+    send(json_response(req, http::status::created, body.dump()));
+  }
+
+  void room_json(Request& req, std::string_view id, bool record) {
+    auto room = ctx_.rooms.find(id);
+    if (!room) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+    // The room's state belongs to its strand: ask there, answer here.
+    asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
+      std::string body = record ? room->record_json() : room->info_json();
+      asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+        self->send(self->json_response(req, http::status::ok, std::move(body)), req);
       });
-      return;
-    }
-    if (path.starts_with("/ws/")) return send(simple(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
-    if (path.starts_with("/api/")) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-    if (!get) return send(method_not_allowed(req, "GET, HEAD"));
+    });
+  }
 
+  void static_file(const Request& req, std::string_view path) {
     auto file = ctx_.files.get(path, req[http::field::if_none_match]);
     if (file.status == 400) spdlog::info("refused static path {}", std::string(req.target()).substr(0, 200));
     Response res{static_cast<http::status>(file.status), req.version()};
@@ -175,7 +242,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res.set(http::field::content_type, file.content_type);
     res.set(http::field::cache_control, file.cache_control);
     if (!file.etag.empty()) res.set(http::field::etag, file.etag);
-    if (file.status == 200) res.set("X-Content-Type-Options", "nosniff");
     res.keep_alive(req.keep_alive());
     res.body() = std::move(file.body);
     res.prepare_payload();
@@ -204,9 +270,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send(Response res) { write(std::make_shared<Response>(std::move(res))); }
 
   void write(std::shared_ptr<Response> res) {
+    set_security_headers(*res, host_);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
-      if (ec) return;
+      if (ec) return self->ctx_.fail(ec, NetOp::HttpWrite, self->where());
       if (!res->keep_alive() || self->ctx_.stopping) return self->shutdown();
       self->do_read();
     });
@@ -218,8 +285,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
  public:
-  HttpSession(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot)
-      : stream_(std::move(socket)), ctx_(ctx), slot_(std::move(slot)) {
+  HttpSession(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot, Listen listen, IpAddress peer)
+      : stream_(std::move(socket)), ctx_(ctx), slot_(std::move(slot)), listen_(listen), peer_(peer) {
     ctx_.metrics.http_connections.fetch_add(1, std::memory_order_relaxed);
   }
   ~HttpSession() { ctx_.metrics.http_connections.fetch_sub(1, std::memory_order_relaxed); }
@@ -229,8 +296,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 }  // namespace
 
-void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot) {
-  std::make_shared<HttpSession>(std::move(socket), ctx, std::move(slot))->run();
+void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot, Listen listen) {
+  beast::error_code ec;
+  const auto remote = socket.remote_endpoint(ec);
+  const IpAddress peer = ec ? IpAddress{} : peer_address(remote);
+  std::make_shared<HttpSession>(std::move(socket), ctx, std::move(slot), listen, peer)->run();
 }
 
 }  // namespace carc::server

@@ -4,6 +4,19 @@
 
 namespace carc::server {
 
+std::string_view net_op_name(NetOp op) {
+  switch (op) {
+    case NetOp::Accept: return "accept";
+    case NetOp::HttpRead: return "http_read";
+    case NetOp::HttpWrite: return "http_write";
+    case NetOp::WsAccept: return "ws_accept";
+    case NetOp::WsRead: return "ws_read";
+    case NetOp::WsWrite: return "ws_write";
+    case NetOp::WsClose: return "ws_close";
+  }
+  return "unknown";
+}
+
 void Metrics::observe_broadcast(std::chrono::steady_clock::duration d) { broadcast_.observe(d); }
 
 std::string Metrics::render(const RoomCounts& rooms) const {
@@ -37,6 +50,17 @@ std::string Metrics::render(const RoomCounts& rooms) const {
   counter("carc_slow_clients_dropped_total", "Connections dropped because their outgoing queue was full.",
           slow_clients_dropped.load(rel));
   counter("carc_connections_refused_total", "Connections refused over a connection cap.", connections_refused.load(rel));
+  add("# HELP carc_rate_limited_total Requests refused with 429 over a client address's budget.\n"
+      "# TYPE carc_rate_limited_total counter\n");
+  add("carc_rate_limited_total{what=\"room\"} %llu\n", static_cast<unsigned long long>(rooms_rate_limited.load(rel)));
+  add("carc_rate_limited_total{what=\"upgrade\"} %llu\n", static_cast<unsigned long long>(upgrades_rate_limited.load(rel)));
+  add("# HELP carc_network_errors_total Network errors other than normal closes, by operation.\n"
+      "# TYPE carc_network_errors_total counter\n");
+  for (std::size_t i = 0; i < kNetOpCount; ++i) {
+    const auto name = net_op_name(static_cast<NetOp>(i));
+    add("carc_network_errors_total{op=\"%.*s\"} %llu\n", static_cast<int>(name.size()), name.data(),
+        static_cast<unsigned long long>(network_errors_[i].load(rel)));
+  }
 
   add("# HELP carc_refused_requests_total Refused client requests by error code.\n"
       "# TYPE carc_refused_requests_total counter\n");

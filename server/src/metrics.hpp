@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <cstdio>
+#include <string_view>
 
 #include "carc/protocol/messages.hpp"
 
@@ -27,6 +28,10 @@ class Histogram {
   std::atomic<std::uint64_t> count_{0};
   std::atomic<std::uint64_t> sum_ns_{0};
 };
+// Where a network error happened (the label of carc_network_errors_total).
+enum class NetOp : std::uint8_t { Accept, HttpRead, HttpWrite, WsAccept, WsRead, WsWrite, WsClose };
+inline constexpr std::size_t kNetOpCount = 7;
+std::string_view net_op_name(NetOp op);
 
 class Metrics {
  public:
@@ -51,6 +56,13 @@ class Metrics {
   std::atomic<std::uint64_t> auto_moves{0};    // moves made for an absent or out-of-time human
   std::atomic<std::uint64_t> bot_stale{0};     // computer players' answers for a turn that had passed
   Histogram<kThinkBuckets.size()> bot_think{kThinkBuckets};  // how long a computer player thought
+  std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
+  std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
+
+  void network_error(NetOp op) { network_errors_[static_cast<std::size_t>(op)].fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t network_errors(NetOp op) const {
+    return network_errors_[static_cast<std::size_t>(op)].load(std::memory_order_relaxed);
+  }
 
   void refused(protocol::ErrorCode c) {
     refused_[static_cast<std::size_t>(c)].fetch_add(1, std::memory_order_relaxed);
@@ -68,6 +80,7 @@ class Metrics {
  private:
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
   Histogram<kLatencyBuckets.size()> broadcast_{kLatencyBuckets};
+  std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};
 };
 
 template <std::size_t N>

@@ -17,8 +17,11 @@
 #include "bot_pool.hpp"
 #include "config.hpp"
 #include "metrics.hpp"
+#include "address.hpp"
 #include "persistence.hpp"
+#include "rate_limit.hpp"
 #include "registry.hpp"
+#include "routing.hpp"
 #include "static_files.hpp"
 
 namespace carc::server {
@@ -76,12 +79,21 @@ struct ServerContext {
   StaticFiles files;
   std::string tiles_json;
   ConnectionLimiter limiter;
+  TokenBuckets room_buckets;     // POST /api/rooms per client address
+  TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
   std::atomic<bool> stopping{false};
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
+
+  // Every network error ends here (chat-multi's fail()): normal closes are skipped, the rest
+  // is logged and counted in /metrics. `where` says whose connection (a room id, an address).
+  void fail(beast::error_code ec, NetOp what, std::string_view where = {});
 };
 
-void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot);
+// The TCP peer as an IpAddress (IPv4-mapped IPv6 peers count as IPv4).
+IpAddress peer_address(const tcp::endpoint& ep);
+
+void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot, Listen listen);
 void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
                       ServerContext& ctx, ConnectionLimiter::Slot slot);
 

@@ -173,6 +173,9 @@ void RoomLogic::on_chat(Member& m, const protocol::ChatMsg& msg, std::int64_t no
 }
 
 void RoomLogic::on_resync(Member& m, std::int64_t now_ms) {
+  // Only members get patches; a connection that has not joined or watched asks for a state
+  // it would not keep up to date.
+  if (m.role == Role::None) return refuse(*m.client, ErrorCode::NotJoined, "join or watch first");
   std::string frame = R"({"type":"state","version":)";
   protocol::append_int(frame, version_);
   frame += R"(,"server_time":)";

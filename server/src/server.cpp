@@ -12,6 +12,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket/error.hpp>
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
@@ -60,8 +61,38 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
-      limiter(config.limits.max_connections, config.limits.max_connections_per_ip) {
+      limiter(config.limits.max_connections, config.limits.max_connections_per_ip),
+      room_buckets(config.limits.room_rate_per_minute / 60.0, config.limits.room_burst),
+      upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst) {
   rooms.set_bots(&bots);
+}
+
+void ServerContext::fail(beast::error_code ec, NetOp what, std::string_view where) {
+  // What ends a connection in the normal course: our own cancel or close, the peer's close
+  // frame, a peer that closes between two HTTP requests.
+  if (!ec || ec == asio::error::operation_aborted || ec == beast::websocket::error::closed ||
+      ec == http::error::end_of_stream) {
+    return;
+  }
+  metrics.network_error(what);
+  spdlog::info("{}{}{}: {}", net_op_name(what), where.empty() ? "" : " ", where, ec.message());
+}
+
+IpAddress peer_address(const tcp::endpoint& ep) {
+  IpAddress a;
+  const auto addr = ep.address();
+  if (addr.is_v4()) {
+    const auto b = addr.to_v4().to_bytes();
+    a.bytes[10] = a.bytes[11] = 0xff;
+    std::copy(b.begin(), b.end(), a.bytes.begin() + 12);
+    a.v4 = true;
+  } else {
+    const auto v6 = addr.to_v6();
+    const auto b = v6.to_bytes();
+    std::copy(b.begin(), b.end(), a.bytes.begin());
+    a.v4 = v6.is_v4_mapped();
+  }
+  return a;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -73,6 +104,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   asio::io_context& io_;
   tcp::acceptor acceptor_;
   ServerContext& ctx_;
+  Listen listen_;
 
   void do_accept() {
     acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
@@ -89,16 +121,21 @@ class Listener : public std::enable_shared_from_this<Listener> {
         spdlog::warn("refused a connection from {}: connection cap reached", remote.address().to_string());
         socket.close(ignored);
       } else {
-        start_http_session(std::move(socket), ctx_, std::move(*slot));
+        // Small frames go out at once: without this, Nagle's algorithm holds a patch back
+        // until the client's delayed ACK (tens of milliseconds).
+        socket.set_option(tcp::no_delay(true), ignored);
+        start_http_session(std::move(socket), ctx_, std::move(*slot), listen_);
       }
     } else if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {
-      spdlog::warn("accept: {} (raise ulimit -n)", ec.message());
+      ctx_.fail(ec, NetOp::Accept, "(raise ulimit -n)");
+    } else {
+      ctx_.fail(ec, NetOp::Accept);
     }
     do_accept();
   }
 
  public:
-  Listener(asio::io_context& io, ServerContext& ctx) : io_(io), acceptor_(io), ctx_(ctx) {}
+  Listener(asio::io_context& io, ServerContext& ctx, Listen listen) : io_(io), acceptor_(io), ctx_(ctx), listen_(listen) {}
 
   std::uint16_t open(const std::string& address, std::uint16_t port) {
     beast::error_code ec;
@@ -129,6 +166,7 @@ struct Server::Impl {
   asio::io_context io;
   ServerContext ctx;
   std::shared_ptr<Listener> listener;
+  std::shared_ptr<Listener> metrics_listener;  // --metrics-bind
   asio::signal_set signals;
   asio::steady_timer sweeper;
   asio::steady_timer stop_timer;
@@ -136,7 +174,8 @@ struct Server::Impl {
   Impl(Config cfg, std::unique_ptr<Persistence> p)
       : io(cfg.threads),
         ctx(io, std::move(cfg), std::move(p)),
-        listener(std::make_shared<Listener>(io, ctx)),
+        listener(std::make_shared<Listener>(io, ctx, ctx.config.metrics_bind.empty() ? Listen::Public : Listen::PublicNoMetrics)),
+        metrics_listener(ctx.config.metrics_bind.empty() ? nullptr : std::make_shared<Listener>(io, ctx, Listen::MetricsOnly)),
         signals(io, SIGINT, SIGTERM),
         sweeper(io),
         stop_timer(io) {}
@@ -154,6 +193,7 @@ struct Server::Impl {
     if (ctx.stopping.exchange(true)) return;
     spdlog::info("shutting down: closing connections");
     listener->close();
+    if (metrics_listener) metrics_listener->close();
     sweeper.cancel();
     signals.cancel();
     ctx.rooms.for_each([](const std::shared_ptr<Room>& room) {
@@ -174,6 +214,7 @@ Server::~Server() = default;
 std::uint16_t Server::listen() {
   auto& c = impl_->ctx.config;
   c.port = impl_->listener->open(c.bind, c.port);
+  if (impl_->metrics_listener) c.metrics_port = impl_->metrics_listener->open(c.metrics_bind, c.metrics_port);
   return c.port;
 }
 
@@ -185,9 +226,11 @@ void Server::run() {
     impl.shutdown();
   });
   impl.listener->start();
+  if (impl.metrics_listener) impl.metrics_listener->start();
   impl.sweep();
   const auto& c = impl.ctx.config;
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", c.bind, c.port, c.web_root.string(), c.threads);
+  if (impl.metrics_listener) spdlog::info("metrics on http://{}:{}/metrics", c.metrics_bind, c.metrics_port);
   std::vector<std::thread> threads;
   for (int i = 1; i < c.threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
   impl.io.run();

@@ -103,8 +103,9 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   if (!rel) return status_only(400);
   // The root, the invite link and a game's replay are the single page of the client.
   const std::string_view page = client_page(*rel);
-  if (rel->empty() || !page.empty()) {
-    if (!page.empty() && rel->find('/', page.size()) != std::string::npos) return status_only(404);
+  const bool invite = !page.empty();  // a page whose address names a room
+  if (rel->empty() || invite) {
+    if (invite && rel->find('/', page.size()) != std::string::npos) return status_only(404);
     *rel = "index.html";
   }
   std::error_code ec;
@@ -120,7 +121,14 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   StaticResponse r;
   r.content_type = std::string(content_type_for(path));
   // The client has no build step and no hashed file names: let browsers cache but revalidate.
-  r.cache_control = path.extension() == ".html" ? "no-cache" : "public, max-age=300, must-revalidate";
+  // An invite or replay page's URL is a game's secret: no shared cache (or history of one) keeps it.
+  if (invite) {
+    r.cache_control = "private, no-store";
+  } else if (path.extension() == ".html") {
+    r.cache_control = "private, no-cache";
+  } else {
+    r.cache_control = "public, max-age=300, must-revalidate";
+  }
   std::ostringstream etag;
   etag << '"' << std::hex << st.st_size << '-' << st.st_mtim.tv_sec << '-' << st.st_mtim.tv_nsec << '"';
   r.etag = etag.str();

@@ -39,7 +39,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
   // ---- handlers ----
   void on_accept(beast::error_code ec) {
-    if (ec) return;
+    if (ec) return ctx_.fail(ec, NetOp::WsAccept, room_->id());
     attached_ = true;
     ctx_.metrics.ws_connections.fetch_add(1, std::memory_order_relaxed);
     asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->attach(self); });
@@ -56,6 +56,8 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       if (ec == websocket::error::message_too_big) {
         ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
         spdlog::info("room {}: refused too_large frame (closed with 1009)", room_->id());
+      } else {
+        ctx_.fail(ec, NetOp::WsRead, room_->id());
       }
       return teardown();
     }
@@ -120,6 +122,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
   void on_write(beast::error_code ec, std::size_t) {
     writing_ = false;
+    if (ec) ctx_.fail(ec, NetOp::WsWrite, room_->id());
     if (ec || closed_) {
       queue_.clear();
       queued_bytes_ = 0;
@@ -134,7 +137,9 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   void start_close() {
     closed_ = true;
     auto reason = *close_pending_;
-    ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
+    ws_.async_close(reason, [self = shared_from_this()](beast::error_code ec) {
+      self->ctx_.fail(ec, NetOp::WsClose, self->room_->id());
+    });
   }
 
   void drop() {
@@ -173,7 +178,11 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     t.keep_alive_pings = true;
     ws_.set_option(t);
     ws_.set_option(websocket::stream_base::decorator(
-        [](websocket::response_type& res) { res.set(http::field::server, "carcassonne"); }));
+        [](websocket::response_type& res) {
+          res.set(http::field::server, "carcassonne");
+          res.set("X-Content-Type-Options", "nosniff");
+          res.set("Referrer-Policy", "no-referrer");
+        }));
     ws_.read_message_max(l.max_frame_bytes);
     ws_.auto_fragment(false);
     ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { watchCsp, assertNoCspViolations } from './csp.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
 export const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
@@ -193,13 +194,14 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
   return { cell, port };
 }
 
+// Every page of the browser is watched for Content-Security-Policy violations (csp.mjs).
 export async function launchBrowser() {
   const { chromium } = await loadPlaywright();
-  return chromium.launch({
+  return watchCsp(await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
-  });
+  }));
 }
 
 // Creates a room in A, joins it from B through the invite link, and starts the game.
@@ -238,6 +240,7 @@ export async function setUp(t) {
   t.after(async () => {
     await browser.close().catch(() => {});
     await server.stop();
+    assertNoCspViolations(browser);  // fails the test on any violation in its pages
   });
   return { server, browser };
 }

@@ -1,0 +1,48 @@
+#include "routing.hpp"
+
+namespace carc::server {
+
+std::string_view path_of(std::string_view target) {
+  const auto q = target.find('?');
+  return q == std::string_view::npos ? target : target.substr(0, q);
+}
+
+bool is_invite_path(std::string_view path) { return path.starts_with("/r/"); }
+
+Route route_request(HttpMethod method, std::string_view target, bool websocket_upgrade, Listen listen) {
+  using K = Route::Kind;
+  const std::string_view path = path_of(target);
+  const bool get = method == HttpMethod::Get || method == HttpMethod::Head;
+
+  if (listen == Listen::MetricsOnly) {
+    if (path == "/healthz" || path == "/metrics") {
+      if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
+      return {path == "/healthz" ? K::Healthz : K::Metrics, {}, {}};
+    }
+    return {K::NotFound, {}, {}};
+  }
+  if (websocket_upgrade) {
+    if (path.starts_with("/ws/")) return {K::Upgrade, path.substr(4), {}};
+    return {K::NotFound, {}, {}};
+  }
+  if (path == "/healthz" && get) return {K::Healthz, {}, {}};
+  if (path == "/metrics" && get) return {listen == Listen::Public ? K::Metrics : K::NotFound, {}, {}};
+  if (path == "/api/tiles" && get) return {K::Tiles, {}, {}};
+  if (path == "/api/rooms") {
+    if (method != HttpMethod::Post) return {K::MethodNotAllowed, {}, "POST"};
+    return {K::CreateRoom, {}, {}};
+  }
+  if (path.starts_with("/api/rooms/")) {
+    std::string_view rest = path.substr(11);
+    const bool record = rest.ends_with("/record");
+    if (record) rest.remove_suffix(7);
+    if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
+    return {record ? K::RoomRecord : K::RoomInfo, rest, {}};
+  }
+  if (path.starts_with("/ws/")) return {K::UpgradeRequired, {}, {}};
+  if (path.starts_with("/api/")) return {K::ApiNotFound, {}, {}};
+  if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
+  return {K::Static, path, {}};
+}
+
+}  // namespace carc::server

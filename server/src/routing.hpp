@@ -1,0 +1,41 @@
+// Which handler an HTTP request goes to, decided from its method, target and upgrade flag
+// alone: a pure function, so it can be tested and fuzzed without sockets.
+#pragma once
+
+#include <string_view>
+
+namespace carc::server {
+
+enum class HttpMethod { Get, Head, Post, Other };
+
+// The public port serves everything; the --metrics-bind port only /metrics and /healthz,
+// and then the public port no longer serves /metrics.
+enum class Listen { Public, PublicNoMetrics, MetricsOnly };
+
+struct Route {
+  enum class Kind {
+    Healthz,
+    Metrics,
+    Tiles,
+    CreateRoom,
+    RoomInfo,          // arg: the room id (unchecked: the registry looks it up)
+    RoomRecord,        // arg: the room id
+    Upgrade,           // arg: the room id of /ws/<room>
+    UpgradeRequired,   // /ws/... without an upgrade: 426
+    MethodNotAllowed,  // allow: the Allow header
+    ApiNotFound,       // JSON 404
+    NotFound,          // plain 404
+    Static,            // arg: the path, for StaticFiles::get
+  };
+  Kind kind = Kind::NotFound;
+  std::string_view arg;    // points into the target
+  std::string_view allow;  // static text
+};
+
+std::string_view path_of(std::string_view target);  // without the query
+Route route_request(HttpMethod method, std::string_view target, bool websocket_upgrade, Listen listen);
+
+// A static path is an invite page (/r/<room>): its URL is the secret of a game.
+bool is_invite_path(std::string_view path);
+
+}  // namespace carc::server
