@@ -116,6 +116,12 @@ test('a finished game steps forward and back, deep-links with ?move=K, and ends 
     await page.waitForSelector('[data-testid="replay-problem"]:not([hidden])');
     assert.match(await page.locator('[data-testid="replay-problem"]').textContent(), /does not exist/);
 
+    // A game still in its lobby has nothing to replay.
+    const waiting = await (await fetch(`${server.base}/api/rooms`, { method: 'POST', body: '{}' })).json();
+    await page.goto(`${server.base}/replay/${waiting.room}`);
+    await page.waitForSelector('[data-testid="replay-problem"]:not([hidden])');
+    assert.match(await page.locator('[data-testid="replay-problem"]').textContent(), /not started yet/);
+
     // On a phone.
     const phone = await newPage(browser, errors, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ja-JP' });
     await phone.goto(`${server.base}/replay/${live.room}?move=40`);

@@ -157,6 +157,10 @@ export class ReplayPage {
       this.showProblem(t('replay.loadFailed'), () => this.openRoom(room, move));
       return;
     }
+    if (info?.phase === 'lobby') {
+      this.showProblem(t('replay.notStarted'), null, roomPath(room));
+      return;
+    }
     const names = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, String(p.name ?? '')]));
     const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, (s) => names.get(s));
     if (problem) this.showProblem(problem);
@@ -203,22 +207,23 @@ export class ReplayPage {
     return null;
   }
 
-  showProblem(text, retry = null) {
+  showProblem(text, retry = null, room = null) {
     const box = $('replay-problem');
     box.hidden = !text;
     if (!text) return box.replaceChildren();
     this.view.dataset.state = 'problem';
     box.replaceChildren(h('p', { text }), h('div', { class: 'row' },
       retry ? h('button', { type: 'button', class: 'btn', onclick: retry, text: t('replay.retry') }) : null,
-      h('a', { class: 'btn primary', href: '/', text: t('join.home') })));
+      room ? h('a', { class: 'btn primary', href: room, text: t('replay.backToGame') }) : null,
+      h('a', { class: `btn${room ? '' : ' primary'}`, href: '/', text: t('join.home') })));
   }
 
   // -------------------------------------------------------------------------
   // Stepping.
 
-  go(k, { url = true } = {}) {
+  go(k, { url = true, keepPlaying = false } = {}) {
     if (!this.replay) return;
-    if (url !== 'autoplay') this.stopAutoplay();
+    if (!keepPlaying) this.stopAutoplay();
     this.step = clampStep(k, this.replay.steps);
     this.render();
     if (url && this.source?.kind === 'room') {
@@ -234,7 +239,7 @@ export class ReplayPage {
     if (this.step >= this.replay.steps) this.go(0, { url: false });
     this.timer = setInterval(() => {
       if (this.step >= this.replay.steps) return this.stopAutoplay();
-      this.go(this.step + 1, { url: 'autoplay' });
+      this.go(this.step + 1, { keepPlaying: true });
     }, AUTOPLAY_MS);
     this.renderControls();
   }
