@@ -4,7 +4,7 @@
 // Names are user text: they only reach the page through textContent.
 
 import { t } from './i18n.js';
-import { h, add, nameSpan, renderPlayers, renderLog } from './ui.js';
+import { h, add, nameSpan, renderPlayers, renderLog, bindLog } from './ui.js';
 import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { featureAt } from './geometry.js';
@@ -108,15 +108,8 @@ export class ReplayPage {
     $('replay-fit').addEventListener('click', () => this.board.fitNow());
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     acceptDrops(this.view, (file) => this.openFile(file, $('replay-file-error')));
-    const cellsOf = (ev) => {
-      const li = ev.target.closest?.('li[data-cells]');
-      if (!li) return null;
-      try { return JSON.parse(li.dataset.cells); } catch { return null; }
-    };
-    $('replay-log').addEventListener('click', (ev) => {
-      const cells = cellsOf(ev);
-      if (cells) this.board.pulseCells(cells);
-    });
+    // As in the room: a log line shows its cells on the board.
+    bindLog($('replay-log'), { onHover: (cells) => this.board.hoverCells(cells), onPick: (cells) => this.board.pulseCells(cells) });
   }
 
   enter() {
