@@ -95,6 +95,15 @@ test('a finished game steps forward and back, deep-links with ?move=K, and ends 
     assert.deepEqual(comparableEvents(replayed), comparableEvents(live.state.events), 'the replay\'s events are the live game\'s');
     await page.waitForFunction((n) => location.search === `?move=${n}`, steps);
     await page.screenshot({ path: path.join(shotDir, 'replay-end.png') });
+    // The end dialog of the room, for the replayed game: every total is the record's.
+    await page.click('[data-testid="replay-show-end"]');
+    await page.waitForSelector('[data-testid="endgame"]');
+    const totals = await page.locator('[data-testid="breakdown"] tbody tr').evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.seat), Number(tr.dataset.total)]));
+    assert.deepEqual(totals.sort((x, y) => x[0] - y[0]).map((x) => x[1]), record.result.final_scores);
+    assert.equal(await page.locator('[data-testid="score-chart"]').count(), 1);
+    await page.screenshot({ path: path.join(shotDir, 'replay-end-dialog.png') });
+    await page.click('#end-close');
+    assert.equal(await page.locator('[data-testid="endgame"]').isVisible(), false);
 
     // Deep links.
     await page.goto(`${server.base}/replay/${live.room}?move=12`);

@@ -1,5 +1,5 @@
 // Cross-checks the C++ engine (through the `carcassonne` CLI) against the independent
-// reference implementation in ./carcassonne.mjs:
+// reference implementation in web-client/js/rules.js and record.js:
 //  - thousands of seeded random games: the reference replay of each record must give the
 //    CLI's embedded result (scores after every move, final scores, supply, winners, the
 //    scoring breakdown, and the events a client shows: each placement, discard and scored

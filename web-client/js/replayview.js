@@ -4,7 +4,7 @@
 // Names are user text: they only reach the page through textContent.
 
 import { t } from './i18n.js';
-import { h, add, nameSpan, renderPlayers, renderLog, bindLog } from './ui.js';
+import { h, add, nameSpan, renderPlayers, renderLog, bindLog, renderEnd } from './ui.js';
 import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { featureAt } from './geometry.js';
@@ -340,8 +340,26 @@ export class ReplayPage {
       banner.append(h('strong', { class: 'replay-final', text: t('replay.final') }),
         h('span', { class: 'replay-winners', 'data-testid': 'replay-winners' },
           h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★ ' }),
-          ...fill(winners.length > 1 ? 'end.winners' : 'end.winner', {}, { names: namesOf(frame, winners) })));
+          ...fill(winners.length > 1 ? 'end.winners' : 'end.winner', {}, { names: namesOf(frame, winners) })),
+        h('button', { type: 'button', class: 'btn small', 'data-testid': 'replay-show-end', onclick: () => this.showEnd(frame), text: t('end.show') }));
     }
+  }
+
+  /** The room's end dialog (winners, points by kind, the score chart) for the replayed game. */
+  showEnd(frame) {
+    const modal = $('end-modal');
+    if (!this.endBound) {
+      this.endBound = true;
+      $('end-close').addEventListener('click', () => { modal.hidden = true; });
+    }
+    renderEnd(modal, frame, null);
+    const download = $('end-download');
+    download.hidden = this.source.kind !== 'room';
+    if (this.source.kind === 'room') {
+      download.href = `/api/rooms/${encodeURIComponent(this.source.room)}/record`;
+      download.setAttribute('download', `carcassonne-${this.source.room}.json`);
+    }
+    modal.hidden = false;
   }
 
   renderSource() {
