@@ -160,3 +160,12 @@ test('problems in words: the move (counted from 1) and the reason, in each langu
     if (!out.ok) assert.ok(codes.includes(out.reason.code), `${f}: ${out.reason.code} is a known reason`);
   }
 });
+
+test('a record file: its text, and files too large or unreadable', async () => {
+  const { readRecordFile } = await import('../../web-client/js/recordfile.js');
+  const file = (text, size = text.length) => ({ size, text: async () => text });
+  assert.deepEqual(await readRecordFile(file('{"players":2,"moves":[]}')), { record: { players: 2, moves: [] } });
+  assert.deepEqual(await readRecordFile(file('{', 5 << 20)), { error: { code: 'too_large' } });
+  assert.deepEqual(await readRecordFile({ size: 3, text: async () => { throw new Error('gone'); } }), { error: { code: 'not_json' } });
+  assert.deepEqual(await readRecordFile(null), { error: { code: 'not_record' } });
+});

@@ -7,7 +7,7 @@ import { $ } from './page.js';
 import { KEYS, local, session } from './storage.js';
 import { roomPath } from './routes.js';
 import { YourGames } from './yourgames.js';
-import { acceptDrops } from './replayview.js';
+import { acceptDrops } from './recordfile.js';
 
 const SCENE = [
   [-1, -1, 'B', 0], [0, -1, 'E', 180], [1, -1, 'V', 180],
