@@ -46,6 +46,11 @@ test('"Your games" lists the games of this browser and reopens them', { timeout:
     assert.equal(await finished.getAttribute('data-phase'), 'finished');
     assert.match(await finished.textContent(), /Aiko.*Carla.*finished/s);
     await A.screenshot({ path: path.join(shotDir, 'home-your-games.png') });
+    await A.setViewportSize({ width: 390, height: 844 });
+    const overflow = await A.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `nothing sticks out sideways on a phone (${overflow}px)`);
+    await A.screenshot({ path: path.join(shotDir, 'home-your-games-phone.png'), fullPage: true });
+    await A.setViewportSize({ width: 1280, height: 800 });
 
     // B's turn: B's own list says so.
     await B.goto(`${server.base}/`);
