@@ -112,6 +112,8 @@ test('names: given, carried by the record, or the default', () => {
   assert.deepEqual(buildReplay(ex, { names: (s) => `P${s}` }).frames[0].players.map((p) => p.name), ['P0', 'P1', 'P2']);
   assert.deepEqual(buildReplay({ ...ex, names: ['Ann', 'Bo', 'Cy'] }).frames[0].players.map((p) => p.name), ['Ann', 'Bo', 'Cy']);
   assert.equal(buildReplay({ ...ex, names: ['Ann'] }).frames[0].players[0].name, 'Player 1', 'a wrong names list is ignored');
+  const bots = buildReplay(ex, { bots: (s) => (s === 1 ? 'hard' : null) });
+  assert.deepEqual(bots.frames.at(-1).players.map((p) => p.bot), [null, 'hard', null], 'computer players keep their level');
 });
 
 test('reading a file', () => {

@@ -3,7 +3,7 @@
 // seat, taking one, and the host's start button. The decisions are lobbylife.js's.
 // Names are user text: they only reach the page through textContent.
 
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { h, add, colorChip, nameSpan } from './ui.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, MAX_SEATS } from './lobbylife.js';
 
@@ -39,7 +39,7 @@ function seatRow(p, { mySeat, controls, onFreeSeat }) {
   const free = c.kick || c.removeBot
     ? h('button', {
       type: 'button', class: 'btn small seat-remove', 'data-testid': c.removeBot ? 'remove-bot' : 'kick', 'data-seat': p.seat,
-      title: c.removeBot ? t('lobby.removeBot') : t('lobby.kickTitle', { name: p.name }), onclick: () => onFreeSeat(p.seat),
+      title: c.removeBot ? t('lobby.removeBot') : t('lobby.kickTitle', { name: playerName(p) }), onclick: () => onFreeSeat(p.seat),
       text: t('lobby.kick'),
     })
     : null;

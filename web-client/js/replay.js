@@ -42,12 +42,13 @@ function bagOf(game, held) {
 
 /**
  * Replays a record. `names(seat)` names the players (a record has no names unless it
- * carries `names`); `room` goes into each step's state.
+ * carries `names`), `bots(seat)` gives a computer player's level (or null); `room` goes into
+ * each step's state.
  * -> {ok: true, players, steps, final, frames: [state for steps 0..steps], result, mismatch}
  *  | {ok: false, move: index | null, reason: {code, ...}}
  * `mismatch` is set when the record states a result that differs from the replay's.
  */
-export function buildReplay(record, { names = (s) => `Player ${s + 1}`, room = null } = {}) {
+export function buildReplay(record, { names = (s) => `Player ${s + 1}`, bots = () => null, room = null } = {}) {
   const parsed = parseRecord(record);
   if (parsed.error) return { ok: false, move: parsed.move, reason: parsed.reason };
   const { players, moves, final } = parsed;
@@ -107,7 +108,7 @@ export function buildReplay(record, { names = (s) => `Player ${s + 1}`, room = n
       phase: done ? 'finished' : 'playing',
       players: Array.from({ length: players }, (_, seat) => ({
         seat, name: nameOf(seat), color: SEAT_COLORS[seat], score: s.scores[seat], meeples: s.supply[seat],
-        connected: true, tile: done ? null : held[seat], host: false, bot: null, away: false,
+        connected: true, tile: done ? null : held[seat], host: false, bot: bots(seat) ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
       board: s.board,

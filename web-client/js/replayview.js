@@ -114,8 +114,11 @@ export class ReplayPage {
       this.showProblem(t('replay.notStarted'), null, roomPath(room));
       return;
     }
-    const names = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, String(p.name ?? '')]));
-    const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, (s) => names.get(s));
+    const players = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, p]));
+    const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, {
+      names: (s) => String(players.get(s)?.name ?? ''),
+      bots: (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null),
+    });
     if (problem) this.showProblem(problem);
   }
 
@@ -137,11 +140,12 @@ export class ReplayPage {
   }
 
   /** Replays `record`; a problem's text, or null once it is shown. */
-  load(record, source, move, names = () => null) {
+  load(record, source, move, { names = () => null, bots = () => null } = {}) {
     this.bind();
     const replay = buildReplay(record, {
       room: source.room ?? null,
       names: (s) => names(s) || t('replay.player', { n: s + 1 }),
+      bots,
     });
     if (!replay.ok) return problemText(replay);
     this.stopAutoplay();

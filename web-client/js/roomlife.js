@@ -4,7 +4,7 @@
 // start page, and "Play again" in the end dialog, which follows the server's `rematch`
 // message into the new room with the new seat's token.
 
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { h } from './ui.js';
 import { toast } from './page.js';
 import { KEYS, local, session } from './storage.js';
@@ -78,7 +78,7 @@ export class RoomLife {
   afterState(prev, prevSeat, store) {
     const change = hostChange(prev, store.state, prevSeat, store.seat);
     if (change?.me) toast(t('lobby.nowHost'), 'info', 6000);
-    else if (change) toast(t('lobby.newHost', { name: change.player.name }), 'info');
+    else if (change) toast(t('lobby.newHost', { name: playerName(change.player) }), 'info');
     if (store.state?.phase === 'finished' && store.state.rematch) this.rematchAsked = false;
     this.solo(store);
   }

@@ -2,7 +2,7 @@
 // its phase and whose turn it is, one click back into it (or its replay), and "forget".
 // Names are user text: textContent only.
 
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { h, add } from './ui.js';
 import { $ } from './page.js';
 import { local } from './storage.js';
@@ -36,7 +36,7 @@ function nameList(players) {
   const span = h('span', { class: 'game-players' });
   players.forEach((p, i) => {
     if (i) span.append(', ');
-    span.append(h('span', { class: `pname${p.me ? ' me' : ''}`, text: p.name }));
+    span.append(h('span', { class: `pname${p.me ? ' me' : ''}`, text: playerName(p) }));
   });
   return span;
 }
@@ -48,7 +48,7 @@ function statusLine(line) {
   if (line.mine) parts.push(h('strong', { class: 'game-turn mine', 'data-testid': 'game-your-turn', text: t('games.yourTurn') }));
   else if (line.turnSeat !== null) {
     const p = line.players.find((x) => x.seat === line.turnSeat);
-    if (p) parts.push(h('span', { class: 'game-turn', text: t('games.turnOf', { name: p.name }) }));
+    if (p) parts.push(h('span', { class: 'game-turn', text: t('games.turnOf', { name: playerName(p) }) }));
   }
   const out = h('span', { class: 'game-status' });
   parts.forEach((p, i) => add(out, i ? ' · ' : null, p));

@@ -224,7 +224,7 @@ export const ja = {
   'lobby.rematchOf': '同じメンバーでの新しいゲームです。全員そろったらホストが開始します。',
   'bot.easy': 'やさしい',
   'bot.medium': 'ふつう',
-  'bot.hard': 'つよい',
+  'bot.hard': 'むずかしい',
   'clock.none': '制限なし',
   'clock.s': '{n}秒',
   'clock.min': '{n}分',
