@@ -111,13 +111,13 @@ export function renderLobby(card, state, opts) {
   const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
   const summary = h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
   if (controls.canSetClock) {
-    const clock = h('details', { class: 'clock', 'data-testid': 'clock', open: clockOpen },
+    const clock = h('details', { class: 'lobby-clock', 'data-testid': 'clock', open: clockOpen },
       h('summary', {}, h('strong', { text: t('lobby.clock') }), ' ', summary),
       clockSelect('turn_seconds', settings.turn_seconds, onSettings), clockSelect('away_seconds', settings.away_seconds, onSettings));
     clock.addEventListener('toggle', () => { card.dataset.clockOpen = clock.open ? '1' : ''; });
     card.append(clock);
   } else {
-    card.append(h('p', { class: 'clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
+    card.append(h('p', { class: 'lobby-clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
   }
   card.append(h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));
 
