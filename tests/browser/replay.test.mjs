@@ -179,7 +179,7 @@ test('a record file is opened from disk; files that are not records or break a r
     await page.setInputFiles('[data-testid="record-file"]', brokenFile);
     await page.waitForFunction(() => /breaks a rule/.test(document.querySelector('[data-testid="record-error"]').textContent));
     const text = await page.locator('[data-testid="record-error"]').textContent();
-    assert.match(text, new RegExp(`^Move ${at + 1} breaks a rule: ${broken.moves[at].tile} cannot go at \\(${broken.moves[at].x}, ${broken.moves[at].y}\\)`));
+    assert.match(text, new RegExp(`^Move ${at + 1} breaks a rule: tile ${broken.moves[at].tile} cannot go at \\(${broken.moves[at].x}, ${broken.moves[at].y}\\)`));
     assert.equal(await page.locator('#view-replay').isVisible(), false);
     await page.screenshot({ path: path.join(shotDir, 'home-record-error.png') });
 

@@ -145,8 +145,8 @@ test('problems in words: the move (counted from 1) and the reason, in each langu
   const bad = { ...ex, moves: [...ex.moves] };
   bad.moves[2] = { ...bad.moves[2], x: 5 };
   const r = buildReplay(bad);
-  assert.equal(problemText(r, 'en'), 'Move 3 breaks a rule: V cannot go at (5, 0) turned 90°.');
-  assert.match(problemText(r, 'fr'), /^Le coup 3 enfreint une règle : V ne peut pas aller en \(5, 0\)/);
+  assert.equal(problemText(r, 'en'), 'Move 3 breaks a rule: tile V cannot go at (5, 0) turned 90°.');
+  assert.match(problemText(r, 'fr'), /^Le coup 3 enfreint une règle : la tuile V ne peut pas aller en \(5, 0\)/);
   assert.match(problemText(r, 'ja'), /^3手目がルールに反しています/);
   assert.equal(problemText({ move: null, reason: { code: 'not_json' } }, 'en'), 'This file is not a game record: it is not JSON text.');
   // Every reason the replay can give has words in every language.
