@@ -24,9 +24,9 @@ test('placeholders and error codes', () => {
 
 test('a computer player\'s name is said in the page\'s language; a person\'s name never changes', () => {
   const bot = { seat: 1, name: 'Bot 2 (medium)', bot: 'medium' };
-  assert.equal(playerName(bot, 'en'), 'Bot 2 (medium)');
-  assert.equal(playerName(bot, 'fr'), 'Ordinateur 2 (moyen)');
-  assert.equal(playerName(bot, 'ja'), 'コンピューター2（ふつう）');
+  assert.equal(playerName(bot, 'en'), 'Bot 2');
+  assert.equal(playerName(bot, 'fr'), 'Ordinateur 2');
+  assert.equal(playerName(bot, 'ja'), 'コンピューター2');
   assert.equal(playerName({ seat: 0, name: 'Bot 2 (medium)', bot: null }, 'fr'), 'Bot 2 (medium)', 'a human may call themselves that');
   assert.equal(playerName({ seat: 2, name: 'Robo', bot: 'hard' }, 'fr'), 'Robo');
   assert.equal(playerName({ seat: 0, name: '<b>Zoé</b>' }, 'ja'), '<b>Zoé</b>');

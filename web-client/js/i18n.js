@@ -439,12 +439,13 @@ export function joinNames(names, lang = current) {
 
 /**
  * The name shown for a player: the server names a computer player "Bot <seat+1> (<level>)"
- * (docs/protocol-details.md), which is said in the page's language; any other name as it is.
+ * (docs/protocol-details.md), which is said in the page's language, without the level
+ * (the bot badge beside the name says it); any other name as it is.
  */
 export function playerName(p, lang = current) {
   const name = String(p?.name ?? '');
   const m = p?.bot ? /^Bot (\d+) \((easy|medium|hard)\)$/.exec(name) : null;
-  return m ? t('bot.name', { n: m[1], level: t(`level.${m[2]}`, {}, lang) }, lang) : name;
+  return m ? t('bot.name', { n: m[1] }, lang) : name;
 }
 
 /** The message shown for a server error. */
