@@ -65,6 +65,23 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     await C.waitForFunction(() => /waited for/.test(document.querySelector('[data-testid="clock-summary"]')?.textContent ?? ''));
     await A.screenshot({ path: path.join(shotDir, 'lobby-host.png') });
     await B.screenshot({ path: path.join(shotDir, 'lobby-guest.png') });
+    // On a phone, in Japanese (longer words): nothing of the lobby sticks out sideways.
+    await A.setViewportSize({ width: 390, height: 844 });
+    await A.selectOption('[data-testid="lang-select"]', 'ja');
+    await A.waitForFunction(() => /コンピューター4/.test(document.querySelector('[data-testid="seat"][data-seat="3"]').textContent));
+    const lobbyFit = await A.evaluate(() => {
+      const card = document.querySelector('[data-testid="lobby"]');
+      const r = card.getBoundingClientRect();
+      const out = [...card.querySelectorAll('*')].filter((e) => {
+        const b = e.getBoundingClientRect();
+        return (b.width || b.height) && (b.left < r.left - 0.5 || b.right > r.right + 0.5);
+      }).map((e) => `${e.tagName.toLowerCase()}.${e.getAttribute('class') ?? ''}`);
+      return { out, sideways: card.scrollWidth > card.clientWidth + 0.5 || document.documentElement.scrollWidth > innerWidth + 0.5 };
+    });
+    assert.deepEqual(lobbyFit, { out: [], sideways: false }, 'the lobby fits a phone in Japanese');
+    await A.screenshot({ path: path.join(shotDir, 'lobby-host-phone-ja.png'), fullPage: true });
+    await A.selectOption('[data-testid="lang-select"]', 'en');
+    await A.setViewportSize({ width: 1200, height: 800 });
 
     // The host removes the computer player...
     await A.click('[data-testid="remove-bot"][data-seat="3"]');
