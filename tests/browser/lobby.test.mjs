@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { shotDir, setUp, setUpGame, showingServerLog, playTurn } from './helpers.mjs';
+import { shotDir, setUp, setUpGame, showingServerLog, playTurn, skipToEnd } from './helpers.mjs';
 import { seatOverProtocol, closeProtocolSeats, playOverProtocol } from './games-helpers.mjs';
 
 async function newPage(browser, errors, name, opts = {}) {
@@ -162,7 +162,7 @@ test('"Play again": everyone connected lands seated in the new lobby; an away pl
       if (k < 0) await A.waitForTimeout(100);
       else await playTurn([A, B][k], { meeple: true });
     }
-    for (const p of [A, B]) await p.waitForSelector('[data-testid="endgame"]');
+    for (const p of [A, B]) await skipToEnd(p);
     assert.equal(await A.locator('[data-testid="end-replay"]').getAttribute('href'), `/replay/${old}`);
     await A.screenshot({ path: path.join(shotDir, 'end-rematch.png') });
 
@@ -255,7 +255,7 @@ test('a solo game against the computer from the start page, played to the end sc
       await myTurn();
       await playTurn(page, { meeple: true });
     }
-    await page.waitForSelector('[data-testid="endgame"]');
+    await skipToEnd(page);
     const state = await page.evaluate(() => window.__carc.store.state);
     assert.equal(state.result.final_scores.length, 2);
     const record = await (await fetch(`${server.base}/api/rooms/${state.room}/record`)).json();
