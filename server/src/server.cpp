@@ -181,7 +181,7 @@ struct Server::Impl {
         stop_timer(io) {}
 
   void sweep() {
-    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, ctx.config.limits.room_ttl_s / 2, ctx.config.limits.empty_room_ttl_s / 2}))));
+    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, ctx.config.limits.room_ttl_s / 2, ctx.config.limits.empty_room_ttl_s / 2, ctx.config.limits.finished_room_ttl_s / 2}))));
     sweeper.async_wait([this](beast::error_code ec) {
       if (ec || ctx.stopping) return;
       ctx.rooms.expire(steady_ms());

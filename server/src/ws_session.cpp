@@ -46,8 +46,13 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     do_read();
   }
 
+  // A message is read in small pieces: every idle connection waits on a read, and what
+  // it prepared for it stays allocated meanwhile (Beast would take 1,536 bytes at once;
+  // client messages are a few dozen). read_message_max still bounds the whole message.
+  static constexpr std::size_t kReadPiece = 256;
+
   void do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    ws_.async_read_some(buffer_, kReadPiece, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
@@ -61,8 +66,10 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       }
       return teardown();
     }
+    if (!ws_.is_message_done()) return do_read();
     std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    if (buffer_.capacity() > 4 * kReadPiece) buffer_.shrink_to_fit();  // after a long message
     if (!allow_message(received)) {
       refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
     } else if (!ws_.got_text()) {
