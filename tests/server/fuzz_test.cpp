@@ -639,7 +639,8 @@ TEST_CASE("fuzz: hostile HTTP requests never leak outside the web root and never
     REQUIRE(!index_html.empty());
   }
   // Path tricks: each is refused (400 or 404).
-  const std::vector<std::string> prefixes = {"/", "/js/", "/r/", "/r/abcdefghijkl/", "/./", "//", "/up/", "/web/"};
+  const std::vector<std::string> prefixes = {"/", "/js/", "/r/", "/r/abcdefghijkl/", "/replay/", "/replay/abcdefghijkl/", "/./", "//",
+                                             "/up/", "/web/"};
   const std::vector<std::string> tricks = {
       "../secret.txt", "%2e%2e/secret.txt", "%2E%2E%2Fsecret.txt", "..%2fsecret.txt", "..%5csecret.txt", "..\\secret.txt",
       "%2e%2e%5csecret.txt", ".%2e/secret.txt", "%2e./secret.txt", "%c0%ae%c0%ae/secret.txt", "%c0%af..%c0%afsecret.txt",
@@ -651,8 +652,8 @@ TEST_CASE("fuzz: hostile HTTP requests never leak outside the web root and never
       for (const char* method : {"GET", "HEAD"}) {
         const std::string out = probe(std::string(method) + " " + pre + trick + " HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
         const int status = status_of(out);
-        // 200 only for the page itself: /r/<anything> is the invite page, and /up/web/ leads
-        // back into the root through a symlink.
+        // 200 only for the page itself: /r/<anything> is the invite page, /replay/<anything>
+        // the replay page, and /up/web/ leads back into the root through a symlink.
         const bool index = status == 200 && (method == std::string("HEAD") || out.ends_with(index_html));
         CHECK_MESSAGE((status == 400 || status == 404 || index), (pre + trick) << " -> " << status);
       }
