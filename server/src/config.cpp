@@ -70,6 +70,8 @@ std::vector<Option> options() {
          return c.base_url.starts_with("http://") || c.base_url.starts_with("https://") || c.base_url.empty();
        }},
       {"--threads", "THREADS", "I/O threads (default 2)", number<int>(&Config::threads, 1, 256)},
+      {"--bot-threads", "BOT_THREADS", "threads computer players think on (default 1)",
+       number<int>(&Config::bot_threads, 1, 64)},
       {"--log-level", "LOG_LEVEL", "trace, debug, info, warn, error, critical, off (default info)",
        [](Config& c, std::string_view v) {
          static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};

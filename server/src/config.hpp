@@ -41,6 +41,7 @@ struct Config {
   int keep_finished_hours = 168;  // finished games stay readable (/record) this long
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
+  int bot_threads = 1;  // the computer players' worker pool
   std::string log_level = "info";
   Limits limits;
   std::vector<Cidr> trusted_proxies;  // --trusted-proxy: whose X-Forwarded-For is believed

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <boost/asio/post.hpp>
+
 #include <spdlog/spdlog.h>
 
 #include "registry.hpp"
@@ -68,9 +70,11 @@ int Durability::restore(Server& server, Persistence& persistence) {
     std::string why;
     auto decoded = decode_room(stored);
     if (auto* r = std::get_if<RestoredRoom>(&decoded)) {
-      auto room = Room::restore(server.rooms().make_strand(), stored.id, RoomServices{persistence, server.metrics()}, *r);
+      auto room = Room::restore(server.rooms().make_strand(), stored.id, server.rooms().services(), *r);
       if (auto* ok = std::get_if<std::shared_ptr<Room>>(&room)) {
-        server.rooms().add(std::move(*ok));
+        auto restored_room = *ok;
+        server.rooms().add(restored_room);
+        boost::asio::post(restored_room->strand(), [restored_room] { restored_room->start(); });
         ++restored;
         continue;
       }
@@ -88,7 +92,7 @@ int Durability::restore(Server& server, Persistence& persistence) {
     auto decoded = decode_room(*stored);
     const auto* r = std::get_if<RestoredRoom>(&decoded);
     if (r == nullptr) return nullptr;
-    auto room = Room::restore(server.rooms().make_strand(), stored->id, RoomServices{persistence, server.metrics()}, *r);
+    auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().services(), *r);
     auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
     return ok != nullptr ? *ok : nullptr;
   });

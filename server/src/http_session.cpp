@@ -190,7 +190,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (!room) return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
     // The room's state belongs to its strand: ask there, answer here.
     asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
-      std::string body = (record ? room->record_json() : room->info_json()).dump();
+      std::string body = record ? room->record_json() : room->info_json();
       asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
         self->send(self->json_response(req, http::status::ok, std::move(body)), req);
       });

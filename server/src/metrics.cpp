@@ -17,15 +17,7 @@ std::string_view net_op_name(NetOp op) {
   return "unknown";
 }
 
-void Metrics::observe_broadcast(std::chrono::steady_clock::duration d) {
-  const double s = std::chrono::duration<double>(d).count();
-  std::size_t i = 0;
-  while (i < kLatencyBuckets.size() && s > kLatencyBuckets[i]) ++i;
-  latency_[i].fetch_add(1, std::memory_order_relaxed);
-  latency_count_.fetch_add(1, std::memory_order_relaxed);
-  latency_sum_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()),
-                            std::memory_order_relaxed);
-}
+void Metrics::observe_broadcast(std::chrono::steady_clock::duration d) { broadcast_.observe(d); }
 
 std::string Metrics::render(const RoomCounts& rooms) const {
   std::string out;
@@ -78,18 +70,19 @@ std::string Metrics::render(const RoomCounts& rooms) const {
         static_cast<unsigned long long>(refused_[static_cast<std::size_t>(i)].load(rel)));
   }
 
-  add("# HELP carc_broadcast_latency_seconds From a request's arrival to its patch queued on every socket.\n"
-      "# TYPE carc_broadcast_latency_seconds histogram\n");
-  std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < kLatencyBuckets.size(); ++i) {
-    cumulative += latency_[i].load(rel);
-    add("carc_broadcast_latency_seconds_bucket{le=\"%g\"} %llu\n", kLatencyBuckets[i],
-        static_cast<unsigned long long>(cumulative));
-  }
-  cumulative += latency_[kLatencyBuckets.size()].load(rel);
-  add("carc_broadcast_latency_seconds_bucket{le=\"+Inf\"} %llu\n", static_cast<unsigned long long>(cumulative));
-  add("carc_broadcast_latency_seconds_sum %.9f\n", static_cast<double>(latency_sum_ns_.load(rel)) / 1e9);
-  add("carc_broadcast_latency_seconds_count %llu\n", static_cast<unsigned long long>(latency_count_.load(rel)));
+  broadcast_.render(out, "carc_broadcast_latency_seconds", "From a request's arrival to its patch queued on every socket.");
+
+  counter("carc_bot_moves_total", "Moves chosen by computer players (their own and for absent humans).", bot_moves.load(rel));
+  counter("carc_auto_moves_total", "Moves a computer player made for an absent or out-of-time human.", auto_moves.load(rel));
+  counter("carc_bot_stale_total", "Computer players' answers dropped because their turn had passed.", bot_stale.load(rel));
+  bot_think.render(out, "carc_bot_think_seconds", "How long a computer player thought about a move (on the bot pool).");
+
+  add("# HELP carc_room_memory_bytes Memory of the rooms' own state by part (engine, event history, view caches, other).\n"
+      "# TYPE carc_room_memory_bytes gauge\n");
+  add("carc_room_memory_bytes{part=\"engine\"} %lld\n", static_cast<long long>(rooms.engine_bytes));
+  add("carc_room_memory_bytes{part=\"history\"} %lld\n", static_cast<long long>(rooms.history_bytes));
+  add("carc_room_memory_bytes{part=\"view\"} %lld\n", static_cast<long long>(rooms.view_bytes));
+  add("carc_room_memory_bytes{part=\"other\"} %lld\n", static_cast<long long>(rooms.other_bytes));
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -18,10 +19,26 @@ enum class NetOp : std::uint8_t { Accept, HttpRead, HttpWrite, WsAccept, WsRead,
 inline constexpr std::size_t kNetOpCount = 7;
 std::string_view net_op_name(NetOp op);
 
+// A Prometheus histogram over fixed bucket bounds (seconds), lock-free.
+template <std::size_t N>
+class Histogram {
+ public:
+  explicit constexpr Histogram(std::array<double, N> bounds) : bounds_(bounds) {}
+  void observe(std::chrono::steady_clock::duration d);
+  void render(std::string& out, const char* name, const char* help) const;
+
+ private:
+  std::array<double, N> bounds_;
+  std::array<std::atomic<std::uint64_t>, N + 1> buckets_{};
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> sum_ns_{0};
+};
+
 class Metrics {
  public:
   static constexpr std::array<double, 12> kLatencyBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                             0.01,   0.025,   0.05,   0.1,   0.25,   1.0};
+  static constexpr std::array<double, 10> kThinkBuckets = {0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0};
 
   std::atomic<std::int64_t> http_connections{0};
   std::atomic<std::int64_t> ws_connections{0};
@@ -38,6 +55,10 @@ class Metrics {
   std::atomic<std::uint64_t> connections_refused{0};  // over a connection cap
   std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
   std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
+  std::atomic<std::uint64_t> bot_moves{0};     // moves chosen by computer players (their own and for absent humans)
+  std::atomic<std::uint64_t> auto_moves{0};    // moves made for an absent or out-of-time human
+  std::atomic<std::uint64_t> bot_stale{0};     // computer players' answers for a turn that had passed
+  Histogram<kThinkBuckets.size()> bot_think{kThinkBuckets};  // how long a computer player thought
 
   void network_error(NetOp op) { network_errors_[static_cast<std::size_t>(op)].fetch_add(1, std::memory_order_relaxed); }
   std::uint64_t network_errors(NetOp op) const {
@@ -52,15 +73,44 @@ class Metrics {
 
   struct RoomCounts {
     std::int64_t lobby = 0, playing = 0, finished = 0;
+    // Memory of the rooms' own state, summed (bytes): engines, event histories, view caches, the rest.
+    std::int64_t engine_bytes = 0, history_bytes = 0, view_bytes = 0, other_bytes = 0;
   };
   std::string render(const RoomCounts& rooms) const;
 
  private:
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
   std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};
-  std::array<std::atomic<std::uint64_t>, kLatencyBuckets.size() + 1> latency_{};
-  std::atomic<std::uint64_t> latency_count_{0};
-  std::atomic<std::uint64_t> latency_sum_ns_{0};
+  Histogram<kLatencyBuckets.size()> broadcast_{kLatencyBuckets};
 };
+
+template <std::size_t N>
+void Histogram<N>::observe(std::chrono::steady_clock::duration d) {
+  const double s = std::chrono::duration<double>(d).count();
+  std::size_t i = 0;
+  while (i < N && s > bounds_[i]) ++i;
+  buckets_[i].fetch_add(1, std::memory_order_relaxed);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  sum_ns_.fetch_add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count()),
+                    std::memory_order_relaxed);
+}
+
+template <std::size_t N>
+void Histogram<N>::render(std::string& out, const char* name, const char* help) const {
+  char line[256];
+  std::snprintf(line, sizeof line, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+  out += line;
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i <= N; ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    if (i < N) std::snprintf(line, sizeof line, "%s_bucket{le=\"%g\"} %llu\n", name, bounds_[i], static_cast<unsigned long long>(cumulative));
+    else std::snprintf(line, sizeof line, "%s_bucket{le=\"+Inf\"} %llu\n", name, static_cast<unsigned long long>(cumulative));
+    out += line;
+  }
+  std::snprintf(line, sizeof line, "%s_sum %.9f\n%s_count %llu\n", name,
+                static_cast<double>(sum_ns_.load(std::memory_order_relaxed)) / 1e9, name,
+                static_cast<unsigned long long>(count_.load(std::memory_order_relaxed)));
+  out += line;
+}
 
 }  // namespace carc::server

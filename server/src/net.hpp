@@ -14,6 +14,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "bot_pool.hpp"
 #include "config.hpp"
 #include "metrics.hpp"
 #include "address.hpp"
@@ -74,6 +75,7 @@ struct ServerContext {
   Metrics metrics;
   std::unique_ptr<Persistence> persistence;
   RoomRegistry rooms;
+  BotPool bots;  // after rooms: its workers stop before the rooms they answer go
   StaticFiles files;
   std::string tiles_json;
   ConnectionLimiter limiter;

@@ -22,6 +22,7 @@ struct SeatTaken {
   std::string name;
   std::string token_hash;  // sha256_hex of the token (never the token); empty for a computer player
   std::optional<protocol::BotLevel> bot;  // set for a computer player
+  bool host = false;  // this seat becomes the host (the first human to sit; a rematch's old host)
 };
 // A lobby seat is given up (leave), kicked by the host, or a computer player removed: the
 // seats after it move up by one, and its token stops working.

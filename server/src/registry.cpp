@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "random.hpp"
+#include "room_logic.hpp"
 
 namespace carc::server {
 
@@ -21,6 +22,41 @@ RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, c
     : io_(io), services_(services), limits_(limits) {}
 
 Room::Strand RoomRegistry::make_strand() { return boost::asio::make_strand(io_); }
+
+void RoomRegistry::set_bots(BotPool* bots) {
+  services_.bots = bots;
+  services_.make_rematch = [this](std::vector<RoomAction> actions, std::function<void(std::string)> done) {
+    create_rematch(std::move(actions), done);
+  };
+}
+
+void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done) {
+  auto blank = create();
+  if (!blank) return done({});
+  const std::string id = blank->id();
+  // Each human's seat token is derived from their old one (rematch_token), so the old room
+  // can hand it out again later, also after a restart.
+  RestoredRoom seated;
+  std::int64_t version = 1;
+  for (RoomAction& a : actions) {
+    if (auto* s = std::get_if<SeatTaken>(&a); s != nullptr && !s->bot) s->token_hash = sha256_hex(rematch_token(s->token_hash, id));
+    ++version;
+    if (!services_.persistence.persist(id, version, 1, a)) {
+      spdlog::error("room {}: the rematch's seats could not be stored", id);
+      return done({});
+    }
+    seated.actions.push_back(a);
+  }
+  seated.version = version;
+  auto room = Room::restore(make_strand(), id, services_, seated);
+  auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
+  if (ok == nullptr) {
+    spdlog::error("room {}: the rematch could not be seated: {}", id, std::get<std::string>(room));
+    return done({});
+  }
+  add(*ok);
+  done(id);
+}
 
 std::shared_ptr<Room> RoomRegistry::create() {
   std::string id;

@@ -27,6 +27,8 @@ class RoomRegistry {
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
+  // Gives the rooms a bot pool (computer players) and rematches through this registry.
+  void set_bots(BotPool* bots);
 
   // A new empty room with a fresh id; nullptr at the room cap or if storage refuses it.
   std::shared_ptr<Room> create();
@@ -44,6 +46,10 @@ class RoomRegistry {
   // for rooms where nobody ever sat). Finished games stay readable from storage.
   std::size_t expire(std::int64_t now_steady_ms);
   Room::Strand make_strand();
+  const RoomServices& services() const { return services_; }
+  // A rematch room (protocol 1.2) seated by `actions` (SeatTaken..., SettingsChanged, with
+  // the old seats' token hashes): stored, then added; `done` gets its id or "" on failure.
+  void create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done);
 };
 
 // Room ids as issued: 10..64 of [A-Za-z0-9_-].

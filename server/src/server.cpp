@@ -57,12 +57,15 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics}, config.limits),
+      rooms(io, RoomServices{*persistence, metrics, nullptr, {}}, config.limits),
+      bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
       limiter(config.limits.max_connections, config.limits.max_connections_per_ip),
       room_buckets(config.limits.room_rate_per_minute / 60.0, config.limits.room_burst),
-      upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst) {}
+      upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst) {
+  rooms.set_bots(&bots);
+}
 
 void ServerContext::fail(beast::error_code ec, NetOp what, std::string_view where) {
   // What ends a connection in the normal course: our own cancel or close, the peer's close

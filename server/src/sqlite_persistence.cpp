@@ -8,7 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/record.hpp"
-#include "carc/protocol/view.hpp"
+#include "carc/protocol/room_state.hpp"
 
 namespace carc::server {
 
@@ -41,6 +41,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           [](const SeatTaken& s) {
             json out{{"type", "seat"}, {"seat", s.seat}, {"name", s.name}, {"token_hash", s.token_hash}};
             if (s.bot) out["bot"] = protocol::bot_level_name(*s.bot);
+            if (s.host) out["host"] = true;
             return out;
           },
           [](const SeatFreed& f) {
@@ -92,7 +93,7 @@ std::variant<RestoredRoom, std::string> decode_room(const StoredRoom& stored) {
           if (!bot) return where + "unknown bot level";
         }
         r.actions.push_back(SeatTaken{j.at("seat").get<int>(), j.at("name").get<std::string>(),
-                                      j.at("token_hash").get<std::string>(), bot});
+                                      j.at("token_hash").get<std::string>(), bot, j.value("host", false)});
       } else if (type == "start") {
         r.actions.push_back(GameStarted{j.at("players").get<int>(), j.at("seed").get<std::uint64_t>(),
                                         j.value("time", std::int64_t{0})});

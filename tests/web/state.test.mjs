@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { initialStore, reduce, newEvents, isMyTurn, legalAt, legalCells, boardBounds, bagTotal } from '../../web-client/js/state.js';
+import { initialStore, reduce, newEvents, isMyTurn, legalAt, legalCells, boardBounds, bagTotal, playerBySeat } from '../../web-client/js/state.js';
 
 const baseState = () => ({
   room: 'abcdefghijk', phase: 'lobby',
@@ -103,4 +103,13 @@ test('turn helpers', () => {
   assert.deepEqual(legalCells(s), [{ x: 1, y: 0, rotation: 0 }, { x: -1, y: 0, rotation: 180 }]);
   assert.deepEqual(boardBounds(s, legalCells(s)), { minX: -1, minY: 0, maxX: 1, maxY: 0 });
   assert.equal(bagTotal(s), 11);
+});
+
+test('playerBySeat finds a player by seat, not by index', () => {
+  const s = { players: [{ seat: 1, name: 'B' }, { seat: 0, name: 'A' }] };
+  assert.equal(playerBySeat(s, 0).name, 'A');
+  assert.equal(playerBySeat(s, 1).name, 'B');
+  assert.equal(playerBySeat(s, 2), null);
+  assert.equal(playerBySeat(s, null), null);
+  assert.equal(playerBySeat(null, 0), null);
 });

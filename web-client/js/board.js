@@ -3,6 +3,7 @@
 
 import { meepleAnchor, featureAt, TILE } from './geometry.js';
 import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
+import { playerBySeat } from './state.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MIN_SCALE = 0.12;
@@ -211,7 +212,7 @@ export class Board {
   }
 
   colorOfSeat(state, seat) {
-    return state?.players?.find((p) => p.seat === seat)?.color ?? 'black';
+    return playerBySeat(state, seat)?.color ?? 'black';
   }
 
   /**

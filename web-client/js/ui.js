@@ -1,9 +1,10 @@
-// DOM rendering of the panels: players, bag, log, chat, lobby and the end screen.
+// DOM rendering of the panels: players, bag, log, chat and the end screen (the lobby card is lobby.js).
 // Names and chat are user text: they only ever go into the page through textContent.
 
 import { t } from './i18n.js';
 import { tileMarkup, playerColor, glyphPath } from './tileart.js';
 import { featureAt } from './geometry.js';
+import { playerBySeat } from './state.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -58,10 +59,6 @@ export function colorChip(colorName, cls = 'chip') {
 export function nameSpan(player, extraClass = '') {
   if (!player) return h('span', { class: 'pname unknown', text: '?' });
   return h('span', { class: `pname c-${player.color} ${extraClass}`.trim(), text: player.name });
-}
-
-function playerBySeat(state, seat) {
-  return state?.players?.find((p) => p.seat === seat) ?? null;
 }
 
 export function renderPlayers(ul, state, mySeat, tiles) {
@@ -206,50 +203,6 @@ export function renderChat(ol, state) {
   }));
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';
-}
-
-export function renderLobby(card, state, { mySeat, inviteUrl, onCopy, onStart, onShare }) {
-  card.replaceChildren();
-  const players = state.players ?? [];
-  const me = players.find((p) => p.seat === mySeat);
-  const host = players.find((p) => p.host);
-  const input = h('input', { class: 'invite-input', readonly: true, value: inviteUrl, 'data-testid': 'invite-link', 'aria-label': t('lobby.invite') });
-  input.addEventListener('focus', () => input.select());
-  const seats = h('ul', { class: 'seats', 'data-testid': 'seats' });
-  for (let i = 0; i < 5; i++) {
-    const p = players[i];
-    if (p) {
-      seats.appendChild(h('li', { class: `seat c-${p.color}`, 'data-testid': 'seat', 'data-seat': p.seat },
-        colorChip(p.color), nameSpan(p),
-        p.seat === mySeat ? h('span', { class: 'badge you', text: t('you') }) : null,
-        p.host ? h('span', { class: 'badge', text: t('host') }) : null,
-        h('span', { class: `dot ${p.connected ? 'on' : 'off'}` })));
-    } else {
-      seats.appendChild(h('li', { class: 'seat empty', text: t('lobby.emptySeat') }));
-    }
-  }
-  const canStart = me?.host && players.length >= 2;
-  add(card,
-    h('h2', { text: t('lobby.title') }),
-    h('label', { class: 'muted', text: t('lobby.invite') }),
-    h('div', { class: 'invite-row' }, input,
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),
-      typeof navigator !== 'undefined' && navigator.share ? h('button', { type: 'button', class: 'btn', onclick: onShare, text: t('lobby.share') }) : null),
-    h('h3', { text: t('lobby.seats', { n: players.length }) }),
-    seats,
-    h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }),
-  );
-  if (me?.host) {
-    add(card,
-      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !canStart, onclick: onStart, text: t('lobby.start') }),
-      players.length < 2 ? h('p', { class: 'muted', text: t('lobby.needPlayers') }) : null,
-    );
-  } else if (host) {
-    const p = h('p', { class: 'muted wait-host' });
-    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
-    p.append(text[0], nameSpan(host), text[1] ?? '');
-    card.append(p);
-  }
 }
 
 const KINDS = ['road', 'city', 'monastery'];

@@ -1,0 +1,47 @@
+// The room's public event list ("events" in the state, docs/protocol-details.md), kept
+// compactly: a few bytes per event instead of its JSON text, which is written again only
+// when a whole state is needed (welcome, resync). Append-only, like the list itself.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "carc/core/game.hpp"
+
+namespace carc::protocol {
+
+class EventHistory {
+ public:
+  // Appends `{"type":"started"}`, or the public events among `events` (draws and meeple
+  // returns are shown in players[] and board[], not listed). For each added entry, appends
+  // `,{"op":"add","path":"/events/<id>","value":<entry>}` to `ops` when it is not null.
+  void append_started(std::string* ops);
+  void append(const std::vector<Event>& events, std::string* ops);
+
+  // The whole list as a JSON array.
+  void write_json(std::string& out) const;
+  int size() const { return count_; }
+  std::size_t memory_bytes() const { return bytes_.capacity(); }
+
+  // Points per seat from the scored events, split as the result's breakdown.
+  struct Totals {
+    std::array<std::array<int, 4>, kMaxPlayers> game{};  // by Kind, during the game
+    std::array<std::array<int, 4>, kMaxPlayers> end{};   // by Kind, end of the game
+  };
+  const Totals& totals() const { return totals_; }
+
+ private:
+  // Writes the entry that starts at bytes_[at] and returns the offset of the next one.
+  std::size_t write_entry(std::string& out, std::size_t at, int id) const;
+  void added(std::size_t at, std::string* ops);
+
+  std::vector<std::uint8_t> bytes_;
+  int count_ = 0;
+  int next_turn_ = 1;  // turn number of the next placement or discard
+  Totals totals_;
+};
+
+}  // namespace carc::protocol

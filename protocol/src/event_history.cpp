@@ -1,0 +1,218 @@
+#include "carc/protocol/event_history.hpp"
+
+#include <array>
+#include <string_view>
+
+#include "carc/protocol/json_text.hpp"
+
+namespace carc::protocol {
+namespace {
+
+enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver };
+constexpr std::uint8_t kNoPort = 0xFF;
+
+void put16(std::vector<std::uint8_t>& b, int v) {
+  const auto u = static_cast<std::uint16_t>(v);
+  b.push_back(static_cast<std::uint8_t>(u & 0xFF));
+  b.push_back(static_cast<std::uint8_t>(u >> 8));
+}
+int get16(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return static_cast<std::int16_t>(static_cast<std::uint16_t>(b[at] | (b[at + 1] << 8)));
+}
+void put8(std::vector<std::uint8_t>& b, int v) { b.push_back(static_cast<std::uint8_t>(v)); }
+int s8(std::uint8_t v) { return static_cast<std::int8_t>(v); }
+
+void letter(std::string& out, std::uint8_t tile) {
+  out += '"';
+  out += tile_letter(static_cast<Tile>(tile));
+  out += '"';
+}
+
+void seats_array(std::string& out, std::uint8_t mask) {
+  out += '[';
+  bool first = true;
+  for (int s = 0; s < kMaxPlayers; ++s) {
+    if (((mask >> s) & 1) == 0) continue;
+    if (!first) out += ',';
+    first = false;
+    append_int(out, s);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+void EventHistory::added(std::size_t at, std::string* ops) {
+  const int id = count_++;
+  if (ops == nullptr) return;
+  *ops += R"(,{"op":"add","path":"/events/)";
+  append_int(*ops, id);
+  *ops += R"(","value":)";
+  write_entry(*ops, at, id);
+  *ops += '}';
+}
+
+void EventHistory::append_started(std::string* ops) {
+  const std::size_t at = bytes_.size();
+  put8(bytes_, kStarted);
+  added(at, ops);
+}
+
+void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
+  for (const Event& e : events) {
+    const std::size_t at = bytes_.size();
+    if (const auto* p = std::get_if<TilePlaced>(&e)) {
+      put8(bytes_, kPlaced);
+      put16(bytes_, next_turn_++);
+      put8(bytes_, p->seat);
+      put8(bytes_, static_cast<int>(p->tile));
+      put8(bytes_, p->cell.x);
+      put8(bytes_, p->cell.y);
+      put8(bytes_, p->rotation.quarter_turns());
+      put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
+    } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
+      put8(bytes_, kDiscarded);
+      put16(bytes_, next_turn_++);
+      put8(bytes_, d->seat);
+      put8(bytes_, static_cast<int>(d->tile));
+    } else if (const auto* s = std::get_if<FeatureScored>(&e)) {
+      put8(bytes_, kScored);
+      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
+      put8(bytes_, static_cast<int>(s->kind));
+      put8(bytes_, s->end_of_game ? 1 : 0);
+      put16(bytes_, s->points);
+      int mask = 0;
+      for (Seat w : s->winners) {
+        mask |= 1 << w;
+        auto& by_kind = s->end_of_game ? totals_.end : totals_.game;
+        by_kind[static_cast<std::size_t>(w)][static_cast<std::size_t>(s->kind)] += s->points;
+      }
+      put8(bytes_, mask);
+      for (int m : s->meeples) put8(bytes_, m);
+      put8(bytes_, s->tiles);
+      put8(bytes_, s->pennants);
+      put8(bytes_, s->cities);
+      put8(bytes_, static_cast<int>(s->cells.size()));
+      for (Cell c : s->cells) {
+        put8(bytes_, c.x);
+        put8(bytes_, c.y);
+      }
+    } else if (const auto* g = std::get_if<GameEnded>(&e)) {
+      put8(bytes_, kGameOver);
+      put8(bytes_, static_cast<int>(g->final_scores.size()));
+      for (int v : g->final_scores) put16(bytes_, v);
+      int mask = 0;
+      for (Seat w : g->winners) mask |= 1 << w;
+      put8(bytes_, mask);
+    } else {
+      continue;  // TileDrawn, MeepleReturned
+    }
+    added(at, ops);
+  }
+}
+
+std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) const {
+  const auto& b = bytes_;
+  const std::uint8_t tag = b[at++];
+  out += R"({"id":)";
+  append_int(out, id);
+  switch (tag) {
+    case kStarted:
+      out += R"(,"type":"started"})";
+      return at;
+    case kPlaced: {
+      out += R"(,"type":"placed","turn":)";
+      append_int(out, get16(b, at));
+      out += R"(,"seat":)";
+      append_int(out, b[at + 2]);
+      out += R"(,"tile":)";
+      letter(out, b[at + 3]);
+      out += R"(,"x":)";
+      append_int(out, s8(b[at + 4]));
+      out += R"(,"y":)";
+      append_int(out, s8(b[at + 5]));
+      out += R"(,"rotation":)";
+      append_int(out, b[at + 6] * 90);
+      out += R"(,"meeple":)";
+      if (b[at + 7] == kNoPort) {
+        out += "null";
+      } else {
+        out += '"';
+        out += port_name(static_cast<Port>(b[at + 7]));
+        out += '"';
+      }
+      out += '}';
+      return at + 8;
+    }
+    case kDiscarded:
+      out += R"(,"type":"discarded","turn":)";
+      append_int(out, get16(b, at));
+      out += R"(,"seat":)";
+      append_int(out, b[at + 2]);
+      out += R"(,"tile":)";
+      letter(out, b[at + 3]);
+      out += '}';
+      return at + 4;
+    case kScored: {
+      out += R"(,"type":"scored","turn":)";
+      append_int(out, get16(b, at));
+      out += R"(,"kind":")";
+      out += kind_name(static_cast<Kind>(b[at + 2]));
+      out += R"(","end":)";
+      append_bool(out, b[at + 3] != 0);
+      out += R"(,"points":)";
+      append_int(out, get16(b, at + 4));
+      out += R"(,"seats":)";
+      seats_array(out, b[at + 6]);
+      out += R"(,"meeples":[)";
+      for (int s = 0; s < kMaxPlayers; ++s) {
+        if (s > 0) out += ',';
+        append_int(out, b[at + 7 + static_cast<std::size_t>(s)]);
+      }
+      at += 7 + kMaxPlayers;
+      out += R"(],"tiles":)";
+      append_int(out, b[at]);
+      out += R"(,"pennants":)";
+      append_int(out, b[at + 1]);
+      out += R"(,"cities":)";
+      append_int(out, b[at + 2]);
+      out += R"(,"cells":[)";
+      const int n = b[at + 3];
+      at += 4;
+      for (int i = 0; i < n; ++i, at += 2) {
+        if (i > 0) out += ',';
+        out += R"({"x":)";
+        append_int(out, s8(b[at]));
+        out += R"(,"y":)";
+        append_int(out, s8(b[at + 1]));
+        out += '}';
+      }
+      out += "]}";
+      return at;
+    }
+    default: {  // kGameOver
+      out += R"(,"type":"game_over","final_scores":[)";
+      const int n = b[at++];
+      for (int i = 0; i < n; ++i, at += 2) {
+        if (i > 0) out += ',';
+        append_int(out, get16(b, at));
+      }
+      out += R"(],"winners":)";
+      seats_array(out, b[at]);
+      out += '}';
+      return at + 1;
+    }
+  }
+}
+
+void EventHistory::write_json(std::string& out) const {
+  out += '[';
+  std::size_t at = 0;
+  for (int id = 0; id < count_; ++id) {
+    if (id > 0) out += ',';
+    at = write_entry(out, at, id);
+  }
+  out += ']';
+}
+
+}  // namespace carc::protocol

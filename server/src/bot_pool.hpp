@@ -1,0 +1,56 @@
+// Computer players think here: a small pool of worker threads (--bot-threads), never an
+// I/O thread or a room's strand. A room has at most one request in the queue, the queue is
+// served in order (fair between rooms), and the time each level may use shrinks while the
+// queue is long, so a server full of computer players stays responsive to humans.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "carc/core/game.hpp"
+#include "room_logic.hpp"
+
+namespace carc::server {
+
+class Metrics;
+
+class BotPool {
+ public:
+  struct Answer {
+    std::uint64_t ticket = 0;
+    std::optional<Move> move;  // empty if the computer player failed
+  };
+  using Done = std::function<void(Answer)>;
+
+  BotPool(int threads, Metrics& metrics);
+  ~BotPool();  // stops the workers; requests still queued are dropped
+  BotPool(const BotPool&) = delete;
+  BotPool& operator=(const BotPool&) = delete;
+
+  // `done` runs on a worker thread.
+  void submit(BotRequest request, Done done);
+  std::size_t queued() const;
+
+ private:
+  struct Job {
+    BotRequest request;
+    Done done;
+  };
+  void work();
+  Move think(const BotRequest& r, std::size_t queue_depth);
+
+  Metrics& metrics_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace carc::server

@@ -1,0 +1,484 @@
+#include "room_logic.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "carc/protocol/json_text.hpp"
+#include "carc/protocol/record.hpp"
+#include "metrics.hpp"
+#include "random.hpp"
+
+namespace carc::server {
+
+using protocol::ErrorCode;
+using protocol::RoomPhase;
+
+std::string rematch_token(std::string_view old_hash, std::string_view new_room) {
+  std::string seed = "rematch:";
+  seed += old_hash;
+  seed += ':';
+  seed += new_room;
+  return sha256_hex(seed);
+}
+
+RoomLogic::RoomLogic(std::string id, Metrics& metrics) : id_(std::move(id)), metrics_(metrics) {
+  const auto seats = seat_facts();
+  patcher_.reset(facts(seats), 1, 0);
+}
+
+std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::string id, Metrics& metrics,
+                                                                         const RestoredRoom& r, std::int64_t now_ms) {
+  auto room = std::make_unique<RoomLogic>(std::move(id), metrics);
+  for (std::size_t i = 0; i < r.actions.size(); ++i) {
+    if (auto why = room->replay(r.actions[i], now_ms)) return "action " + std::to_string(i) + ": " + *why;
+  }
+  // Rooms written before hosts were stored: the first human is the host.
+  if (room->host_ < 0) room->host_ = room->first_human_from(0);
+  // Version bumps that only flag connections are stored without waiting for the writer, so
+  // a crash can lose the last few of them; restarting a little further on keeps versions
+  // from ever going back for a client that saw them. Game versions are stored with every
+  // action and need no gap.
+  room->version_ = r.version + kRestoreVersionGap;
+  room->game_version_ = r.game_version;
+  room->persisted_version_ = r.version;
+  for (auto& s : room->seats_) s.gone_since_ms = now_ms;  // everybody reconnects from now on
+  const auto seats = room->seat_facts();
+  room->patcher_.reset(room->facts(seats), room->game_ ? room->game_->tiles_placed() : 1,
+                       static_cast<int>(room->chat_.size()));
+  return room;
+}
+
+std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int64_t now_ms) {
+  if (const auto* s = std::get_if<SeatTaken>(&action)) {
+    if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
+    if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
+    if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
+    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
+    if (s->host) host_ = s->seat;
+  } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
+    if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
+    if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
+    free_seat(*f, now_ms, nullptr);
+  } else if (const auto* c = std::get_if<SettingsChanged>(&action)) {
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+  } else if (const auto* g = std::get_if<GameStarted>(&action)) {
+    if (phase_ != RoomPhase::Lobby) return "the game started twice";
+    const int n = static_cast<int>(seats_.size());
+    if (n < kMinPlayers || g->players != n) return "players do not match seats";
+    start_game(*g, nullptr);
+  } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
+    if (!game_) return "a move before the start";
+    if (m->index != moves_) return "move " + std::to_string(m->index) + " out of order";
+    auto next = carc::apply(*game_, m->seat, m->move);
+    if (const auto* err = std::get_if<RuleError>(&next)) return std::string(rule_error_name(*err));
+    play_move(*m, std::get<Applied>(next), nullptr);
+  } else if (const auto* chat = std::get_if<ChatPosted>(&action)) {
+    chat_.push_back(protocol::ChatLine{chat->id, chat->seat, chat->name, chat->text, chat->time_ms});
+    next_chat_id_ = chat->id + 1;
+    if (chat_.size() > protocol::kChatKept) chat_.pop_front();
+  } else if (const auto* rm = std::get_if<RematchCreated>(&action)) {
+    rematch_ = rm->room;
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------
+// State and publishing
+
+std::vector<protocol::SeatFacts> RoomLogic::seat_facts() const {
+  std::vector<protocol::SeatFacts> out;
+  out.reserve(seats_.size());
+  for (const auto& s : seats_) out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away});
+  return out;
+}
+
+std::optional<std::int64_t> RoomLogic::deadline() const {
+  if (phase_ != RoomPhase::Playing || !settings_.turn_seconds) return std::nullopt;
+  return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;
+}
+
+protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& seats) const {
+  protocol::RoomFacts f;
+  f.room = id_;
+  f.phase = phase_;
+  f.seats = seats;
+  f.host = host_;
+  f.spectators = spectators_;
+  f.settings = settings_;
+  f.deadline_ms = deadline();
+  f.rematch = rematch_;
+  f.game = game_.get();
+  f.result = result_;
+  return f;
+}
+
+RoomLogic::Member* RoomLogic::find(const Client* c) {
+  for (auto& m : members_) {
+    if (m.client.get() == c) return &m;
+  }
+  return nullptr;
+}
+
+void RoomLogic::begin_change() { patcher_.begin(version_ + 1); }
+
+void RoomLogic::publish(const Client* except, Effects& fx, SteadyClock::time_point received) {
+  const std::array<const Client*, 1> one = {except};
+  publish(std::span<const Client* const>(one), fx, received);
+}
+
+void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received) {
+  const auto seats = seat_facts();
+  patcher_.sync(facts(seats));
+  if (patcher_.empty()) {
+    patcher_.take_frame();  // nothing public changed: no version, no patch
+    return;
+  }
+  auto frame = std::make_shared<const std::string>(patcher_.take_frame());
+  ++version_;
+  state_cache_ = std::string();
+  state_cache_version_ = -1;
+  if (version_ != persisted_version_) fx.version_bump = version_;
+  std::uint64_t sent = 0;
+  for (const auto& m : members_) {
+    if (m.role == Role::None || std::find(except.begin(), except.end(), m.client.get()) != except.end()) continue;
+    m.client->send(frame);
+    ++sent;
+  }
+  metrics_.patches.fetch_add(1, std::memory_order_relaxed);
+  metrics_.patch_bytes.fetch_add(frame->size(), std::memory_order_relaxed);
+  metrics_.frames_sent.fetch_add(sent, std::memory_order_relaxed);
+  if (received != SteadyClock::time_point{}) metrics_.observe_broadcast(SteadyClock::now() - received);
+}
+
+std::string RoomLogic::state_text(std::int64_t) {
+  if (state_cache_version_ != version_) {
+    state_cache_.clear();
+    const auto seats = seat_facts();
+    protocol::write_state(state_cache_, facts(seats), events_, chat_);
+    state_cache_version_ = version_;
+  }
+  return state_cache_;
+}
+
+void RoomLogic::welcome(Member& m, std::optional<std::string_view> token, std::int64_t now_ms, bool kicked) {
+  std::string frame = R"({"type":"welcome","seat":)";
+  if (m.role == Role::Player) protocol::append_int(frame, m.seat);
+  else frame += "null";
+  frame += R"(,"token":)";
+  if (token) protocol::append_json_string(frame, *token);
+  else frame += "null";
+  frame += R"(,"version":)";
+  protocol::append_int(frame, version_);
+  frame += R"(,"server_time":)";
+  protocol::append_int(frame, now_ms);
+  if (kicked) frame += R"(,"kicked":true)";
+  frame += R"(,"state":)";
+  if (state_cache_version_ != version_) state_text(now_ms);
+  frame += state_cache_;
+  frame += '}';
+  m.client->send(std::make_shared<const std::string>(std::move(frame)));
+  metrics_.frames_sent.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RoomLogic::refuse(Client& c, ErrorCode code, std::string_view message) {
+  metrics_.refused(code);
+  spdlog::info("room {}: refused {}: {}", id_, protocol::error_code_name(code), message);
+  c.send(std::make_shared<const std::string>(protocol::error_frame(code, message)));
+}
+
+// ---------------------------------------------------------------------------------------
+// Storing and applying
+
+void RoomLogic::store(Pending p, const RoomAction& action, bool game_change, Effects& fx,
+                      SteadyClock::time_point received) {
+  const std::int64_t next = version_ + 1;
+  fx.store = Effects::Store{action, next, game_change ? next : game_version_};
+  pending_ = std::move(p);
+  pending_received_ = received;
+}
+
+void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
+  if (!pending_) return;
+  Pending p = std::move(*pending_);
+  pending_.reset();
+  if (ok) {
+    persisted_version_ = version_ + 1;
+    apply(p, now_ms, fx);
+  } else {
+    const ClientPtr* client = std::visit([](auto& v) { return &v.client; }, p);
+    if (*client) {
+      refuse(**client, ErrorCode::Unavailable, "the server cannot store this change right now; try again");
+    } else if (std::holds_alternative<PendingMove>(p)) {
+      // A computer player's move is never refused: it thinks again once storage is back.
+      thinking_ = 0;
+      bot_retry_ms_ = now_ms + 1000;
+    }
+  }
+  resume(now_ms, fx);
+}
+
+void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
+  if (auto* join = std::get_if<PendingJoin>(&p)) {
+    const SeatTaken& t = join->taken;
+    seats_.push_back(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false});
+    if (t.host) host_ = t.seat;
+    spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
+    begin_change();
+    Member* joiner = find(join->client.get());
+    if (joiner == nullptr) return publish(nullptr, fx, pending_received_);  // seated, then gone
+    SeatState& seat = seats_.back();
+    seat.holder = join->client.get();
+    seat.token = join->token;
+    if (joiner->role == Role::Spectator) --spectators_;
+    joiner->role = Role::Player;
+    joiner->seat = t.seat;
+    publish(join->client.get(), fx, pending_received_);
+    return welcome(*joiner, join->token, now_ms);
+  }
+  if (auto* move = std::get_if<PendingMove>(&p)) {
+    begin_change();
+    play_move(move->action, *move->next, &fx);
+    publish(nullptr, fx, pending_received_);
+    game_version_ = version_;
+    return maybe_think(now_ms, fx);
+  }
+  auto& a = std::get<PendingAction>(p);
+  apply_action(a.client, a.action, now_ms, fx);
+}
+
+void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, std::int64_t now_ms, Effects& fx) {
+  begin_change();
+  if (const auto* g = std::get_if<GameStarted>(&action)) {
+    start_game(*g, &fx);
+    metrics_.games_started.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("room {}: game started with {} players", id_, g->players);
+    publish(nullptr, fx, pending_received_);
+    game_version_ = version_;
+    return maybe_think(now_ms, fx);
+  }
+  if (const auto* c = std::get_if<ChatPosted>(&action)) {
+    ++next_chat_id_;
+    const bool drop = chat_.size() >= protocol::kChatKept;
+    if (drop) chat_.pop_front();
+    chat_.push_back(protocol::ChatLine{c->id, c->seat, c->name, c->text, c->time_ms});
+    patcher_.chat_added(chat_.back(), drop);
+    return publish(nullptr, fx, pending_received_);
+  }
+  if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
+    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
+    return publish(nullptr, fx, pending_received_);
+  }
+  if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
+  if (const auto* c = std::get_if<SettingsChanged>(&action)) {
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    return publish(nullptr, fx, pending_received_);
+  }
+  if (const auto* r = std::get_if<RematchCreated>(&action)) {
+    rematch_ = r->room;
+    spdlog::info("room {}: rematch in room {}", id_, rematch_);
+    publish(nullptr, fx, pending_received_);
+    for (auto& m : members_) {
+      if (m.role == Role::Player && !seats_[static_cast<std::size_t>(m.seat)].bot) send_rematch(m);
+    }
+    return;
+  }
+  (void)client;
+}
+
+void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
+  while (!pending_ && !waiting_.empty()) {
+    Deferred d = std::move(waiting_.front());
+    waiting_.pop_front();
+    switch (d.kind) {
+      case Deferred::Kind::Message: handle(d.client, d.msg, now_ms, d.received, fx); break;
+      case Deferred::Kind::Detach: detach(d.client, now_ms, fx); break;
+      case Deferred::Kind::Wake: wake(now_ms, fx); break;
+      case Deferred::Kind::Bot: bot_moved(d.ticket, d.move, now_ms, fx); break;
+      case Deferred::Kind::BotFailed: bot_failed(d.ticket, now_ms, fx); break;
+      case Deferred::Kind::Rematch: rematch_created(d.text, now_ms, fx); break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The game
+
+void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
+  std::vector<Event> events;
+  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, &events));
+  phase_ = RoomPhase::Playing;
+  turn_started_ms_ = g.time_ms;
+  if (fx != nullptr) {
+    patcher_.events_started(events_);
+    patcher_.game_events(events_, events);
+  } else {
+    events_.append_started(nullptr);
+    events_.append(events, nullptr);
+  }
+  record_events(events, false);
+  if (game_->finished()) finish_game(fx);
+}
+
+void RoomLogic::play_move(const MovePlayed& action, Applied& next, Effects* fx) {
+  *game_ = std::move(next.game);
+  ++moves_;
+  turn_started_ms_ = action.time_ms;
+  if (fx != nullptr) patcher_.game_events(events_, next.events);
+  else events_.append(next.events, nullptr);
+  record_events(next.events, action.automatic);
+  SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
+  if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
+  if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);
+  if (action.automatic && fx != nullptr) metrics_.auto_moves.fetch_add(1, std::memory_order_relaxed);
+  if (game_->finished()) finish_game(fx);
+}
+
+void RoomLogic::record_events(const std::vector<Event>& events, bool automatic) {
+  bool first = true;  // the move itself comes first; automatic discards after it are the engine's
+  for (const Event& e : events) {
+    if (const auto* p = std::get_if<TilePlaced>(&e)) {
+      record_moves_.push_back(Move::place(p->tile, p->cell, p->rotation, p->meeple));
+    } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
+      record_moves_.push_back(Move::discard(d->tile));
+    } else {
+      continue;
+    }
+    record_auto_.push_back(automatic && first ? 1 : 0);
+    first = false;
+  }
+}
+
+void RoomLogic::finish_game(Effects* fx) {
+  result_ = protocol::result_text(*game_, events_);
+  phase_ = RoomPhase::Finished;
+  for (auto& s : seats_) s.away = false;
+  if (fx == nullptr) return;
+  fx->finished = true;
+  metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("room {}: game over after {} moves", id_, moves_);
+}
+
+int RoomLogic::first_human_from(int seat) const {
+  const int n = static_cast<int>(seats_.size());
+  for (int i = 0; i < n; ++i) {
+    const int s = (std::max(seat, 0) + i) % n;
+    if (!seats_[static_cast<std::size_t>(s)].bot) return s;
+  }
+  return -1;
+}
+
+void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) {
+  seats_.erase(seats_.begin() + f.seat);
+  if (host_ == f.seat) host_ = first_human_from(f.seat);
+  else if (host_ > f.seat) --host_;
+  if (fx == nullptr) return;  // replaying a stored log: nobody is connected yet
+  // Who hears it in a welcome of their own: the seat's player and those who moved up.
+  std::vector<const Client*> moved;
+  for (auto& m : members_) {
+    if (m.role != Role::Player) continue;
+    if (m.seat == f.seat) {
+      m.role = Role::Spectator;
+      m.seat = -1;
+      ++spectators_;
+      moved.push_back(m.client.get());
+    } else if (m.seat > f.seat) {
+      --m.seat;
+      moved.push_back(m.client.get());
+    }
+  }
+  static constexpr std::array<std::string_view, 3> kWhat = {"left", "was removed by the host",
+                                                            "(a computer player) was removed"};
+  spdlog::info("room {}: seat {} {}", id_, f.seat, kWhat[static_cast<std::size_t>(f.reason)]);
+  publish(moved, *fx, pending_received_);
+  for (const Client* c : moved) {
+    Member* m = find(c);
+    const bool seated = m->role == Role::Player;
+    std::optional<std::string_view> token;
+    if (seated) token = seats_[static_cast<std::size_t>(m->seat)].token;
+    welcome(*m, token, now_ms, !seated && f.reason == SeatFreed::Reason::Kicked);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Connections
+
+void RoomLogic::attach(const ClientPtr& c) { members_.push_back(Member{c, Role::None, -1, {}}); }
+
+void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
+  if (pending_) return defer(Deferred{Deferred::Kind::Detach, c, {}, {}, 0, {}, {}});
+  const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
+  if (it == members_.end()) return;
+  const Role role = it->role;
+  const int seat = it->seat;
+  members_.erase(it);
+  if (role == Role::Player && seats_[static_cast<std::size_t>(seat)].holder == c.get()) {
+    SeatState& s = seats_[static_cast<std::size_t>(seat)];
+    s.holder = nullptr;
+    s.token.clear();
+    s.gone_since_ms = now_ms;
+    spdlog::info("room {}: seat {} disconnected", id_, seat);
+    begin_change();
+    publish(nullptr, fx);
+  } else if (role == Role::Spectator) {
+    --spectators_;
+    begin_change();
+    publish(nullptr, fx);
+  }
+}
+
+void RoomLogic::handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
+                       SteadyClock::time_point received, Effects& fx) {
+  // One change at a time: what arrives while a change is being stored waits its turn.
+  if (pending_) return defer(Deferred{Deferred::Kind::Message, c, msg, received, 0, {}, {}});
+  Member* m = find(c.get());
+  if (m == nullptr) return;  // already detached
+  on_message(*m, msg, now_ms, received, fx);
+}
+
+void RoomLogic::close_all(CloseReason why) {
+  for (auto& m : members_) m.client->close(why);
+}
+
+// ---------------------------------------------------------------------------------------
+// HTTP views (cold paths)
+
+std::string RoomLogic::info_json() const {
+  nlohmann::json players = nlohmann::json::array();
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto& s = seats_[i];
+    players.push_back({{"seat", i},
+                       {"name", s.name},
+                       {"connected", s.holder != nullptr},
+                       {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
+  }
+  return nlohmann::json{{"room", id_},
+                        {"phase", protocol::phase_name(phase_)},
+                        {"players", std::move(players)},
+                        {"spectators", spectators_}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string RoomLogic::record_json() const {
+  const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
+  nlohmann::json record = protocol::record_json(players, record_moves_, phase_ == RoomPhase::Finished);
+  auto& moves = record["moves"];
+  for (std::size_t i = 0; i < record_auto_.size() && i < moves.size(); ++i) {
+    if (record_auto_[i]) moves[i]["auto"] = true;
+  }
+  if (!result_.empty()) record["result"] = nlohmann::json::parse(result_);
+  return record.dump();
+}
+
+RoomLogic::Memory RoomLogic::memory() const {
+  Memory m;
+  m.engine = game_ ? sizeof(Game) : 0;
+  m.history = events_.memory_bytes() + record_moves_.capacity() * sizeof(Move) + record_auto_.capacity() + result_.capacity();
+  m.view = state_cache_.capacity() + patcher_.memory_bytes();
+  m.other = sizeof(RoomLogic) + seats_.capacity() * sizeof(SeatState) + members_.capacity() * sizeof(Member);
+  for (const auto& c : chat_) m.other += sizeof(c) + c.name.capacity() + c.text.capacity();
+  return m;
+}
+
+}  // namespace carc::server

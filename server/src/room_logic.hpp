@@ -1,0 +1,241 @@
+// What a room does, without sockets, strands or threads: a state machine fed commands
+// (a client's message, a connection coming or going, storage answering, the clock, a
+// computer player's move) with the time injected, answering with effects for the outside
+// world to carry out (store this, wake me at T, ask a computer player, create a rematch).
+// Frames go straight to the members' Client interface (each Client queues them itself).
+//
+// Every accepted change is stored before it is applied and broadcast (Effects::store, then
+// stored(ok)); commands that arrive meanwhile wait, in order. One change = one patch,
+// serialized once by the StatePatcher and shared by every client of the room.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "carc/core/game.hpp"
+#include "carc/protocol/event_history.hpp"
+#include "carc/protocol/messages.hpp"
+#include "carc/protocol/room_state.hpp"
+#include "client.hpp"
+#include "persistence.hpp"
+
+namespace carc::server {
+
+class Metrics;
+
+// How far a restored room's version jumps past the stored one (see RoomLogic::restore).
+inline constexpr std::int64_t kRestoreVersionGap = 100;
+
+using SteadyClock = std::chrono::steady_clock;
+
+// A computer player's turn to compute (on the bot pool, never on a strand).
+struct BotRequest {
+  std::uint64_t ticket = 0;  // answer with bot_moved(ticket, ...); stale tickets are dropped
+  Seat seat = 0;
+  protocol::BotLevel level = protocol::BotLevel::Medium;
+  bool automatic = false;  // for an absent human
+  std::uint64_t seed = 0;
+  std::shared_ptr<const Game> game;  // a copy; the pool gives the bot only its player's view
+};
+
+// A finished room's rematch to create: its seats in the new order and its settings.
+struct RematchRequest {
+  std::vector<RoomAction> actions;  // SeatTaken..., SettingsChanged
+};
+
+struct Effects {
+  struct Store {
+    RoomAction action;
+    std::int64_t version = 0;
+    std::int64_t game_version = 0;
+  };
+  std::optional<Store> store;                // store, then answer stored(ok)
+  std::optional<std::int64_t> version_bump;  // the newest version, stored without waiting
+  bool finished = false;                     // the game just ended
+  std::optional<BotRequest> think;
+  std::optional<RematchRequest> rematch;     // create it, then answer rematch_created()
+  void clear() { *this = Effects{}; }
+};
+
+class RoomLogic {
+ public:
+  RoomLogic(std::string id, Metrics& metrics);
+  // Rebuilds a stored room by replaying its actions (`now`: when the clocks restart for
+  // the disconnected); the error names the refused action.
+  static std::variant<std::unique_ptr<RoomLogic>, std::string> restore(std::string id, Metrics& metrics,
+                                                                       const RestoredRoom& r, std::int64_t now_ms);
+
+  // ---- commands ----
+  void attach(const ClientPtr& c);
+  void detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx);
+  void handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
+              SteadyClock::time_point received, Effects& fx);
+  void stored(bool ok, std::int64_t now_ms, Effects& fx);
+  // The clock: call at next_wake() (or later); also right after a restore.
+  void wake(std::int64_t now_ms, Effects& fx);
+  void bot_moved(std::uint64_t ticket, const Move& move, std::int64_t now_ms, Effects& fx);
+  void bot_failed(std::uint64_t ticket, std::int64_t now_ms, Effects& fx);
+  // The rematch room was made (its id), or could not be (empty).
+  void rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx);
+  void close_all(CloseReason why);
+
+  // ---- queries ----
+  const std::string& id() const { return id_; }
+  protocol::RoomPhase phase() const { return phase_; }
+  std::int64_t version() const { return version_; }
+  int connections() const { return static_cast<int>(members_.size()); }
+  int seated() const { return static_cast<int>(seats_.size()); }
+  std::optional<std::int64_t> next_wake() const;  // unix ms
+  std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
+  std::string info_json() const;                    // GET /api/rooms/<id>
+  std::string record_json() const;                  // GET /api/rooms/<id>/record
+  struct Memory {
+    std::size_t engine = 0, history = 0, view = 0, other = 0;
+  };
+  Memory memory() const;
+
+ private:
+  enum class Role : std::uint8_t { None, Player, Spectator };
+  enum class Auto : std::uint8_t { No, Away, Timeout };  // why a computer plays a human's turn
+  struct SeatState {
+    std::string name;
+    std::string token_hash;  // empty for a computer player
+    std::optional<protocol::BotLevel> bot;
+    Client* holder = nullptr;       // the connection playing this seat
+    std::string token;              // its token, while a connection that knows it holds the seat
+    std::int64_t gone_since_ms = 0;  // when the seat lost its connection
+    bool away = false;
+  };
+  struct Member {
+    ClientPtr client;
+    Role role = Role::None;
+    int seat = -1;
+    std::string name;  // spectators who gave one, for chat
+  };
+  // A change on its way to storage, applied once stored.
+  struct PendingJoin {
+    ClientPtr client;
+    std::string token;
+    SeatTaken taken;
+  };
+  struct PendingMove {
+    ClientPtr client;  // null for a computer player
+    MovePlayed action;
+    std::shared_ptr<Applied> next;
+  };
+  struct PendingAction {
+    ClientPtr client;  // who asked (for refusals), if anyone
+    RoomAction action;
+  };
+  using Pending = std::variant<PendingJoin, PendingMove, PendingAction>;
+  // A command that arrived while a change was being stored.
+  struct Deferred {
+    enum class Kind : std::uint8_t { Message, Detach, Wake, Bot, BotFailed, Rematch } kind;
+    ClientPtr client;
+    protocol::ClientMessage msg;
+    SteadyClock::time_point received;
+    std::uint64_t ticket = 0;
+    Move move;
+    std::string text;
+  };
+
+  std::string id_;
+  Metrics& metrics_;
+  std::vector<SeatState> seats_;
+  std::vector<Member> members_;  // every socket open on /ws/<room>
+  int spectators_ = 0;
+  int host_ = -1;
+  protocol::ClockSettings settings_;
+  protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
+
+  std::unique_ptr<Game> game_;  // null in the lobby
+  int moves_ = 0;               // MovePlayed actions so far
+  std::vector<Move> record_moves_;  // every placement and discard, automatic discards too
+  std::vector<std::uint8_t> record_auto_;  // 1 where record_moves_ was made for an absent human
+  std::int64_t turn_started_ms_ = 0;
+  protocol::EventHistory events_;
+  std::deque<protocol::ChatLine> chat_;
+  std::int64_t next_chat_id_ = 0;
+  std::string result_;   // the result object's text, once finished
+  std::string rematch_;  // the rematch room's id
+
+  protocol::StatePatcher patcher_;
+  std::string state_cache_;
+  std::int64_t state_cache_version_ = -1;
+  std::int64_t version_ = 1;
+  std::int64_t game_version_ = 1;  // version of the last change of the game itself
+  std::int64_t persisted_version_ = 0;
+
+  std::optional<Pending> pending_;
+  SteadyClock::time_point pending_received_{};
+  std::deque<Deferred> waiting_;
+  std::uint64_t thinking_ = 0;  // the ticket a computer player works on, 0 if none
+  Auto thinking_for_ = Auto::No;  // why, when it plays a human's turn
+  bool rematch_asked_ = false;    // a rematch room is being created
+  std::int64_t bot_retry_ms_ = 0;  // after storage refused a computer player's move
+
+  // ---- room_logic.cpp: state, publishing, storing ----
+  std::vector<protocol::SeatFacts> seat_facts() const;
+  protocol::RoomFacts facts(const std::vector<protocol::SeatFacts>& seats) const;
+  std::optional<std::int64_t> deadline() const;
+  Member* find(const Client* c);
+  // Makes the change since the last version one patch (the ops already begun by the
+  // caller, if any) and queues it to every member but `except`.
+  void publish(const Client* except, Effects& fx, SteadyClock::time_point received = {});
+  void publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received);
+  void begin_change();
+  void welcome(Member& m, std::optional<std::string_view> token, std::int64_t now_ms, bool kicked = false);
+  void refuse(Client& c, protocol::ErrorCode code, std::string_view message);
+  void store(Pending p, const RoomAction& action, bool game_change, Effects& fx, SteadyClock::time_point received);
+  void apply(Pending& p, std::int64_t now_ms, Effects& fx);
+  void apply_action(const ClientPtr& client, const RoomAction& action, std::int64_t now_ms, Effects& fx);
+  void resume(std::int64_t now_ms, Effects& fx);
+  void defer(Deferred d) { waiting_.push_back(std::move(d)); }
+  // Replays one stored action (restore); the error says why it does not fit.
+  std::optional<std::string> replay(const RoomAction& action, std::int64_t now_ms);
+  void start_game(const GameStarted& g, Effects* fx);
+  void play_move(const MovePlayed& action, Applied& next, Effects* fx);
+  void record_events(const std::vector<Event>& events, bool automatic);
+  void finish_game(Effects* fx);
+  void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
+  int first_human_from(int seat) const;
+
+  // ---- room_requests.cpp: client messages, in the fixed order of checks ----
+  void on_message(Member& m, const protocol::ClientMessage& msg, std::int64_t now_ms,
+                  SteadyClock::time_point received, Effects& fx);
+  void on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
+  void on_watch(Member& m, std::int64_t now_ms, Effects& fx);
+  void on_start(Member& m, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
+  void on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
+  void on_chat(Member& m, const protocol::ChatMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
+  void on_resync(Member& m, std::int64_t now_ms);
+  void on_add_bot(Member& m, const protocol::AddBotMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_remove_bot(Member& m, const protocol::RemoveBotMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_leave(Member& m, SteadyClock::time_point t0, Effects& fx);
+  void on_kick(Member& m, const protocol::KickMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_rematch(Member& m, std::int64_t now_ms, Effects& fx);
+  // The host's lobby commands share their first checks; false when refused.
+  bool host_in_lobby(Member& m, std::string_view what);
+  void send_rematch(Member& m);
+
+  // ---- room_clock.cpp: computer players, clocks, absent players ----
+  // Asks a computer player for the current turn if it is one's, or a human's who is away
+  // or out of time.
+  void maybe_think(std::int64_t now_ms, Effects& fx);
+  std::optional<Auto> auto_reason(std::int64_t now_ms) const;
+  void seat_back(SeatState& s);
+};
+
+// The seat token a rematch room gives the player of a seat whose token hash was
+// `old_hash`: derived, so a second request, or one after a restart, gives the same token.
+std::string rematch_token(std::string_view old_hash, std::string_view new_room);
+
+}  // namespace carc::server

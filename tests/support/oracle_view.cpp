@@ -1,0 +1,169 @@
+#include "oracle_view.hpp"
+
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
+
+namespace carc::test {
+
+using protocol::RoomFacts;
+using protocol::RoomPhase;
+
+namespace {
+
+std::string letter(Tile t) { return std::string(1, tile_letter(t)); }
+
+json players_json(const RoomFacts& f) {
+  json players = json::array();
+  for (std::size_t i = 0; i < f.seats.size(); ++i) {
+    const int seat = static_cast<int>(i);
+    const auto& s = f.seats[i];
+    json p{{"seat", seat},
+           {"name", s.name},
+           {"color", protocol::seat_color(seat)},
+           {"score", 0},
+           {"meeples", kMeeplesPerPlayer},
+           {"connected", s.connected},
+           {"tile", nullptr},
+           {"host", seat == f.host},
+           {"bot", s.bot ? json(protocol::bot_level_name(*s.bot)) : json(nullptr)},
+           {"away", s.away}};
+    if (f.game != nullptr && seat < f.game->players()) {
+      p["score"] = f.game->score(seat);
+      p["meeples"] = f.game->meeples(seat);
+      if (const auto t = f.game->held(seat)) p["tile"] = letter(*t);
+    }
+    players.push_back(std::move(p));
+  }
+  return players;
+}
+
+json board_json(const Game* g) {
+  json board = json::array();
+  if (g == nullptr) {
+    board.push_back(json{{"x", 0}, {"y", 0}, {"tile", letter(kStartTile)}, {"rotation", 0}, {"meeple", nullptr}});
+    return board;
+  }
+  for (const BoardTile& t : g->board()) {
+    json meeple = nullptr;
+    if (t.meeple_seat && t.meeple_port) {
+      meeple = json{{"seat", *t.meeple_seat}, {"at", std::string(port_name(*t.meeple_port))}};
+    }
+    board.push_back(json{{"x", t.cell.x},
+                         {"y", t.cell.y},
+                         {"tile", letter(t.tile)},
+                         {"rotation", t.rotation.degrees()},
+                         {"meeple", std::move(meeple)}});
+  }
+  return board;
+}
+
+json bag_json(const Game* g) {
+  json tiles = json::object();
+  int left = 0;
+  if (g == nullptr) {
+    for (const TileDef& d : catalog()) {
+      const int n = d.count - (d.tile == kStartTile ? 1 : 0);
+      tiles[letter(d.tile)] = n;
+      left += n;
+    }
+  } else {
+    const auto counts = g->bag_counts();
+    for (int k = 0; k < kTileKinds; ++k) tiles[letter(static_cast<Tile>(k))] = counts[static_cast<std::size_t>(k)];
+    left = g->bag_left();
+  }
+  return json{{"left", left}, {"tiles", std::move(tiles)}};
+}
+
+json turn_json(const RoomFacts& f) {
+  if (f.phase != RoomPhase::Playing || f.game == nullptr || f.game->finished()) return nullptr;
+  const Game& g = *f.game;
+  const Seat s = g.current_seat();
+  const auto held = g.held(s);
+  if (!held) return nullptr;
+  return json{{"number", g.moves_played() + 1},
+              {"seat", s},
+              {"tile", letter(*held)},
+              {"legal", oracle_legal(g)},
+              {"deadline", f.deadline_ms ? json(*f.deadline_ms) : json(nullptr)}};
+}
+
+json result_json(const Game& g, const std::vector<Event>& all) {
+  json finals = json::array();
+  int best = g.score(0);
+  for (int s = 0; s < g.players(); ++s) {
+    finals.push_back(g.score(s));
+    best = std::max(best, g.score(s));
+  }
+  json winners = json::array();
+  for (int s = 0; s < g.players(); ++s) {
+    if (g.score(s) == best) winners.push_back(s);
+  }
+  return json{{"final_scores", finals}, {"winners", winners}, {"breakdown", protocol::breakdown_json(g.players(), all)}};
+}
+
+}  // namespace
+
+json oracle_legal(const Game& g) {
+  std::vector<LegalMove> moves;
+  g.legal_moves(moves);
+  json legal = json::array();
+  for (const LegalMove& m : moves) {
+    json ports = json::array();
+    for (Port p : m.meeples) ports.push_back(std::string(port_name(p)));
+    legal.push_back(json{{"x", m.placement.cell.x},
+                         {"y", m.placement.cell.y},
+                         {"rotation", m.placement.rotation.degrees()},
+                         {"meeples", std::move(ports)}});
+  }
+  return legal;
+}
+
+void OracleEvents::add(json entry) {
+  entry["id"] = list_.size();
+  list_.push_back(std::move(entry));
+}
+
+void OracleEvents::append(const std::vector<Event>& events) {
+  for (const Event& e : events) {
+    if (std::holds_alternative<TileDrawn>(e) || std::holds_alternative<MeepleReturned>(e)) continue;
+    json entry = protocol::event_json(e);
+    if (std::holds_alternative<TilePlaced>(e) || std::holds_alternative<TileDiscarded>(e)) {
+      entry["turn"] = next_turn_++;
+    } else if (std::holds_alternative<FeatureScored>(e)) {
+      entry["turn"] = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn that caused it
+    }
+    add(std::move(entry));
+  }
+}
+
+void OracleEvents::append_started() { add(json{{"type", "started"}}); }
+
+json oracle_chat_line(const protocol::ChatLine& c) {
+  return json{{"id", c.id},
+              {"seat", c.seat ? json(*c.seat) : json(nullptr)},
+              {"name", c.name},
+              {"text", c.text},
+              {"time", c.time_ms}};
+}
+
+json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<protocol::ChatLine>& chat,
+                  const std::vector<Event>& all_events) {
+  json lines = json::array();
+  for (const auto& c : chat) lines.push_back(oracle_chat_line(c));
+  const bool finished = f.phase == RoomPhase::Finished && f.game != nullptr;
+  return json{{"room", f.room},
+              {"phase", protocol::phase_name(f.phase)},
+              {"players", players_json(f)},
+              {"turn", turn_json(f)},
+              {"board", board_json(f.game)},
+              {"bag", bag_json(f.game)},
+              {"spectators", f.spectators},
+              {"events", log.list()},
+              {"chat", std::move(lines)},
+              {"result", finished ? result_json(*f.game, all_events) : json(nullptr)},
+              {"settings", {{"turn_seconds", f.settings.turn_seconds ? json(*f.settings.turn_seconds) : json(nullptr)},
+                            {"away_seconds", f.settings.away_seconds ? json(*f.settings.away_seconds) : json(nullptr)}}},
+              {"rematch", f.rematch.empty() ? json(nullptr) : json(f.rematch)}};
+}
+
+}  // namespace carc::test

@@ -1,0 +1,29 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { roomKeyAction } from '../../web-client/js/keys.js';
+
+const key = (k, extra = {}) => ({ key: k, tag: 'BODY', onBody: true, ...extra });
+const idle = { hasDraft: false, myTurn: true };
+const drafting = { hasDraft: true, myTurn: true };
+
+test('the room keys', () => {
+  assert.equal(roomKeyAction(key('r'), idle), 'rotate');
+  assert.equal(roomKeyAction(key('R'), idle), 'rotate');
+  assert.equal(roomKeyAction(key('Enter'), drafting), 'confirm');
+  assert.equal(roomKeyAction(key('Enter'), idle), null, 'nothing to confirm');
+  assert.equal(roomKeyAction(key('Escape'), drafting), 'cancel');
+  assert.equal(roomKeyAction(key('ArrowLeft'), idle), 'step');
+  assert.equal(roomKeyAction(key('ArrowLeft'), { hasDraft: false, myTurn: false }), null, 'arrows only on my turn');
+  assert.equal(roomKeyAction(key('f'), idle), 'fit');
+  assert.equal(roomKeyAction(key('+'), idle), 'zoomIn');
+  assert.equal(roomKeyAction(key('='), idle), 'zoomIn');
+  assert.equal(roomKeyAction(key('-'), idle), 'zoomOut');
+  assert.equal(roomKeyAction(key('x'), idle), null);
+});
+
+test('typing, modifiers and focused buttons keep their keys', () => {
+  for (const tag of ['INPUT', 'TEXTAREA', 'SELECT']) assert.equal(roomKeyAction(key('r', { tag, onBody: false }), idle), null, tag);
+  for (const mod of ['ctrlKey', 'metaKey', 'altKey']) assert.equal(roomKeyAction(key('r', { [mod]: true }), idle), null, mod);
+  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), drafting), null, 'Enter presses the focused button');
+  assert.equal(roomKeyAction(key('r', { tag: 'BUTTON', onBody: false }), idle), 'rotate');
+});

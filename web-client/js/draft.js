@@ -1,0 +1,95 @@
+// The turn being prepared: the cell, the rotation among the server's legal entries, the
+// meeple spot, and whether it was sent. A draft is a plain value; every function returns
+// a new one (or null), and none touches the DOM, so node can test them.
+
+import { isMyTurn, legalAt, playerBySeat } from './state.js';
+
+/** Identifies a turn: a draft made for one turn never survives into another. */
+export function turnKey(state) {
+  if (!state || state.phase !== 'playing' || !state.turn) return `${state?.phase}`;
+  return `${state.turn.number}:${state.turn.seat}:${state.turn.tile}`;
+}
+
+/** A fresh draft on (x, y), or null when the cell has no legal entry this turn. */
+export function startDraft(state, x, y) {
+  const options = legalAt(state, x, y);
+  if (!options.length) return null;
+  return { x, y, options, idx: 0, meeple: null, pending: false, turnKey: turnKey(state) };
+}
+
+export const entryOf = (d) => (d ? d.options[d.idx] : null);
+export const canRotate = (d) => !!d && !d.pending && d.options.length > 1;
+
+/** The next legal rotation on the same cell; a meeple the new rotation cannot take is dropped. */
+export function rotateDraft(d) {
+  if (!canRotate(d)) return d;
+  const idx = (d.idx + 1) % d.options.length;
+  const meeple = d.meeple && d.options[idx].meeples.includes(d.meeple) ? d.meeple : null;
+  return { ...d, idx, meeple };
+}
+
+/** Choosing the chosen spot again takes the meeple back. */
+export function toggleMeeple(d, port) {
+  if (!d || d.pending) return d;
+  return { ...d, meeple: d.meeple === port ? null : port };
+}
+
+export function withoutMeeple(d) {
+  if (!d || d.pending) return d;
+  return { ...d, meeple: null };
+}
+
+export const markPending = (d, pending = true) => (d ? { ...d, pending } : d);
+
+/** The draft if it still stands in the store's new state (same turn, still ours, cell still legal). */
+export function keepDraft(d, store) {
+  if (!d) return null;
+  const state = store.state;
+  const still = d.turnKey === turnKey(state) && isMyTurn(store) && legalAt(state, d.x, d.y).length > 0;
+  return still ? d : null;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * The cell an arrow key moves to: the nearest legal cell in that direction from the
+ * draft's cell (preferring cells straight ahead), or without a draft the legal cell
+ * nearest the start tile.
+ */
+export function stepTarget(cells, d, key) {
+  const [dx, dy] = ARROWS[key] ?? [0, 0];
+  const from = d ?? { x: 0, y: 0 };
+  let best = null;
+  let bestCost = Infinity;
+  for (const c of cells) {
+    const vx = c.x - from.x;
+    const vy = c.y - from.y;
+    const along = vx * dx + vy * dy;
+    if (d && along <= 0) continue;
+    const cost = d ? along + 2 * Math.abs(vx * dy - vy * dx) : Math.abs(vx) + Math.abs(vy);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** What the board draws for the draft: the ghost tile and its meeple spots. */
+export function draftView(d, store) {
+  const state = store.state;
+  if (!d || !state?.turn) return null;
+  const entry = entryOf(d);
+  return {
+    x: d.x, y: d.y, tile: state.turn.tile, rotation: entry.rotation,
+    spots: d.pending ? (d.meeple ? [d.meeple] : []) : entry.meeples,
+    meeple: d.meeple,
+    color: playerBySeat(state, store.seat)?.color ?? 'black',
+  };
+}
+
+/** The `play` message for the draft at the store's version. */
+export function playMessage(d, version) {
+  const entry = entryOf(d);
+  return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, meeple: d.meeple ?? null };
+}

@@ -1,0 +1,124 @@
+// The room's status lines: the turn banner, the action bar under the board, the page
+// title that calls a player back to their turn, and the connection indicator.
+// Each takes what it shows as arguments; none keeps game state.
+
+import { t } from './i18n.js';
+import { h, nameSpan } from './ui.js';
+import { isMyTurn, playerBySeat } from './state.js';
+import { tileMarkup } from './tileart.js';
+import { featureAt } from './geometry.js';
+import { entryOf, canRotate } from './draft.js';
+import { $ } from './page.js';
+
+/** Splits a translated text around its {name} and puts the player's name span there. */
+function withName(key, player) {
+  const parts = t(key, { name: '\u0000' }).split('\u0000');
+  return [parts[0], nameSpan(player), parts[1] ?? ''];
+}
+
+export function renderBanner(banner, { state, store, draft, onShowEnd }) {
+  banner.replaceChildren();
+  banner.className = 'turn-banner';
+  const mine = isMyTurn(store);
+  banner.dataset.mine = mine ? '1' : '0';
+  if (state.phase === 'playing' && state.turn) {
+    banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
+    if (mine) {
+      banner.classList.add('mine');
+      banner.append(h('strong', { text: draft ? t('turn.yoursPicked') : t('turn.yours') }));
+    } else {
+      banner.append(h('span', {}, ...withName('turn.other', playerBySeat(state, state.turn.seat))));
+      if (store.seat === null) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
+    }
+  } else if (state.phase === 'finished') {
+    banner.append(h('strong', { text: t('end.title') }));
+    banner.append(h('button', { type: 'button', class: 'btn small', 'data-testid': 'show-end', onclick: onShowEnd, text: t('end.show') }));
+  } else if (state.phase === 'lobby') {
+    banner.append(h('span', { text: t('lobby.title') }));
+  }
+}
+
+export function renderActionBar({ state, store, draft, tiles }) {
+  const bar = $('action-bar');
+  const mine = isMyTurn(store);
+  // The bar stays while the game runs, so the board does not jump at every turn.
+  bar.hidden = state.phase !== 'playing' || !state.turn;
+  if (bar.hidden) return;
+  bar.classList.toggle('idle', !mine);
+  bar.dataset.mine = mine ? '1' : '0';
+  bar.dataset.pending = draft?.pending ? '1' : '0';
+  const label = $('current-tile-label');
+  const tileDef = tiles[state.turn.tile];
+  if (!mine) {
+    label.textContent = t('action.beingPlaced');
+    $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
+    $('current-tile').dataset.tile = state.turn.tile;
+    $('action-hint').replaceChildren(...withName('action.othersTurn', playerBySeat(state, state.turn.seat)));
+    return;
+  }
+  label.textContent = t('action.currentTile');
+  const entry = entryOf(draft);
+  $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, entry?.rotation ?? 0) : '';
+  $('current-tile').dataset.tile = state.turn.tile;
+  const idle = !draft || draft.pending;
+  $('btn-rotate').disabled = !canRotate(draft);
+  $('btn-no-meeple').disabled = idle || !draft.meeple;
+  $('btn-cancel').disabled = idle;
+  $('btn-confirm').disabled = idle;
+  const hint = $('action-hint');
+  if (!draft) hint.textContent = t('action.pickCell');
+  else if (draft.meeple) {
+    const kind = featureAt(tileDef, entry.rotation, draft.meeple)?.kind ?? 'road';
+    hint.textContent = t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+  } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
+  else hint.textContent = t('action.noMeepleChosen');
+}
+
+/** The page title: "your turn" while it is, blinking while the tab is in the background. */
+export class TitleCue {
+  constructor() {
+    this.timer = null;
+  }
+
+  update(mine) {
+    clearInterval(this.timer);
+    const base = t('app.title');
+    if (mine && document.hidden) {
+      let on = true;
+      document.title = t('turn.titleCue');
+      this.timer = setInterval(() => {
+        on = !on;
+        document.title = on ? t('turn.titleCue') : base;
+      }, 1200);
+    } else {
+      document.title = mine ? t('turn.titleCue') : base;
+    }
+  }
+}
+
+/** The connection indicator in the top bar, with its retry countdown. */
+export class ConnIndicator {
+  constructor() {
+    this.timer = null;
+  }
+
+  show(status) {
+    const box = $('conn');
+    $('view-room').dataset.conn = status.state;
+    box.hidden = false;
+    box.dataset.state = status.state;
+    const text = $('conn-text');
+    clearInterval(this.timer);
+    $('conn-retry').hidden = status.state !== 'waiting' && status.reason !== 'replaced';
+    $('conn-retry').textContent = status.reason === 'replaced' ? t('conn.takeBack') : t('conn.retry');
+    if (status.state === 'open') text.textContent = t('conn.open');
+    else if (status.state === 'connecting') text.textContent = t('conn.connecting');
+    else if (status.state === 'waiting') {
+      const tick = () => {
+        text.textContent = t('conn.waiting', { s: Math.max(0, Math.ceil((status.retryAt - Date.now()) / 1000)) });
+      };
+      tick();
+      this.timer = setInterval(tick, 500);
+    } else text.textContent = status.reason === 'replaced' ? t('conn.replaced') : t('conn.closed');
+  }
+}

@@ -1,0 +1,32 @@
+// Browser storage that never throws (private mode, disabled or full storage), and the
+// names of the keys the client keeps. Other tools rely on `carc.token.<room>`.
+
+export const KEYS = {
+  token: (room) => `carc.token.${room}`,
+  pendingName: (room) => `carc.pendingName.${room}`,
+  name: 'carc.name',
+  lang: 'carc.lang',
+  sound: 'carc.sound',
+  bagOpen: 'carc.bagOpen',
+};
+
+/** A get/set/del/keys wrapper around a Storage returned by `area()` (which may throw). */
+export function safeStorage(area) {
+  const use = (fn, fallback) => {
+    try {
+      const s = area();
+      return s ? fn(s) : fallback;
+    } catch {
+      return fallback;
+    }
+  };
+  return {
+    get: (k) => use((s) => s.getItem(k), null),
+    set: (k, v) => use((s) => { s.setItem(k, String(v)); }, undefined),
+    del: (k) => use((s) => { s.removeItem(k); }, undefined),
+    keys: () => use((s) => Array.from({ length: s.length }, (_, i) => s.key(i)).filter((k) => k !== null), []),
+  };
+}
+
+export const local = safeStorage(() => globalThis.localStorage);
+export const session = safeStorage(() => globalThis.sessionStorage);
