@@ -91,7 +91,8 @@ build_pkgs=(g++ cmake ninja-build make pkg-config git ca-certificates curl
             libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev libsqlite3-dev)
 # What a dynamically linked server needs when nothing tells us more (see --list-runtime).
 runtime_pkgs=(libsqlite3-0 libspdlog1.10 libfmt9 ca-certificates)
-test_pkgs=(chromium util-linux sqlite3 procps)
+# fonts-ipafont-gothic: a Japanese font, so the browser tests measure and show real ja text.
+test_pkgs=(chromium util-linux sqlite3 procps fonts-ipafont-gothic)
 # clang 14 is bookworm's; libclang-rt-14-dev has libFuzzer and the sanitizer runtimes.
 fuzz_pkgs=(clang libclang-rt-14-dev)
 # Builds and runs docker/Dockerfile without a Docker engine (chroot isolation, vfs storage).

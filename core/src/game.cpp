@@ -184,6 +184,24 @@ void Game::start(int players, std::vector<Event>* events) {
   if (seeded_) settle(events);
 }
 
+// ---------------------------------------------------------------- hidden information
+
+bool Game::reorder_bag(std::span<const Tile> order) {
+  if (!seeded_ || static_cast<int>(order.size()) != bag_left()) return false;
+  std::array<std::uint8_t, kTileKinds> counts{};
+  for (const Tile t : order) {
+    const auto k = static_cast<std::size_t>(t);
+    if (k >= counts.size() || ++counts[k] > unseen_[k]) return false;
+  }
+  std::copy(order.begin(), order.end(), bag_.begin() + drawn_);
+  seed_ = 0;
+  return true;
+}
+
+std::uint8_t Game::fitting_rotations(Tile t, std::uint8_t want) {
+  return kTables.fits[static_cast<std::size_t>(t)][want];
+}
+
 // ---------------------------------------------------------------- queries
 
 bool Game::anyone_holds() const {

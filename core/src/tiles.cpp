@@ -164,6 +164,13 @@ std::string_view terrain_name(Terrain t) {
   return "?";
 }
 
+constexpr int segments_in_set() {
+  int n = 0;
+  for (const TileDef& d : kCatalog) n += d.count * d.segment_count;
+  return n;
+}
+static_assert(segments_in_set() == kSegmentsInSet, "kSegmentsInSet must match the catalog");
+
 const TileDef& tile_def(Tile t) { return kCatalog[static_cast<std::size_t>(t)]; }
 
 std::span<const TileDef, kTileKinds> catalog() { return kCatalog; }

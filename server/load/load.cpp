@@ -1,9 +1,14 @@
 // carcassonne-load: R rooms x P players over real WebSockets, playing random legal games
-// at a pace (--interval-ms, one move per room per interval) or flat out (0). Prints moves
+// at a pace (--interval-ms, one move per room per interval) or flat out (0). A room whose
+// game ends is replaced by a new one, so R rooms play until --duration ends. Prints moves
 // per second, move-to-every-client latency (from sending a play until every client of the
-// room holds the patch), server memory per room and per connection, and bytes per patch.
+// room holds the patch), server CPU and memory (per room, per connection, and the server's
+// own split of its rooms' memory from /metrics), bytes per patch, and the generator's own
+// CPU per move. The last line is the same figures as one JSON object, for scripts.
 //
-// Only talks to 127.0.0.1 and always stops after --duration seconds.
+// Built to never be the limit: one thread, a minimal WebSocket client (wsclient.hpp),
+// each frame scanned once (scan.hpp): every client reads the version; one client per room
+// reads the new turn. Only talks to 127.0.0.1 and always stops after --duration seconds.
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -12,30 +17,29 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <memory>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
+#include "scan.hpp"
+#include "wsclient.hpp"
+
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
+using carc::load::WsConn;
 
 namespace {
 
@@ -49,14 +53,16 @@ struct Options {
   std::string spawn;  // server binary to start on a free port
   std::vector<std::string> server_args;
   int connect_batch = 200;
+  bool replace = true;  // a finished room is replaced by a new one
 };
 
 void usage() {
   std::puts(
       "usage: carcassonne-load [--spawn SERVER_BIN [--server-arg ARG]... | --port N [--server-pid PID]]\n"
-      "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S]\n"
+      "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S] [--no-replace]\n"
       "  --interval-ms 0 plays flat out; otherwise each room plays one move every MS milliseconds.\n"
-      "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the memory figures.");
+      "  A finished room is replaced by a new one (R rooms play all along) unless --no-replace.\n"
+      "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the CPU and memory figures.");
 }
 
 long rss_kb(int pid) {
@@ -69,22 +75,7 @@ long rss_kb(int pid) {
   return -1;
 }
 
-std::string http_request(int port, http::verb verb, const std::string& target) {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
-  http::request<http::string_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  if (verb == http::verb::post) req.body() = "{}";
-  req.prepare_payload();
-  http::write(stream, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  return res.body();
-}
-
-// utime + stime of a process, in seconds.
+// utime + stime of a process (all its threads), in seconds.
 double cpu_s(int pid) {
   if (pid <= 0) return -1;
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -103,213 +94,278 @@ double cpu_s(int pid) {
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
-  return v[i];
+  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
-struct Stats {
-  std::uint64_t moves = 0;
-  std::uint64_t patches = 0;
-  std::uint64_t patch_bytes = 0;
-  std::uint64_t errors = 0;
-  std::uint64_t disconnects = 0;
-  std::vector<double> latency_ms;
-  int joined_rooms = 0;
-  int started_rooms = 0;
-  int finished_rooms = 0;
-  int open_connections = 0;
+// Sums of carc_room_memory_bytes{part=...} from /metrics (absent on servers without it).
+struct MemorySplit {
+  double engine = -1, history = -1, view = -1, other = -1;
+  static MemorySplit parse(const std::string& metrics) {
+    MemorySplit m;
+    const auto get = [&](const char* part) -> double {
+      const std::string key = std::string("carc_room_memory_bytes{part=\"") + part + "\"} ";
+      const auto at = metrics.find(key);
+      return at == std::string::npos ? -1 : std::atof(metrics.c_str() + at + key.size());
+    };
+    m.engine = get("engine");
+    m.history = get("history");
+    m.view = get("view");
+    m.other = get("other");
+    return m;
+  }
 };
 
-class Room;
+class Bench;
 
-class Conn : public std::enable_shared_from_this<Conn> {
- public:
-  websocket::stream<beast::tcp_stream> ws;
-  beast::flat_buffer buffer;
-  Room* room;
-  int index;  // join order within the room
-  int seat = -1;
-  std::int64_t version = 0;
-  std::deque<std::string> out;
-  bool writing = false;
-
-  Conn(asio::io_context& io, Room* r, int i) : ws(io), room(r), index(i) {}
-  void start(int port, const std::string& room_id, std::function<void()> opened);
-  void send(std::string text);
-  void read();
-
- private:
-  void write();
-};
-
-class Room {
- public:
+struct Room {
   std::string id;
-  std::vector<std::shared_ptr<Conn>> conns;
-  std::vector<Conn*> by_seat;
-  json state;
-  std::int64_t version = 0;
+  std::vector<std::shared_ptr<WsConn>> conns;
+  std::vector<int> seat;      // by connection
+  std::vector<std::int64_t> version;  // by connection
+  std::vector<WsConn*> by_seat;
   int welcomed = 0;
   bool started = false;
   bool finished = false;
-  // The move in flight: its version, when it was sent, who has it.
-  std::int64_t pending = 0;
+  carc::load::Turn turn;
+  bool has_turn = false;
+  std::int64_t brain_version = 0;
+  std::int64_t pending = 0;  // the version the move in flight will produce
   Clock::time_point sent_at;
   int received = 0;
-  bool waiting_for_slot = false;
   std::unique_ptr<asio::steady_timer> timer;
   std::mt19937_64 rng;
-  Stats& stats;
-  const Options& opt;
+};
 
-  Room(std::string room_id, Stats& s, const Options& o, std::uint64_t seed) : id(std::move(room_id)), rng(seed), stats(s), opt(o) {}
+class Bench final : public WsConn::Handler {
+ public:
+  Bench(asio::io_context& io, Options opt) : io_(io), opt_(std::move(opt)), ep_(asio::ip::make_address("127.0.0.1"),
+                                                                                 static_cast<unsigned short>(opt_.port)) {}
 
-  void on_frame(Conn& c, const std::string& text) {
-    // Everybody but the room's first connection reads only the type and version.
-    const bool brain = c.index == 0;
-    if (text.find("\"type\":\"patch\"") != std::string::npos) {
-      const auto at = text.rfind("\"version\":");
-      const std::int64_t v = std::atoll(text.c_str() + at + 10);
-      c.version = v;
-      if (pending != 0 && v >= pending && ++received == opt.players) {
-        stats.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_at).count());
-        pending = 0;
-        if (!brain && opt.interval_ms == 0) move();
+  void start() {
+    for (int r = 0; r < opt_.rooms; ++r) create_room();
+  }
+
+  bool all_started() const { return started_rooms_ >= opt_.rooms; }
+  void begin_play() {
+    playing_ = true;
+    moves_ = 0;
+    latency_.clear();
+    patches_ = 0;
+    patch_bytes_ = 0;
+  }
+  void end_play() { playing_ = false; }
+  void stop() {
+    stopping_ = true;
+    for (auto& r : rooms_) {
+      if (!r) continue;
+      if (r->timer) r->timer->cancel();
+      for (auto& c : r->conns) {
+        if (c) c->close();
       }
-      if (brain) {
-        ++stats.patches;
-        stats.patch_bytes += text.size();
-        const json msg = json::parse(text);
-        state.patch_inplace(msg.at("ops"));
-        version = v;
-        after_change();
+    }
+  }
+
+  // ---- figures ----
+  std::uint64_t moves_ = 0, patches_ = 0, patch_bytes_ = 0, errors_ = 0, disconnects_ = 0, games_ = 0;
+  std::vector<double> latency_;
+  int started_rooms_ = 0;
+
+ private:
+  asio::io_context& io_;
+  Options opt_;
+  tcp::endpoint ep_;
+  std::vector<std::unique_ptr<Room>> rooms_;
+  std::random_device rd_;
+  bool playing_ = false;
+  bool stopping_ = false;
+  int connecting_ = 0;
+  std::vector<std::pair<int, int>> to_connect_;  // (room, player)
+
+  Room& room_of(const WsConn& c) { return *rooms_[static_cast<std::size_t>(c.tag / 8)]; }
+  static int player_of(const WsConn& c) { return c.tag % 8; }
+
+  void create_room() {
+    const int index = static_cast<int>(rooms_.size());
+    auto room = std::make_unique<Room>();
+    room->rng.seed((static_cast<std::uint64_t>(rd_()) << 32) | rd_());
+    room->timer = std::make_unique<asio::steady_timer>(io_);
+    room->seat.assign(static_cast<std::size_t>(opt_.players), -1);
+    room->version.assign(static_cast<std::size_t>(opt_.players), 0);
+    room->by_seat.assign(static_cast<std::size_t>(opt_.players), nullptr);
+    room->conns.resize(static_cast<std::size_t>(opt_.players));
+    rooms_.push_back(std::move(room));
+    carc::load::http_request(io_, ep_, "POST", "/api/rooms", [this, index](int status, std::string body) {
+      if (stopping_) return;
+      if (status != 201) {
+        if (errors_++ < 5) std::fprintf(stderr, "POST /api/rooms: %d %s\n", status, body.c_str());
+        return;
+      }
+      rooms_[static_cast<std::size_t>(index)]->id = json::parse(body).at("room").get<std::string>();
+      for (int p = 0; p < opt_.players; ++p) to_connect_.emplace_back(index, p);
+      pump();
+    });
+  }
+
+  // Connects in batches: thousands of simultaneous SYNs overflow the listen queue.
+  void pump() {
+    while (connecting_ < opt_.connect_batch && !to_connect_.empty()) {
+      const auto [index, p] = to_connect_.back();
+      to_connect_.pop_back();
+      Room& r = *rooms_[static_cast<std::size_t>(index)];
+      auto c = std::make_shared<WsConn>(io_, *this, (static_cast<std::uint64_t>(rd_()) << 32) | rd_());
+      c->tag = index * 8 + p;
+      r.conns[static_cast<std::size_t>(p)] = c;
+      ++connecting_;
+      c->connect(ep_, "/ws/" + r.id);
+    }
+  }
+
+  void on_open(WsConn& c) override {
+    --connecting_;
+    pump();
+    c.send_text(R"({"type":"join","name":"p)" + std::to_string(player_of(c)) + "\"}");
+  }
+
+  void on_closed(WsConn& c, std::string_view why) override {
+    Room& r = room_of(c);
+    if (!c.was_open()) {  // it never connected: let the next one try
+      --connecting_;
+      pump();
+    }
+    if (!stopping_ && !r.finished) {
+      if (disconnects_++ < 5) std::fprintf(stderr, "room %s: connection closed: %.*s\n", r.id.c_str(),
+                                           static_cast<int>(why.size()), why.data());
+    }
+  }
+
+  void on_text(WsConn& c, std::string_view text) override {
+    Room& r = room_of(c);
+    const int p = player_of(c);
+    if (text.starts_with(R"({"type":"patch")")) {
+      const std::int64_t v = carc::load::frame_version(text);
+      r.version[static_cast<std::size_t>(p)] = v;
+      if (p == 0) brain(r, text, v);
+      if (r.pending != 0 && v >= r.pending && ++r.received == opt_.players) {
+        if (playing_) latency_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - r.sent_at).count());
+        r.pending = 0;
+        if (r.finished) return close_room(r);
+        if (opt_.interval_ms == 0) move(r);
       }
       return;
     }
     const json msg = json::parse(text);
     const std::string type = msg.value("type", "");
     if (type == "welcome") {
-      c.seat = msg["seat"].is_null() ? -1 : msg["seat"].get<int>();
-      c.version = msg["version"].get<std::int64_t>();
-      if (c.seat >= 0) by_seat[static_cast<std::size_t>(c.seat)] = &c;
-      if (brain) {
-        state = msg["state"];
-        version = c.version;
-      }
-      if (++welcomed == opt.players) {
-        ++stats.joined_rooms;
-        // Everybody is seated once the brain catches up; the host starts.
-        by_seat[0]->send(R"({"type":"start"})");
+      const int seat = msg["seat"].is_null() ? -1 : msg["seat"].get<int>();
+      r.seat[static_cast<std::size_t>(p)] = seat;
+      r.version[static_cast<std::size_t>(p)] = msg["version"].get<std::int64_t>();
+      if (seat >= 0 && seat < opt_.players) r.by_seat[static_cast<std::size_t>(seat)] = &c;
+      if (p == 0) r.brain_version = msg["version"].get<std::int64_t>();
+      if (++r.welcomed == opt_.players) {
+        // Everybody is seated; the host (seat 0) starts.
+        if (r.by_seat[0] != nullptr) r.by_seat[0]->send_text(R"({"type":"start"})");
       }
     } else if (type == "error") {
-      if (stats.errors++ < 5) std::fprintf(stderr, "room %s: error %s\n", id.c_str(), text.c_str());
+      if (errors_++ < 5) std::fprintf(stderr, "room %s: error %.*s\n", r.id.c_str(), static_cast<int>(text.size()), text.data());
+      if (r.pending != 0) r.pending = 0;  // a refused move: try another
     }
   }
 
-  void after_change() {
-    if (!started && state["phase"] == "playing") {
-      started = true;
-      ++stats.started_rooms;
-      if (opt.interval_ms > 0) {
+  // The room's first client reads each patch's turn and the end of the game.
+  void brain(Room& r, std::string_view text, std::int64_t v) {
+    r.brain_version = v;
+    if (playing_) {
+      ++patches_;
+      patch_bytes_ += text.size();
+    }
+    switch (carc::load::scan_turn(text, r.turn)) {
+      case carc::load::TurnChange::New: r.has_turn = true; break;
+      case carc::load::TurnChange::Ended: r.has_turn = false; break;
+      case carc::load::TurnChange::None: break;
+    }
+    if (!r.started && r.has_turn) {
+      r.started = true;
+      ++started_rooms_;
+      if (opt_.interval_ms > 0) {
         // Spread the rooms over the interval, then one move per interval.
-        timer->expires_after(std::chrono::milliseconds(rng() % static_cast<unsigned>(opt.interval_ms)));
-        timer->async_wait([this](beast::error_code ec) { if (!ec) tick(); });
+        r.timer->expires_after(std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)));
+        r.timer->async_wait([this, &r](boost::system::error_code ec) {
+          if (!ec) tick(r);
+        });
+      } else {
+        move(r);
       }
     }
-    if (!finished && state["phase"] == "finished") {
-      finished = true;
-      ++stats.finished_rooms;
-      if (timer) timer->cancel();
-      return;
+    if (!r.finished && carc::load::sets_phase(text, "finished")) finish(r);
+  }
+
+  void finish(Room& r) {
+    r.finished = true;
+    r.has_turn = false;
+    ++games_;
+    r.timer->cancel();
+    if (opt_.replace && !stopping_) create_room();
+    if (r.pending == 0) close_room(r);  // else once every client has the last patch
+  }
+
+  // Closes a finished room's connections and forgets it (after the handler that called
+  // this has returned: it still holds the room).
+  void close_room(Room& r) {
+    for (auto& c : r.conns) {
+      if (c) c->close();
     }
-    if (started && opt.interval_ms == 0) move();
+    const std::size_t index = static_cast<std::size_t>(r.conns[0]->tag / 8);
+    asio::post(io_, [this, index] { rooms_[index].reset(); });
   }
 
-  void tick() {
-    move();
-    timer->expires_after(std::chrono::milliseconds(opt.interval_ms));
-    timer->async_wait([this](beast::error_code ec) { if (!ec && !finished) tick(); });
+  void tick(Room& r) {
+    if (r.finished || stopping_) return;
+    move(r);
+    r.timer->expires_after(std::chrono::milliseconds(opt_.interval_ms));
+    r.timer->async_wait([this, &r](boost::system::error_code ec) {
+      if (!ec) tick(r);
+    });
   }
 
-  void move() {
-    if (finished || pending != 0 || state["turn"].is_null()) return;
-    const json& turn = state["turn"];
-    const int seat = turn["seat"].get<int>();
-    Conn* c = by_seat[static_cast<std::size_t>(seat)];
+  void move(Room& r) {
+    if (r.finished || r.pending != 0 || !r.has_turn || r.turn.legal.empty() || stopping_) return;
+    if (r.turn.seat < 0 || r.turn.seat >= opt_.players) return;
+    WsConn* c = r.by_seat[static_cast<std::size_t>(r.turn.seat)];
     if (c == nullptr) return;
-    const json& legal = turn["legal"];
-    const json& pick = legal[rng() % legal.size()];
-    json meeple = nullptr;
-    if (!pick["meeples"].empty() && rng() % 3 == 0) meeple = pick["meeples"][rng() % pick["meeples"].size()];
-    json play{{"type", "play"}, {"version", version}, {"x", pick["x"]}, {"y", pick["y"]},
-              {"rotation", pick["rotation"]}, {"meeple", meeple}};
-    pending = version + 1;
-    received = 0;
-    sent_at = Clock::now();
-    ++stats.moves;
-    c->send(play.dump());
+    const carc::load::Legal& pick = r.turn.legal[r.rng() % r.turn.legal.size()];
+    std::string play = R"({"type":"play","version":)" + std::to_string(r.brain_version) + R"(,"x":)" +
+                       std::to_string(pick.x) + R"(,"y":)" + std::to_string(pick.y) + R"(,"rotation":)" +
+                       std::to_string(pick.rotation) + R"(,"meeple":)";
+    if (pick.meeple_count > 0 && r.rng() % 3 == 0) {
+      play += '"';
+      play += pick.meeples[r.rng() % static_cast<unsigned>(pick.meeple_count)].data();
+      play += '"';
+    } else {
+      play += "null";
+    }
+    play += '}';
+    r.pending = r.brain_version + 1;
+    r.received = 0;
+    r.sent_at = Clock::now();
+    if (playing_) ++moves_;
+    c->send_text(play);
   }
 };
-
-void Conn::start(int port, const std::string& room_id, std::function<void()> opened) {
-  auto self = shared_from_this();
-  beast::get_lowest_layer(ws).async_connect(
-      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)),
-      [self, port, room_id, opened](beast::error_code ec) {
-        if (ec) {
-          std::fprintf(stderr, "connect: %s\n", ec.message().c_str());
-          opened();
-          return;
-        }
-        beast::get_lowest_layer(self->ws).socket().set_option(tcp::no_delay(true));
-        self->ws.async_handshake("127.0.0.1:" + std::to_string(port), "/ws/" + room_id,
-                                 [self, opened](beast::error_code ec2) {
-                                   opened();
-                                   if (ec2) {
-                                     std::fprintf(stderr, "handshake: %s\n", ec2.message().c_str());
-                                     return;
-                                   }
-                                   ++self->room->stats.open_connections;
-                                   self->ws.text(true);
-                                   self->read();
-                                   self->send(json{{"type", "join"}, {"name", "p" + std::to_string(self->index)}}.dump());
-                                 });
-      });
-}
-
-void Conn::read() {
-  ws.async_read(buffer, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    if (ec) {
-      if (!self->room->finished || ec != websocket::error::closed) ++self->room->stats.disconnects;
-      --self->room->stats.open_connections;
-      return;
-    }
-    const std::string text = beast::buffers_to_string(self->buffer.data());
-    self->buffer.consume(self->buffer.size());
-    self->room->on_frame(*self, text);
-    self->read();
-  });
-}
-
-void Conn::send(std::string text) {
-  out.push_back(std::move(text));
-  if (!writing) write();
-}
-
-void Conn::write() {
-  writing = true;
-  ws.async_write(asio::buffer(out.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->writing = false;
-    if (ec) return;
-    self->out.pop_front();
-    if (!self->out.empty()) self->write();
-  });
-}
 
 int free_port() {
   asio::io_context io;
   tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
   return a.local_endpoint().port();
+}
+
+// A blocking GET on a fresh connection (before and after the run, and for /metrics).
+std::string http_get(int port, const std::string& target) {
+  asio::io_context io;
+  std::string body;
+  carc::load::http_request(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)),
+                           "GET", target, [&](int status, std::string b) { body = status == 200 ? std::move(b) : ""; });
+  io.run_for(std::chrono::seconds(5));
+  return body;
 }
 
 }  // namespace
@@ -333,6 +389,7 @@ int main(int argc, char** argv) {
     else if (a == "--server-pid") opt.server_pid = std::stoi(value());
     else if (a == "--spawn") opt.spawn = value();
     else if (a == "--server-arg") opt.server_args.push_back(value());
+    else if (a == "--no-replace") opt.replace = false;
     else if (a == "--help" || a == "-h") return usage(), 0;
     else return std::fprintf(stderr, "unknown option %s\n", a.c_str()), usage(), 2;
   }
@@ -340,9 +397,10 @@ int main(int argc, char** argv) {
     usage();
     return 2;
   }
+  ::signal(SIGPIPE, SIG_IGN);
 
-  // Thousands of sockets: raise the descriptor limit to the hard limit (the spawned
-  // server inherits it).
+  // Thousands of sockets: raise the descriptor limit to the hard limit (a spawned server
+  // inherits it).
   rlimit lim{};
   if (::getrlimit(RLIMIT_NOFILE, &lim) == 0) {
     lim.rlim_cur = lim.rlim_max;
@@ -352,8 +410,10 @@ int main(int argc, char** argv) {
   pid_t child = -1;
   if (!opt.spawn.empty()) {
     opt.port = free_port();
-    std::vector<std::string> args = {opt.spawn, "--port", std::to_string(opt.port), "--bind", "127.0.0.1",
-                                     "--log-level", "warn", "--max-connections", "100000", "--max-rooms", "100000"};
+    // No per-address limits: every client of a benchmark comes from 127.0.0.1.
+    std::vector<std::string> args = {opt.spawn,         "--port",     std::to_string(opt.port), "--bind", "127.0.0.1",
+                                     "--log-level",     "warn",       "--max-connections",      "100000", "--max-rooms",
+                                     "100000",          "--room-rate", "0",                      "--ws-rate", "0"};
     if (std::find(opt.server_args.begin(), opt.server_args.end(), "--data-dir") == opt.server_args.end()) {
       char tmpl[] = "/tmp/carc-load-XXXXXX";
       if (::mkdtemp(tmpl) != nullptr) args.insert(args.end(), {"--data-dir", tmpl});
@@ -368,117 +428,108 @@ int main(int argc, char** argv) {
       std::_Exit(127);
     }
     opt.server_pid = child;
-    for (int i = 0; i < 100; ++i) {
-      try {
-        http_request(opt.port, http::verb::get, "/healthz");
-        break;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 100 && http_get(opt.port, "/healthz").empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+
+  const long rss0 = rss_kb(opt.server_pid);
+  asio::io_context io;
+  Bench bench(io, opt);
+  const auto t_setup = Clock::now();
+  bench.start();
+
+  // Phase 1: every room seated and started.
+  const auto deadline = Clock::now() + std::chrono::seconds(opt.duration_s);
+  while (!bench.all_started() && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(20));
+  const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
+  const long rss_seated = rss_kb(opt.server_pid);
+
+  // Phase 2: play until the time is up.
+  bench.begin_play();
+  const auto t_play = Clock::now();
+  const double server_cpu0 = cpu_s(opt.server_pid);
+  const double self_cpu0 = cpu_s(static_cast<int>(::getpid()));
+  long rss_peak = rss_seated;
+  std::string metrics_at_peak;
+  auto next_sample = Clock::now();
+  while (Clock::now() < deadline) {
+    io.run_for(std::chrono::milliseconds(50));
+    if (Clock::now() >= next_sample) {
+      next_sample = Clock::now() + std::chrono::seconds(2);
+      const long rss = rss_kb(opt.server_pid);
+      if (rss >= rss_peak) {
+        rss_peak = rss;
+        // The server's own split of its rooms' memory, at the peak (a short blocking GET:
+        // rare enough not to disturb the run).
+        metrics_at_peak = http_get(opt.port, "/metrics");
       }
     }
   }
-
-  Stats stats;
-  const long rss0 = rss_kb(opt.server_pid);
-  std::vector<std::unique_ptr<Room>> rooms;
-  std::random_device rd;
-  for (int r = 0; r < opt.rooms; ++r) {
-    const json created = json::parse(http_request(opt.port, http::verb::post, "/api/rooms"));
-    rooms.push_back(std::make_unique<Room>(created.at("room").get<std::string>(), stats, opt,
-                                           (static_cast<std::uint64_t>(rd()) << 32) | rd()));
-  }
-  const long rss1 = rss_kb(opt.server_pid);
-
-  asio::io_context io;
-  for (auto& room : rooms) {
-    room->timer = std::make_unique<asio::steady_timer>(io);
-    room->by_seat.assign(static_cast<std::size_t>(opt.players), nullptr);
-    for (int p = 0; p < opt.players; ++p) room->conns.push_back(std::make_shared<Conn>(io, room.get(), p));
-  }
-  // Connect in batches, the host of each room first so that seat 0 is the brain's... any
-  // order works: seats come from the welcomes.
-  std::vector<std::pair<Room*, int>> todo;
-  for (int p = 0; p < opt.players; ++p) {
-    for (auto& room : rooms) todo.emplace_back(room.get(), p);
-  }
-  std::size_t next = 0;
-  int in_flight = 0;
-  std::function<void()> pump = [&] {
-    while (in_flight < opt.connect_batch && next < todo.size()) {
-      auto [room, p] = todo[next++];
-      ++in_flight;
-      room->conns[static_cast<std::size_t>(p)]->start(opt.port, room->id, [&] {
-        --in_flight;
-        asio::post(io, pump);
-      });
-    }
-  };
-  const auto t_setup = Clock::now();
-  asio::post(io, pump);
-
-  // Phase 1: everybody joins and every game starts.
-  const auto deadline = Clock::now() + std::chrono::seconds(opt.duration_s);
-  while (stats.started_rooms < opt.rooms && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(50));
-  const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
-  const long rss2 = rss_kb(opt.server_pid);
-  const std::uint64_t moves_at_start = stats.moves;
-  const auto t_play = Clock::now();
-  const double cpu_play0 = cpu_s(opt.server_pid);
-  const double self_cpu0 = cpu_s(static_cast<int>(::getpid()));
-
-  // Phase 2: play until every game is over or the time is up.
-  long rss_peak = rss2;
-  while (stats.finished_rooms < opt.rooms && Clock::now() < deadline) {
-    io.run_for(std::chrono::milliseconds(200));
-    rss_peak = std::max(rss_peak, rss_kb(opt.server_pid));
-  }
+  bench.end_play();
   const double play_s = std::chrono::duration<double>(Clock::now() - t_play).count();
-  const double cpu_play = cpu_s(opt.server_pid) - cpu_play0;
+  const double server_cpu = cpu_s(opt.server_pid) - server_cpu0;
   const double self_cpu = cpu_s(static_cast<int>(::getpid())) - self_cpu0;
-  const long rss3 = rss_kb(opt.server_pid);
 
-  const std::uint64_t moves = stats.moves - moves_at_start;
+  const auto moves = static_cast<double>(bench.moves_);
   const int conns = opt.rooms * opt.players;
-  std::printf("rooms %d x players %d (%d connections), %s\n", opt.rooms, opt.players, conns,
-              opt.interval_ms == 0 ? "flat out" : ("one move per room every " + std::to_string(opt.interval_ms) + " ms").c_str());
-  std::printf("setup (connect, join, start): %.2f s; rooms started %d, finished %d\n", setup_s, stats.started_rooms,
-              stats.finished_rooms);
-  std::printf("moves: %llu in %.2f s = %.1f moves/s\n", static_cast<unsigned long long>(moves), play_s,
-              static_cast<double>(moves) / play_s);
+  const double moves_per_s = moves / play_s;
+  const double p50 = percentile(bench.latency_, 0.5);
+  const double p99 = percentile(bench.latency_, 0.99);
+  const double max_ms = bench.latency_.empty() ? 0.0 : *std::max_element(bench.latency_.begin(), bench.latency_.end());
+  std::printf("rooms %d x players %d (%d connections), %s; finished rooms %s\n", opt.rooms, opt.players, conns,
+              opt.interval_ms == 0 ? "flat out" : ("one move per room every " + std::to_string(opt.interval_ms) + " ms").c_str(),
+              opt.replace ? "replaced by new ones" : "not replaced");
+  std::printf("setup (connect, join, start): %.2f s; games finished while playing: %llu\n", setup_s,
+              static_cast<unsigned long long>(bench.games_));
+  std::printf("moves: %.0f in %.2f s = %.1f moves/s\n", moves, play_s, moves_per_s);
   if (opt.server_pid > 0 && moves > 0) {
-    std::printf("server CPU while playing: %.2f s (%.0f%% of one core), %.3f ms per move; load generator CPU %.2f s\n",
-                cpu_play, 100.0 * cpu_play / play_s, 1000.0 * cpu_play / static_cast<double>(moves), self_cpu);
+    std::printf("server CPU while playing: %.2f s (%.0f%% of one core), %.1f us per move\n", server_cpu,
+                100.0 * server_cpu / play_s, 1e6 * server_cpu / moves);
   }
-  std::printf("move-to-every-client latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n",
-              percentile(stats.latency_ms, 0.5), percentile(stats.latency_ms, 0.99),
-              stats.latency_ms.empty() ? 0.0 : *std::max_element(stats.latency_ms.begin(), stats.latency_ms.end()),
-              stats.latency_ms.size());
+  if (moves > 0) {
+    std::printf("load generator CPU: %.2f s (%.0f%% of one core), %.1f us per move\n", self_cpu,
+                100.0 * self_cpu / play_s, 1e6 * self_cpu / moves);
+  }
+  std::printf("move-to-every-client latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n", p50, p99, max_ms,
+              bench.latency_.size());
   std::printf("bytes per patch: %.0f (%llu patches)\n",
-              stats.patches ? static_cast<double>(stats.patch_bytes) / static_cast<double>(stats.patches) : 0.0,
-              static_cast<unsigned long long>(stats.patches));
-  std::printf("errors: %llu, unexpected disconnects: %llu, open connections at the end: %d\n",
-              static_cast<unsigned long long>(stats.errors), static_cast<unsigned long long>(stats.disconnects),
-              stats.open_connections);
+              bench.patches_ ? static_cast<double>(bench.patch_bytes_) / static_cast<double>(bench.patches_) : 0.0,
+              static_cast<unsigned long long>(bench.patches_));
+  std::printf("errors: %llu, unexpected disconnects: %llu\n", static_cast<unsigned long long>(bench.errors_),
+              static_cast<unsigned long long>(bench.disconnects_));
+  double per_room_kb = -1;
+  double per_conn_kb = -1;
+  const MemorySplit split = MemorySplit::parse(metrics_at_peak);
   if (rss0 > 0) {
-    std::printf("server RSS: start %ld KB, %d empty rooms %ld KB, all seated+started %ld KB, end %ld KB, peak %ld KB\n",
-                rss0, opt.rooms, rss1, rss2, rss3, rss_peak);
-    std::printf("server memory per room (everything, at the peak): %.1f KB; per connection (seated, lobby->start): %.1f KB\n",
-                static_cast<double>(rss_peak - rss0) / opt.rooms, static_cast<double>(rss2 - rss1) / conns);
-  }
-
-  for (auto& room : rooms) {
-    room->finished = true;
-    for (auto& c : room->conns) {
-      beast::error_code ec;
-      beast::get_lowest_layer(c->ws).socket().close(ec);
+    per_room_kb = static_cast<double>(rss_peak - rss0) / opt.rooms;
+    std::printf("server RSS: start %ld KB, seated+started %ld KB, peak %ld KB\n", rss0, rss_seated, rss_peak);
+    std::printf("server memory per room (everything, at the peak): %.1f KB\n", per_room_kb);
+    if (split.engine >= 0) {
+      const double n = opt.rooms;
+      const double rooms_kb = (split.engine + split.history + split.view + split.other) / 1024.0 / n;
+      per_conn_kb = (per_room_kb - rooms_kb) / opt.players;
+      std::printf("  per room: engine state %.1f KB, event history %.1f KB, view caches %.1f KB, room other %.1f KB;"
+                  " per connection (the rest: sockets, sessions, allocator) %.1f KB\n",
+                  split.engine / 1024.0 / n, split.history / 1024.0 / n, split.view / 1024.0 / n,
+                  split.other / 1024.0 / n, per_conn_kb);
+    } else {
+      std::printf("  (the server reports no memory split)\n");
     }
   }
+  std::printf(
+      "{\"moves_per_s\":%.1f,\"server_us_per_move\":%.1f,\"load_us_per_move\":%.1f,\"p50_ms\":%.2f,\"p99_ms\":%.2f,"
+      "\"max_ms\":%.2f,\"kb_per_room\":%.1f,\"errors\":%llu}\n",
+      moves_per_s, moves > 0 ? 1e6 * server_cpu / moves : -1.0, moves > 0 ? 1e6 * self_cpu / moves : -1.0, p50, p99,
+      max_ms, per_room_kb, static_cast<unsigned long long>(bench.errors_));
+  std::fflush(stdout);
+
+  bench.stop();
   io.run_for(std::chrono::milliseconds(200));
   if (child > 0) {
     ::kill(child, SIGTERM);
     ::waitpid(child, nullptr, 0);
   }
   // Skip tearing down thousands of sockets and handlers one by one.
-  std::fflush(stdout);
-  std::_Exit(stats.errors == 0 ? 0 : 1);
+  std::_Exit(bench.errors_ == 0 ? 0 : 1);
 }

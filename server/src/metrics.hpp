@@ -6,18 +6,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <string>
+#include <cstdio>
 #include <string_view>
 
 #include "carc/protocol/messages.hpp"
 
 namespace carc::server {
-
-// Where a network error happened (the label of carc_network_errors_total).
-enum class NetOp : std::uint8_t { Accept, HttpRead, HttpWrite, WsAccept, WsRead, WsWrite, WsClose };
-inline constexpr std::size_t kNetOpCount = 7;
-std::string_view net_op_name(NetOp op);
 
 // A Prometheus histogram over fixed bucket bounds (seconds), lock-free.
 template <std::size_t N>
@@ -33,6 +28,10 @@ class Histogram {
   std::atomic<std::uint64_t> count_{0};
   std::atomic<std::uint64_t> sum_ns_{0};
 };
+// Where a network error happened (the label of carc_network_errors_total).
+enum class NetOp : std::uint8_t { Accept, HttpRead, HttpWrite, WsAccept, WsRead, WsWrite, WsClose };
+inline constexpr std::size_t kNetOpCount = 7;
+std::string_view net_op_name(NetOp op);
 
 class Metrics {
  public:
@@ -53,12 +52,12 @@ class Metrics {
   std::atomic<std::uint64_t> frames_sent{0};
   std::atomic<std::uint64_t> slow_clients_dropped{0};
   std::atomic<std::uint64_t> connections_refused{0};  // over a connection cap
-  std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
-  std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
   std::atomic<std::uint64_t> bot_moves{0};     // moves chosen by computer players (their own and for absent humans)
   std::atomic<std::uint64_t> auto_moves{0};    // moves made for an absent or out-of-time human
   std::atomic<std::uint64_t> bot_stale{0};     // computer players' answers for a turn that had passed
   Histogram<kThinkBuckets.size()> bot_think{kThinkBuckets};  // how long a computer player thought
+  std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
+  std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
 
   void network_error(NetOp op) { network_errors_[static_cast<std::size_t>(op)].fetch_add(1, std::memory_order_relaxed); }
   std::uint64_t network_errors(NetOp op) const {
@@ -80,8 +79,8 @@ class Metrics {
 
  private:
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
-  std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};
   Histogram<kLatencyBuckets.size()> broadcast_{kLatencyBuckets};
+  std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};
 };
 
 template <std::size_t N>

@@ -111,6 +111,11 @@ Metrics::RoomCounts RoomRegistry::counts() const {
   std::lock_guard lock(mu_);
   for (const auto& [id, room] : rooms_) {
     if (!room) continue;
+    const auto m = room->memory();
+    c.engine_bytes += static_cast<std::int64_t>(m.engine);
+    c.history_bytes += static_cast<std::int64_t>(m.history);
+    c.view_bytes += static_cast<std::int64_t>(m.view);
+    c.other_bytes += static_cast<std::int64_t>(m.other);
     switch (room->phase()) {
       case protocol::RoomPhase::Lobby: ++c.lobby; break;
       case protocol::RoomPhase::Playing: ++c.playing; break;

@@ -108,24 +108,26 @@ void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t n
   const Seat seat = game_->current_seat();
   const bool automatic = !seats_[static_cast<std::size_t>(seat)].bot;
   Move chosen = move;
-  auto applied = carc::apply(*game_, seat, chosen);
-  if (std::holds_alternative<RuleError>(applied)) {
+  std::vector<Event> events;
+  auto next = try_move(chosen, events);
+  if (std::holds_alternative<RuleError>(next)) {
     // Never expected: a computer player's move is never refused, so the room falls back
     // to the first legal placement rather than stall the game.
     spdlog::error("room {}: a computer player's move for seat {} was refused ({}); playing the first legal one", id_,
-                  seat, rule_error_name(std::get<RuleError>(applied)));
+                  seat, rule_error_name(std::get<RuleError>(next)));
     std::vector<Placement> ps;
     const Tile t = *game_->held(seat);
     game_->legal_placements(t, ps);
     if (ps.empty()) return;
     chosen = Move::place(t, ps.front().cell, ps.front().rotation);
-    applied = carc::apply(*game_, seat, chosen);
-    if (std::holds_alternative<RuleError>(applied)) return;
+    events.clear();
+    next = try_move(chosen, events);
+    if (std::holds_alternative<RuleError>(next)) return;
   }
   metrics_.bot_moves.fetch_add(1, std::memory_order_relaxed);
   const MovePlayed action{moves_, seat, chosen, automatic, now_ms};
-  store(PendingMove{nullptr, action, std::make_shared<Applied>(std::move(std::get<Applied>(applied)))}, action, true,
-        fx, {});
+  store(PendingMove{nullptr, action, std::move(std::get<std::unique_ptr<Game>>(next)), std::move(events)}, action,
+        true, fx, {});
 }
 
 void RoomLogic::bot_failed(std::uint64_t ticket, std::int64_t now_ms, Effects& fx) {

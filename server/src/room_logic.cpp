@@ -71,9 +71,10 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
     if (!game_) return "a move before the start";
     if (m->index != moves_) return "move " + std::to_string(m->index) + " out of order";
-    auto next = carc::apply(*game_, m->seat, m->move);
-    if (const auto* err = std::get_if<RuleError>(&next)) return std::string(rule_error_name(*err));
-    play_move(*m, std::get<Applied>(next), nullptr);
+    if (m->seat != game_->current_seat()) return "not that seat's turn";
+    std::vector<Event> events;
+    if (const auto err = game_->play(m->move, &events)) return std::string(rule_error_name(*err));
+    play_move(*m, events, nullptr);
   } else if (const auto* chat = std::get_if<ChatPosted>(&action)) {
     chat_.push_back(protocol::ChatLine{chat->id, chat->seat, chat->name, chat->text, chat->time_ms});
     next_chat_id_ = chat->id + 1;
@@ -239,7 +240,8 @@ void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   }
   if (auto* move = std::get_if<PendingMove>(&p)) {
     begin_change();
-    play_move(move->action, *move->next, &fx);
+    game_ = std::move(move->next);
+    play_move(move->action, move->events, &fx);
     publish(nullptr, fx, pending_received_);
     game_version_ = version_;
     return maybe_think(now_ms, fx);
@@ -321,13 +323,18 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   if (game_->finished()) finish_game(fx);
 }
 
-void RoomLogic::play_move(const MovePlayed& action, Applied& next, Effects* fx) {
-  *game_ = std::move(next.game);
+std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& move, std::vector<Event>& events) const {
+  auto next = std::make_unique<Game>(*game_);
+  if (const auto err = next->play(move, &events)) return *err;
+  return next;
+}
+
+void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
   turn_started_ms_ = action.time_ms;
-  if (fx != nullptr) patcher_.game_events(events_, next.events);
-  else events_.append(next.events, nullptr);
-  record_events(next.events, action.automatic);
+  if (fx != nullptr) patcher_.game_events(events_, events);
+  else events_.append(events, nullptr);
+  record_events(events, action.automatic);
   SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
   if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
   if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);

@@ -128,7 +128,8 @@ class RoomLogic {
   struct PendingMove {
     ClientPtr client;  // null for a computer player
     MovePlayed action;
-    std::shared_ptr<Applied> next;
+    std::unique_ptr<Game> next;  // the game after it (checked on a copy; swapped in once stored)
+    std::vector<Event> events;
   };
   struct PendingAction {
     ClientPtr client;  // who asked (for refusals), if anyone
@@ -201,7 +202,10 @@ class RoomLogic {
   // Replays one stored action (restore); the error says why it does not fit.
   std::optional<std::string> replay(const RoomAction& action, std::int64_t now_ms);
   void start_game(const GameStarted& g, Effects* fx);
-  void play_move(const MovePlayed& action, Applied& next, Effects* fx);
+  // After game_ has moved on by `action` with `events`.
+  void play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx);
+  // The next game if `move` is legal for the current seat (on a copy), else the rule error.
+  std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void record_events(const std::vector<Event>& events, bool automatic);
   void finish_game(Effects* fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);

@@ -153,12 +153,13 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
     if (!port) return refuse(*m.client, ErrorCode::IllegalMeeple, "no such meeple port");
   }
   const Move move = Move::place(*held, Cell{static_cast<int>(msg.x), static_cast<int>(msg.y)}, *rotation, port);
-  auto applied = carc::apply(*game_, m.seat, move);
-  if (const auto* err = std::get_if<RuleError>(&applied)) {
+  std::vector<Event> events;
+  auto next = try_move(move, events);
+  if (const auto* err = std::get_if<RuleError>(&next)) {
     return refuse(*m.client, error_of(*err).value_or(ErrorCode::BadMessage), rule_error_message(*err));
   }
   const MovePlayed action{moves_, m.seat, move, false, now_ms};
-  store(PendingMove{m.client, action, std::make_shared<Applied>(std::move(std::get<Applied>(applied)))}, action,
+  store(PendingMove{m.client, action, std::move(std::get<std::unique_ptr<Game>>(next)), std::move(events)}, action,
         true, fx, t0);
 }
 
@@ -175,6 +176,9 @@ void RoomLogic::on_chat(Member& m, const protocol::ChatMsg& msg, std::int64_t no
 }
 
 void RoomLogic::on_resync(Member& m, std::int64_t now_ms) {
+  // Only members get patches; a connection that has not joined or watched asks for a state
+  // it would not keep up to date.
+  if (m.role == Role::None) return refuse(*m.client, ErrorCode::NotJoined, "join or watch first");
   std::string frame = R"({"type":"state","version":)";
   protocol::append_int(frame, version_);
   frame += R"(,"server_time":)";

@@ -121,6 +121,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
         spdlog::warn("refused a connection from {}: connection cap reached", remote.address().to_string());
         socket.close(ignored);
       } else {
+        // Small frames go out at once: without this, Nagle's algorithm holds a patch back
+        // until the client's delayed ACK (tens of milliseconds).
+        socket.set_option(tcp::no_delay(true), ignored);
         start_http_session(std::move(socket), ctx_, std::move(*slot), listen_);
       }
     } else if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {

@@ -153,3 +153,24 @@ TEST_CASE("every meeple that comes back during the game has its own MeepleReturn
 }
 
 }  // namespace carc::test
+
+namespace carc::test {
+
+TEST_CASE("no two cells the engine can look at in one game share a board slot") {
+  // Any two cells within two cells of a 72-tile board's bounding box differ by at most
+  // 79 in |dx| + |dy| (the grid comment in game.hpp); the mapping is checked a bit further.
+  constexpr int kReach = 86;
+  for (int dy = 0; dy <= kReach; ++dy) {
+    for (int dx = -(kReach - dy); dx <= kReach - dy; ++dx) {
+      if (dy == 0 && dx <= 0) continue;
+      const Cell a{-40, -40};
+      const Cell b{a.x + dx, a.y + dy};
+      REQUIRE_MESSAGE(Game::grid_index(a) != Game::grid_index(b), "dx " << dx << " dy " << dy);
+    }
+  }
+  // A line of 72 tiles is a legal board (fields only): its two ends are 71 apart.
+  CHECK(Game::grid_index(Cell{0, 0}) != Game::grid_index(Cell{71, 0}));
+  CHECK(Game::memory_bytes() < 12 * 1024);
+}
+
+}  // namespace carc::test

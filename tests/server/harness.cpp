@@ -39,42 +39,58 @@ int free_port() {
 
 // ---------------------------------------------------------------------------------------
 
-ServerProcess::ServerProcess(std::vector<std::string> extra_args) {
+ServerProcess::ServerProcess(std::vector<std::string> extra_args) : extra_args_(std::move(extra_args)) {
   char tmpl[] = "/tmp/carc-server-test-XXXXXX";
   dir_ = ::mkdtemp(tmpl);
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = free_port();
-    std::vector<std::string> args = {CARC_SERVER_BIN, "--port",     std::to_string(port_), "--bind",
-                                     "127.0.0.1",     "--data-dir", (dir_ / "data").string(), "--log-level",
-                                     "warn"};
-    args.insert(args.end(), extra_args.begin(), extra_args.end());
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      std::_Exit(127);
-    }
-    for (int i = 0; i < 200; ++i) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      try {
-        if (http(port_, "GET", "/healthz").status == 200) return;
-      } catch (const std::exception&) {
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    }
+    if (launch()) return;
   }
   throw std::runtime_error("the server did not start");
+}
+
+bool ServerProcess::launch() {
+  std::vector<std::string> args = {CARC_SERVER_BIN, "--port",     std::to_string(port_), "--bind",
+                                   "127.0.0.1",     "--data-dir", (dir_ / "data").string(), "--log-level",
+                                   "warn"};
+  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    std::_Exit(127);
+  }
+  for (int i = 0; i < 200; ++i) {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return false;
+    }
+    try {
+      if (http(port_, "GET", "/healthz").status == 200) return true;
+    } catch (const std::exception&) {
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+  return false;
+}
+
+void ServerProcess::crash_and_restart() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    if (launch()) return;
+    std::this_thread::sleep_for(100ms);
+  }
+  throw std::runtime_error("the server did not start again");
 }
 
 int ServerProcess::terminate() {

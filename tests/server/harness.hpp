@@ -30,11 +30,15 @@ class ServerProcess {
   pid_t pid() const { return pid_; }
   // SIGTERM, then the exit status (waits up to 10 s).
   int terminate();
+  // SIGKILL (a crash), then the same server again on the same port and data folder.
+  void crash_and_restart();
 
  private:
+  bool launch();  // true once it answers /healthz
   int port_ = 0;
   pid_t pid_ = -1;
   std::filesystem::path dir_;
+  std::vector<std::string> extra_args_;
 };
 
 struct HttpResult {

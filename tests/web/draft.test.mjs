@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  turnKey, startDraft, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, draftView, playMessage, canRotate,
+  turnKey, startDraft, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, draftView, playMessage, canRotate, cycleMeeple,
 } from '../../web-client/js/draft.js';
 import { legalCells } from '../../web-client/js/state.js';
 
@@ -83,8 +83,13 @@ test('a draft survives a state change only within the same turn, on a still lega
 test('arrow keys go to the nearest legal cell in their direction', () => {
   const cells = legalCells(playing());
   assert.equal(cells.length, 4);
-  // Without a draft: the legal cell nearest the start tile (the first of the ties).
+  // Without a draft: from the origin given (the middle of the view), in the key's direction.
   assert.deepEqual(stepTarget(cells, null, 'ArrowUp'), { x: 0, y: -1, rotation: 180 });
+  assert.deepEqual(stepTarget(cells, null, 'ArrowLeft', { x: 0.4, y: 0.3 }), { x: -1, y: 0, rotation: 270 });
+  assert.deepEqual(stepTarget(cells, null, 'ArrowDown', { x: 0.4, y: -0.3 }), { x: 0, y: 1, rotation: 0 });
+  // A first press with nothing that way still picks the cell nearest the origin.
+  assert.deepEqual(stepTarget(cells, null, 'ArrowUp', { x: 0.2, y: -3 }), { x: 0, y: -1, rotation: 180 });
+  assert.deepEqual(stepTarget(cells, null, 'ArrowDown', { x: 0.8, y: 5 }), { x: 0, y: 1, rotation: 0 });
   const from = { x: 0, y: -1 };
   assert.deepEqual(stepTarget(cells, from, 'ArrowRight'), { x: 1, y: 0, rotation: 90 });
   assert.deepEqual(stepTarget(cells, from, 'ArrowLeft'), { x: -1, y: 0, rotation: 270 });
@@ -103,4 +108,16 @@ test('the board view and the play message of a draft', () => {
   assert.deepEqual(playMessage(d, 7), { type: 'play', version: 7, x: 0, y: -1, rotation: 180, meeple: 'S' });
   d = rotateDraft(withoutMeeple(d));
   assert.deepEqual(playMessage(d, 8), { type: 'play', version: 8, x: 0, y: -1, rotation: 0, meeple: null });
+});
+
+test('the meeple key cycles through the spots of the rotation, then none', () => {
+  let d = startDraft(playing(), 0, -1); // rotation 180: spots S, N
+  d = cycleMeeple(d);
+  assert.equal(d.meeple, 'S');
+  d = cycleMeeple(d);
+  assert.equal(d.meeple, 'N');
+  d = cycleMeeple(d);
+  assert.equal(d.meeple, null);
+  assert.equal(cycleMeeple(markPending(d)).meeple, null, 'not once sent');
+  assert.equal(cycleMeeple(null), null);
 });

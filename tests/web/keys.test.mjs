@@ -19,11 +19,17 @@ test('the room keys', () => {
   assert.equal(roomKeyAction(key('='), idle), 'zoomIn');
   assert.equal(roomKeyAction(key('-'), idle), 'zoomOut');
   assert.equal(roomKeyAction(key('x'), idle), null);
+  assert.equal(roomKeyAction(key('m'), drafting), 'meeple');
+  assert.equal(roomKeyAction(key('M'), drafting), 'meeple');
+  assert.equal(roomKeyAction(key('m'), idle), null, 'no tile placed yet');
 });
 
 test('typing, modifiers and focused buttons keep their keys', () => {
   for (const tag of ['INPUT', 'TEXTAREA', 'SELECT']) assert.equal(roomKeyAction(key('r', { tag, onBody: false }), idle), null, tag);
   for (const mod of ['ctrlKey', 'metaKey', 'altKey']) assert.equal(roomKeyAction(key('r', { [mod]: true }), idle), null, mod);
-  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), drafting), null, 'Enter presses the focused button');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), drafting), 'confirm', 'Enter confirms whatever has the focus');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), idle), null, 'without a placement, Enter presses the focused button');
+  assert.equal(roomKeyAction(key(' ', { tag: 'BUTTON', onBody: false }), drafting), null, 'Space presses the focused button');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'INPUT', onBody: false }), drafting), null, 'not while typing');
   assert.equal(roomKeyAction(key('r', { tag: 'BUTTON', onBody: false }), idle), 'rotate');
 });

@@ -14,6 +14,8 @@
 #include "carc/core/random_player.hpp"
 #include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
 
 namespace {
 
@@ -24,36 +26,32 @@ constexpr const char* kUsage =
     "usage:\n"
     "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
     "  carcassonne random --players N --seed S       play one random game, print its record\n"
-    "  carcassonne bench [--games N] [--players P]   benchmark the engine on one thread\n";
+    "  carcassonne bench [--games N] [--players P]   benchmark the engine on one thread\n"
+    "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
+    "                    [--iterations K] [--seed S] [--threads T] [--clock wall|cpu]\n"
+    "      bots play paired deals (each deal once per rotation of the seats, so N is\n"
+    "      rounded up to a multiple of P; one bot per seat, P defaults to their number);\n"
+    "      prints one JSON object (wins, win_rate, ci95, mean_score, mean_margin,\n"
+    "      ms_per_move p50/p99, playouts_per_s), progress on stderr. Bots: random, greedy,\n"
+    "      mcts (budget from --ms-per-move and/or --iterations, else 2000 playouts),\n"
+    "      mcts@K (K playouts), mcts:Mms or mcts:Ss (think time), or the levels easy,\n"
+    "      medium (mcts:300ms), hard (mcts:1500ms). --clock cpu measures think time in\n"
+    "      each thread's CPU time (fair on a busy machine); --threads plays games in parallel.\n"
+    "  carcassonne bench-bots [--players P] [--positions N] [--iterations K] [--tiles-placed T]\n"
+    "      each bot's think time and mcts playouts per second on mid-game boards, one thread\n";
 
-int usage_error(const std::string& why) {
+}  // namespace
+
+int carc::tools::usage_error(const std::string& why) {
   std::cerr << "carcassonne: " << why << "\n" << kUsage;
   return 64;
 }
 
-bool parse_u64(std::string_view s, std::uint64_t* out) {
-  if (s.empty() || s.size() > 20) return false;
-  std::uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return true;
-}
+namespace {
 
-// Flags of the form --name value.
-bool flag(const std::vector<std::string>& args, const std::string& name, std::uint64_t* out, bool* bad) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == name) {
-      if (i + 1 >= args.size() || !parse_u64(args[i + 1], out)) *bad = true;
-      return true;
-    }
-  }
-  return false;
-}
+using carc::tools::usage_error;
+
+using carc::cli::flag;
 
 void print_error(const std::string& message, std::optional<int> move) {
   json e{{"error", message}};
@@ -219,6 +217,8 @@ int main(int argc, char** argv) {
     if (cmd == "replay") return cmd_replay(args);
     if (cmd == "random") return cmd_random(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "arena") return carc::tools::cmd_arena(args);
+    if (cmd == "bench-bots") return carc::tools::cmd_bench_bots(args);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what(), std::nullopt);
     return 2;

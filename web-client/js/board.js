@@ -1,14 +1,19 @@
 // The board: SVG rendering of the placed tiles, meeples, legal cells and the tile being
-// placed, plus pan (drag), zoom (wheel, pinch, buttons) and fit.
+// placed, plus pan (drag), zoom (wheel, pinch, buttons), fit, the view for a turn and for
+// a chosen cell (view.js does the arithmetic), and the board's animations.
 
-import { meepleAnchor, featureAt, TILE } from './geometry.js';
-import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
-import { playerBySeat } from './state.js';
+import { TILE } from './geometry.js';
+import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.js';
+import { MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, spotScale, cellInside, viewCentreCell } from './view.js';
+import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const MIN_SCALE = 0.12;
-const MAX_SCALE = 3;
 const DRAG_THRESHOLD = 6;
+const TWEEN_MS = 200;
+// Meeples grow when the board is zoomed out, up to this factor, so that they stay about
+// MEEPLE_MIN_PX tall and their colour and glyph can be told apart.
+const MEEPLE_MIN_PX = 16;
+const MEEPLE_MAX_ZOOM = 1.7;
 
 function el(name, attrs = {}) {
   const e = document.createElementNS(SVG_NS, name);
@@ -16,22 +21,25 @@ function el(name, attrs = {}) {
   return e;
 }
 
-const PORT_RE = /^(?:[NESW][LR]?|C)$/;
-
-function validPlacement(b) {
-  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && /^[A-Z]$/.test(b.tile);
-}
-
 export class Board {
-  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove } = {}) {
+  /** overlay: an element over the board (the zoom buttons) where no needed cell may sit. */
+  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove, overlay = null } = {}) {
     this.svg = svg;
+    this.overlay = overlay ?? svg.parentElement?.querySelector('.board-tools') ?? null;
+    this.tween = null;
     this.onCellClick = onCellClick ?? (() => {});
     this.onSpotClick = onSpotClick ?? (() => {});
     this.onGhostClick = onGhostClick ?? (() => {});
     this.onUserMove = onUserMove ?? (() => {});
     this.tiles = {};
     this.view = { tx: 0, ty: 0, scale: 1 };
+    // autoFit: the board chooses the view (the fit, or the turn view while the player's
+    // turn asks for one); false once the player moved it. autoMoved: the view was moved
+    // by the board itself (a chosen cell brought close), so it may go back afterwards.
     this.autoFit = true;
+    this.autoMoved = false;
+    this.turnLegal = null;
+    this.fitAsked = false;
     this.lastBoundsKey = '';
     this.pointers = new Map();
     this.gesture = null;
@@ -47,7 +55,7 @@ export class Board {
     this.bindInput();
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(() => {
-        if (this.autoFit) this.fit();
+        if (this.autoFit) this.autoView();
         else this.apply();
       }).observe(svg);
     }
@@ -62,52 +70,170 @@ export class Board {
     return { w: r.width || 1, h: r.height || 1 };
   }
 
+  /** The viewport for view.js: the size, less the strip the overlay covers. */
+  viewport() {
+    const r = this.svg.getBoundingClientRect();
+    const w = r.width || 1;
+    const h = r.height || 1;
+    const insets = { top: 0, right: 0, bottom: 0, left: 0 };
+    const o = this.overlay?.getBoundingClientRect?.();
+    if (o && o.width && o.height) {
+      // A tall overlay on the right takes a column; a wide one at the bottom, a row.
+      if (o.height >= o.width) insets.right = Math.max(0, r.right - o.left + 4);
+      else insets.bottom = Math.max(0, r.bottom - o.top + 4);
+    }
+    return { w, h, insets };
+  }
+
+  /** Whether this is a touch screen (the sizes of issue 14 differ). */
+  static touch() {
+    return !!globalThis.matchMedia?.('(pointer: coarse)').matches;
+  }
+
+  sizes() {
+    return Board.touch() ? SIZES.touch : SIZES.desktop;
+  }
+
   apply() {
-    const { tx, ty, scale } = this.view;
+    const { tx, ty, scale } = this.tweenView ?? this.view;
     this.vp.setAttribute('transform', `translate(${tx.toFixed(2)} ${ty.toFixed(2)}) scale(${scale.toFixed(4)})`);
-    this.svg.dataset.scale = scale.toFixed(3);
+    // The target scale, even while a move is animated.
+    this.svg.dataset.scale = this.view.scale.toFixed(3);
+    const zoom = Math.max(1, Math.min(MEEPLE_MAX_ZOOM, MEEPLE_MIN_PX / (24 * scale)));
+    this.svg.style.setProperty('--meeple-zoom', zoom.toFixed(3));
+  }
+
+  /** Moves the view to `v`, animated (a short ease) unless asked not to or reduced motion. */
+  setView(v, { animate = false } = {}) {
+    cancelAnimationFrame(this.tween ?? 0);
+    this.tween = null;
+    const from = this.tweenView ?? this.view;
+    this.view = v;
+    this.tweenView = null;
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    const still = Math.abs(v.scale - from.scale) < 1e-4 && Math.abs(v.tx - from.tx) < 0.5 && Math.abs(v.ty - from.ty) < 0.5;
+    if (!animate || still || reduced || typeof requestAnimationFrame !== 'function') {
+      this.svg.dataset.moving = '0';
+      this.apply();
+      return;
+    }
+    const t0 = performance.now();
+    this.svg.dataset.moving = '1';
+    const step = (now) => {
+      const k = Math.min(1, (now - t0) / TWEEN_MS);
+      const e = 1 - (1 - k) ** 3;
+      this.tweenView = k >= 1 ? null : {
+        scale: from.scale + (v.scale - from.scale) * e, tx: from.tx + (v.tx - from.tx) * e, ty: from.ty + (v.ty - from.ty) * e,
+      };
+      this.apply();
+      if (k < 1) this.tween = requestAnimationFrame(step);
+      else {
+        this.tween = null;
+        this.svg.dataset.moving = '0';
+      }
+    };
+    this.tween = requestAnimationFrame(step);
+  }
+
+  stopTween() {
+    if (!this.tweenView) return;
+    cancelAnimationFrame(this.tween ?? 0);
+    this.tween = null;
+    this.view = { ...this.tweenView }; // stay where the eye is
+    this.tweenView = null;
+    this.svg.dataset.moving = '0';
   }
 
   /** Shows the whole board (and the given extra cells) in the view. */
-  fit(bounds = this.bounds) {
+  fit(bounds = this.bounds, opts = {}) {
     if (!bounds) return;
     this.bounds = bounds;
-    const { w, h } = this.size();
-    const pad = 0.6;
-    const bw = (bounds.maxX - bounds.minX + 1 + pad * 2) * TILE;
-    const bh = (bounds.maxY - bounds.minY + 1 + pad * 2) * TILE;
-    const scale = Math.max(MIN_SCALE, Math.min(1.3, Math.min(w / bw, h / bh)));
-    const cx = ((bounds.minX + bounds.maxX + 1) / 2) * TILE;
-    const cy = ((bounds.minY + bounds.maxY + 1) / 2) * TILE;
-    this.view = { scale, tx: w / 2 - cx * scale, ty: h / 2 - cy * scale };
-    this.apply();
+    this.setView(fitView(this.viewport(), bounds), opts);
   }
 
+  /** The scale of the whole-board fit now (what the fit button would show). */
+  fitScale() {
+    return this.bounds ? fitView(this.viewport(), this.bounds).scale : this.view.scale;
+  }
+
+  /** The fit button: the whole board, even when that makes the cells small. */
   fitNow() {
     this.autoFit = true;
+    this.autoMoved = false;
+    this.fitAsked = true;
     this.fit();
   }
 
-  /** Centres a cell, zooming in to at least `minScale` (used on touch screens). */
-  focusCell(x, y, minScale = 1.1) {
-    const { w, h } = this.size();
-    const scale = Math.min(MAX_SCALE, Math.max(this.view.scale, minScale));
-    const cx = (x + 0.5) * TILE;
-    const cy = (y + 0.5) * TILE;
-    this.view = { scale, tx: w / 2 - cx * scale, ty: h / 2 - cy * scale };
+  /** The view the board chooses: the turn view during the player's turn, else the fit. */
+  autoView(opts = {}) {
+    if (!this.bounds) return;
+    if (!this.turnLegal || this.fitAsked) return this.fit(this.bounds, opts);
+    this.setView(turnView(this.viewport(), this.bounds, this.turnLegal, { minCell: this.sizes().legalCell }), opts);
+  }
+
+  /**
+   * The view at the start of the player's turn: legal cells at a size that can be read
+   * and hit (view.js turnView). Keeps a view the player chose when it already shows a
+   * legal cell at that size. Returns true if the view moved.
+   */
+  showTurn(legal) {
+    this.turnLegal = legal.length ? legal : null;
+    this.fitAsked = false;
+    if (!this.turnLegal || !this.bounds) return false;
+    const vp = this.viewport();
+    const min = this.sizes().legalCell;
+    if (!this.autoFit && this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))) return false;
+    this.autoFit = true;
+    this.autoMoved = false;
+    // At once, not animated: the legal cells are where they will stay as soon as the
+    // player (or a test) sees that it is their turn.
+    this.autoView();
+    return true;
+  }
+
+  /** The player's turn is over: a view the board moved by itself goes back to the fit. */
+  endTurn() {
+    if (!this.turnLegal && !this.autoMoved) return;
+    this.turnLegal = null;
+    this.fitAsked = false;
+    if (this.autoMoved) {
+      this.autoFit = true;
+      this.autoMoved = false;
+    }
+    if (this.autoFit) this.autoView({ animate: true });
+  }
+
+  /**
+   * Brings a chosen cell close enough to tap its meeple spots (24 px on a desktop, 32 px
+   * on touch), with the tiles around it in view. Returns true if the view moved.
+   */
+  focusCell(x, y) {
+    const { spot, spotUnits } = this.sizes();
+    const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits), this.placed ?? []);
+    const same = Math.abs(v.scale - this.view.scale) < 1e-6 && Math.abs(v.tx - this.view.tx) < 0.5 && Math.abs(v.ty - this.view.ty) < 0.5;
+    if (same) return false;
     this.autoFit = false;
-    this.apply();
+    this.autoMoved = true;
+    this.setView(v, { animate: true });
+    return true;
+  }
+
+  /** The cell (fractional) at the centre of the visible board: where arrows start from. */
+  centreCell() {
+    return viewCentreCell(this.viewport(), this.view);
   }
 
   zoomBy(factor, sx, sy) {
     const { w, h } = this.size();
     if (sx === undefined) { sx = w / 2; sy = h / 2; }
+    this.stopTween();
     const { tx, ty, scale } = this.view;
     const ns = Math.max(MIN_SCALE, Math.min(MAX_SCALE, scale * factor));
     const wx = (sx - tx) / scale;
     const wy = (sy - ty) / scale;
     this.view = { scale: ns, tx: sx - wx * ns, ty: sy - wy * ns };
     this.autoFit = false;
+    this.autoMoved = false;
     this.apply();
     this.onUserMove();
   }
@@ -128,6 +254,7 @@ export class Board {
 
     svg.addEventListener('pointerdown', (ev) => {
       if (ev.button !== undefined && ev.button > 0) return;
+      this.stopTween();
       this.pointers.set(ev.pointerId, this.localPoint(ev));
       if (this.pointers.size === 1) {
         this.gesture = { kind: 'maybe-pan', start: this.localPoint(ev), view: { ...this.view }, id: ev.pointerId };
@@ -165,6 +292,7 @@ export class Board {
         }
         this.view = { ...g.view, tx: g.view.tx + dx, ty: g.view.ty + dy };
         this.autoFit = false;
+        this.autoMoved = false;
         this.apply();
       } else if (g.kind === 'pinch' && this.pointers.size >= 2) {
         const [a, b] = [...this.pointers.values()];
@@ -176,6 +304,7 @@ export class Board {
         const wy = (g.mid[1] - v.ty) / v.scale;
         this.view = { scale: ns, tx: mid[0] - wx * ns, ty: mid[1] - wy * ns };
         this.autoFit = false;
+        this.autoMoved = false;
         this.apply();
       }
     });
@@ -211,145 +340,48 @@ export class Board {
     });
   }
 
-  colorOfSeat(state, seat) {
-    return playerBySeat(state, seat)?.color ?? 'black';
-  }
-
   /**
-   * Draws everything. view = {state, legalCells: [{x,y}], draft: {x,y,rotation,spots,meeple,color}|null}
+   * Draws everything. view = {state, legalCells: [{x, y, rotation}], draft:
+   * {x, y, tile, rotation, spots, meeple, color} | null, bounds, previewTile}
    */
   render({ state, legalCells = [], draft = null, bounds, previewTile = null }) {
-    // Only well-formed entries reach the markup (it is built as a string).
-    const board = (state?.board ?? []).filter(validPlacement).map((b) => ({
-      ...b, meeple: b.meeple && PORT_RE.test(b.meeple.at) && Number.isInteger(b.meeple.seat) ? b.meeple : null,
-    }));
-    legalCells = legalCells.filter((c) => Number.isInteger(c.x) && Number.isInteger(c.y));
-    // Tiles.
-    let tiles = '';
-    const lastTile = board.length > 1 ? board[board.length - 1] : null;
-    const lastKey = lastTile ? `${board.length}:${lastTile.x},${lastTile.y}` : '';
-    const fresh = this.freshKey !== undefined && lastKey !== this.freshKey;
+    const board = cleanBoard(state);
+    this.placed = board.map((b) => ({ x: b.x, y: b.y }));
+    // The newest tile slides in once, when it is new to this page.
+    const lastKey = board.length > 1 ? `${board.length}:${board[board.length - 1].x},${board[board.length - 1].y}` : '';
+    const fresh = this.freshKey !== undefined && lastKey !== this.freshKey && board.length > 1;
     this.freshKey = lastKey;
-    for (const b of board) {
-      const def = this.tiles[b.tile];
-      if (!def) continue;
-      const cls = fresh && b === lastTile ? 'tile fresh' : 'tile';
-      tiles += `<g class="${cls}" data-testid="tile" data-x="${b.x}" data-y="${b.y}" data-tile="${b.tile}" data-rotation="${b.rotation}" transform="translate(${b.x * TILE} ${b.y * TILE})">${tileMarkup(def, b.rotation)}</g>`;
-    }
-    this.layers.tiles.innerHTML = tiles;
-
-    // The last placed tile (the start tile does not count).
-    const last = board.length > 1 ? board[board.length - 1] : null;
-    if (last) {
-      const placedEv = [...(state.events ?? [])].reverse().find((e) => e.type === 'placed');
-      const c = playerColor(this.colorOfSeat(state, placedEv?.seat));
-      this.layers.last.innerHTML = `<rect class="last-placed" data-testid="last-placed" data-x="${last.x}" data-y="${last.y}" x="${last.x * TILE + 1.5}" y="${last.y * TILE + 1.5}" width="${TILE - 3}" height="${TILE - 3}" rx="3" fill="none" stroke="${c.fill}" stroke-width="4"/>`;
-    } else {
-      this.layers.last.innerHTML = '';
-    }
-
-    // Meeples on the board.
-    let meeples = '';
-    for (const b of board) {
-      if (!b.meeple) continue;
-      const def = this.tiles[b.tile];
-      if (!def) continue;
-      const a = meepleAnchor(def, b.rotation, b.meeple.at);
-      if (!a) continue;
-      const farmer = featureAt(def, b.rotation, b.meeple.at)?.kind === 'field';
-      meeples += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}">${meepleMarkup(b.x * TILE + a[0], b.y * TILE + a[1], this.colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g>`;
-    }
-    this.layers.meeples.innerHTML = meeples;
-
-    // Legal cells.
-    let legal = '';
-    for (const c of legalCells) {
-      if (draft && draft.x === c.x && draft.y === c.y) continue;
-      const def = previewTile ? this.tiles[previewTile] : null;
-      const preview = def && c.rotation !== undefined
-        ? `<g class="preview" transform="translate(${c.x * TILE} ${c.y * TILE})">${tileMarkup(def, c.rotation)}</g>` : '';
-      legal += `<g class="legal-cell" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">${preview}
-        <rect x="${c.x * TILE + 3}" y="${c.y * TILE + 3}" width="${TILE - 6}" height="${TILE - 6}" rx="8"/>
-        <path d="M${c.x * TILE + 50} ${c.y * TILE + 38} v24 M${c.x * TILE + 38} ${c.y * TILE + 50} h24"/></g>`;
-    }
-    this.layers.legal.innerHTML = legal;
-
-    // The tile being placed, with its meeple spots.
-    let d = '';
-    if (draft) {
-      const def = this.tiles[draft.tile];
-      if (def) {
-        const ox = draft.x * TILE;
-        const oy = draft.y * TILE;
-        d += `<g class="ghost" data-ghost="1" data-testid="ghost" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${tileMarkup(def, draft.rotation)}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
-        for (const port of (draft.spots ?? []).filter((p) => PORT_RE.test(p))) {
-          const a = meepleAnchor(def, draft.rotation, port);
-          if (!a) continue;
-          const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';
-          const chosen = draft.meeple === port;
-          d += `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${port}" data-testid="meeple-spot" data-port="${port}" transform="translate(${ox + a[0]} ${oy + a[1]})">
-            <circle r="10" class="spot-ring"/>
-            ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.95 }) : `<g opacity=".55">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
-          </g>`;
-        }
-      }
-    }
-    this.layers.draft.innerHTML = d;
+    this.layers.tiles.innerHTML = tilesMarkup(board, this.tiles, fresh ? board.length - 1 : -1);
+    this.layers.last.innerHTML = board.length > 1 ? lastMarkup(state) : '';
+    this.layers.meeples.innerHTML = meeplesMarkup(board, this.tiles, state);
+    this.layers.legal.innerHTML = legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null);
+    this.layers.draft.innerHTML = draftMarkup(draft, this.tiles, this.sizes().spotUnits);
 
     const key = bounds ? `${bounds.minX},${bounds.minY},${bounds.maxX},${bounds.maxY}` : '';
     if (bounds) this.bounds = bounds;
     if (key !== this.lastBoundsKey) {
       this.lastBoundsKey = key;
-      if (this.autoFit) this.fit();
+      if (this.autoFit) this.autoView();
     }
   }
 
   /** Briefly outlines some cells (a log line was clicked), bringing them into view. */
   pulseCells(cells) {
-    if (!cells.length) return;
-    const g = el('g', { class: 'pulse-fx' });
-    for (const [x, y] of cells) {
-      g.appendChild(el('rect', { class: 'pulse-cell', x: x * TILE + 2, y: y * TILE + 2, width: TILE - 4, height: TILE - 4, rx: 5 }));
-    }
-    // Pan (without zooming) so that the first cell is visible.
-    const { w, h } = this.size();
-    const [x0, y0] = cells[0];
-    const sx = (x0 + 0.5) * TILE * this.view.scale + this.view.tx;
-    const sy = (y0 + 0.5) * TILE * this.view.scale + this.view.ty;
-    if (sx < 0 || sy < 0 || sx > w || sy > h) {
-      this.view = { ...this.view, tx: w / 2 - (x0 + 0.5) * TILE * this.view.scale, ty: h / 2 - (y0 + 0.5) * TILE * this.view.scale };
-      this.autoFit = false;
-      this.apply();
-    }
-    this.layers.fx.appendChild(g);
-    setTimeout(() => g.remove(), 1900);
+    pulseCells(this, cells);
+  }
+
+  /** Outlines cells while a log line is hovered (null clears). */
+  hoverCells(cells) {
+    hoverCells(this, cells);
   }
 
   /** Points rising from a scored feature: event.cells, event.points, seat colours. */
   flashScore(event, colors) {
-    const cells = event.cells ?? [];
-    if (!cells.length) return;
-    const first = colors[0] ? playerColor(colors[0]) : { fill: '#f5c542', text: '#222' };
-    const g = el('g', { class: 'score-fx' });
-    for (const c of cells) {
-      g.appendChild(el('rect', {
-        class: 'score-cell', x: c.x * TILE + 2, y: c.y * TILE + 2, width: TILE - 4, height: TILE - 4, rx: 4,
-        fill: first.fill, stroke: first.fill,
-      }));
-    }
-    const cx = (cells.reduce((a, c) => a + c.x, 0) / cells.length + 0.5) * TILE;
-    const cy = (cells.reduce((a, c) => a + c.y, 0) / cells.length + 0.5) * TILE;
-    const labels = colors.length ? colors : [null];
-    labels.forEach((colorName, i) => {
-      const pc = colorName ? playerColor(colorName) : first;
-      const txt = el('text', {
-        class: 'score-pop', x: cx + (i - (labels.length - 1) / 2) * 60, y: cy, 'text-anchor': 'middle',
-        fill: pc.fill, stroke: pc.fill === '#2b2b2b' ? '#fff' : '#1c1408',
-      });
-      txt.textContent = `+${event.points}`;
-      g.appendChild(txt);
-    });
-    this.layers.fx.appendChild(g);
-    setTimeout(() => g.remove(), 2600);
+    flashScore(this, event, colors);
+  }
+
+  /** The final scoring, feature by feature (see boardfx.js). */
+  playFinalScoring(items, colorsOf, opts) {
+    return playFinalScoring(this, items, colorsOf, opts);
   }
 }

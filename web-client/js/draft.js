@@ -3,6 +3,7 @@
 // a new one (or null), and none touches the DOM, so node can test them.
 
 import { isMyTurn, legalAt, playerBySeat } from './state.js';
+import { nextCell, nextSpot } from './view.js';
 
 /** Identifies a turn: a draft made for one turn never survives into another. */
 export function turnKey(state) {
@@ -49,30 +50,24 @@ export function keepDraft(d, store) {
   return still ? d : null;
 }
 
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
 /**
- * The cell an arrow key moves to: the nearest legal cell in that direction from the
- * draft's cell (preferring cells straight ahead), or without a draft the legal cell
- * nearest the start tile.
+ * The cell an arrow key moves to: the nearest legal cell in that direction (view.js
+ * nextCell) from the draft's cell or, without a draft, from `origin` (the middle of the
+ * view), so that the first press goes its way too. A first press with nothing that way
+ * still picks a cell: the one nearest the origin.
  */
-export function stepTarget(cells, d, key) {
-  const [dx, dy] = ARROWS[key] ?? [0, 0];
-  const from = d ?? { x: 0, y: 0 };
-  let best = null;
-  let bestCost = Infinity;
-  for (const c of cells) {
-    const vx = c.x - from.x;
-    const vy = c.y - from.y;
-    const along = vx * dx + vy * dy;
-    if (d && along <= 0) continue;
-    const cost = d ? along + 2 * Math.abs(vx * dy - vy * dx) : Math.abs(vx) + Math.abs(vy);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = c;
-    }
-  }
-  return best;
+export function stepTarget(cells, d, key, origin = { x: 0, y: 0 }) {
+  if (d) return nextCell(cells, d, key);
+  const ahead = nextCell(cells, origin, key);
+  if (ahead || !cells.length || !/^Arrow/.test(key ?? '')) return ahead;
+  const dist = (c) => Math.hypot(c.x - origin.x, c.y - origin.y);
+  return cells.reduce((best, c) => (dist(c) < dist(best) ? c : best));
+}
+
+/** The M key: the next meeple spot of the draft's rotation, then none. */
+export function cycleMeeple(d) {
+  if (!d || d.pending) return d;
+  return { ...d, meeple: nextSpot(entryOf(d).meeples, d.meeple) };
 }
 
 /** What the board draws for the draft: the ghost tile and its meeple spots. */

@@ -1,6 +1,8 @@
 // English, Japanese and French strings. t(key, params) fills {name} placeholders; the
 // result is always put into the page as text, never as HTML.
 
+import * as play from './strings/play.js';
+
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
   { code: 'ja', label: '日本語' },
@@ -62,8 +64,8 @@ const en = {
   'chat.placeholder': 'Say something…',
   'chat.send': 'Send',
   'chat.spectator': 'spectator',
-  'turn.yours': 'Your turn! Place your tile.',
-  'turn.yoursPicked': 'Rotate if you like, choose a meeple spot (or none), then confirm.',
+  'turn.yours': 'Your turn: place your tile',
+  'turn.yoursPicked': 'Your turn: meeple or not, then confirm',
   'turn.other': '{name} is playing…',
   'turn.number': 'Turn {n}',
   'turn.titleCue': '▶ Your turn! — Carcassonne',
@@ -77,7 +79,7 @@ const en = {
   'action.othersTurn': '{name} is placing this tile.',
   'action.pickCell': 'Click a highlighted square.',
   'action.meepleChosen': 'Meeple on the {feature}',
-  'action.noMeepleChosen': 'No meeple',
+  'action.noMeepleChosen': 'Choose a meeple spot, or confirm without one',
   'action.noMeeplesLeft': 'No meeple left',
   'board.fit': 'Fit the board',
   'board.zoomIn': 'Zoom in',
@@ -117,7 +119,7 @@ const en = {
   'end.newGame': 'New game',
   'end.show': 'Final scores',
   'lang': 'Language',
-  'sound.on': 'Sound on when it is your turn (click to mute)',
+  'sound.on': 'Sounds on: your turn, placements, points, the clock (click to mute)',
   'sound.off': 'Sound off (click to turn on)',
   'err.bad_json': 'The server could not read a message.',
   'err.bad_message': 'That request was not valid (check the name or message length).',
@@ -192,8 +194,8 @@ const ja = {
   'chat.placeholder': 'メッセージ…',
   'chat.send': '送信',
   'chat.spectator': '観戦者',
-  'turn.yours': 'あなたの番です！タイルを置いてください。',
-  'turn.yoursPicked': '必要なら回転し、ミープルの場所（またはなし）を選んで確定してください。',
+  'turn.yours': 'あなたの番: タイルを置いてください',
+  'turn.yoursPicked': 'あなたの番: ミープルを選んで（なしも可）確定',
   'turn.other': '{name}さんの番です…',
   'turn.number': 'ターン {n}',
   'turn.titleCue': '▶ あなたの番！ — カルカソンヌ',
@@ -207,7 +209,7 @@ const ja = {
   'action.othersTurn': '{name}さんがこのタイルを置いています。',
   'action.pickCell': '光っているマスをクリックしてください。',
   'action.meepleChosen': 'ミープル: {feature}',
-  'action.noMeepleChosen': 'ミープルなし',
+  'action.noMeepleChosen': 'ミープルの場所を選ぶか、そのまま確定してください',
   'action.noMeeplesLeft': 'ミープルが残っていません',
   'board.fit': '盤面全体を表示',
   'board.zoomIn': '拡大',
@@ -247,7 +249,7 @@ const ja = {
   'end.newGame': '新しいゲーム',
   'end.show': '最終得点',
   'lang': '言語',
-  'sound.on': '自分の番で音を鳴らす（クリックで消音）',
+  'sound.on': '音あり: 自分の番・配置・得点・時計（クリックで消音）',
   'sound.off': '音なし（クリックで有効）',
   'err.bad_json': 'サーバーがメッセージを読めませんでした。',
   'err.bad_message': '無効なリクエストです（名前やメッセージの長さを確認してください）。',
@@ -322,8 +324,8 @@ const fr = {
   'chat.placeholder': 'Écrire un message…',
   'chat.send': 'Envoyer',
   'chat.spectator': 'spectateur',
-  'turn.yours': 'À vous ! Posez votre tuile.',
-  'turn.yoursPicked': 'Tournez-la si besoin, choisissez un emplacement de meeple (ou aucun), puis validez.',
+  'turn.yours': 'À vous : posez votre tuile',
+  'turn.yoursPicked': 'À vous : meeple ou non, puis validez',
   'turn.other': '{name} joue…',
   'turn.number': 'Tour {n}',
   'turn.titleCue': '▶ À vous ! — Carcassonne',
@@ -337,7 +339,7 @@ const fr = {
   'action.othersTurn': '{name} pose cette tuile.',
   'action.pickCell': 'Cliquez sur une case en surbrillance.',
   'action.meepleChosen': 'Meeple : {feature}',
-  'action.noMeepleChosen': 'Sans meeple',
+  'action.noMeepleChosen': 'Choisissez un emplacement de meeple, ou validez sans',
   'action.noMeeplesLeft': 'Plus de meeple',
   'board.fit': 'Voir tout le plateau',
   'board.zoomIn': 'Zoom avant',
@@ -377,7 +379,7 @@ const fr = {
   'end.newGame': 'Nouvelle partie',
   'end.show': 'Scores finaux',
   'lang': 'Langue',
-  'sound.on': 'Son à votre tour (cliquer pour couper)',
+  'sound.on': 'Sons : votre tour, les poses, les points, l’horloge (cliquer pour couper)',
   'sound.off': 'Son coupé (cliquer pour activer)',
   'err.bad_json': 'Le serveur n’a pas pu lire un message.',
   'err.bad_message': 'Requête invalide (vérifiez le nom ou la longueur du message).',
@@ -396,6 +398,10 @@ const fr = {
   'err.unavailable': 'Le serveur ne peut pas enregistrer pour le moment. Réessayez bientôt.',
   'err.unknown': 'Le serveur a refusé : {message}',
 };
+
+Object.assign(en, play.en);
+Object.assign(ja, play.ja);
+Object.assign(fr, play.fr);
 
 export const DICTS = { en, ja, fr };
 

@@ -6,9 +6,12 @@ export function roomKeyAction(ev, { hasDraft, myTurn }) {
   const tag = ev.tag;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || ev.ctrlKey || ev.metaKey || ev.altKey) return null;
   const k = ev.key;
-  if ((k === 'Enter' || k === ' ') && !ev.onBody) return null; // the focused element's own key
-  if (k === 'r' || k === 'R') return 'rotate';
+  // Enter confirms a placement whatever has the focus (a Rotate button clicked with the
+  // mouse keeps it); without one, Enter and Space are the focused element's own keys.
   if (k === 'Enter' && hasDraft) return 'confirm';
+  if ((k === 'Enter' || k === ' ') && !ev.onBody) return null;
+  if (k === 'r' || k === 'R') return 'rotate';
+  if ((k === 'm' || k === 'M') && hasDraft) return 'meeple';
   if (k === 'Escape') return 'cancel';
   if (k?.startsWith('Arrow') && myTurn) return 'step';
   if (k === 'f' || k === 'F') return 'fit';

@@ -6,10 +6,11 @@ import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, pla
 import { Connection, wsUrl } from './net.js';
 import { Board } from './board.js';
 import { t, errorText } from './i18n.js';
-import { renderPlayers, renderBag, renderLog, renderChat, renderEnd } from './ui.js';
+import { renderPlayers, renderBag, renderLog, renderChat, renderEnd, bindLog } from './ui.js';
+import { PlayFeel } from './feel.js';
 import { renderLobby, copyInvite } from './lobby.js';
 import {
-  startDraft, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
+  startDraft, rotateDraft, toggleMeeple, withoutMeeple, cycleMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
 } from './draft.js';
 import { roomKeyAction, describeKey } from './keys.js';
 import { renderBanner, renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
@@ -29,9 +30,7 @@ export class RoomPage {
     this.draft = null; // see draft.js
     this.board = null;
     this.endDismissed = false;
-    this.zoomedForTurn = false;
-    this.wasMyTurn = false;
-    this.audio = null;
+    this.feel = null; // sounds, the turn clock, absences, the turn view, the final scoring (feel.js)
     this.title = new TitleCue();
     this.connIndicator = new ConnIndicator();
   }
@@ -48,6 +47,10 @@ export class RoomPage {
       onGhostClick: () => this.rotate(),
     });
     this.board.setCatalog(this.catalog);
+    this.feel = new PlayFeel({
+      board: this.board, tiles: () => this.tiles, soundOn: () => local.get(KEYS.sound) !== '0',
+      playersEl: $('players'), rerender: () => this.render(),
+    });
     $('end-download').href = `/api/rooms/${encodeURIComponent(this.room)}/record`;
     $('end-download').setAttribute('download', `carcassonne-${this.room}.json`);
     this.bindControls();
@@ -107,6 +110,7 @@ export class RoomPage {
     const prev = this.store.state;
     const r = reduce(this.store, msg);
     this.store = r.store;
+    this.feel.onMessage(msg);
     // A seat's token is kept for coming back. A spectator keeps its intent: a named late
     // joiner comes back under its name (and stays a spectator, since the game has
     // started), a watcher watches again.
@@ -138,51 +142,22 @@ export class RoomPage {
     const state = this.store.state;
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
-    if (!this.draft && this.zoomedForTurn) {
-      this.zoomedForTurn = false;
-      this.board.fitNow();
-    }
     if (live && prev) {
-      const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && (ev.points ?? 0) > 0);
+      // Points rise from what a move completed; the final scoring is played by feel.js.
+      const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && !ev.end && (ev.points ?? 0) > 0);
       scored.forEach((ev, i) => {
         const colors = (ev.seats ?? []).map((s) => playerBySeat(state, s)?.color).filter(Boolean);
-        // Several features scored at once (end of game) rise one after the other.
+        // Several features completed at once rise one after the other.
         setTimeout(() => this.board.flashScore(ev, colors), i * 450);
       });
     }
     if (state.phase !== 'finished') this.endDismissed = false;
-    const mine = isMyTurn(this.store);
-    if (mine && !this.wasMyTurn && live) this.chime();
-    this.wasMyTurn = mine;
+    this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
     this.render();
   }
 
   // -------------------------------------------------------------------------
   // Sound.
-
-  // A soft two-note chime when the turn comes to this player (can be switched off).
-  chime() {
-    if (local.get(KEYS.sound) === '0') return;
-    try {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return;
-      const ctx = (this.audio ??= new Ctx());
-      const now = ctx.currentTime;
-      [659.25, 880].forEach((freq, i) => {
-        const start = now + i * 0.16;
-        const osc = ctx.createOscillator();
-        const gain = ctx.createGain();
-        osc.type = 'sine';
-        osc.frequency.value = freq;
-        gain.gain.setValueAtTime(0.0001, start);
-        gain.gain.exponentialRampToValueAtTime(0.12, start + 0.02);
-        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.4);
-        osc.connect(gain).connect(ctx.destination);
-        osc.start(start);
-        osc.stop(start + 0.45);
-      });
-    } catch { /* no audio: the banner and the title still tell */ }
-  }
 
   bindSoundToggle() {
     $('sound-toggle').hidden = false;
@@ -211,18 +186,16 @@ export class RoomPage {
     const d = startDraft(this.store.state, x, y);
     if (!d) return;
     this.draft = d;
-    // On a touch screen, bring the tile close enough to tap its meeple spots.
-    if (window.matchMedia?.('(pointer: coarse)').matches && this.board.view.scale < 0.9) {
-      this.board.focusCell(x, y, 1.1);
-      this.zoomedForTurn = true;
-    }
+    // Close enough to tap the meeple spots (24 px, 32 px on touch), neighbours in view.
+    this.board.focusCell(x, y);
     this.render();
   }
 
-  // Arrow keys move the tile to the nearest legal cell in that direction.
+  // Arrow keys move the tile to the nearest legal cell in that direction (from the middle
+  // of the view for the first press).
   stepCell(key) {
     if (this.draft?.pending) return;
-    const best = stepTarget(legalCells(this.store.state), this.draft, key);
+    const best = stepTarget(legalCells(this.store.state), this.draft, key, this.board.centreCell());
     if (best) this.selectCell(best.x, best.y);
   }
 
@@ -247,10 +220,6 @@ export class RoomPage {
   cancelDraft() {
     if (!this.draft || this.draft.pending) return;
     this.draft = null;
-    if (this.zoomedForTurn) {
-      this.zoomedForTurn = false;
-      this.board.fitNow();
-    }
     this.render();
   }
 
@@ -268,6 +237,7 @@ export class RoomPage {
     switch (action) {
       case 'rotate': this.rotate(); ev.preventDefault(); break;
       case 'confirm': this.confirmDraft(); ev.preventDefault(); break;
+      case 'meeple': this.updateDraft(cycleMeeple(this.draft)); ev.preventDefault(); break;
       case 'cancel': this.cancelDraft(); break;
       case 'step': this.stepCell(ev.key); ev.preventDefault(); break;
       case 'fit': this.board.fitNow(); break;
@@ -295,20 +265,7 @@ export class RoomPage {
       this.render();
     });
     document.addEventListener('keydown', (ev) => this.onKey(ev));
-    const showLogCells = (ev) => {
-      const li = ev.target.closest?.('li[data-cells]');
-      if (!li) return;
-      try {
-        this.board.pulseCells(JSON.parse(li.dataset.cells));
-      } catch { /* malformed: ignore */ }
-    };
-    $('log').addEventListener('click', showLogCells);
-    $('log').addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        showLogCells(ev);
-      }
-    });
+    bindLog($('log'), { onHover: (cells) => this.board.hoverCells(cells), onPick: (cells) => this.board.pulseCells(cells) });
     $('chat-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const input = $('chat-input');
@@ -373,9 +330,16 @@ export class RoomPage {
     });
 
     const ctx = { state, store: this.store, draft: this.draft, tiles: this.tiles };
-    renderBanner($('turn-banner'), { ...ctx, onShowEnd: () => { this.endDismissed = false; this.render(); } });
+    renderBanner($('turn-banner'), {
+      ...ctx, awaySince: this.feel.awaySince, finalScoring: this.feel.finalScoring,
+      onShowEnd: () => {
+        this.feel.skipFinale();
+        this.endDismissed = false;
+        this.render();
+      },
+    });
     renderActionBar(ctx);
-    renderPlayers($('players'), state, mySeat, this.tiles);
+    renderPlayers($('players'), state, mySeat, this.tiles, { awaySince: this.feel.awaySince, clockMs: this.feel.clockMs });
     $('spectators').textContent = `· ${t('spectators', { n: state.spectators ?? 0 })}`;
     $('bag-panel').hidden = state.phase === 'lobby';
     renderBag($('bag-grid'), $('bag-left'), state, this.catalog);
@@ -383,9 +347,12 @@ export class RoomPage {
     renderChat($('chat'), state);
 
     const end = $('end-modal');
-    const showEnd = state.phase === 'finished' && !!state.result && !this.endDismissed;
+    // The end dialog waits for the final scoring played on the board.
+    const showEnd = state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring;
     end.hidden = !showEnd;
     if (showEnd) renderEnd(end, state, mySeat);
     this.title.update(isMyTurn(this.store));
+    // Last, once the panels around the board have their size: a view to play in.
+    this.feel.afterRender(state, isMyTurn(this.store));
   }
 }

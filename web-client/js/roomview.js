@@ -9,14 +9,20 @@ import { tileMarkup } from './tileart.js';
 import { featureAt } from './geometry.js';
 import { entryOf, canRotate } from './draft.js';
 import { $ } from './page.js';
+import { presence, awayFor } from './clock.js';
 
 /** Splits a translated text around its {name} and puts the player's name span there. */
-function withName(key, player) {
-  const parts = t(key, { name: '\u0000' }).split('\u0000');
+function withName(key, player, params = {}) {
+  const parts = t(key, { ...params, name: '\u0000' }).split('\u0000');
   return [parts[0], nameSpan(player), parts[1] ?? ''];
 }
 
-export function renderBanner(banner, { state, store, draft, onShowEnd }) {
+/**
+ * The turn banner: one line of fixed height, whatever it says. awaySince: when each
+ * absent seat dropped (clock.js trackAway); finalScoring: the final scoring is being
+ * played on the board.
+ */
+export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince = {}, finalScoring = false, now = Date.now() }) {
   banner.replaceChildren();
   banner.className = 'turn-banner';
   const mine = isMyTurn(store);
@@ -26,12 +32,22 @@ export function renderBanner(banner, { state, store, draft, onShowEnd }) {
     if (mine) {
       banner.classList.add('mine');
       banner.append(h('strong', { text: draft ? t('turn.yoursPicked') : t('turn.yours') }));
-    } else {
-      banner.append(h('span', {}, ...withName('turn.other', playerBySeat(state, state.turn.seat))));
-      if (store.seat === null) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
+      return;
     }
+    const p = playerBySeat(state, state.turn.seat);
+    const kind = presence(p);
+    const line = h('span', { 'data-testid': 'banner-turn', 'data-presence': kind ?? '' });
+    if (kind === 'auto') line.append(...withName('turn.otherAuto', p));
+    else if (kind === 'bot') line.append(...withName('turn.otherBot', p));
+    else if (kind === 'away') {
+      const d = awayFor(awaySince?.[p.seat], now);
+      line.append(...(d ? withName('turn.otherAway', p, { time: t(`time.${d.unit}`, { n: d.n }) }) : withName('turn.otherAwayNoTime', p)));
+      line.classList.add('away-note');
+    } else line.append(...withName('turn.other', p));
+    banner.append(line);
+    if (store.seat === null) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
   } else if (state.phase === 'finished') {
-    banner.append(h('strong', { text: t('end.title') }));
+    banner.append(h('strong', { text: finalScoring ? t('turn.finalScoring') : t('end.title') }));
     banner.append(h('button', { type: 'button', class: 'btn small', 'data-testid': 'show-end', onclick: onShowEnd, text: t('end.show') }));
   } else if (state.phase === 'lobby') {
     banner.append(h('span', { text: t('lobby.title') }));

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -121,6 +122,8 @@ struct LegalMove {
   PortList meeples;  // empty when the player has no meeple left
 };
 
+struct FeatureInfo;  // features.hpp
+
 // A tile on the board, for views.
 struct BoardTile {
   Tile tile;
@@ -186,16 +189,30 @@ class Game {
   std::vector<BoardTile> board() const;
   std::optional<BoardTile> tile_at(Cell c) const;
 
+  // ---- hidden information, for player views (player_view.hpp) ----
+  // Puts the tiles still in the bag in `order` (drawn first to last; exactly bag_counts()
+  // of each kind) and forgets the seed, which no longer describes the bag. On another
+  // multiset, or a game that is not seeded, returns false and changes nothing.
+  bool reorder_bag(std::span<const Tile> order);
+  // Bit r set when `t` at rotation r matches `want` (2 bits of Terrain per side N E S W
+  // from bit 0, 0 where no tile touches).
+  static std::uint8_t fitting_rotations(Tile t, std::uint8_t want);
+
   // Memory of this state (it owns no heap).
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
   // ---- internals, public for the implementation's helpers ----
-  // The board lives on a 128 x 128 torus: 72 tiles span at most 72 columns (74 with the
-  // frontier), so two cells that share a slot are never both within one cell of the board,
-  // and every lookup is first checked against the board's bounding box.
-  static constexpr int kGridBits = 7;
-  static constexpr int kGrid = 1 << kGridBits;
-  static constexpr int kMaxNodes = kTileCount * kMaxSegments;
+  // The board lives in 4096 one-byte slots: cell (x, y) is slot (x + 90 y) mod 4096. 72
+  // tiles span at most 71 steps (|dx| + |dy| <= 71 between any two), so every cell the
+  // engine looks at (within two cells of the placed tiles' bounding box) differs from any
+  // other by |dx| + |dy| <= 79, and no such difference is a multiple of 4096 along the
+  // lattice x + 90 y (checked up to 86 by a test). Every lookup is first checked against
+  // the bounding box.
+  static constexpr int kGridSlots = 4096;
+  static constexpr int kGridStride = 90;
+  static constexpr int grid_index(Cell c) { return (c.x + kGridStride * c.y) & (kGridSlots - 1); }
+  // Every segment of every tile of the 72-tile set: the most a board can hold.
+  static constexpr int kMaxNodes = kSegmentsInSet;
   static constexpr std::uint8_t kNone = 0xFF;
   static constexpr std::uint8_t kUnknown = 0xFE;
 
@@ -226,6 +243,7 @@ class Game {
   };
 
  private:
+  friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
   Game() = default;
   void start(int players, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events);
@@ -241,7 +259,6 @@ class Game {
   std::uint16_t unite(std::uint16_t a, std::uint16_t b);
   void add_frontier(Cell c, Side towards_tile, Terrain t);
   void remove_frontier(int index);
-  static int grid_index(Cell c) { return ((c.y & (kGrid - 1)) << kGridBits) | (c.x & (kGrid - 1)); }
   // Within one cell of the placed tiles' bounding box.
   bool in_grid(Cell c) const {
     return c.x >= min_x_ - 1 && c.x <= max_x_ + 1 && c.y >= min_y_ - 1 && c.y <= max_y_ + 1;
@@ -253,7 +270,7 @@ class Game {
   // One byte a cell: 0 empty, 1..72 placed index + 1, kFrontierBase + i for the i-th
   // frontier cell (an empty cell next to a tile; at most 2 * 72 + 2 of them).
   static constexpr std::uint8_t kFrontierBase = kTileCount + 1;
-  std::array<std::uint8_t, kGrid * kGrid> grid_{};
+  std::array<std::uint8_t, kGridSlots> grid_{};
   // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
   std::uint8_t slot(Cell c) const {
     const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(c))];

@@ -84,6 +84,8 @@ struct Segment {
 };
 
 inline constexpr int kMaxSegments = 8;
+// Segments of all 72 tiles together (count x segments, summed over the catalog).
+inline constexpr int kSegmentsInSet = 243;
 
 struct TileDef {
   Tile tile;

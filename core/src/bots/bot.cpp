@@ -1,0 +1,53 @@
+#include "carc/core/bot.hpp"
+
+#include <utility>
+
+#include "bots.hpp"
+
+namespace carc {
+
+std::string_view bot_kind_name(BotKind k) {
+  switch (k) {
+    case BotKind::Random: return "random";
+    case BotKind::Greedy: return "greedy";
+    case BotKind::Mcts: return "mcts";
+  }
+  return "?";
+}
+
+std::optional<BotKind> bot_kind_from_name(std::string_view s) {
+  for (const BotKind k : {BotKind::Random, BotKind::Greedy, BotKind::Mcts}) {
+    if (bot_kind_name(k) == s) return k;
+  }
+  return std::nullopt;
+}
+
+std::optional<BotSpec> bot_level(std::string_view level, BotClock clock) {
+  BotSpec spec;
+  if (level == "easy") {
+    spec.kind = BotKind::Greedy;
+  } else if (level == "medium" || level == "hard") {
+    spec.kind = BotKind::Mcts;
+    spec.think_ns = level == "medium" ? 300'000'000 : 1'500'000'000;
+    spec.clock = std::move(clock);
+  } else {
+    return std::nullopt;
+  }
+  return spec;
+}
+
+BotChoice choose(const PlayerView& view, const BotSpec& spec, std::uint64_t seed) {
+  const Seat seat = view.current_seat();
+  const std::optional<Tile> held = view.held(seat);
+  if (view.finished() || !held) return BotChoice{Move::discard(held.value_or(Tile::A)), 0};
+  if (view.canonical().count_legal_placements(*held) == 0) return BotChoice{Move::discard(*held), 0};
+  Rng rng(seed);
+  switch (spec.kind) {
+    case BotKind::Random: return bots::random_move(view, rng);
+    case BotKind::Greedy: return bots::greedy_move(view, rng);
+    case BotKind::Mcts: return bots::mcts_move(view, spec, rng);
+  }
+  return bots::random_move(view, rng);
+}
+
+}  // namespace carc

@@ -1,0 +1,28 @@
+// The greedy bot's estimate of a position: what each seat should end the game with, from
+// the points it has, the features its meeples hold (how likely each is to complete, from
+// the tiles left in the bag), its farms and the meeples it keeps in supply.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "carc/core/features.hpp"
+#include "carc/core/game.hpp"
+
+namespace carc::bots {
+
+using Scores = std::array<double, kMaxPlayers>;
+
+class Evaluator {
+ public:
+  // Expected final score per seat. A finished game's are its final scores.
+  Scores expected(const Game& g);
+
+  // How much better `me` stands than the best of the others.
+  static double margin(const Scores& e, int players, Seat me);
+
+ private:
+  std::vector<FeatureInfo> features_;  // reused between calls
+};
+
+}  // namespace carc::bots

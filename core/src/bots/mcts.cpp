@@ -1,0 +1,124 @@
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "bots.hpp"
+#include "mcts_tree.hpp"
+
+namespace carc::bots {
+namespace {
+
+constexpr double kExploration = 0.4;  // UCB1's c, for rewards in [0, 1] (0.25 played as well, 0.7 and 1.0 worse)
+constexpr double kMarginWeight = 0.25;  // share of the reward that is the score margin ...
+constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale)
+constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
+
+// Each seat's reward for a finished game: its share of the victory, blended with how far
+// it is ahead of (or behind) the best other player.
+std::array<float, kMaxPlayers> rewards(const Game& g) {
+  std::array<float, kMaxPlayers> r{};
+  const int players = g.players();
+  int top = g.score(0);
+  for (Seat s = 1; s < players; ++s) top = std::max(top, g.score(s));
+  int winners = 0;
+  for (Seat s = 0; s < players; ++s) winners += g.score(s) == top ? 1 : 0;
+  for (Seat s = 0; s < players; ++s) {
+    int best_other = -1;
+    for (Seat o = 0; o < players; ++o) {
+      if (o != s) best_other = std::max(best_other, g.score(o));
+    }
+    const double win = g.score(s) == top ? 1.0 / winners : 0.0;
+    const double margin = 0.5 + 0.5 * std::tanh((g.score(s) - best_other) / kMarginScale);
+    r[static_cast<std::size_t>(s)] = static_cast<float>((1.0 - kMarginWeight) * win + kMarginWeight * margin);
+  }
+  return r;
+}
+
+// Plays `g` to its end with uniform placements and, on some of them, a uniform meeple.
+void playout(Game& g, Rng& rng) {
+  while (!g.finished()) {
+    const Seat seat = g.current_seat();
+    const Tile t = *g.held(seat);
+    const int n = g.count_legal_placements(t);
+    const Placement p = g.nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
+    std::uint8_t target = kNoMeeple;
+    if (g.meeples(seat) > 0 && rng.below(kPlayoutMeeple) == 0) {
+      const PortList ports = g.meeple_targets(t, p, seat);
+      if (ports.size > 0) target = static_cast<std::uint8_t>(ports.ports[rng.below(ports.size)]);
+    }
+    if (g.play(make_move(t, p, target))) return;  // cannot happen: the move comes from the generator
+  }
+}
+
+struct Step {
+  std::uint32_t node;
+  std::uint32_t edge;
+  Seat seat;
+};
+
+int iteration_budget(const BotSpec& spec) {
+  if (spec.iterations > 0) return std::min(spec.iterations, BotSpec::kMaxIterations);
+  if (spec.think_ns > 0 && spec.clock) return BotSpec::kMaxIterations;
+  return BotSpec::kDefaultIterations;
+}
+
+}  // namespace
+
+BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
+  const bool timed = spec.think_ns > 0 && static_cast<bool>(spec.clock);
+  const std::int64_t start = timed ? spec.clock() : 0;
+  const int budget = iteration_budget(spec);
+
+  Tree tree;
+  tree.nodes.reserve(4096);
+  tree.edges.reserve(65536);
+  const std::uint32_t root = tree.add_turn();
+  std::vector<Step> path;
+  int done = 0;
+  while (done < budget) {
+    if (timed && done > 0 && spec.clock() - start >= spec.think_ns) break;
+    Game g = view.determinize(rng);
+    path.clear();
+    std::uint32_t turn = root;
+    while (!g.finished()) {
+      const std::uint32_t place = tree.branch(turn, g, rng);
+      if (place == kNull) break;
+      const Seat seat = tree.nodes[place].seat;
+      const std::uint32_t pe = tree.select(place, kExploration);
+      const Placement p = tree.edges[pe].placement();
+      if (tree.edges[pe].child == kNull) {
+        const std::uint32_t m = tree.add_meeples(g, place, p, rng, kNoMeeple);
+        tree.edges[pe].child = m;
+      }
+      const std::uint32_t meeples = tree.edges[pe].child;
+      const std::uint32_t me = tree.select(meeples, kExploration);
+      path.push_back(Step{place, pe, seat});
+      path.push_back(Step{meeples, me, seat});
+      if (g.play(make_move(tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
+      if (tree.edges[me].visits == 0 || tree.full()) break;  // a new leaf: play out from here
+      if (tree.edges[me].child == kNull) {
+        const std::uint32_t next = tree.add_turn();
+        tree.edges[me].child = next;
+      }
+      turn = tree.edges[me].child;
+    }
+    playout(g, rng);
+    const auto r = rewards(g);
+    tree.nodes[root].visits++;
+    for (const Step& s : path) {
+      tree.nodes[s.node].visits++;
+      Edge& e = tree.edges[s.edge];
+      e.visits++;
+      e.reward += r[static_cast<std::size_t>(s.seat)];
+    }
+    ++done;
+  }
+
+  const std::uint32_t place = tree.nodes[root].first_branch;
+  const Edge& pe = tree.edges[tree.most_visited(place)];
+  const Edge& me = tree.edges[tree.most_visited(pe.child)];
+  return BotChoice{make_move(tree.nodes[place].tile, pe.placement(), me.meeple), done};
+}
+
+}  // namespace carc::bots

@@ -1,0 +1,116 @@
+#include "carc/core/features.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace carc {
+
+// A friend of Game: reads the feature forest and the board, changes nothing but the
+// path compression every find() does.
+void list_features(const Game& g, std::vector<FeatureInfo>& out) {
+  out.clear();
+  constexpr auto kMaxListed = static_cast<std::size_t>(FeatureInfo::kMaxFeatures);
+  std::array<std::uint16_t, kMaxListed> roots{};
+
+  auto fitting = [&](Cell c) {
+    const std::uint8_t want = g.constraint(c);
+    int n = 0;
+    for (int t = 0; t < kTileKinds; ++t) {
+      const std::uint8_t left = g.unseen_[static_cast<std::size_t>(t)];
+      if (left != 0 && Game::fitting_rotations(static_cast<Tile>(t), want) != 0) n += left;
+    }
+    return static_cast<std::uint8_t>(n);
+  };
+  auto add_cell = [&](FeatureInfo& f, Cell c) {
+    for (int i = 0; i < f.cell_count; ++i) {
+      if (f.cells[static_cast<std::size_t>(i)].cell == c) return;
+    }
+    if (f.cell_count < FeatureInfo::kMaxCells) f.cells[f.cell_count++] = OpenCell{c, fitting(c)};
+  };
+
+  // Lists the feature of `root` unless it is listed; returns its index (or -1 when full).
+  auto add = [&](std::uint16_t root) -> int {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (roots[i] == root) return static_cast<int>(i);
+    }
+    if (out.size() >= kMaxListed) return -1;
+    const Game::Node& r = g.nodes_[root];
+    FeatureInfo f;
+    f.kind = r.kind;
+    for (int s = 0; s < kMaxPlayers; ++s) f.meeples[static_cast<std::size_t>(s)] = r.meeples[static_cast<std::size_t>(s)];
+    if (r.kind == Kind::Monastery) {
+      const Game::Placed& p = g.placed_[r.tile];
+      f.tiles = 1;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          const Cell c{p.x + dx, p.y + dy};
+          if ((dx != 0 || dy != 0) && g.slot(c) == 0) add_cell(f, c);
+        }
+      }
+      f.open = f.cell_count;
+    } else {
+      f.open = static_cast<std::uint8_t>(std::min<int>(r.open, 255));
+      std::uint64_t seen_lo = 0;
+      std::uint64_t seen_hi = 0;
+      std::uint16_t n = root;
+      do {
+        const Game::Node& node = g.nodes_[n];
+        const Game::Placed& p = g.placed_[node.tile];
+        std::uint64_t& word = node.tile < 64 ? seen_lo : seen_hi;
+        const std::uint64_t bit = 1ull << (node.tile % 64);
+        if ((word & bit) == 0) {
+          word |= bit;
+          ++f.tiles;
+        }
+        const Segment& seg = tile_def(p.tile).segments[node.seg];
+        if (seg.pennant) ++f.pennants;
+        if (r.open != 0 && r.kind != Kind::Field) {
+          for (int side = 0; side < 4; ++side) {
+            if (((seg.ports >> side) & 1) == 0) continue;
+            const Cell c = neighbour(Cell{p.x, p.y}, static_cast<Side>((side + p.rotation) % 4));
+            if (g.slot(c) == 0) add_cell(f, c);
+          }
+        }
+        n = node.next;
+      } while (n != root);
+    }
+    roots[out.size()] = root;
+    out.push_back(f);
+    return static_cast<int>(out.size() - 1);
+  };
+
+  for (int i = 0; i < g.placed_count_; ++i) {
+    const Game::Placed& p = g.placed_[static_cast<std::size_t>(i)];
+    if (p.meeple_seat != Game::kNone) add(g.find(static_cast<std::uint16_t>(p.base + p.meeple_seg)));
+  }
+
+  // The cities each farmer's field touches, walked as end-of-game scoring does.
+  const std::size_t with_meeples = out.size();
+  for (std::size_t i = 0; i < with_meeples; ++i) {
+    if (out[i].kind != Kind::Field) continue;
+    std::array<std::uint16_t, 64> seen{};
+    int seen_count = 0;
+    std::uint16_t m = roots[i];
+    do {
+      const Game::Node& fm = g.nodes_[m];
+      const std::uint16_t base = g.placed_[fm.tile].base;
+      for (std::uint8_t mask = fm.cities; mask != 0; mask = static_cast<std::uint8_t>(mask & (mask - 1))) {
+        const auto c = std::countr_zero(static_cast<unsigned>(mask));
+        const std::uint16_t croot = g.find(static_cast<std::uint16_t>(base + c));
+        if (std::find(seen.begin(), seen.begin() + seen_count, croot) != seen.begin() + seen_count) continue;
+        if (seen_count < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(seen_count++)] = croot;
+        if (g.nodes_[croot].open == 0) {
+          ++out[i].completed_cities;
+          continue;
+        }
+        const int k = add(croot);  // may grow `out`: index, never hold a reference across it
+        if (k >= 0 && out[i].city_count < FeatureInfo::kMaxCities) {
+          out[i].cities[out[i].city_count++] = static_cast<std::uint8_t>(k);
+        }
+      }
+      m = fm.next;
+    } while (m != roots[i]);
+  }
+}
+
+}  // namespace carc

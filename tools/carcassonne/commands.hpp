@@ -1,0 +1,29 @@
+// The bot commands of `carcassonne` (arena.cpp, bench_bots.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "carc/core/bot.hpp"
+
+namespace carc::tools {
+
+// `carcassonne arena ...`: bots against each other; prints one JSON object.
+int cmd_arena(const std::vector<std::string>& args);
+// `carcassonne bench-bots ...`: each bot's think time and playout rate on mid-game boards.
+int cmd_bench_bots(const std::vector<std::string>& args);
+
+// Clocks for the bots' time budgets, in nanoseconds: steady wall time, or the CPU time of
+// the calling thread (fair when other programs share the machine).
+std::int64_t wall_ns();
+std::int64_t thread_cpu_ns();
+
+// "random", "greedy", "mcts", "mcts@K" (K playouts), "mcts:Mms" / "mcts:Ss" (think time),
+// or a level "easy" / "medium" / "hard". A plain "mcts" takes `iterations` and `think_ns`.
+// Nullopt for anything else. The spec has no clock yet.
+std::optional<BotSpec> parse_bot(const std::string& s, int iterations, std::int64_t think_ns);
+
+int usage_error(const std::string& why);
+
+}  // namespace carc::tools
