@@ -20,6 +20,8 @@ template <class... F>
 struct Overload : F... {
   using F::operator()...;
 };
+template <class... F>
+Overload(F...) -> Overload<F...>;  // clang before 17 deduces no aggregate (the fuzz build)
 
 std::string phase_of(const RoomAction& a) { return std::holds_alternative<GameStarted>(a) ? "playing" : ""; }
 

@@ -111,10 +111,7 @@ class FuzzClient {
 
   // After a frame the server may close on (invalid UTF-8, too large): take the answers
   // until it closes or stays quiet, so that the close code is seen before we write again.
-  // Writing into a socket the server has closed makes its kernel answer with a reset, and
-  // the close code is lost; on a busy machine the close can take a while, hence 1 s (the
-  // wait ends as soon as the close arrives).
-  void settle(std::map<std::string, int>& codes) { drain(std::chrono::milliseconds(1000), codes); }
+  void settle(std::map<std::string, int>& codes) { drain(std::chrono::milliseconds(150), codes); }
 
   // Takes every answer until nothing arrives for `quiet`; checks each one.
   void drain(std::chrono::milliseconds quiet, std::map<std::string, int>& codes) {
@@ -558,17 +555,11 @@ TEST_CASE("fuzz: thousands of hostile WebSocket frames change nothing and crash 
     for (auto [code, n] : f->closes) closes[code] += n;
   }
   MESSAGE("frames " << frames << ", answers " << answers << ", reconnects " << reconnects);
-  int all_closes = 0;
   for (auto [code, n] : closes) {
     MESSAGE("closed with " << code << ": " << n);
-    all_closes += n;
-    // 1007 invalid UTF-8, 1009 too large, 1002 protocol error; never an internal error.
-    // 0 is a fuzzer that went on writing after a mangled message the server closed on
-    // without a settle: its kernel answers those writes with a reset, which can overtake
-    // the close frame. Those stay rare; that the server dropped nobody is checked below.
-    CHECK_MESSAGE((code == 1007 || code == 1009 || code == 1002 || code == 0), "unexpected close code " << code);
+    // 1007 invalid UTF-8, 1009 too large, 1002 protocol error; never a drop or an internal error.
+    CHECK_MESSAGE((code == 1007 || code == 1009 || code == 1002), "unexpected close code " << code);
   }
-  CHECK(closes[0] * 20 <= all_closes);
   for (auto [code, n] : codes) MESSAGE("error " << code << ": " << n);
   CHECK(frames >= 3000);
   CHECK(codes["bad_json"] > 0);
@@ -639,8 +630,7 @@ TEST_CASE("fuzz: hostile HTTP requests never leak outside the web root and never
     REQUIRE(!index_html.empty());
   }
   // Path tricks: each is refused (400 or 404).
-  const std::vector<std::string> prefixes = {"/", "/js/", "/r/", "/r/abcdefghijkl/", "/replay/", "/replay/abcdefghijkl/", "/./", "//",
-                                             "/up/", "/web/"};
+  const std::vector<std::string> prefixes = {"/", "/js/", "/r/", "/r/abcdefghijkl/", "/./", "//", "/up/", "/web/"};
   const std::vector<std::string> tricks = {
       "../secret.txt", "%2e%2e/secret.txt", "%2E%2E%2Fsecret.txt", "..%2fsecret.txt", "..%5csecret.txt", "..\\secret.txt",
       "%2e%2e%5csecret.txt", ".%2e/secret.txt", "%2e./secret.txt", "%c0%ae%c0%ae/secret.txt", "%c0%af..%c0%afsecret.txt",
@@ -652,8 +642,8 @@ TEST_CASE("fuzz: hostile HTTP requests never leak outside the web root and never
       for (const char* method : {"GET", "HEAD"}) {
         const std::string out = probe(std::string(method) + " " + pre + trick + " HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
         const int status = status_of(out);
-        // 200 only for the page itself: /r/<anything> is the invite page, /replay/<anything>
-        // the replay page, and /up/web/ leads back into the root through a symlink.
+        // 200 only for the page itself: /r/<anything> is the invite page, and /up/web/ leads
+        // back into the root through a symlink.
         const bool index = status == 200 && (method == std::string("HEAD") || out.ends_with(index_html));
         CHECK_MESSAGE((status == 400 || status == 404 || index), (pre + trick) << " -> " << status);
       }
