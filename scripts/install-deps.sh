@@ -4,6 +4,8 @@
 #
 #   bash scripts/install-deps.sh                      build the C++ code (the default)
 #   bash scripts/install-deps.sh --test               also what the tests need (chromium, npm packages)
+#   bash scripts/install-deps.sh --fuzz               also clang and its libFuzzer/sanitizer runtimes (scripts/fuzz.sh)
+#   bash scripts/install-deps.sh --image              buildah and debootstrap (scripts/image-test.sh)
 #   bash scripts/install-deps.sh --runtime-only [F]   only the server's runtime libraries (+ packages listed in F)
 #   bash scripts/install-deps.sh --list-runtime BIN   print the Debian packages whose shared libraries BIN links
 #
@@ -15,12 +17,14 @@ orig_args=("$@")
 mode=build
 pkg_file=""
 binary=""
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "install-deps: $*" >&2; exit 1; }
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --test) mode=test ;;
+    --fuzz) mode=fuzz ;;
+    --image) mode=image ;;
     --runtime-only)
       mode=runtime
       if [[ $# -gt 1 && "$2" != -* ]]; then pkg_file=$2; shift; fi ;;
@@ -90,6 +94,10 @@ runtime_pkgs=(libsqlite3-0 libpq5 libspdlog1.10 libfmt9 ca-certificates)
 # fonts-ipafont-gothic: a Japanese font, so the browser tests measure and show real ja text.
 # postgresql, haproxy: the storage suite's second backend and the cluster tests (issue 11).
 test_pkgs=(chromium util-linux sqlite3 procps fonts-ipafont-gothic postgresql haproxy)
+# clang 14 is bookworm's; libclang-rt-14-dev has libFuzzer and the sanitizer runtimes.
+fuzz_pkgs=(clang libclang-rt-14-dev)
+# Builds and runs docker/Dockerfile without a Docker engine (chroot isolation, vfs storage).
+image_pkgs=(buildah debootstrap iproute2 util-linux curl ca-certificates)
 
 case $mode in
   runtime)
@@ -101,6 +109,8 @@ case $mode in
     apt_install "${pkgs[@]}"
     exit 0 ;;
   build) apt_install "${build_pkgs[@]}" ;;
+  fuzz) apt_install "${build_pkgs[@]}" "${fuzz_pkgs[@]}" ;;
+  image) apt_install "${image_pkgs[@]}" ;;
   test)
     apt_install "${build_pkgs[@]}" "${test_pkgs[@]}"
     # Node 20 and npm come with our machines; Debian's are only a fallback for a bare system.

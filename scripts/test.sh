@@ -4,7 +4,11 @@
 #
 #   sudo bash scripts/test.sh
 #
-# Environment: CARC_BUILD_DIR (default build), CARC_SKIP_BROWSER=1 to skip the browser tests.
+# Environment: CARC_BUILD_DIR (default build), CARC_SKIP_BROWSER=1 to skip the browser tests,
+# CARC_SKIP_SOAK=1 the short soak. Off by default, because with them CI would pass its
+# 40 minutes on a 2-core machine (README, "Sanitizers, fuzzing, soak and the image"):
+# CARC_SANITIZERS=1 adds the ASan/UBSan and TSan rows (scripts/sanitize.sh), CARC_IMAGE=1
+# building and running the Docker image (scripts/image-test.sh).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,6 +101,33 @@ elif [[ ! -d tests/browser ]]; then
 else
   step "browser tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
     node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
+fi
+
+# The short soak: rooms over WebSockets with reconnects, garbage, stalled readers and
+# SIGKILLed restarts (bench/soak.sh runs the long one).
+if [[ $built != yes ]]; then
+  skip "soak (short)" "build failed"
+elif [[ ${CARC_SKIP_SOAK:-0} == 1 ]]; then
+  skip "soak (short)" "CARC_SKIP_SOAK=1"
+else
+  step "soak (short)" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" bash bench/soak.sh --short
+fi
+
+# Sanitizer rows: every C++ suite under ASan+UBSan, the server and storage suites under
+# TSan (their own build folders; scripts/sanitize.sh).
+if [[ ${CARC_SANITIZERS:-0} != 1 ]]; then
+  skip "asan+ubsan" "bash scripts/sanitize.sh asan; CARC_SANITIZERS=1 adds it here"
+  skip "tsan" "bash scripts/sanitize.sh tsan; CARC_SANITIZERS=1 adds it here"
+else
+  step "asan+ubsan" 2400 bash scripts/sanitize.sh asan
+  step "tsan" 2400 bash scripts/sanitize.sh tsan
+fi
+
+# docker/Dockerfile built with buildah from debootstrapped base images, then run.
+if [[ ${CARC_IMAGE:-0} != 1 ]]; then
+  skip "image" "bash scripts/image-test.sh; CARC_IMAGE=1 adds it here"
+else
+  step "image" 1800 bash scripts/image-test.sh
 fi
 
 echo

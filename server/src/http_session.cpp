@@ -21,34 +21,6 @@ using Response = http::response<http::string_body>;
 
 constexpr std::string_view kJson = "application/json";
 
-// A header value that is safe to echo into a URL: host names, IPv6 literals and ports.
-bool safe_host(std::string_view h) {
-  if (h.empty() || h.size() > 255) return false;
-  for (char c : h) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '-' || c == ':' || c == '[' || c == ']' || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string_view first_value(std::string_view v) {
-  const auto comma = v.find(',');
-  if (comma != std::string_view::npos) v = v.substr(0, comma);
-  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  return v;
-}
-
-HttpMethod method_of(http::verb v) {
-  switch (v) {
-    case http::verb::get: return HttpMethod::Get;
-    case http::verb::head: return HttpMethod::Head;
-    case http::verb::post: return HttpMethod::Post;
-    default: return HttpMethod::Other;
-  }
-}
-
 // Every X-Forwarded-For header of the request, in order, as one comma-separated list.
 std::string forwarded_for(const Request& req) {
   std::string out;
@@ -57,15 +29,6 @@ std::string forwarded_for(const Request& req) {
     out += it->value();
   }
   return out;
-}
-
-// Pages may run only the server's own scripts and styles, talk only to their own origin
-// (its WebSocket too: some browsers do not count ws:// as 'self'), and never be framed.
-std::string content_security_policy(std::string_view host) {
-  std::string connect = "'self'";
-  if (safe_host(host)) connect += " ws://" + std::string(host) + " wss://" + std::string(host);
-  return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect +
-         "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 }
 
 void set_security_headers(Response& res, std::string_view host) {
@@ -116,7 +79,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ctx_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
     Request req = parser_->release();
     host_ = std::string(req[http::field::host]);
-    const Route r = route_request(method_of(req.method()), req.target(), beast::websocket::is_upgrade(req), listen_);
+    const Route r = route_request(method_from(req.method_string()), req.target(), beast::websocket::is_upgrade(req), listen_);
     route(req, r);  // r.arg points into req
   }
 

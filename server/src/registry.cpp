@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -231,6 +232,11 @@ void RoomRegistry::for_each(const std::function<void(const std::shared_ptr<Room>
 }
 
 std::int64_t RoomRegistry::ttl_ms(const Room& room) const {
+  // A finished game leaves memory soon (it is stored, and comes back from storage when its
+  // link, record or rematch is asked for); a game going on, or a lobby, waits for its players.
+  if (room.phase() == protocol::RoomPhase::Finished) {
+    return std::int64_t{std::min(limits_.finished_room_ttl_s, limits_.room_ttl_s)} * 1000;
+  }
   return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
 }
 

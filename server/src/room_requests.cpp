@@ -31,6 +31,8 @@ template <class... F>
 struct Overload : F... {
   using F::operator()...;
 };
+template <class... F>
+Overload(F...) -> Overload<F...>;  // clang before 17 deduces no aggregate (the fuzz build)
 
 }  // namespace
 

@@ -2,6 +2,38 @@
 
 namespace carc::server {
 
+HttpMethod method_from(std::string_view m) {
+  if (m == "GET") return HttpMethod::Get;
+  if (m == "HEAD") return HttpMethod::Head;
+  if (m == "POST") return HttpMethod::Post;
+  return HttpMethod::Other;
+}
+
+bool safe_host(std::string_view h) {
+  if (h.empty() || h.size() > 255) return false;
+  for (char c : h) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '-' || c == ':' || c == '[' || c == ']' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string_view first_value(std::string_view v) {
+  const auto comma = v.find(',');
+  if (comma != std::string_view::npos) v = v.substr(0, comma);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  return v;
+}
+
+std::string content_security_policy(std::string_view host) {
+  std::string connect = "'self'";
+  if (safe_host(host)) connect += " ws://" + std::string(host) + " wss://" + std::string(host);
+  return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src " + connect +
+         "; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+}
+
 std::string_view path_of(std::string_view target) {
   const auto q = target.find('?');
   return q == std::string_view::npos ? target : target.substr(0, q);

@@ -2,6 +2,7 @@
 // alone: a pure function, so it can be tested and fuzzed without sockets.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace carc::server {
@@ -32,8 +33,20 @@ struct Route {
   std::string_view allow;  // static text
 };
 
+HttpMethod method_from(std::string_view method);  // "GET", "HEAD", "POST"; anything else is Other
 std::string_view path_of(std::string_view target);  // without the query
 Route route_request(HttpMethod method, std::string_view target, bool websocket_upgrade, Listen listen);
+
+// A header value that is safe to echo into a URL or a policy: host names, IPv6 literals
+// and ports, at most 255 characters.
+bool safe_host(std::string_view h);
+// The first entry of a comma-separated header, trimmed.
+std::string_view first_value(std::string_view v);
+
+// Pages may run only the server's own scripts and styles, talk only to their own origin
+// (its WebSocket too, named from `host` when that is safe_host: some browsers do not
+// count ws:// as 'self'), and never be framed.
+std::string content_security_policy(std::string_view host);
 
 // A static path is an invite page (/r/<room>): its URL is the secret of a game.
 bool is_invite_path(std::string_view path);

@@ -1,9 +1,14 @@
-// One WebSocket connection on /ws/<room>. Limits live here, where input arrives: frame
-// size (read_message_max), the per-connection rate limit, timeouts with pings, and the
-// outgoing queue cap. Frames are parsed once into typed messages, then posted to the
+// One WebSocket connection on /ws/<room>. Limits live here, where input arrives: message
+// size (checked as it is read), the per-connection rate limit, timeouts with pings, and
+// the outgoing queue cap. Frames are parsed once into typed messages, then posted to the
 // room's strand.
-#include <deque>
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
 
+#include <boost/asio/compose.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
@@ -19,20 +24,105 @@ namespace {
 namespace websocket = beast::websocket;
 using Clock = std::chrono::steady_clock;
 
+// The frames waiting for one connection, oldest first: a vector and the index of its
+// front. An idle connection holds no allocation for it (a std::deque takes 576 bytes as
+// soon as it exists, and a server holds thousands of idle connections).
+class FrameQueue {
+ public:
+  bool empty() const { return head_ == frames_.size(); }
+  std::size_t size() const { return frames_.size() - head_; }
+  const std::string& front() const { return *frames_[head_]; }
+  void push_back(std::shared_ptr<const std::string> frame) {
+    if (head_ >= 32 && head_ * 2 >= frames_.size()) {  // a client that never catches up
+      frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    frames_.push_back(std::move(frame));
+  }
+  void pop_front() {
+    frames_[head_++].reset();
+    if (head_ == frames_.size()) clear();
+  }
+  void clear() {
+    frames_.clear();
+    head_ = 0;
+  }
+
+ private:
+  std::vector<std::shared_ptr<const std::string>> frames_;
+  std::size_t head_ = 0;
+};
+
+// The TCP stream under a WebSocket, with a teardown that reads the client's last bytes to
+// their end. Beast 1.81's own teardown stops after one read (it tests a byte count it never
+// sets), then closes the socket while the client's bytes are still arriving: the kernel
+// answers them with a reset, and a client that was still writing (a frame after the one
+// refused with 1007, its close reply) loses the close frame and its code. This one drains
+// until the client's end of stream, at most kMaxDrain bytes; the WebSocket's close timeout
+// still bounds how long it waits.
+class DrainingStream : public beast::tcp_stream {
+ public:
+  explicit DrainingStream(beast::tcp_stream&& s) : beast::tcp_stream(std::move(s)) {}
+};
+
+constexpr std::size_t kMaxDrain = 256 * 1024;
+
+struct DrainOp {
+  DrainingStream& stream;
+  beast::role_type role;
+  std::unique_ptr<std::array<char, 4096>> buf = std::make_unique<std::array<char, 4096>>();
+  std::size_t drained = 0;
+  bool started = false;
+
+  template <class Self>
+  void operator()(Self& self, beast::error_code ec = {}, std::size_t n = 0) {
+    auto& sock = stream.socket();
+    if (!started) {
+      started = true;
+      if (role == beast::role_type::server) sock.shutdown(tcp::socket::shutdown_send, ec);
+      if (ec) return self.complete(ec);
+    } else {
+      drained += n;
+      if (ec || drained > kMaxDrain) {
+        if (ec == asio::error::eof || !ec) {
+          ec = {};
+          if (role == beast::role_type::client) sock.shutdown(tcp::socket::shutdown_send, ec);
+        }
+        beast::error_code ignored;
+        sock.close(ignored);
+        return self.complete(ec);
+      }
+    }
+    sock.async_read_some(asio::buffer(*buf), std::move(self));
+  }
+};
+
+// Found by argument-dependent lookup from websocket::stream<DrainingStream>; more
+// specialised than Beast's overloads for basic_stream and for any socket.
+template <class Handler>
+auto async_teardown(beast::role_type role, DrainingStream& stream, Handler&& handler) {
+  return asio::async_compose<Handler, void(beast::error_code)>(DrainOp{stream, role}, handler, stream.socket());
+}
+
+inline void teardown(beast::role_type role, DrainingStream& stream, beast::error_code& ec) {
+  websocket::teardown(role, stream.socket(), ec);
+}
+
 class WsSession final : public Client, public std::enable_shared_from_this<WsSession> {
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<DrainingStream> ws_;
   beast::flat_buffer buffer_;
   ServerContext& ctx_;
   std::shared_ptr<Room> room_;
   ConnectionLimiter::Slot slot_;
 
   // The write queue (chat-multi): frames are shared by every socket of the room.
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  FrameQueue queue_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   std::optional<websocket::close_reason> close_pending_;
   bool closed_ = false;   // a close was started or the socket dropped
   bool attached_ = false;
+  bool reading_ = false;  // a read is pending: its failure ends the session
 
   double tokens_;
   Clock::time_point refilled_ = Clock::now();
@@ -46,23 +136,47 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     do_read();
   }
 
+  // A message is read in pieces: at most 256 bytes at a time, because every idle connection
+  // waits on a read and what it prepared for it stays allocated meanwhile (Beast would take
+  // 1,536 bytes at once; client messages are a few dozen), and at most what is left of the
+  // frame limit, so that one over it is seen before its end and refused with a clean close
+  // (1009): async_close then reads and discards the rest of it until the client's close
+  // frame. Beast's own read_message_max (set far higher) would instead close the socket
+  // with the client's bytes still unread, which resets the connection, and the client often
+  // never sees the 1009.
+  static constexpr std::size_t kReadPiece = 256;
+
   void do_read() {
-    ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
+    reading_ = true;
+    ws_.async_read_some(buffer_, limit, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t) {
     const auto received = Clock::now();
+    reading_ = false;
     if (ec) {
-      if (ec == websocket::error::message_too_big) {
+      if (ec == websocket::error::message_too_big) {  // over the hard cap: Beast closed at once
         ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
-        spdlog::info("room {}: refused too_large frame (closed with 1009)", room_->id());
+        spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
       } else {
         ctx_.fail(ec, NetOp::WsRead, room_->id());
       }
       return teardown();
     }
+    if (buffer_.size() > ctx_.config.limits.max_frame_bytes) {
+      ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
+      spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
+      buffer_.clear();
+      if (closed_ || close_pending_) return;
+      close_pending_ = websocket::close_reason(websocket::close_code::too_big, "message too large");
+      if (!writing_) start_close();
+      return;  // no more reads: the close drains the socket, then ends the session
+    }
+    if (!ws_.is_message_done()) return do_read();
     std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    if (buffer_.capacity() > 4 * kReadPiece) buffer_.shrink_to_fit();  // after a long message
     if (!allow_message(received)) {
       refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
     } else if (!ws_.got_text()) {
@@ -117,7 +231,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   void do_write() {
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(asio::buffer(*queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+    ws_.async_write(asio::buffer(queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
   }
 
   void on_write(beast::error_code ec, std::size_t) {
@@ -128,7 +242,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       queued_bytes_ = 0;
       return drop();
     }
-    queued_bytes_ -= queue_.front()->size();
+    queued_bytes_ -= queue_.front().size();
     queue_.pop_front();
     if (!queue_.empty()) return do_write();
     if (close_pending_) start_close();
@@ -139,6 +253,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     auto reason = *close_pending_;
     ws_.async_close(reason, [self = shared_from_this()](beast::error_code ec) {
       self->ctx_.fail(ec, NetOp::WsClose, self->room_->id());
+      self->teardown();  // a pending read, if any, ends too; teardown runs once
     });
   }
 
@@ -152,6 +267,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     beast::error_code ec;
     beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
     beast::get_lowest_layer(ws_).close();
+    if (!reading_) teardown();  // otherwise the read's failure does it
   }
 
   void teardown() {
@@ -183,7 +299,8 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
           res.set("X-Content-Type-Options", "nosniff");
           res.set("Referrer-Policy", "no-referrer");
         }));
-    ws_.read_message_max(l.max_frame_bytes);
+    // The frame limit is checked in on_read; this hard cap only bounds what a close drains.
+    ws_.read_message_max(std::max<std::size_t>(16 * l.max_frame_bytes, 64 * 1024));
     ws_.auto_fragment(false);
     ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
   }

@@ -1,7 +1,7 @@
 // Keeps docker/Dockerfile, docker/compose.yaml, docker/Caddyfile, .dockerignore, the
-// README and .ci/run consistent with the project. No Docker engine runs on our machines,
-// so this reads the real files (and, once built, runs the real server binary the way the
-// image does) instead of building the image.
+// README and .ci/run consistent with the project: it reads the real files and, once
+// built, runs the real server binary the way the image does. Building and running the
+// image itself is scripts/image-test.sh (buildah, no Docker engine).
 //
 //   node --test tests/docker/
 //   CARC_SERVER_BIN=/tmp/b/carcassonne-server node --test tests/docker/

@@ -83,6 +83,10 @@ TEST_CASE("every response carries the CSP, no-referrer and nosniff; invite pages
   REQUIRE(invite.status == 200);
   check_security_headers(invite, "invite page");
   CHECK(invite.header("Cache-Control") == "private, no-store");
+  const auto replay = http(port, "GET", "/replay/" + room);
+  REQUIRE(replay.status == 200);
+  check_security_headers(replay, "replay page");
+  CHECK(replay.header("Cache-Control") == "private, no-store");
 
   for (const char* target : {"/app.js", "/style.css", "/api/tiles", "/healthz", "/metrics", "/nope", "/api/nope"}) {
     check_security_headers(http(port, "GET", target), target);
@@ -210,6 +214,41 @@ TEST_CASE("network errors are logged and counted; normal closes are not") {
     count = metric(port, ws_read);
   }
   CHECK(count == 1);
+}
+
+
+// The server closes on a message over 4096 bytes (1009) and on a text frame that is not
+// UTF-8 (1007). A client does not know that yet and goes on writing; the server must read
+// those bytes to the client's close reply before it closes its socket, or its kernel
+// answers them with a reset that overtakes the close frame, and the client only sees a
+// dropped connection.
+TEST_CASE("a client that goes on writing after a refused message still gets the close code") {
+  // No limit gets in the way: the client asks for states faster than it reads them, so
+  // that the server's answers, and its close frame after them, wait in its socket.
+  ServerProcess server({"--rate", "1000000", "--burst", "1000000", "--max-queue", "100000", "--max-queue-bytes",
+                        "200000000"});
+  const std::string room = create_room(server.port());
+  const std::string more = "{\"type\":\"resync\"}";
+  for (int round = 0; round < 4; ++round) {
+    Peer big(server.port(), room);
+    for (int i = 0; i < 2000; ++i) big.send_raw(more);
+    big.send_raw(std::string(20000, ' '));  // read up to the limit, the rest drained by the close
+    for (int i = 0; i < 20; ++i) big.send_raw(more);
+    while (big.next(2000ms)) {
+    }
+    CHECK(big.closed());
+    CHECK(big.close_code() == 1009);
+
+    Peer bad(server.port(), room);
+    for (int i = 0; i < 2000; ++i) bad.send_raw(more);
+    bad.send_raw(std::string("{\"type\":\"join\",\"name\":\"\xff\xfe\"}"));
+    for (int i = 0; i < 20; ++i) bad.send_raw(std::string(300, ' '));
+    while (bad.next(2000ms)) {
+    }
+    CHECK(bad.closed());
+    CHECK(bad.close_code() == 1007);
+  }
+  CHECK(http(server.port(), "GET", "/healthz").status == 200);
 }
 
 }  // namespace carc::test
