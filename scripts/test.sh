@@ -99,7 +99,8 @@ elif [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
 elif [[ ! -d tests/browser ]]; then
   skip "browser tests" "no tests/browser"
 else
-  step "browser tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+  # 18 tests: 6.5 to 8.5 minutes on a shared 2-core machine at load 12 to 17, so 15 at most.
+  step "browser tests" 900 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
     node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
 fi
 
