@@ -6,8 +6,9 @@ import { fetchCatalog } from './js/catalog.js';
 import { defsMarkup } from './js/tileart.js';
 import { parseRoute } from './js/routes.js';
 import { $, toast, setupLanguage } from './js/page.js';
-import { showHome } from './js/home.js';
+import { showHome, returnHome } from './js/home.js';
 import { RoomPage } from './js/room.js';
+import { ReplayPage } from './js/replayview.js';
 
 let page = null; // the page shown, told when the language changes
 
@@ -34,8 +35,16 @@ async function boot() {
     page = new RoomPage(route.room, { catalog, tiles });
     window.__carc = page; // handy for debugging
     page.enter();
+  } else if (route.page === 'replay') {
+    page = new ReplayPage({ catalog, tiles });
+    window.__carc = page;
+    page.openRoom(route.room, route.move);
   } else {
-    showHome({ tiles });
+    // The start page, which may open a record file in the replay viewer.
+    const replay = new ReplayPage({ catalog, tiles }, { onClose: returnHome });
+    window.__carc = replay;
+    const home = showHome({ tiles, openFile: (file, errorEl) => replay.openFile(file, errorEl) });
+    page = { relabel: () => { home.relabel(); replay.relabel(); } };
   }
   document.body.dataset.ready = '1';
 }

@@ -2,7 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include "carc/core/random_player.hpp"
+#include <chrono>
+#include <stdexcept>
+
+#include "carc/core/bot.hpp"
+#include "carc/core/player_view.hpp"
 #include "metrics.hpp"
 
 namespace carc::server {
@@ -58,9 +62,28 @@ void BotPool::work() {
   }
 }
 
-Move BotPool::think(const BotRequest& r, std::size_t) {
-  RandomPlayer player(r.seed);
-  return player.choose(*r.game);
+// The level's budget on the wall clock (what the players wait for). While other rooms'
+// requests queue up behind this one, the search gets a share of its time, and with a long
+// queue the level falls back to the one-ply greedy player: a server full of computer
+// players plays a little weaker, never late.
+Move BotPool::think(const BotRequest& r, std::size_t queue_depth) {
+  const PlayerView view(*r.game);
+  auto spec = bot_level(protocol::bot_level_name(r.level), [] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  });
+  if (!spec) throw std::logic_error("no such computer level");
+  if (spec->kind == BotKind::Mcts && queue_depth > 0) {
+    if (queue_depth >= kGreedyQueueDepth) {
+      spec->kind = BotKind::Greedy;
+    } else {
+      spec->think_ns /= static_cast<std::int64_t>(1 + queue_depth);
+    }
+  }
+  const BotChoice choice = choose(view, *spec, r.seed);
+  metrics_.bot_playouts.fetch_add(static_cast<std::uint64_t>(choice.playouts), std::memory_order_relaxed);
+  return choice.move;
 }
 
 }  // namespace carc::server

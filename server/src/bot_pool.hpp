@@ -37,6 +37,9 @@ class BotPool {
   void submit(BotRequest request, Done done);
   std::size_t queued() const;
 
+  // With this many requests waiting, mcts levels answer with the greedy player.
+  static constexpr std::size_t kGreedyQueueDepth = 8;
+
  private:
   struct Job {
     BotRequest request;

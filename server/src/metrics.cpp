@@ -74,6 +74,7 @@ std::string Metrics::render(const RoomCounts& rooms) const {
 
   counter("carc_bot_moves_total", "Moves chosen by computer players (their own and for absent humans).", bot_moves.load(rel));
   counter("carc_auto_moves_total", "Moves a computer player made for an absent or out-of-time human.", auto_moves.load(rel));
+  counter("carc_bot_playouts_total", "Games the mcts computer players played out to decide their moves.", bot_playouts.load(rel));
   counter("carc_bot_stale_total", "Computer players' answers dropped because their turn had passed.", bot_stale.load(rel));
   bot_think.render(out, "carc_bot_think_seconds", "How long a computer player thought about a move (on the bot pool).");
 

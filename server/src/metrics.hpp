@@ -54,6 +54,7 @@ class Metrics {
   std::atomic<std::uint64_t> connections_refused{0};  // over a connection cap
   std::atomic<std::uint64_t> bot_moves{0};     // moves chosen by computer players (their own and for absent humans)
   std::atomic<std::uint64_t> auto_moves{0};    // moves made for an absent or out-of-time human
+  std::atomic<std::uint64_t> bot_playouts{0};  // games the mcts computer players played out to decide
   std::atomic<std::uint64_t> bot_stale{0};     // computer players' answers for a turn that had passed
   Histogram<kThinkBuckets.size()> bot_think{kThinkBuckets};  // how long a computer player thought
   std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget

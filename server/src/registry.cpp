@@ -138,7 +138,12 @@ void RoomRegistry::for_each(const std::function<void(const std::shared_ptr<Room>
 }
 
 std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
+  // A finished game leaves memory soon (it is stored, and comes back from storage when its
+  // link, record or rematch is asked for); a game going on, or a lobby, waits for its players.
   const auto ttl_ms = [&](const Room& room) -> std::int64_t {
+    if (room.phase() == protocol::RoomPhase::Finished) {
+      return std::int64_t{std::min(limits_.finished_room_ttl_s, limits_.room_ttl_s)} * 1000;
+    }
     return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
   };
   std::vector<std::shared_ptr<Room>> gone;

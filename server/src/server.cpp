@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include <malloc.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -181,10 +182,14 @@ struct Server::Impl {
         stop_timer(io) {}
 
   void sweep() {
-    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, ctx.config.limits.room_ttl_s / 2, ctx.config.limits.empty_room_ttl_s / 2}))));
+    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, ctx.config.limits.room_ttl_s / 2, ctx.config.limits.empty_room_ttl_s / 2, ctx.config.limits.finished_room_ttl_s / 2}))));
     sweeper.async_wait([this](beast::error_code ec) {
       if (ec || ctx.stopping) return;
       ctx.rooms.expire(steady_ms());
+      // Hand the pages that rooms, sessions and requests freed back to the system: after a
+      // burst of connections (a restart, a tournament) the heap is full of holes that
+      // would otherwise stay in the server's resident memory.
+      ::malloc_trim(0);
       sweep();
     });
   }

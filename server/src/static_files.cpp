@@ -29,6 +29,15 @@ StaticResponse status_only(int status) {
   return r;
 }
 
+// The pages that are index.html for one path segment after them: "r/<room>" (the invite
+// link) and "replay/<room>" (a finished game's replay). The prefix, or "" for a file.
+std::string_view client_page(std::string_view rel) {
+  for (std::string_view prefix : {"r/", "replay/"}) {
+    if (rel.starts_with(prefix)) return prefix;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<std::string> safe_relative_path(std::string_view target) {
@@ -92,10 +101,11 @@ StaticFiles::StaticFiles(const fs::path& root) {
 StaticResponse StaticFiles::get(std::string_view target, std::string_view if_none_match) const {
   auto rel = safe_relative_path(target);
   if (!rel) return status_only(400);
-  // The invite link and the root are the single page of the client.
-  const bool invite = rel->starts_with("r/");
+  // The root, the invite link and a game's replay are the single page of the client.
+  const std::string_view page = client_page(*rel);
+  const bool invite = !page.empty();  // a page whose address names a room
   if (rel->empty() || invite) {
-    if (rel->starts_with("r/") && rel->find('/', 2) != std::string::npos) return status_only(404);
+    if (invite && rel->find('/', page.size()) != std::string::npos) return status_only(404);
     *rel = "index.html";
   }
   std::error_code ec;
@@ -111,7 +121,7 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   StaticResponse r;
   r.content_type = std::string(content_type_for(path));
   // The client has no build step and no hashed file names: let browsers cache but revalidate.
-  // An invite page's URL is a game's secret: no shared cache (or history of one) keeps it.
+  // An invite or replay page's URL is a game's secret: no shared cache (or history of one) keeps it.
   if (invite) {
     r.cache_control = "private, no-store";
   } else if (path.extension() == ".html") {

@@ -28,7 +28,7 @@ class StaticFiles {
  public:
   explicit StaticFiles(const std::filesystem::path& root);
   const std::filesystem::path& root() const { return root_; }
-  // `target` is the request path without the query. "/" and "/r/<room>" serve index.html.
+  // `target` is the request path without the query. "/", "/r/<room>" and "/replay/<room>" serve index.html.
   StaticResponse get(std::string_view target, std::string_view if_none_match) const;
 };
 

@@ -4,8 +4,9 @@
 // room's strand.
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <boost/asio/compose.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -22,6 +23,35 @@ namespace {
 
 namespace websocket = beast::websocket;
 using Clock = std::chrono::steady_clock;
+
+// The frames waiting for one connection, oldest first: a vector and the index of its
+// front. An idle connection holds no allocation for it (a std::deque takes 576 bytes as
+// soon as it exists, and a server holds thousands of idle connections).
+class FrameQueue {
+ public:
+  bool empty() const { return head_ == frames_.size(); }
+  std::size_t size() const { return frames_.size() - head_; }
+  const std::string& front() const { return *frames_[head_]; }
+  void push_back(std::shared_ptr<const std::string> frame) {
+    if (head_ >= 32 && head_ * 2 >= frames_.size()) {  // a client that never catches up
+      frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+    frames_.push_back(std::move(frame));
+  }
+  void pop_front() {
+    frames_[head_++].reset();
+    if (head_ == frames_.size()) clear();
+  }
+  void clear() {
+    frames_.clear();
+    head_ = 0;
+  }
+
+ private:
+  std::vector<std::shared_ptr<const std::string>> frames_;
+  std::size_t head_ = 0;
+};
 
 // The TCP stream under a WebSocket, with a teardown that reads the client's last bytes to
 // their end. Beast 1.81's own teardown stops after one read (it tests a byte count it never
@@ -86,7 +116,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   ConnectionLimiter::Slot slot_;
 
   // The write queue (chat-multi): frames are shared by every socket of the room.
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  FrameQueue queue_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   std::optional<websocket::close_reason> close_pending_;
@@ -106,13 +136,18 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     do_read();
   }
 
-  // A message is read in pieces of at most what is left of the frame limit, so that one over
-  // it is seen before its end and refused with a clean close (1009): async_close then reads
-  // and discards the rest of it until the client's close frame. Beast's own read_message_max
-  // (set far higher) would instead close the socket with the client's bytes still unread,
-  // which resets the connection, and the client often never sees the 1009.
+  // A message is read in pieces: at most 256 bytes at a time, because every idle connection
+  // waits on a read and what it prepared for it stays allocated meanwhile (Beast would take
+  // 1,536 bytes at once; client messages are a few dozen), and at most what is left of the
+  // frame limit, so that one over it is seen before its end and refused with a clean close
+  // (1009): async_close then reads and discards the rest of it until the client's close
+  // frame. Beast's own read_message_max (set far higher) would instead close the socket
+  // with the client's bytes still unread, which resets the connection, and the client often
+  // never sees the 1009.
+  static constexpr std::size_t kReadPiece = 256;
+
   void do_read() {
-    const std::size_t limit = ctx_.config.limits.max_frame_bytes + 1 - buffer_.size();
+    const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
     reading_ = true;
     ws_.async_read_some(buffer_, limit, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
   }
@@ -141,6 +176,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     if (!ws_.is_message_done()) return do_read();
     std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
+    if (buffer_.capacity() > 4 * kReadPiece) buffer_.shrink_to_fit();  // after a long message
     if (!allow_message(received)) {
       refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
     } else if (!ws_.got_text()) {
@@ -195,7 +231,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   void do_write() {
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(asio::buffer(*queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+    ws_.async_write(asio::buffer(queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
   }
 
   void on_write(beast::error_code ec, std::size_t) {
@@ -206,7 +242,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       queued_bytes_ = 0;
       return drop();
     }
-    queued_bytes_ -= queue_.front()->size();
+    queued_bytes_ -= queue_.front().size();
     queue_.pop_front();
     if (!queue_.empty()) return do_write();
     if (close_pending_) start_close();

@@ -30,7 +30,9 @@ import {
   activePage,
   setUp,
   showingServerLog,
+  skipToEnd,
 } from './helpers.mjs';
+import { playOverProtocol } from './games-helpers.mjs';
 
 const TURNS = Number(process.env.CARC_E2E_TURNS || 8);
 
@@ -204,36 +206,59 @@ test('players take their seats back by themselves after the server restarts', { 
   });
 });
 
-test('a whole game to the end screen, the breakdown and the record download', { timeout: 290000 }, async (t) => {
+test('a whole game to the end screen, the breakdown and the record download', { timeout: 180000 }, async (t) => {
   const { server, browser } = await setUp(t);
   const errors = [];
   await showingServerLog(server, async () => {
-    const { A, B } = await setUpGame(browser, server, errors, { nameA: 'Ada', nameB: 'Basile' });
+    const { A, B, invite } = await setUpGame(browser, server, errors, { nameA: 'Ada', nameB: 'Basile' });
+    const room = new URL(invite).pathname.split('/').pop();
+    // A spectator on a phone follows every patch of the whole game.
+    const ctxS = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-US' });
+    const S = await ctxS.newPage();
+    S.on('pageerror', (e) => errors.push(`S: ${e.message}`));
+    await S.goto(invite);
+    await S.click('[data-testid="join-watch"]');
+    await S.waitForSelector('#view-room[data-phase="lobby"]');
     await A.click('[data-testid="start"]');
-    await Promise.all([A, B].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
+    await Promise.all([A, B, S].map((p) => p.waitForSelector('#view-room[data-phase="playing"]')));
     const pages = [A, B];
-    let turns = 0;
-    for (;;) {
-      // Whose turn: the page that says so (or the end).
-      let page = null;
-      for (let i = 0; i < 300 && !page; i++) {
+    // Whose turn: the page that says so, or the end.
+    const next = async () => {
+      for (let i = 0; i < 300; i++) {
         for (const p of pages) {
           const d = await p.evaluate(() => ({ ...document.getElementById('view-room').dataset }));
-          if (d.phase === 'finished') { page = 'end'; break; }
-          if (d.myTurn === '1') { page = p; break; }
+          if (d.phase === 'finished') return 'end';
+          if (d.myTurn === '1') return p;
         }
-        if (!page) await A.waitForTimeout(50);
+        await A.waitForTimeout(50);
       }
-      assert.ok(page, 'someone has the turn, or the game is over');
-      if (page === 'end') break;
-      await playTurn(page, { meeple: turns % 3 !== 1 });
-      turns++;
-      assert.ok(turns <= 72, 'the game ends');
+      assert.fail('someone has the turn, or the game is over');
+    };
+    // The first turns by clicking (the invite test above clicks a longer opening).
+    let clicked = 0;
+    for (; clicked < 3; clicked++) await playTurn(await next(), { meeple: clicked !== 1 });
+    await sameView(A, S, 'the spectator, early');
+
+    // The middle of the game through both seats from a protocol client (the pages see their
+    // seats taken elsewhere); then Ada takes hers back with "Play here", Basile reloads, and
+    // they play their last tiles by clicking.
+    const helper = await (await browser.newContext()).newPage();
+    await helper.goto(`${server.base}/healthz`);
+    const tokens = await Promise.all(pages.map((p) => p.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room)));
+    await playOverProtocol(helper, { room, tokens, untilBagEmpty: true, seed: 3 });
+    await A.waitForSelector('[data-testid="conn-status"][data-state="closed"]');
+    await A.click('#conn-retry');
+    await B.reload();
+    for (const p of pages) await p.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+    for (let page = await next(); page !== 'end'; page = await next()) {
+      await playTurn(page, { meeple: true });
+      clicked++;
     }
-    console.log(`whole game: ${turns} turns`);
-    assert.ok(turns >= 30, 'many turns were played');
-    for (const p of pages) await p.waitForSelector('[data-testid="endgame"]');
+    assert.ok(clicked >= 4, 'the last tiles were placed by clicking');
+    // The scores at once (the final scoring on the board is endgame.test.mjs's).
+    for (const p of [A, B]) await skipToEnd(p);
     const view = await sameView(A, B, 'at the end');
+    await sameView(A, S, 'the spectator, at the end');
     assert.equal(view.phase, 'finished');
     const rows = await A.locator('[data-testid="breakdown"] tbody tr').evaluateAll((trs) => trs.map((tr) => ({ seat: tr.dataset.seat, total: tr.dataset.total })));
     assert.equal(rows.length, 2);
@@ -248,7 +273,9 @@ test('a whole game to the end screen, the breakdown and the record download', { 
     const record = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert.equal(record.format, 'carcassonne-record/1');
     assert.equal(record.players, 2);
+    assert.ok(record.moves.length >= 70, `every tile was played (${record.moves.length} moves)`);
     assert.ok(record.result, 'a finished record has its result');
+    assert.deepEqual(record.result.final_scores.map(String), ['0', '1'].map((s) => view.players.find((p) => p.seat === s).score));
 
     // Closing the end screen shows the board; the banner brings the scores back.
     await A.click('#end-close');

@@ -83,6 +83,18 @@ test('the end dialog fits at 1280x800 and 390x844 in en, fr and ja, with every t
         assert.equal(fit.steps, gains, `${what}: a dot for every feature that scored for a player`);
         assert.ok(fit.download, `${what}: the record download is there`);
         await page.screenshot({ path: path.join(shotDir, `end-${lang}-${size}.png`) });
+        // The longest winners line: all five share the victory (a random game may end in a
+        // tie); the dialog, drawn by the page's own renderEnd, still fits.
+        const tie = await page.evaluate(async () => {
+          const { renderEnd } = await import('/js/endscreen.js');
+          const s = window.__carc.store.state;
+          renderEnd(document.getElementById('end-modal'), { ...s, result: { ...s.result, winners: s.players.map((p) => p.seat) } }, s.seat);
+          return document.querySelectorAll('[data-testid="winners"] .pname').length;
+        });
+        assert.equal(tie, 5, `${what}: five winners named`);
+        const tied = await dialogFit(page);
+        assert.deepEqual(tied.out, [], `${what}, a five-way tie: every element lies inside the dialog`);
+        assert.equal(tied.sideways, false, `${what}, a five-way tie: no horizontal overflow`);
         assert.deepEqual(errors, [], `${what}: no script errors`);
         await ctx.close();
       }

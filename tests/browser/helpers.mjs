@@ -228,6 +228,20 @@ export async function setUpGame(browser, server, errors, { nameA = 'Alice', name
   return { A, B, invite };
 }
 
+/**
+ * The end dialog at once: once the game is over, the player asks for the scores ("Final
+ * scores" in the banner) instead of watching the final scoring play out on the board (the
+ * end tests watch it). Resolves when the dialog is open.
+ */
+export async function skipToEnd(page) {
+  await page.waitForSelector('#view-room[data-phase="finished"]');
+  await page.evaluate(() => {
+    if (document.querySelector('[data-testid="endgame"]')?.checkVisibility()) return;
+    document.querySelector('[data-testid="show-end"]')?.click();
+  });
+  await page.waitForSelector('[data-testid="endgame"]');
+}
+
 export function activePage(snap, pages) {
   return pages[Number(snap.players.find((p) => p.active === '1')?.seat ?? 0)];
 }

@@ -1,7 +1,9 @@
 // Cross-checks the C++ engine (through the `carcassonne` CLI) against the independent
-// reference implementation in ./carcassonne.mjs:
+// reference implementation in web-client/js/rules.js and record.js:
 //  - thousands of seeded random games: the reference replay of each record must give the
-//    CLI's embedded result (scores after every move, final scores, supply, winners);
+//    CLI's embedded result (scores after every move, final scores, supply, winners, the
+//    scoring breakdown, and the events a client shows: each placement, discard and scored
+//    feature with its points, seats, meeples, tiles, pennants, cities and cells);
 //  - random games played by the reference (its own legal moves and discards): the CLI must
 //    replay them to the reference's result;
 //  - meeple probes: every port on placements of reference games, accepted or refused alike;
@@ -19,7 +21,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Game, legalPlacementCount, replay } from './carcassonne.mjs';
+import { Game } from '../../web-client/js/rules.js';
+import { legalPlacementCount, replay } from '../../web-client/js/record.js';
 import { PORTS, legalMeeplePorts, randomGame as referenceGame, rng as lcg } from './random-game.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,6 +80,28 @@ const compact = (v) => {
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
 };
 
+// JSON with sorted keys: the engine's JSON sorts them, the reference keeps its own order.
+const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+  ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+
+// The events a client shows, comparable across the two implementations: grouped by move
+// (end-of-game scoring last), each group in a canonical order (two features closed by one
+// tile, or the end-of-game features of one kind, may come in either order), cells as sets,
+// meeple counts for the seats in play.
+function comparableEvents(events, players) {
+  const groups = new Map();
+  for (const e of events ?? []) {
+    if (!['placed', 'discarded', 'scored', 'game_over'].includes(e.type)) continue;
+    const { turn: _t, id: _i, move, ...rest } = e;
+    if (rest.cells) rest.cells = rest.cells.map((c) => `${c.x},${c.y}`).sort();
+    if (rest.meeples) rest.meeples = rest.meeples.slice(0, players);
+    const k = move ?? 'end';
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(canon(rest));
+  }
+  return [...groups.entries()].map(([k, g]) => `${k}: ${g.sort().join(' ')}`);
+}
+
 // Where two results part: the first differing key (and move, for scores_after_move).
 function difference(ref, cli) {
   for (const k of KEYS) {
@@ -86,6 +111,18 @@ function difference(ref, cli) {
       return `${k}[${i}]: reference ${compact(ref[k][i])}, engine ${compact(cli[k][i])}`;
     }
     return `${k}: reference ${compact(ref[k])}, engine ${compact(cli[k])}`;
+  }
+  if (cli.breakdown && canon(ref.breakdown) !== canon(cli.breakdown)) {
+    return `breakdown: reference ${compact(ref.breakdown)}, engine ${compact(cli.breakdown)}`;
+  }
+  if (cli.events) {
+    const players = ref.final_scores.length;
+    const [a, b] = [comparableEvents(ref.events, players), comparableEvents(cli.events, players)];
+    const i = a.findIndex((g, j) => g !== b[j]);
+    if (i >= 0 || a.length !== b.length) {
+      const at = i >= 0 ? i : Math.min(a.length, b.length);
+      return `events of move ${at}: reference ${compact(a[at])}, engine ${compact(b[at])}`;
+    }
   }
   return null;
 }

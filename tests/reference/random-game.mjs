@@ -1,7 +1,7 @@
 // Random games played by the reference implementation alone (its own legal moves, its own
 // discards), so the engine can be checked in the other direction too: a record the reference
 // considers legal must replay in the engine to the same result.
-import { Game, TILES } from './carcassonne.mjs';
+import { Game, TILES, reasonText } from '../../web-client/js/rules.js';
 
 export const PORTS = ['N', 'E', 'S', 'W', 'NL', 'NR', 'EL', 'ER', 'SL', 'SR', 'WL', 'WR', 'C'];
 export const LETTERS = Object.keys(TILES);
@@ -56,7 +56,7 @@ export function randomGame(players, seed, options = {}) {
     const letter = bag.splice(pick(bag.length), 1)[0];
     const m = randomMove(game, letter, pick, options);
     const err = game.play(m);
-    if (err) throw new Error(`the reference refuses its own move ${JSON.stringify(m)}: ${err}`);
+    if (err) throw new Error(`the reference refuses its own move ${JSON.stringify(m)}: ${reasonText(err)}`);
     moves.push(m);
   }
   return { format: 'carcassonne-record/1', players, final: true, moves };

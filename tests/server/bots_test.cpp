@@ -30,16 +30,6 @@ void check_record_replays(const json& record, const json& state) {
   CHECK(record["result"]["final_scores"] == state["result"]["final_scores"]);
 }
 
-// Waits (taking frames) until `pred(state)` holds.
-template <class Pred>
-void wait_for(Peer& p, Pred pred, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred(p.state())) {
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "timed out waiting for the state");
-    p.next(100ms);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("add_bot, remove_bot and settings: the host's, in the lobby; every refusal changes nothing") {
@@ -176,10 +166,11 @@ TEST_CASE("a player drops on their turn: after away_seconds a computer plays for
   alice.drain(1500ms);
   CHECK(alice.state()["turn"]["seat"] == 0);  // nobody played for her
   const json record = record_of(server, t.room);
-  REQUIRE(record["moves"].size() == 3);
+  REQUIRE(record["moves"].size() == 4);  // Alice (computer), Bob, Alice (computer), Bob
   CHECK(record["moves"][0].value("auto", false));
   CHECK(record["moves"][1].value("auto", false) == false);
   CHECK(record["moves"][2].value("auto", false));
+  CHECK(record["moves"][3].value("auto", false) == false);
 }
 
 TEST_CASE("a turn's clock runs out: a computer makes that one turn; turn.deadline and server_time say when") {

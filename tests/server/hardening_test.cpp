@@ -83,6 +83,10 @@ TEST_CASE("every response carries the CSP, no-referrer and nosniff; invite pages
   REQUIRE(invite.status == 200);
   check_security_headers(invite, "invite page");
   CHECK(invite.header("Cache-Control") == "private, no-store");
+  const auto replay = http(port, "GET", "/replay/" + room);
+  REQUIRE(replay.status == 200);
+  check_security_headers(replay, "replay page");
+  CHECK(replay.header("Cache-Control") == "private, no-store");
 
   for (const char* target : {"/app.js", "/style.css", "/api/tiles", "/healthz", "/metrics", "/nope", "/api/nope"}) {
     check_security_headers(http(port, "GET", target), target);

@@ -52,7 +52,8 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args) : extra_args_(
 bool ServerProcess::launch() {
   std::vector<std::string> args = {CARC_SERVER_BIN, "--port",     std::to_string(port_), "--bind",
                                    "127.0.0.1",     "--data-dir", (dir_ / "data").string(), "--log-level",
-                                   "warn"};
+                                   // CARC_TEST_LOG_LEVEL=info shows what the servers of a test did
+                                   std::getenv("CARC_TEST_LOG_LEVEL") != nullptr ? std::getenv("CARC_TEST_LOG_LEVEL") : "warn"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   pid_ = ::fork();
   if (pid_ == 0) {

@@ -66,6 +66,11 @@ TEST_CASE("static files: content types, caching, invite page, and no path out of
     const auto invite = http(server.port(), "GET", "/r/abcdefghijkl");
     CHECK(invite.status == 200);
     CHECK(invite.body == index.body);
+    const auto replay = http(server.port(), "GET", "/replay/abcdefghijkl");
+    CHECK(replay.status == 200);
+    CHECK(replay.body == index.body);
+    CHECK(http(server.port(), "GET", "/replay/abcdefghijkl/more").status == 404);
+    CHECK(http(server.port(), "GET", "/replayx").status == 404);
     const auto again = http(server.port(), "GET", "/", {}, {{"If-None-Match", index.header("ETag")}});
     CHECK(again.status == 304);
     const auto head = http(server.port(), "HEAD", "/");
@@ -77,7 +82,7 @@ TEST_CASE("static files: content types, caching, invite page, and no path out of
   for (const char* target :
        {"/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/%2E%2E/%2E%2E/etc/passwd", "/..%2f..%2fetc%2fpasswd",
         "/js/../../etc/passwd", "/%2e%2e%5c%2e%2e%5cetc%5cpasswd", "/..\\..\\etc\\passwd", "/index.html%00.js",
-        "/%00", "//etc/passwd", "/./index.html", "/.git/config", "/r/../../etc/passwd", "/%252e%252e/etc/passwd",
+        "/%00", "//etc/passwd", "/./index.html", "/.git/config", "/r/../../etc/passwd", "/replay/../../etc/passwd", "/%252e%252e/etc/passwd",
         "/%", "/%zz"}) {
     const auto r = http(server.port(), "GET", target);
     CHECK_MESSAGE((r.status == 400 || r.status == 404), target << " -> " << r.status);

@@ -242,8 +242,7 @@ TEST_CASE("rematch: the same players rotated by one, the same host and clock, on
   CHECK(stranger.expect_error() == "bad_token");
   // The host starts it.
   alice2.send({{"type", "start"}});
-  alice2.expect("patch");
-  CHECK(alice2.state()["phase"] == "playing");
+  wait_for(alice2, [](const json& s) { return s["phase"] == "playing"; }, 5s);
   CHECK(alice2.state()["turn"]["seat"] == 0);  // Bob starts this time
   // After a crash the link is still there and the new room too.
   server.crash_and_restart();

@@ -2,6 +2,7 @@
 // from the state each client keeps by applying patches.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,16 @@
 #include "harness.hpp"
 
 namespace carc::test {
+
+// Waits (taking frames) until `pred(state)` holds.
+template <class Pred>
+void wait_for(Peer& p, Pred pred, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!pred(p.state())) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "timed out waiting for the state");
+    p.next(std::chrono::milliseconds(100));
+  }
+}
 
 struct Table {
   std::string room;

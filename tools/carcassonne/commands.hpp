@@ -1,4 +1,4 @@
-// The bot commands of `carcassonne` (arena.cpp, bench_bots.cpp).
+// The bot and view commands of `carcassonne` (arena.cpp, bench_bots.cpp, bench_view.cpp).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,8 @@ namespace carc::tools {
 int cmd_arena(const std::vector<std::string>& args);
 // `carcassonne bench-bots ...`: each bot's think time and playout rate on mid-game boards.
 int cmd_bench_bots(const std::vector<std::string>& args);
+// `carcassonne bench-view ...`: the public state's costs on the hot path (patch per move, welcome).
+int cmd_bench_view(const std::vector<std::string>& args);
 
 // Clocks for the bots' time budgets, in nanoseconds: steady wall time, or the CPU time of
 // the calling thread (fair when other programs share the machine).

@@ -38,7 +38,10 @@ constexpr const char* kUsage =
     "      medium (mcts:300ms), hard (mcts:1500ms). --clock cpu measures think time in\n"
     "      each thread's CPU time (fair on a busy machine); --threads plays games in parallel.\n"
     "  carcassonne bench-bots [--players P] [--positions N] [--iterations K] [--tiles-placed T]\n"
-    "      each bot's think time and mcts playouts per second on mid-game boards, one thread\n";
+    "      each bot's think time and mcts playouts per second on mid-game boards, one thread\n"
+    "  carcassonne bench-view [--games N] [--players P]\n"
+    "      the public state on the hot path: rules and patch per move, the whole state\n"
+    "      of a finished board and a welcome served from it\n";
 
 }  // namespace
 
@@ -219,6 +222,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "arena") return carc::tools::cmd_arena(args);
     if (cmd == "bench-bots") return carc::tools::cmd_bench_bots(args);
+    if (cmd == "bench-view") return carc::tools::cmd_bench_view(args);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what(), std::nullopt);
     return 2;

@@ -2,6 +2,7 @@
 // ever goes in through textContent (h's `text`, or string children as text nodes).
 
 import { tileMarkup, playerColor, glyphPath } from './tileart.js';
+import { playerName } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -55,5 +56,5 @@ export function colorChip(colorName, cls = 'chip') {
 
 export function nameSpan(player, extraClass = '') {
   if (!player) return h('span', { class: 'pname unknown', text: '?' });
-  return h('span', { class: `pname c-${player.color} ${extraClass}`.trim(), text: player.name });
+  return h('span', { class: `pname c-${player.color} ${extraClass}`.trim(), text: playerName(player) });
 }

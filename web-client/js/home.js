@@ -1,10 +1,13 @@
-// The start page: a small scene of tiles and the "create a game" form.
+// The start page: a small scene of tiles, the "create a game" form (or a game against the
+// computer), "your games", and opening a record file for the replay viewer.
 
 import { t } from './i18n.js';
 import { tileMarkup, meepleMarkup } from './tileart.js';
 import { $ } from './page.js';
 import { KEYS, local, session } from './storage.js';
 import { roomPath } from './routes.js';
+import { YourGames } from './yourgames.js';
+import { acceptDrops } from './recordfile.js';
 
 const SCENE = [
   [-1, -1, 'B', 0], [0, -1, 'E', 180], [1, -1, 'V', 180],
@@ -38,27 +41,52 @@ function bindCreateForm() {
     ev.preventDefault();
     const n = name.value.trim();
     if (!n) return;
-    const btn = $('create-btn');
-    btn.disabled = true;
-    btn.textContent = t('home.creating');
+    const solo = ev.submitter?.id === 'solo-btn';
+    const btn = solo ? $('solo-btn') : $('create-btn');
+    for (const b of [$('create-btn'), $('solo-btn')]) b.disabled = true;
+    btn.textContent = t(solo ? 'home.soloStarting' : 'home.creating');
     $('create-error').textContent = '';
     try {
       const room = await createRoom();
       local.set(KEYS.name, n);
-      // The room page joins under this name without asking again.
+      // The room page joins under this name without asking again, and for a solo game
+      // adds a medium computer player and starts.
       session.set(KEYS.pendingName(room), n);
+      if (solo) session.set(KEYS.solo(room), 'medium');
       location.assign(roomPath(room));
     } catch {
       $('create-error').textContent = t('home.createFailed');
-      btn.disabled = false;
-      btn.textContent = t('home.create');
+      for (const b of [$('create-btn'), $('solo-btn')]) b.disabled = false;
+      btn.textContent = t(solo ? 'home.solo' : 'home.create');
     }
   });
   name.focus();
 }
 
-export function showHome({ tiles }) {
+// A record file, chosen or dropped anywhere on the page: openFile(file, errorEl) shows the
+// replay, or writes why not into errorEl and changes nothing else.
+function bindRecordOpener(openFile) {
+  const input = $('record-file');
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    input.value = ''; // the same file can be chosen again
+    if (file) openFile(file, $('record-error'));
+  });
+  acceptDrops($('view-home'), (file) => openFile(file, $('record-error')));
+}
+
+/** The start page; returns what to tell when the language changes. */
+export function showHome({ tiles, openFile }) {
   $('view-home').hidden = false;
   drawArt(tiles);
   bindCreateForm();
+  bindRecordOpener(openFile);
+  const games = new YourGames();
+  games.show();
+  return { relabel: () => games.relabel() };
+}
+
+/** Back to the start page from a record's replay. */
+export function returnHome() {
+  $('view-home').hidden = false;
 }

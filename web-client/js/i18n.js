@@ -437,9 +437,25 @@ export function joinNames(names, lang = current) {
   return names.slice(0, -1).join(sep[0]) + sep[1] + names[names.length - 1];
 }
 
+/**
+ * The name shown for a player: the server names a computer player "Bot <seat+1> (<level>)"
+ * (docs/protocol-details.md), which is said in the page's language, without the level
+ * (the bot badge beside the name says it); any other name as it is.
+ */
+export function playerName(p, lang = current) {
+  const name = String(p?.name ?? '');
+  const m = p?.bot ? /^Bot (\d+) \((easy|medium|hard)\)$/.exec(name) : null;
+  return m ? t('bot.name', { n: m[1] }, lang) : name;
+}
+
 /** The message shown for a server error. */
 export function errorText(err, lang = current) {
   const key = `err.${err?.code}`;
   if (DICTS[lang]?.[key] || en[key]) return t(key, {}, lang);
   return t('err.unknown', { message: err?.message ?? err?.code ?? '?' }, lang);
 }
+
+// The replay viewer's, "your games"' and the lobby's strings live in their own file.
+import * as games from './strings/games.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code]);

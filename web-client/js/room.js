@@ -18,6 +18,8 @@ import { joinMessage, storedIntent, askName, bindJoinForm, showMissing } from '.
 import { $, toast } from './page.js';
 import { KEYS, local } from './storage.js';
 import { inviteUrl } from './routes.js';
+import { rememberGame } from './games.js';
+import { RoomLife } from './roomlife.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -33,6 +35,7 @@ export class RoomPage {
     this.feel = null; // sounds, the turn clock, absences, the turn view, the final scoring (feel.js)
     this.title = new TitleCue();
     this.connIndicator = new ConnIndicator();
+    this.life = new RoomLife(room, { send: (msg) => this.send(msg), askName: () => askName(this.room) });
   }
 
   // -------------------------------------------------------------------------
@@ -107,9 +110,18 @@ export class RoomPage {
   }
 
   onMessage(msg) {
+    if (msg?.type === 'rematch') {
+      // The new room of a rematch, with this player's seat in it.
+      if (this.life.onRematch(msg)) this.conn?.stop();
+      else this.render();
+      return;
+    }
     const prev = this.store.state;
+    const prevSeat = this.store.seat;
     const r = reduce(this.store, msg);
     this.store = r.store;
+    const intent = this.life.afterMessage(prevSeat, msg, this.store);
+    if (intent) this.intent = intent;
     this.feel.onMessage(msg);
     // A seat's token is kept for coming back. A spectator keeps its intent: a named late
     // joiner comes back under its name (and stays a spectator, since the game has
@@ -117,10 +129,11 @@ export class RoomPage {
     if (r.token && this.store.seat !== null) {
       local.set(KEYS.token(this.room), r.token);
       this.intent = { type: 'token', token: r.token };
+      rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
     }
     if (r.resync) this.send({ type: 'resync' });
-    if (r.error) this.handleError(r.error);
-    if (r.changed) this.onStateChanged(prev, msg.type === 'patch');
+    if (r.error) this.handleError(this.life.onError(r.error));
+    if (r.changed) this.onStateChanged(prev, msg.type === 'patch', prevSeat);
   }
 
   handleError(err) {
@@ -138,8 +151,9 @@ export class RoomPage {
     this.render();
   }
 
-  onStateChanged(prev, live) {
+  onStateChanged(prev, live, prevSeat = this.store.seat) {
     const state = this.store.state;
+    this.life.afterState(prev, prevSeat, this.store);
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
     if (live && prev) {
@@ -316,6 +330,7 @@ export class RoomPage {
         onCopy: (ev) => copyInvite(ev?.currentTarget, this.inviteUrl()),
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
+        ...this.life.lobbyOptions(state),
       });
     }
 
@@ -350,7 +365,10 @@ export class RoomPage {
     // The end dialog waits for the final scoring played on the board.
     const showEnd = state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring;
     end.hidden = !showEnd;
-    if (showEnd) renderEnd(end, state, mySeat);
+    if (showEnd) {
+      renderEnd(end, state, mySeat);
+      this.life.renderEnd(end, state, mySeat, () => this.render());
+    }
     this.title.update(isMyTurn(this.store));
     // Last, once the panels around the board have their size: a view to play in.
     this.feel.afterRender(state, isMyTurn(this.store));

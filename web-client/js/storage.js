@@ -4,6 +4,9 @@
 export const KEYS = {
   token: (room) => `carc.token.${room}`,
   pendingName: (room) => `carc.pendingName.${room}`,
+  game: (room) => `carc.game.${room}`, // what "your games" shows before asking the server
+  solo: (room) => `carc.solo.${room}`, // session: a game against the computer to set up
+  rematchFrom: (room) => `carc.rematchFrom.${room}`, // session: this room is the rematch of that one
   name: 'carc.name',
   lang: 'carc.lang',
   sound: 'carc.sound',

@@ -1,13 +1,18 @@
-// An independent reference implementation of the base-game rules, written from
-// ../../shared/rules.md, tiles.md and record-format.md only, to cross-check the C++ engine.
+// The base-game rules in JavaScript, written from shared/rules.md, tiles.md and
+// record-format.md only. Two users: the web client replays records with it (the replay
+// viewer, "your games"), and tests/reference cross-checks the C++ engine against it, so it
+// must stay independent of the engine: it never reads the server's tile catalog.
 //
-// It is deliberately simple and slow: the board is a Map from "x,y" to the placed tile, and
-// every question about a feature (its tiles, whether it is closed, who has meeples on it) is
-// answered by a fresh flood fill over the board. Nothing is cached between moves.
+// It is deliberately simple: the board is a Map from "x,y" to the placed tile, and every
+// question about a feature (its tiles, whether it is closed, who has meeples on it) is
+// answered by a fresh flood fill over the board. Nothing is cached between moves. A whole
+// game replays in a few milliseconds, which is all a replay needs.
 //
-//   import { replay } from './carcassonne.mjs';
-//   replay(record) -> { scores_after_move, final_scores, meeples_in_supply, winners }
-//                   | { error, move }
+// A Game also keeps the events a client shows, in the server's event format
+// (docs/protocol-details.md): placed, discarded, scored (features that held meeples) and
+// game_over. Refusals are reasons: {code, ...details}; reasonText() words them.
+//
+//   import { Game } from './rules.js';   (records: ./record.js)
 
 // ---------------------------------------------------------------- tiles (tiles.md)
 
@@ -60,7 +65,7 @@ const SIDES = ['N', 'E', 'S', 'W'];
 const DELTA = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const OPPOSITE = { N: 'S', E: 'W', S: 'N', W: 'E' };
 const OTHER_HALF = { L: 'R', R: 'L' };
-const PORTS = new Set([...SIDES, ...ALL_HALVES, 'C']);
+export const PORTS = new Set([...SIDES, ...ALL_HALVES, 'C']);
 
 // Rotating clockwise by q quarter turns: N->E->S->W, and a half keeps its L/R.
 export function rotatePort(port, q) {
@@ -94,7 +99,7 @@ function featureAt(placed, port) {
 
 class Board {
   constructor() {
-    this.cells = new Map();  // "x,y" -> { x, y, letter, q, sides, features, meeple: {seat, feature} | null }
+    this.cells = new Map();  // "x,y" -> { x, y, letter, q, sides, features, meeple: {seat, feature, at} | null }
   }
 
   at(x, y) { return this.cells.get(key(x, y)); }
@@ -149,7 +154,7 @@ class Board {
     const seen = new Set();
     const stack = [[start, fi]];
     const nodes = [];
-    const tiles = new Set();
+    const tiles = new Map();  // "x,y" -> {x, y}, in the order the fill reaches them
     let arms = 0;
     let open = false;
     const meeples = [];
@@ -159,7 +164,7 @@ class Board {
       if (seen.has(id)) continue;
       seen.add(id);
       nodes.push([t, f]);
-      tiles.add(key(t.x, t.y));
+      if (!tiles.has(key(t.x, t.y))) tiles.set(key(t.x, t.y), { x: t.x, y: t.y });
       const feat = t.features[f];
       if (feat.arms) arms++;
       if (t.meeple && t.meeple.feature === f) meeples.push(t.meeple.seat);
@@ -177,7 +182,7 @@ class Board {
     }
     // A stable name: the smallest node id.
     const id = [...seen].sort()[0];
-    return { id, kind, nodes, tiles: tiles.size, arms, open, meeples };
+    return { id, kind, nodes, tiles: tiles.size, cells: [...tiles.values()], arms, open, meeples };
   }
 
   filledAround(x, y) {
@@ -209,7 +214,25 @@ function removeMeeples(feature, supply) {
   }
 }
 
+// ---------------------------------------------------------------- refusals
+
+/** Words a refusal reason ({code, ...details}) in English, for tests and logs. */
+export function reasonText(r) {
+  switch (r?.code) {
+    case 'game_over': return 'game over: nobody holds a tile';
+    case 'no_copy': return `no copy of ${r.tile} left`;
+    case 'discard_legal': return `${r.tile} has a legal placement`;
+    case 'illegal_placement': return 'illegal placement';
+    case 'no_feature': return `the tile has no feature on ${r.port}`;
+    case 'no_meeple_left': return 'no meeple left';
+    case 'occupied': return 'the feature already holds a meeple';
+    default: return String(r?.code ?? r);
+  }
+}
+
 // ---------------------------------------------------------------- a game replayed move by move
+
+const KIND_ORDER = ['road', 'city', 'monastery', 'field'];
 
 export class Game {
   constructor(players) {
@@ -224,6 +247,8 @@ export class Game {
     this.holds = new Array(players).fill(false);
     for (let s = 0; s < players; s++) this.draw(s);
     this.turn = 0;
+    this.moves = 0;     // placements and discards so far (the event's `turn` is moves + 1)
+    this.events = [];   // what a client shows, in the server's format, without ids
   }
 
   draw(seat) {
@@ -245,39 +270,43 @@ export class Game {
     }
   }
 
-  // Why `move` is refused now (a string), or null if it is legal. Changes nothing.
+  // Why `move` is refused now (a reason), or null if it is legal. Changes nothing.
   check(move) {
-    if (!this.holds.some((h) => h)) return 'game over: nobody holds a tile';
+    if (!this.holds.some((h) => h)) return { code: 'game_over' };
     const seat = this.turn;
     const letter = move.tile;
-    if (this.used[letter] >= TILES[letter].count) return `no copy of ${letter} left`;
+    if (this.used[letter] >= TILES[letter].count) return { code: 'no_copy', tile: letter };
     if (move.discard) {
-      if (this.board.legalPlacements(letter).length > 0) return `${letter} has a legal placement`;
+      if (this.board.legalPlacements(letter).length > 0) return { code: 'discard_legal', tile: letter };
       return null;
     }
     const q = move.rotation / 90;
-    if (!this.board.fits(letter, move.x, move.y, q)) return 'illegal placement';
+    if (!this.board.fits(letter, move.x, move.y, q)) {
+      return { code: 'illegal_placement', tile: letter, x: move.x, y: move.y, rotation: move.rotation };
+    }
     if (move.meeple != null) {
       const fi = featureAt(orient(letter, q), move.meeple);
-      if (fi < 0) return `the tile has no feature on ${move.meeple}`;
-      if (this.supply[seat] === 0) return 'no meeple left';
+      if (fi < 0) return { code: 'no_feature', tile: letter, port: move.meeple };
+      if (this.supply[seat] === 0) return { code: 'no_meeple_left' };
       // Occupancy after the tile joined the board: put it there, look, take it back.
       this.board.put(letter, move.x, move.y, q);
       const occupied = this.board.feature(move.x, move.y, fi).meeples.length > 0;
       this.board.cells.delete(key(move.x, move.y));
-      if (occupied) return 'the feature already holds a meeple';
+      if (occupied) return { code: 'occupied', port: move.meeple };
     }
     return null;
   }
 
-  // Applies one move of the current seat; returns an error string or null.
+  // Applies one move of the current seat; returns a refusal reason or null.
   play(move) {
     const err = this.check(move);
     if (err) return err;
     const seat = this.turn;
     const letter = move.tile;
     this.used[letter]++;
+    this.moves++;
     if (move.discard) {
+      this.events.push({ type: 'discarded', turn: this.moves, seat, tile: letter });
       this.draw(seat);  // keeps the turn while the bag has a tile
       if (!this.holds[seat]) this.passTurn();
       return null;
@@ -285,9 +314,13 @@ export class Game {
     const q = move.rotation / 90;
     const t = this.board.put(letter, move.x, move.y, q);
     if (move.meeple != null) {
-      t.meeple = { seat, feature: featureAt(t, move.meeple) };
+      t.meeple = { seat, feature: featureAt(t, move.meeple), at: move.meeple };
       this.supply[seat]--;
     }
+    this.events.push({
+      type: 'placed', turn: this.moves, seat, tile: letter, x: move.x, y: move.y, rotation: move.rotation,
+      meeple: move.meeple ?? null,
+    });
     this.scoreCompleted(t);
     this.draw(seat);
     this.passTurn();
@@ -298,6 +331,18 @@ export class Game {
     for (const s of seats) this.scores[s] += points;
   }
 
+  // A feature that held meeples scored: points to the majority, and its event.
+  scored(feat, points, { end, cities = 0 }) {
+    const seats = majority(feat.meeples);
+    this.award(seats, points);
+    const meeples = new Array(this.players).fill(0);
+    for (const s of feat.meeples) meeples[s]++;
+    this.events.push({
+      type: 'scored', turn: Math.max(1, this.moves), kind: feat.kind, end, points, seats, meeples, tiles: feat.tiles,
+      pennants: feat.kind === 'city' ? feat.arms : 0, cities, cells: feat.cells,
+    });
+  }
+
   scoreCompleted(t) {
     const done = new Set();
     t.features.forEach((f, fi) => {
@@ -305,8 +350,8 @@ export class Game {
       const feat = this.board.feature(t.x, t.y, fi);
       if (feat.open || done.has(feat.id)) return;
       done.add(feat.id);
-      const points = f.kind === 'road' ? feat.tiles : 2 * feat.tiles + 2 * feat.arms;
-      this.award(majority(feat.meeples), points);
+      if (feat.meeples.length === 0) return;
+      this.scored(feat, f.kind === 'road' ? feat.tiles : 2 * feat.tiles + 2 * feat.arms, { end: false });
       removeMeeples(feat, this.supply);
     });
     for (let dy = -1; dy <= 1; dy++) {
@@ -316,7 +361,7 @@ export class Game {
         const fi = m.features.findIndex((f) => f.kind === 'monastery');
         if (fi < 0 || !m.meeple || m.meeple.feature !== fi) continue;
         if (this.board.filledAround(m.x, m.y) === 8) {
-          this.scores[m.meeple.seat] += 9;
+          this.scored(this.board.feature(m.x, m.y, fi), 9, { end: false });
           this.supply[m.meeple.seat]++;
           m.meeple = null;
         }
@@ -324,7 +369,8 @@ export class Game {
     }
   }
 
-  // End-of-game scoring: incomplete roads, cities, monasteries, then farmers.
+  // End-of-game scoring: incomplete roads, cities, monasteries, then farmers. Meeples stay
+  // on the board; the supply keeps its count from before.
   finish() {
     const seen = new Set();
     const features = [];
@@ -333,98 +379,33 @@ export class Game {
         if (seen.has(`${key(t.x, t.y)}#${fi}`)) return;
         const feat = this.board.feature(t.x, t.y, fi);
         for (const [n, nf] of feat.nodes) seen.add(`${key(n.x, n.y)}#${nf}`);
-        features.push(feat);
+        if (feat.meeples.length > 0) features.push(feat);
       });
     }
+    features.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
     for (const feat of features) {
-      if (feat.meeples.length === 0) continue;
-      const winners = majority(feat.meeples);
-      if (feat.kind === 'road' && feat.open) this.award(winners, feat.tiles);
-      if (feat.kind === 'city' && feat.open) this.award(winners, feat.tiles + feat.arms);
+      if (feat.kind === 'road' && feat.open) this.scored(feat, feat.tiles, { end: true });
+      if (feat.kind === 'city' && feat.open) this.scored(feat, feat.tiles + feat.arms, { end: true });
       if (feat.kind === 'monastery') {
         const [t] = feat.nodes[0];
         const around = this.board.filledAround(t.x, t.y);
-        if (around < 8) this.award(winners, 1 + around);
+        if (around < 8) this.scored(feat, 1 + around, { end: true });
       }
-    }
-    for (const feat of features) {
-      if (feat.kind !== 'field' || feat.meeples.length === 0) continue;
-      const cities = new Set();
-      for (const [t, fi] of feat.nodes) {
-        for (const ci of t.features[fi].touches) {
-          const c = this.board.feature(t.x, t.y, ci);
-          if (!c.open) cities.add(c.id);
+      if (feat.kind === 'field') {
+        const cities = new Set();
+        for (const [t, fi] of feat.nodes) {
+          for (const ci of t.features[fi].touches) {
+            const c = this.board.feature(t.x, t.y, ci);
+            if (!c.open) cities.add(c.id);
+          }
         }
+        this.scored(feat, 3 * cities.size, { end: true, cities: cities.size });
       }
-      this.award(majority(feat.meeples), 3 * cities.size);
     }
+    const best = Math.max(...this.scores);
+    this.events.push({
+      type: 'game_over', final_scores: [...this.scores],
+      winners: this.scores.map((s, i) => (s === best ? i : -1)).filter((i) => i >= 0),
+    });
   }
-}
-
-// ---------------------------------------------------------------- records (record-format.md)
-
-const isInt = (v) => typeof v === 'number' && Number.isInteger(v);
-
-function parseMove(m) {
-  if (m === null || typeof m !== 'object' || Array.isArray(m)) return { error: 'a move must be an object' };
-  if (typeof m.tile !== 'string' || !Object.hasOwn(TILES, m.tile)) return { error: `unknown tile ${JSON.stringify(m.tile)}` };
-  if (m.discard !== undefined && m.discard !== null && typeof m.discard !== 'boolean') return { error: 'discard must be a boolean' };
-  if (m.discard === true) return { move: { tile: m.tile, discard: true } };
-  for (const k of ['x', 'y', 'rotation']) if (!isInt(m[k])) return { error: `${k} must be an integer` };
-  if (![0, 90, 180, 270].includes(m.rotation)) return { error: 'rotation must be 0, 90, 180 or 270' };
-  let meeple = null;
-  if (m.meeple !== undefined && m.meeple !== null) {
-    if (typeof m.meeple !== 'string' || !PORTS.has(m.meeple)) return { error: `unknown port ${JSON.stringify(m.meeple)}` };
-    meeple = m.meeple;
-  }
-  return { move: { tile: m.tile, x: m.x, y: m.y, rotation: m.rotation, meeple } };
-}
-
-export function parseRecord(record) {
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return { error: 'a record must be an object', move: null };
-  if (record.format !== undefined && record.format !== 'carcassonne-record/1') return { error: 'unsupported format', move: null };
-  if (!isInt(record.players) || record.players < 2 || record.players > 5) return { error: 'players must be 2..5', move: null };
-  if (record.final !== undefined && record.final !== null && typeof record.final !== 'boolean') return { error: 'final must be a boolean', move: null };
-  if (!Array.isArray(record.moves)) return { error: 'moves must be an array', move: null };
-  const moves = [];
-  for (let i = 0; i < record.moves.length; i++) {
-    const r = parseMove(record.moves[i]);
-    if (r.error) return { error: r.error, move: i };
-    moves.push(r.move);
-  }
-  return { players: record.players, moves, final: record.final !== false };
-}
-
-export function replay(record) {
-  const parsed = parseRecord(record);
-  if (parsed.error) return parsed;
-  const game = new Game(parsed.players);
-  const scoresAfterMove = [];
-  for (let i = 0; i < parsed.moves.length; i++) {
-    const err = game.play(parsed.moves[i]);
-    if (err) return { error: err, move: i };
-    scoresAfterMove.push([...game.scores]);
-  }
-  const supply = [...game.supply];
-  if (parsed.final) game.finish();
-  const best = Math.max(...game.scores);
-  return {
-    scores_after_move: scoresAfterMove,
-    final_scores: [...game.scores],
-    meeples_in_supply: supply,
-    winners: game.scores.map((s, i) => (s === best ? i : -1)).filter((i) => i >= 0),
-  };
-}
-
-// The number of legal placements (cell x rotation, all four rotations counted) of `letter`
-// on the board a record's moves build.
-export function legalPlacementCount(record, letter) {
-  const parsed = parseRecord(record);
-  if (parsed.error) throw new Error(parsed.error);
-  const game = new Game(parsed.players);
-  for (const m of parsed.moves) {
-    const err = game.play(m);
-    if (err) throw new Error(err);
-  }
-  return game.board.legalPlacements(letter).length;
 }

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# This server against the rules-free Node peer (../shared/bench/peer-node.mjs, a copy in
+# bench/peer-node.mjs), side by side in one run: alternating rounds, each server pinned to
+# core 0 and the load generator (build/carcassonne-load) to core 1, medians printed as a
+# table with the ratio. Everything it starts listens on 127.0.0.1 and stops by itself.
+#
+#   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
+#                         [--interval-ms MS] [--build DIR] [--only ours|peer]
+#
+# Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
+# scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
+# with its default durable storage (a SQLite file, synchronous=FULL) on one I/O thread;
+# the peer's `ws` is installed into a temporary folder.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --rounds) rounds=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --rooms) rooms=$2; shift 2 ;;
+    --players) players=$2; shift 2 ;;
+    --interval-ms) interval=$2; shift 2 ;;
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+for bin in carcassonne-server carcassonne-load; do
+  [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
+done
+command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+work=$(mktemp -d /tmp/carc-compare.XXXXXX)
+server_pid=""
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+peer_src=$repo/../shared/bench/peer-node.mjs
+[[ -f $peer_src ]] || peer_src=$repo/bench/peer-node.mjs
+if [[ $only != ours ]]; then
+  mkdir -p "$work/peer"
+  cp "$peer_src" "$work/peer/"
+  (cd "$work/peer" && npm init -y >/dev/null && npm install --no-audit --no-fund ws@8.18.3 >/dev/null)
+fi
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+wait_port() {
+  for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "server on port $1 did not come up" >&2
+  return 1
+}
+
+# One round: start the server on core 0, the generator on core 1; appends its JSON line.
+round() {
+  local who=$1 port
+  port=$(free_port)
+  if [[ $who == peer ]]; then
+    (cd "$work/peer" && PORT=$port exec taskset -c 0 node peer-node.mjs) >"$work/$who.log" 2>&1 &
+  else
+    rm -rf "$work/data"
+    taskset -c 0 "$build/carcassonne-server" --bind 127.0.0.1 --port "$port" --data-dir "$work/data" \
+      --web-root "$repo/web-client" --threads 1 --room-rate 0 --ws-rate 0 --max-connections 100000 \
+      --log-level warn >"$work/$who.log" 2>&1 &
+  fi
+  server_pid=$!
+  wait_port "$port"
+  taskset -c 1 "$build/carcassonne-load" --port "$port" --server-pid "$server_pid" --rooms "$rooms" \
+    --players "$players" --interval-ms "$interval" --duration "$duration" >"$work/out" 2>"$work/err" || true
+  kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
+  server_pid=""
+  local line
+  line=$(grep '^{"moves_per_s"' "$work/out" || true)
+  if [[ -z $line ]]; then
+    echo "round $who failed:" >&2; cat "$work/out" "$work/err" >&2; exit 1
+  fi
+  echo "  $who: $line" >&2
+  echo "$line" >>"$work/$who.jsonl"
+}
+
+echo "rooms $rooms x players $players, interval ${interval} ms, ${duration} s a round, $rounds rounds" >&2
+for i in $(seq "$rounds"); do
+  echo "round $i" >&2
+  # Alternate who goes first, so neither always meets a warmer machine.
+  if (( i % 2 )); then order="ours peer"; else order="peer ours"; fi
+  for who in $order; do
+    [[ -n $only && $who != "$only" ]] && continue
+    round "$who"
+  done
+done
+
+node - "$work" "$only" <<'EOF'
+const fs = require('fs');
+const [dir, only] = process.argv.slice(2);
+const read = (who) => fs.existsSync(`${dir}/${who}.jsonl`)
+  ? fs.readFileSync(`${dir}/${who}.jsonl`, 'utf8').trim().split('\n').map(JSON.parse) : [];
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const ours = read('ours'), peer = read('peer');
+const rows = [
+  ['moves/s', 'moves_per_s', 0],
+  ['server CPU per move (us)', 'server_us_per_move', 1],
+  ['p50 move-to-every-client (ms)', 'p50_ms', 2],
+  ['p99 move-to-every-client (ms)', 'p99_ms', 2],
+  ['server memory per room (KB)', 'kb_per_room', 1],
+  ['load generator CPU per move (us)', 'load_us_per_move', 1],
+];
+const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
+console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | this server | Node peer, no rules | ratio |`);
+console.log('|---|---|---|---|');
+for (const [label, key, d] of rows) {
+  const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
+  const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
+  console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${key === 'load_us_per_move' ? '' : fmt(ratio, 2) + 'x'} |`);
+}
+const errors = [...ours, ...peer].reduce((s, r) => s + r.errors, 0);
+console.log(`(ratio > 1: this server is better; errors in all rounds: ${errors})`);
+if (errors > 0) process.exitCode = 1;
+EOF

@@ -1,0 +1,89 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  seatChange, hostChange, lobbyControls, freeSeatMessage, clockChoices, settingsMessage, durationParts, rematchOffer, soloStep,
+  TURN_CHOICES, AWAY_CHOICES,
+} from '../../web-client/js/lobbylife.js';
+
+const player = (seat, name, extra = {}) => ({ seat, name, color: 'red', score: 0, meeples: 7, connected: true, tile: null, host: false, bot: null, away: false, ...extra });
+const lobby = (players, extra = {}) => ({ room: 'r', phase: 'lobby', players, settings: { turn_seconds: null, away_seconds: 60 }, rematch: null, ...extra });
+
+test('what a welcome says about my seat', () => {
+  assert.equal(seatChange(null, { type: 'welcome', seat: 0 }), null, 'a first join');
+  assert.equal(seatChange(1, { type: 'welcome', seat: 1 }), null, 'a rejoin');
+  assert.deepEqual(seatChange(1, { type: 'welcome', seat: null, token: null }), { kind: 'left', seat: null });
+  assert.deepEqual(seatChange(2, { type: 'welcome', seat: null, token: null, kicked: true }), { kind: 'kicked', seat: null });
+  assert.deepEqual(seatChange(3, { type: 'welcome', seat: 2, token: 't' }), { kind: 'moved', seat: 2 });
+  assert.equal(seatChange(1, { type: 'state' }), null);
+});
+
+test('host hand-over', () => {
+  const before = lobby([player(0, 'Ann', { host: true }), player(1, 'Ben'), player(2, 'Cy')]);
+  const annLeft = lobby([player(0, 'Ben', { host: true }), player(1, 'Cy')]);
+  assert.deepEqual(hostChange(before, annLeft, 1, 0), { me: true }, 'Ben moved up to seat 0 and is the host');
+  assert.deepEqual(hostChange(before, annLeft, 2, 1), { me: false, player: annLeft.players[0] }, 'Cy hears Ben is the host');
+  const benLeft = lobby([player(0, 'Ann', { host: true }), player(1, 'Cy')]);
+  assert.equal(hostChange(before, benLeft, 2, 1), null, 'the host stays');
+  assert.equal(hostChange(before, before, 0, 0), null);
+  assert.equal(hostChange(before, { ...annLeft, phase: 'playing' }, 1, 0), null);
+});
+
+test('lobby controls: the host kicks humans, removes computer players, adds them, sets the clock', () => {
+  const s = lobby([player(0, 'Ann', { host: true }), player(1, 'Bot 2 (easy)', { bot: 'easy' }), player(2, 'Cy')]);
+  const host = lobbyControls(s, 0);
+  assert.deepEqual([host.isHost, host.canStart, host.canAddBot, host.canLeave, host.canSetClock], [true, true, true, true, true]);
+  assert.deepEqual(host.seats, [
+    { seat: 0, kick: false, removeBot: false },
+    { seat: 1, kick: false, removeBot: true },
+    { seat: 2, kick: true, removeBot: false },
+  ]);
+  const guest = lobbyControls(s, 2);
+  assert.deepEqual([guest.isHost, guest.canStart, guest.canAddBot, guest.canLeave, guest.canSetClock], [false, false, false, true, false]);
+  assert.ok(guest.seats.every((x) => !x.kick && !x.removeBot));
+  const watcher = lobbyControls(s, null);
+  assert.deepEqual([watcher.seated, watcher.canLeave], [false, false]);
+  const full = lobby([0, 1, 2, 3, 4].map((i) => player(i, `P${i}`, { host: i === 0 })));
+  assert.equal(lobbyControls(full, 0).canAddBot, false);
+  assert.equal(lobbyControls(lobby([player(0, 'Ann', { host: true })]), 0).canStart, false, 'one seat cannot start');
+  assert.equal(lobbyControls({ ...s, phase: 'playing' }, 0).canLeave, false);
+  assert.deepEqual(freeSeatMessage(s, 1), { type: 'remove_bot', seat: 1 });
+  assert.deepEqual(freeSeatMessage(s, 2), { type: 'kick', seat: 2 });
+  assert.equal(freeSeatMessage(s, 4), null);
+});
+
+test('the clock: choices within the protocol\'s ranges', () => {
+  for (const v of TURN_CHOICES) assert.ok(settingsMessage('turn_seconds', v), `turn ${v}`);
+  for (const v of AWAY_CHOICES) assert.ok(settingsMessage('away_seconds', v), `away ${v}`);
+  assert.deepEqual(settingsMessage('turn_seconds', 60), { type: 'settings', turn_seconds: 60 });
+  assert.deepEqual(settingsMessage('away_seconds', null), { type: 'settings', away_seconds: null });
+  assert.equal(settingsMessage('turn_seconds', 5), null);
+  assert.equal(settingsMessage('away_seconds', 100000), null);
+  assert.equal(settingsMessage('turn_seconds', 1.5), null);
+  assert.equal(settingsMessage('other', 10), null);
+  assert.deepEqual(clockChoices('away_seconds', 60), AWAY_CHOICES);
+  assert.deepEqual(clockChoices('away_seconds', 45), [null, 15, 30, 45, 60, 120, 300, 900], 'a value set elsewhere is kept');
+  assert.deepEqual(durationParts(45), { unit: 's', n: 45 });
+  assert.deepEqual(durationParts(120), { unit: 'min', n: 2 });
+  assert.deepEqual(durationParts(7200), { unit: 'h', n: 2 });
+  assert.deepEqual(durationParts(86400), { unit: 'd', n: 1 });
+});
+
+test('the rematch on offer', () => {
+  const done = { ...lobby([player(0, 'Ann', { host: true }), player(1, 'Ben')]), phase: 'finished' };
+  assert.equal(rematchOffer({ ...done, phase: 'playing' }, 0), null);
+  assert.deepEqual(rematchOffer(done, 1), { ask: true });
+  assert.equal(rematchOffer(done, null), null, 'a spectator cannot ask');
+  assert.deepEqual(rematchOffer({ ...done, rematch: 'newroom1234' }, 0), { room: 'newroom1234', join: true });
+  assert.deepEqual(rematchOffer({ ...done, rematch: 'newroom1234' }, null), { room: 'newroom1234', join: false });
+});
+
+test('a game against the computer: add a bot, then start', () => {
+  const alone = lobby([player(0, 'Ann', { host: true })]);
+  assert.deepEqual(soloStep(alone, 0, 'medium'), { type: 'add_bot', level: 'medium' });
+  assert.deepEqual(soloStep(alone, 0, 'nonsense'), { type: 'add_bot', level: 'medium' });
+  const withBot = lobby([player(0, 'Ann', { host: true }), player(1, 'Bot 2 (medium)', { bot: 'medium' })]);
+  assert.deepEqual(soloStep(withBot, 0, 'medium'), { type: 'start' });
+  assert.equal(soloStep({ ...withBot, phase: 'playing' }, 0, 'medium'), 'done');
+  assert.equal(soloStep(lobby([player(0, 'Ann', { host: true }), player(1, 'Ben')]), 1, 'medium'), null, 'not the host: wait');
+  assert.equal(soloStep(null, 0, 'medium'), null);
+});

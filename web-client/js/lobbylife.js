@@ -1,0 +1,126 @@
+// Lobby life, pure (protocol 1.1 and 1.2): what a welcome says about this connection's
+// seat (left, removed, moved up), who became the host, which lobby controls a player has,
+// the clock's choices, the rematch on offer, and the steps of a game against the computer.
+// No DOM, so node tests it.
+
+import { playerBySeat } from './state.js';
+
+export const BOT_LEVELS = ['easy', 'medium', 'hard'];
+export const MAX_SEATS = 5;
+
+/**
+ * What a `welcome` says about the seat this connection held before it (`prevSeat`):
+ * null (nothing changed, or a first join), or {kind: 'left'|'kicked'|'moved', seat}.
+ */
+export function seatChange(prevSeat, msg) {
+  if (msg?.type !== 'welcome' || prevSeat === null || prevSeat === undefined) return null;
+  const seat = msg.seat ?? null;
+  if (seat === null) return { kind: msg.kicked === true ? 'kicked' : 'left', seat: null };
+  if (seat !== prevSeat) return { kind: 'moved', seat };
+  return null;
+}
+
+/**
+ * The host changed in the lobby: {me: true} when this player became it, {me: false, player}
+ * when someone else did, else null. A seat moving up keeps its host: the host is the same
+ * player when the name stays (the server keeps the host's seat through any shift).
+ */
+export function hostChange(prev, next, prevSeat, mySeat) {
+  if (!prev || !next || prev.phase !== 'lobby' || next.phase !== 'lobby') return null;
+  const before = (prev.players ?? []).find((p) => p.host);
+  const after = (next.players ?? []).find((p) => p.host);
+  if (!before || !after) return null;
+  const wasMe = prevSeat !== null && before.seat === prevSeat;
+  const isMe = mySeat !== null && after.seat === mySeat;
+  if (isMe && !wasMe) return { me: true };
+  if (!isMe && after.name !== before.name) return { me: false, player: after };
+  return null;
+}
+
+/** Which lobby controls this player has, and on which seats. */
+export function lobbyControls(state, mySeat) {
+  const players = state?.players ?? [];
+  const me = playerBySeat(state, mySeat);
+  const isHost = !!me?.host;
+  const lobby = state?.phase === 'lobby';
+  const humans = players.filter((p) => !p.bot).length;
+  return {
+    isHost,
+    seated: !!me,
+    full: players.length >= MAX_SEATS,
+    canStart: isHost && lobby && players.length >= 2 && humans >= 1,
+    canAddBot: isHost && lobby && players.length < MAX_SEATS,
+    canLeave: !!me && lobby,
+    canSetClock: isHost && lobby,
+    seats: players.map((p) => ({
+      seat: p.seat,
+      kick: isHost && lobby && !p.bot && p.seat !== mySeat,
+      removeBot: isHost && lobby && !!p.bot,
+    })),
+  };
+}
+
+/** The message that frees a seat: remove_bot for a computer player, kick for a human. */
+export function freeSeatMessage(state, seat) {
+  const p = playerBySeat(state, seat);
+  if (!p) return null;
+  return p.bot ? { type: 'remove_bot', seat } : { type: 'kick', seat };
+}
+
+// The clock's choices, in seconds (protocol 1.1: turn_seconds null or 10..604800,
+// away_seconds null or 5..86400); null is "no limit" / "wait for them".
+export const TURN_CHOICES = [null, 30, 60, 120, 300, 900, 3600, 86400];
+export const AWAY_CHOICES = [null, 15, 30, 60, 120, 300, 900];
+const RANGE = { turn_seconds: [10, 604800], away_seconds: [5, 86400] };
+
+/** The choices for one setting, with the room's current value among them. */
+export function clockChoices(key, current) {
+  const base = key === 'turn_seconds' ? TURN_CHOICES : AWAY_CHOICES;
+  if (current === null || current === undefined || base.includes(current)) return base;
+  return [null, ...[...base.filter((v) => v !== null), current].sort((a, b) => a - b)];
+}
+
+/** The settings message for one choice, or null when the value is out of range. */
+export function settingsMessage(key, value) {
+  if (!(key in RANGE)) return null;
+  if (value !== null) {
+    const [lo, hi] = RANGE[key];
+    if (!Number.isInteger(value) || value < lo || value > hi) return null;
+  }
+  return { type: 'settings', [key]: value };
+}
+
+/** A duration in its largest whole unit: {unit: 's'|'min'|'h'|'d', n}. */
+export function durationParts(seconds) {
+  if (seconds % 86400 === 0) return { unit: 'd', n: seconds / 86400 };
+  if (seconds % 3600 === 0) return { unit: 'h', n: seconds / 3600 };
+  if (seconds % 60 === 0) return { unit: 'min', n: seconds / 60 };
+  return { unit: 's', n: seconds };
+}
+
+/**
+ * The rematch on offer at the end: null while the game runs; {ask: true} when this seated
+ * player may ask for it; {room, join: true} once it exists (a seated player sends `rematch`
+ * again and gets their seat in it), {room, join: false} for a spectator (just a link).
+ */
+export function rematchOffer(state, mySeat) {
+  if (state?.phase !== 'finished') return null;
+  const seated = mySeat !== null && mySeat !== undefined && !!playerBySeat(state, mySeat);
+  if (typeof state.rematch === 'string' && state.rematch) return { room: state.rematch, join: seated };
+  return seated ? { ask: true } : null;
+}
+
+/**
+ * The next step of setting up a game against the computer, for the host who asked for it:
+ * a message to send, 'done' once the game runs, or null to wait.
+ */
+export function soloStep(state, mySeat, level) {
+  if (!state) return null;
+  if (state.phase !== 'lobby') return 'done';
+  const me = playerBySeat(state, mySeat);
+  if (!me?.host) return null;
+  const players = state.players ?? [];
+  if (!players.some((p) => p.bot)) return { type: 'add_bot', level: BOT_LEVELS.includes(level) ? level : 'medium' };
+  if (players.length >= 2) return { type: 'start' };
+  return null;
+}

@@ -1,0 +1,163 @@
+// The room page's part in lobby life and rematches (protocol 1.1 and 1.2): leaving and
+// being removed (the kept token is forgotten, the page stays as a spectator and says why),
+// the host hand-over, the lobby's host actions, a game against the computer set up from the
+// start page, and "Play again" in the end dialog, which follows the server's `rematch`
+// message into the new room with the new seat's token.
+
+import { t, playerName } from './i18n.js';
+import { h } from './ui.js';
+import { toast } from './page.js';
+import { KEYS, local, session } from './storage.js';
+import { forgetGame } from './games.js';
+import { roomPath, replayPath } from './routes.js';
+import { seatChange, hostChange, freeSeatMessage, rematchOffer, soloStep } from './lobbylife.js';
+
+const ROOM_ID = /^[A-Za-z0-9_-]{10,64}$/;
+
+export class RoomLife {
+  /** room: this room's id; send(msg) -> bool; askName(): the join dialog; go(path): navigation. */
+  constructor(room, { send, askName, go = (path) => location.assign(path) }) {
+    this.room = room;
+    this.send = send;
+    this.askName = askName;
+    this.go = go;
+    this.seatNotice = null; // why this page watches instead of playing
+    this.kicked = false;
+    this.soloSent = null; // the type of the last solo set-up message sent
+    this.rematchAsked = false;
+    this.rematchOnArrival = false; // the room already named its rematch when this page joined
+    this.offered = null; // a rematch seat kept for one click: {room}
+  }
+
+  /**
+   * The server's {"type":"rematch","room","token"}: the new seat's token is kept. The page
+   * goes there when the rematch was made while it was here, or when it asked; a player
+   * coming back to a room that already had its rematch is offered it (renderEnd).
+   * Returns true when the page leaves.
+   */
+  onRematch(msg) {
+    if (typeof msg.room !== 'string' || !ROOM_ID.test(msg.room) || typeof msg.token !== 'string' || !msg.token) return false;
+    local.set(KEYS.token(msg.room), msg.token);
+    if (this.rematchOnArrival && !this.rematchAsked) {
+      this.offered = { room: msg.room };
+      return false;
+    }
+    this.goToRematch(msg.room);
+    return true;
+  }
+
+  goToRematch(room) {
+    session.set(KEYS.rematchFrom(room), this.room);
+    this.go(roomPath(room));
+  }
+
+  /**
+   * After a message: what a welcome says about the seat this connection held. Returns the
+   * new intent for the page's next (re)connection, or undefined to keep its own.
+   */
+  afterMessage(prevSeat, msg, store) {
+    const change = seatChange(prevSeat, msg);
+    if (msg.type === 'welcome') {
+      this.rematchOnArrival = !!store.state?.rematch;
+      if (store.seat !== null) this.seatNotice = null;
+    }
+    if (!change) return undefined;
+    if (change.kind === 'moved') {
+      toast(t('lobby.seatMoved', { n: change.seat + 1 }), 'info');
+      return undefined;
+    }
+    // Left or removed: the token no longer works; this page goes on watching.
+    forgetGame(local, this.room);
+    this.kicked = change.kind === 'kicked';
+    this.seatNotice = t(this.kicked ? 'lobby.kicked' : 'lobby.left');
+    toast(this.seatNotice, this.kicked ? 'error' : 'info', 7000);
+    return { type: 'watch' };
+  }
+
+  /** After the state changed: the host hand-over, the next solo set-up step. */
+  afterState(prev, prevSeat, store) {
+    const change = hostChange(prev, store.state, prevSeat, store.seat);
+    if (change?.me) toast(t('lobby.nowHost'), 'info', 6000);
+    else if (change) toast(t('lobby.newHost', { name: playerName(change.player) }), 'info');
+    if (store.state?.phase === 'finished' && store.state.rematch) this.rematchAsked = false;
+    this.solo(store);
+  }
+
+  solo(store) {
+    const level = session.get(KEYS.solo(this.room));
+    if (!level) return;
+    const step = soloStep(store.state, store.seat, level);
+    if (step === 'done') {
+      session.del(KEYS.solo(this.room));
+      return;
+    }
+    if (step && step.type !== this.soloSent && this.send(step)) this.soloSent = step.type;
+  }
+
+  /** A refused request: the solo set-up or the rematch request stops (the page says why). */
+  onError(err) {
+    if (session.get(KEYS.solo(this.room))) session.del(KEYS.solo(this.room));
+    if (this.rematchAsked) this.rematchAsked = false;
+    return err;
+  }
+
+  /** What the lobby card needs from lobby life (see lobby.js's renderLobby). */
+  lobbyOptions(state) {
+    const rematch = session.get(KEYS.rematchFrom(this.room));
+    return {
+      notice: this.seatNotice ?? (rematch ? t('lobby.rematchOf') : null),
+      canTakeSeat: !this.kicked,
+      onLeave: () => this.send({ type: 'leave' }),
+      onFreeSeat: (seat) => {
+        const msg = freeSeatMessage(state, seat);
+        if (msg) this.send(msg);
+      },
+      onAddBot: (level) => this.send({ type: 'add_bot', level }),
+      onSettings: (msg) => this.send(msg),
+      onTakeSeat: () => this.askName(),
+    };
+  }
+
+  askRematch() {
+    if (this.send({ type: 'rematch' })) this.rematchAsked = true;
+  }
+
+  /** The end dialog's rematch slot (first in its row of buttons) and the replay link. */
+  renderEnd(modal, state, mySeat, rerender) {
+    const row = modal.querySelector('.row');
+    if (!row) return;
+    let slot = row.querySelector('#end-rematch');
+    if (!slot) {
+      slot = h('span', { id: 'end-rematch', class: 'end-rematch' });
+      row.prepend(slot);
+    }
+    const offer = rematchOffer(state, mySeat);
+    const parts = [];
+    if (offer?.ask) {
+      parts.push(h('button', {
+        type: 'button', class: 'btn primary', 'data-testid': 'rematch', disabled: this.rematchAsked,
+        onclick: () => {
+          this.askRematch();
+          rerender();
+        },
+        text: t(this.rematchAsked ? 'end.rematchWaiting' : 'end.rematch'),
+      }));
+    } else if (offer?.room && offer.join) {
+      const join = () => (this.offered?.room === offer.room ? this.goToRematch(offer.room) : this.askRematch());
+      parts.push(h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch-join', onclick: join, text: t('end.rematchJoin') }));
+    } else if (offer?.room) {
+      parts.push(h('a', { class: 'btn primary', href: roomPath(offer.room), 'data-testid': 'rematch-watch', text: t('end.rematchWatch') }));
+    }
+    parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': 'end-replay', text: t('end.replay') }));
+    slot.replaceChildren(...parts);
+    let note = modal.querySelector('#end-rematch-note');
+    if (offer?.room && !note) {
+      note = h('p', { id: 'end-rematch-note', class: 'notice', 'data-testid': 'rematch-ready' });
+      row.before(note);
+    }
+    if (note) {
+      note.hidden = !offer?.room;
+      note.textContent = t('end.rematchReady');
+    }
+  }
+}

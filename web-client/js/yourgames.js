@@ -1,0 +1,116 @@
+// "Your games" on the start page: each room this browser holds a seat in, with its players,
+// its phase and whose turn it is, one click back into it (or its replay), and "forget".
+// Names are user text: textContent only.
+
+import { t, playerName } from './i18n.js';
+import { h, add } from './ui.js';
+import { $ } from './page.js';
+import { local } from './storage.js';
+import { knownGames, forgetGame, describeGame, nextSeat } from './games.js';
+import { roomPath, replayPath } from './routes.js';
+
+const MAX_LISTED = 20;
+
+/** What the server says about one game: GET /api/rooms/<id>, and the record for whose turn. */
+async function fetchGame(game) {
+  let res;
+  try {
+    res = await fetch(`/api/rooms/${encodeURIComponent(game.room)}`);
+  } catch {
+    return describeGame(game, null, { offline: true });
+  }
+  if (res.status === 404) return describeGame(game, null);
+  if (!res.ok) return describeGame(game, null, { offline: true });
+  const info = await res.json().catch(() => null);
+  let turnSeat = null;
+  if (info?.phase === 'playing' && !Number.isInteger(info.turn?.seat)) {
+    try {
+      const rec = await fetch(`/api/rooms/${encodeURIComponent(game.room)}/record`);
+      if (rec.ok) turnSeat = nextSeat(await rec.json());
+    } catch { /* whose turn stays unsaid */ }
+  }
+  return describeGame(game, info, { turnSeat });
+}
+
+function nameList(players) {
+  const span = h('span', { class: 'game-players' });
+  players.forEach((p, i) => {
+    if (i) span.append(', ');
+    span.append(h('span', { class: `pname${p.me ? ' me' : ''}`, text: playerName(p) }));
+  });
+  return span;
+}
+
+function statusLine(line) {
+  if (line.state === 'gone') return h('span', { class: 'game-status gone', text: t('games.gone') });
+  if (line.state === 'offline') return h('span', { class: 'game-status', text: t('games.offline') });
+  const parts = [h('span', { class: `game-phase phase-${line.phase}`, text: t(`games.phase.${line.phase ?? 'lobby'}`) })];
+  if (line.mine) parts.push(h('strong', { class: 'game-turn mine', 'data-testid': 'game-your-turn', text: t('games.yourTurn') }));
+  else if (line.turnSeat !== null) {
+    const p = line.players.find((x) => x.seat === line.turnSeat);
+    if (p) parts.push(h('span', { class: 'game-turn', text: t('games.turnOf', { name: playerName(p) }) }));
+  }
+  const out = h('span', { class: 'game-status' });
+  parts.forEach((p, i) => add(out, i ? ' · ' : null, p));
+  return out;
+}
+
+function itemFor(game, line, onForget) {
+  const li = h('li', {
+    class: `game-item${line?.mine ? ' mine' : ''}`, 'data-testid': 'game-item', 'data-room': game.room,
+    'data-phase': line?.phase ?? (line ? line.state : 'loading'),
+  });
+  const title = h('a', { class: 'game-title', href: roomPath(game.room), 'data-testid': 'game-open' });
+  if (line?.players.length) title.append(nameList(line.players));
+  else title.textContent = t('games.unnamed', { id: game.room.slice(0, 8) });
+  add(li,
+    h('div', { class: 'game-main' },
+      title,
+      line ? statusLine(line) : h('span', { class: 'game-status muted', text: '…' }),
+      game.name ? h('span', { class: 'game-me muted', text: t('games.seatedAs', { name: game.name }) }) : null),
+    h('div', { class: 'game-actions' },
+      line?.replay ? h('a', { class: 'btn small', href: replayPath(game.room), 'data-testid': 'game-replay', text: t('games.replay') }) : null,
+      line?.state === 'ok' && !line.replay
+        ? h('a', { class: `btn small${line.mine ? ' primary' : ''}`, href: roomPath(game.room), text: t('games.open') }) : null,
+      h('button', {
+        type: 'button', class: 'btn small', 'data-testid': 'game-forget', title: t('games.forgetTitle'),
+        'aria-label': `${t('games.forget')}: ${game.room}`, onclick: () => onForget(game.room), text: t('games.forget'),
+      })));
+  return li;
+}
+
+export class YourGames {
+  constructor(store = local) {
+    this.store = store;
+    this.lines = new Map(); // room -> described line
+  }
+
+  /** Lists the games now, then fills in what the server says about each. */
+  async show() {
+    const games = knownGames(this.store).slice(0, MAX_LISTED);
+    this.games = games;
+    this.render();
+    await Promise.all(games.map(async (g) => {
+      this.lines.set(g.room, await fetchGame(g));
+      this.render();
+    }));
+    $('your-games').dataset.loaded = '1';
+  }
+
+  forget(room) {
+    forgetGame(this.store, room);
+    this.games = this.games.filter((g) => g.room !== room);
+    this.lines.delete(room);
+    this.render();
+  }
+
+  render() {
+    const section = $('your-games');
+    section.hidden = !this.games.length;
+    $('games-list').replaceChildren(...this.games.map((g) => itemFor(g, this.lines.get(g.room), (room) => this.forget(room))));
+  }
+
+  relabel() {
+    if (this.games) this.render();
+  }
+}
