@@ -1,5 +1,7 @@
 #include "wsclient.hpp"
 
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include <boost/asio/connect.hpp>
@@ -186,7 +188,26 @@ struct HttpCall : std::enable_shared_from_this<HttpCall> {
     const auto head_end = response.find("\r\n\r\n");
     int status = 0;
     if (response.size() > 12 && response.starts_with("HTTP/1.1 ")) status = std::atoi(response.c_str() + 9);
-    done(status, head_end == std::string::npos ? std::string() : response.substr(head_end + 4));
+    if (head_end == std::string::npos) return done(status, std::string());
+    std::string head = response.substr(0, head_end);
+    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string body = response.substr(head_end + 4);
+    if (head.find("transfer-encoding: chunked") != std::string::npos) body = unchunk(body);
+    done(status, std::move(body));
+  }
+  // A chunked body (Node's http answers so): hex size, CRLF, data, CRLF, ..., 0.
+  static std::string unchunk(const std::string& in) {
+    std::string out;
+    std::size_t at = 0;
+    while (at < in.size()) {
+      const auto eol = in.find("\r\n", at);
+      if (eol == std::string::npos) break;
+      const std::size_t n = std::strtoul(in.substr(at, eol - at).c_str(), nullptr, 16);
+      if (n == 0 || eol + 2 + n > in.size()) break;
+      out.append(in, eol + 2, n);
+      at = eol + 2 + n + 2;
+    }
+    return out;
   }
   void read() {
     sock.async_read_some(asio::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
