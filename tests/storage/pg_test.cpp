@@ -190,15 +190,19 @@ TEST_CASE("postgresql: a server restart fails the writes in flight, stores nothi
   CHECK_FALSE(s->renew_lease().error.empty());
   pg.start();
 
-  // The first call after the restart may find the old connection dead; one of the next
-  // ones reconnects.
-  bool stored = false;
-  for (int i = 0; i < 3 && !stored; ++i) stored = static_cast<bool>(append(*s, "room-r", 1, "after", 3));
-  CHECK(stored);
+  // The first call after the restart may find the old connection dead, and the server
+  // may still be starting up: one of the next ones, within a few seconds, reconnects.
+  const auto retry = [&](std::int64_t seq, const std::string& payload, std::int64_t version) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (append(*s, "room-r", seq, payload, version)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return false;
+  };
+  CHECK(retry(1, "after", 3));
   pg.restart();
-  for (int i = 0; i < 3; ++i) {
-    if (append(*s, "room-r", 2, "after-restart", 4)) break;
-  }
+  CHECK(retry(2, "after-restart", 4));
   const auto r = load(*s, "room-r");
   REQUIRE(r);
   REQUIRE(r->actions.size() == 3);
