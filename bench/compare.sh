@@ -5,16 +5,21 @@
 # table with the ratio. Everything it starts listens on 127.0.0.1 and stops by itself.
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
-#                         [--interval-ms MS] [--build DIR] [--only ours|peer]
+#                         [--interval-ms MS] [--build DIR] [--only ours|peer] [--profile]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
 # with its default durable storage (a SQLite file, synchronous=FULL) on one I/O thread;
 # the peer's `ws` is installed into a temporary folder.
+#
+# --profile also records each server with `perf` for the middle half of each round and
+# prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
+# tcp_recvmsg with all they call, loopback delivery included): the part of a move no
+# server can spend less on while it sends one frame to each of the room's connections.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only=""
+rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -24,6 +29,7 @@ while [[ $# -gt 0 ]]; do
     --interval-ms) interval=$2; shift 2 ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --profile) profile=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +38,7 @@ for bin in carcassonne-server carcassonne-load; do
   [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
 done
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
+if [[ $profile == 1 ]]; then command -v perf >/dev/null || { echo "--profile needs perf (linux-perf)" >&2; exit 1; }; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 work=$(mktemp -d /tmp/carc-compare.XXXXXX)
@@ -75,13 +82,28 @@ round() {
   server_pid=$!
   wait_port "$port"
   taskset -c 1 "$build/carcassonne-load" --port "$port" --server-pid "$server_pid" --rooms "$rooms" \
-    --players "$players" --interval-ms "$interval" --duration "$duration" >"$work/out" 2>"$work/err" || true
+    --players "$players" --interval-ms "$interval" --duration "$duration" >"$work/out" 2>"$work/err" &
+  local load_pid=$!
+  if [[ $profile == 1 ]]; then
+    sleep $((duration / 4))
+    perf record -q -F 999 -g -p "$server_pid" -o "$work/perf.data" -- sleep $((duration / 2)) >/dev/null 2>&1 || true
+  fi
+  wait "$load_pid" || true
   kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
   local line
   line=$(grep '^{"moves_per_s"' "$work/out" || true)
   if [[ -z $line ]]; then
     echo "round $who failed:" >&2; cat "$work/out" "$work/err" >&2; exit 1
+  fi
+  if [[ $profile == 1 ]]; then
+    # Inclusive shares of the kernel's TCP send and receive paths in the server's samples.
+    local share
+    share=$(perf report -i "$work/perf.data" --children --sort sym -g none --stdio 2>/dev/null |
+      awk '$NF == "tcp_sendmsg" || $NF == "tcp_recvmsg" { gsub("%", "", $1); s += $1 } END { printf "%.2f", s + 0 }')
+    line=$(node -e 'const r = JSON.parse(process.argv[1]); r.tcp_share = Number(process.argv[2]) / 100;
+      r.tcp_us_per_move = r.server_us_per_move * r.tcp_share; console.log(JSON.stringify(r))' "$line" "$share")
+    rm -f "$work/perf.data"
   fi
   echo "  $who: $line" >&2
   echo "$line" >>"$work/$who.jsonl"
@@ -114,13 +136,18 @@ const rows = [
   ['server memory per room (KB)', 'kb_per_room', 1],
   ['load generator CPU per move (us)', 'load_us_per_move', 1],
 ];
+if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
+  rows.push(['server CPU per move in kernel TCP (us)', 'tcp_us_per_move', 1]);
+  rows.push(['share of server CPU in kernel TCP', 'tcp_share', 2]);
+}
 const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
 console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | this server | Node peer, no rules | ratio |`);
 console.log('|---|---|---|---|');
 for (const [label, key, d] of rows) {
   const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
   const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
-  console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${key === 'load_us_per_move' ? '' : fmt(ratio, 2) + 'x'} |`);
+  const plain = key === 'load_us_per_move' || key.startsWith('tcp_');
+  console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
 }
 const errors = [...ours, ...peer].reduce((s, r) => s + r.errors, 0);
 console.log(`(ratio > 1: this server is better; errors in all rounds: ${errors})`);
