@@ -79,9 +79,21 @@ say "buildah bud docker/Dockerfile"
   || { tail -40 "$work/build.log" >&2; exit 1; }
 say "built $tag ($("${bh[@]}" images --format '{{.Size}}' "$tag"))"
 
-inspect() { "${bh[@]}" inspect --type image --format "$1" "$tag"; }
-user=$(inspect '{{.OCIv1.Config.User}}')
-health=$(inspect '{{json .Docker.Config.Healthcheck.Test}}')
+# The image's configuration as JSON (this buildah's --format templates have no `json`
+# function): the OCI config's User and the Docker config's Healthcheck.Test.
+"${bh[@]}" inspect --type image "$tag" >"$work/inspect.json"
+field() {
+  node -e '
+    const get = (o, path) => path.reduce((v, k) => {
+      if (v == null || typeof v !== "object") return undefined;
+      const key = Object.keys(v).find((x) => x.toLowerCase() === k.toLowerCase());
+      return key === undefined ? undefined : v[key];
+    }, o);
+    const v = get(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")), process.argv[2].split("."));
+    console.log(v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));' "$work/inspect.json" "$1"
+}
+user=$(field OCIv1.config.User)
+health=$(field Docker.config.Healthcheck.Test)
 [[ -n $user && $user != root && $user != 0 ]] || { echo "image-test: the image runs as '$user'" >&2; exit 1; }
 say "image user $user, HEALTHCHECK $health"
 # ["CMD","/app/carcassonne-server","--probe","http://..."] -> the command's words
