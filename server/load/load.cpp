@@ -278,7 +278,8 @@ class Bench final : public WsConn::Handler {
       ++patches_;
       patch_bytes_ += text.size();
     }
-    switch (carc::load::scan_turn(text, r.turn)) {
+    const auto change = carc::load::scan_turn(text, r.turn);
+    switch (change) {
       case carc::load::TurnChange::New: r.has_turn = true; break;
       case carc::load::TurnChange::Ended: r.has_turn = false; break;
       case carc::load::TurnChange::None: break;
@@ -296,7 +297,8 @@ class Bench final : public WsConn::Handler {
         move(r);
       }
     }
-    if (!r.finished && carc::load::sets_phase(text, "finished")) finish(r);
+    // The game ends in a patch without a new turn: only those are searched for the phase.
+    if (!r.finished && change != carc::load::TurnChange::New && carc::load::sets_phase(text, "finished")) finish(r);
   }
 
   void finish(Room& r) {

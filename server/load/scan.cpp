@@ -101,9 +101,14 @@ bool parse_legal(Cursor& c, Legal& l) {
 }  // namespace
 
 std::int64_t frame_version(std::string_view frame) {
+  static constexpr std::string_view kPatch = R"({"type":"patch","version":)";
+  std::int64_t v = -1;
+  if (frame.starts_with(kPatch)) {  // how the server writes every patch
+    std::from_chars(frame.data() + kPatch.size(), frame.data() + frame.size(), v);
+    return v;
+  }
   const auto at = frame.find("\"version\":");
   if (at == std::string_view::npos) return -1;
-  std::int64_t v = -1;
   const char* s = frame.data() + at + 10;
   std::from_chars(s, frame.data() + frame.size(), v);
   return v;
