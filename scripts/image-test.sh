@@ -22,6 +22,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 [[ $(id -u) -eq 0 ]] || { echo "image-test: run as root" >&2; exit 1; }
 bash scripts/install-deps.sh --image
+# tests/docker/image-room.mjs plays a room with the tests' `ws` (package.json).
+if ! node -e 'require.resolve("ws")' >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null || { echo "image-test: npm ci failed" >&2; exit 1; }
+fi
 
 work=${CARC_IMAGE_DIR:-$(mktemp -d /var/tmp/carc-image.XXXXXX)}
 mkdir -p "$work"
@@ -50,32 +54,38 @@ trap cleanup EXIT
 mirror=$(sed -nE 's/^URIs: *(http[^ ]*debian)\/?$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
 [[ -n $mirror ]] || mirror=$(sed -nE 's/^deb +(http[^ ]*debian)\/? +bookworm .*/\1/p' /etc/apt/sources.list 2>/dev/null | head -1)
 mirror=${mirror:-http://deb.debian.org/debian}
-say "debootstrap --variant=minbase bookworm from $mirror"
-rootfs="$work/rootfs"
-debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-  || { tail -30 "$work/debootstrap.log" >&2; exit 1; }
-rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+if "${bh[@]}" inspect --type image docker.io/library/debian:12-slim >/dev/null 2>&1 &&
+   "${bh[@]}" inspect --type image docker.io/library/debian:12 >/dev/null 2>&1; then
+  say "base images kept from an earlier run in $work"
+else
+  say "debootstrap --variant=minbase bookworm from $mirror"
+  rootfs="$work/rootfs"
+  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+    || { tail -30 "$work/debootstrap.log" >&2; exit 1; }
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 
-import_base() {  # NAME ROOTFS
-  local ctr mnt
-  ctr=$("${bh[@]}" from scratch)
-  mnt=$("${bh[@]}" mount "$ctr")
-  tar -C "$2" -cf - . | tar -C "$mnt" -xf -
-  "${bh[@]}" umount "$ctr" >/dev/null
-  "${bh[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash "$ctr"
-  "${bh[@]}" commit --quiet "$ctr" "$1" >/dev/null
-  "${bh[@]}" rm "$ctr" >/dev/null
-}
-import_base docker.io/library/debian:12 "$rootfs"
-# -slim: the same system without documentation, manuals and translations (as Debian's).
-rm -rf "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/*
-import_base docker.io/library/debian:12-slim "$rootfs"
-rm -rf "$rootfs"
+  import_base() {  # NAME ROOTFS
+    local ctr mnt
+    ctr=$("${bh[@]}" from scratch)
+    mnt=$("${bh[@]}" mount "$ctr")
+    tar -C "$2" -cf - . | tar -C "$mnt" -xf -
+    "${bh[@]}" umount "$ctr" >/dev/null
+    "${bh[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash "$ctr"
+    "${bh[@]}" commit --quiet "$ctr" "$1" >/dev/null
+    "${bh[@]}" rm "$ctr" >/dev/null
+  }
+  import_base docker.io/library/debian:12 "$rootfs"
+  # -slim: the same system without documentation, manuals and translations (as Debian's).
+  rm -rf "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/*
+  import_base docker.io/library/debian:12-slim "$rootfs"
+  rm -rf "$rootfs"
+fi
 say "base images: $("${bh[@]}" images --format '{{.Name}}:{{.Tag}}' | tr '\n' ' ')"
 
 # ---- 2. the image ----
 say "buildah bud docker/Dockerfile"
-"${bh[@]}" bud --isolation chroot --pull-never --layers=false -f docker/Dockerfile -t "$tag" . >"$work/build.log" 2>&1 \
+# --format docker: an OCI image has no HEALTHCHECK (buildah drops it with a warning).
+"${bh[@]}" bud --isolation chroot --pull-never --layers=false --format docker -f docker/Dockerfile -t "$tag" . >"$work/build.log" 2>&1 \
   || { tail -40 "$work/build.log" >&2; exit 1; }
 say "built $tag ($("${bh[@]}" images --format '{{.Size}}' "$tag"))"
 
