@@ -23,7 +23,7 @@ case $kind in
     tests=() ;;
   tsan)
     build_dir=${CARC_TSAN_DIR:-build-tsan}
-    suites=(server_test room_test fuzz_test address_test storage_test durability_test group_commit_test)
+    suites=(server_test room_test lobby_test fuzz_test address_test storage_test persistence_test durability_test)
     args=(-S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCARC_SANITIZE_THREAD=ON)
     if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
       command -v ninja >/dev/null && args+=(-G Ninja)
