@@ -99,6 +99,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void detach(const ClientPtr& c);
   void handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received);
   void close_all(CloseReason why);
+  void forget_clients() { logic_->forget_clients(); }  // only once the I/O threads have stopped
   std::string info_json() const { return logic_->info_json(); }      // GET /api/rooms/<id>
   std::string record_json() const { return logic_->record_json(); }  // GET /api/rooms/<id>/record
   std::string state_text();                                          // the whole public state

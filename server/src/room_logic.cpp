@@ -448,6 +448,13 @@ void RoomLogic::close_all(CloseReason why) {
   for (auto& m : members_) m.client->close(why);
 }
 
+void RoomLogic::forget_clients() {
+  members_.clear();
+  for (auto& seat : seats_) seat.holder = nullptr;
+  if (pending_) std::visit([](auto& p) { p.client.reset(); }, *pending_);
+  waiting_.clear();
+}
+
 // ---------------------------------------------------------------------------------------
 // HTTP views (cold paths)
 

@@ -85,6 +85,10 @@ class RoomLogic {
   // The rematch room was made (its id), or could not be (empty).
   void rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx);
   void close_all(CloseReason why);
+  // Drops every reference to a connection (members, a change being stored, waiting
+  // commands): a connection holds its room, so these would keep both alive. For the end of
+  // the process, once no strand runs.
+  void forget_clients();
 
   // ---- queries ----
   const std::string& id() const { return id_; }
