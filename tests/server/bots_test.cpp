@@ -260,7 +260,7 @@ TEST_CASE("a restart in the middle of a computer player's turn: it thinks again 
   host.join_token(token);
   wait_for(host, [](const json& s) { return s["turn"]["seat"] == 0 && s["board"].size() == 3; }, 30s);
   const json record = record_of(server, room);
-  REQUIRE(record["moves"].size() == 2);
+  REQUIRE_MESSAGE(record["moves"].size() == 2, record.dump());
   CHECK_FALSE(record["moves"][1].value("auto", false));  // the bot's own move
 }
 

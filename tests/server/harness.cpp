@@ -1,10 +1,13 @@
 #include "harness.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <stdexcept>
 #include <thread>
 
@@ -27,6 +30,41 @@ namespace {
 asio::io_context& io() {
   static asio::io_context ctx;
   return ctx;
+}
+
+// Whether the running test case has failed so far: a server's log is printed only then.
+bool g_test_failed = false;
+
+struct FailureListener : doctest::IReporter {
+  explicit FailureListener(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData&) override { g_test_failed = false; }
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override { g_test_failed = true; }
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData& ad) override { g_test_failed = g_test_failed || ad.m_failed; }
+  void log_message(const doctest::MessageData& md) override {
+    g_test_failed = g_test_failed || (md.m_severity & doctest::assertType::is_warn) == 0;  // FAIL, FAIL_CHECK
+  }
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("server_log_on_failure", 1, FailureListener);
+
+// The last `lines` lines of a file.
+std::string tail(const std::filesystem::path& file, std::size_t lines) {
+  std::ifstream in(file);
+  std::deque<std::string> last;
+  for (std::string line; std::getline(in, line);) {
+    last.push_back(std::move(line));
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out;
+  for (const auto& l : last) out += l + "\n";
+  return out;
 }
 
 int free_port() {
@@ -52,11 +90,17 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args) : extra_args_(
 bool ServerProcess::launch() {
   std::vector<std::string> args = {CARC_SERVER_BIN, "--port",     std::to_string(port_), "--bind",
                                    "127.0.0.1",     "--data-dir", (dir_ / "data").string(), "--log-level",
-                                   // CARC_TEST_LOG_LEVEL=info shows what the servers of a test did
-                                   std::getenv("CARC_TEST_LOG_LEVEL") != nullptr ? std::getenv("CARC_TEST_LOG_LEVEL") : "warn"};
+                                   // The log goes to a file, printed when the test fails.
+                                   std::getenv("CARC_TEST_LOG_LEVEL") != nullptr ? std::getenv("CARC_TEST_LOG_LEVEL") : "info"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  const std::string log = (dir_ / "server.log").string();
   pid_ = ::fork();
   if (pid_ == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -112,7 +156,14 @@ int ServerProcess::terminate() {
 }
 
 ServerProcess::~ServerProcess() {
-  terminate();
+  const bool running = pid_ > 0;
+  const int status = terminate();
+  // A server that crashed, or does not stop cleanly on SIGTERM, fails the test.
+  CHECK_MESSAGE((!running || status == 0), "the server exited with status " << status << " (128+n: signal n)");
+  if (g_test_failed) {
+    std::cerr << "---- the last lines of the server's log (" << (dir_ / "server.log").string() << ") ----\n"
+              << tail(dir_ / "server.log", 60) << "---- end of the server's log ----\n";
+  }
   std::error_code ec;
   std::filesystem::remove_all(dir_, ec);
 }
@@ -168,7 +219,12 @@ struct Peer::Impl {
   std::deque<std::string> inbox;
   bool closed = false;
   int close_code = 0;
+  std::string close_why;  // how the read ended, for failure messages
   bool reading = false;
+
+  std::string status() const {
+    return closed ? " (the connection is closed: " + close_why + ")" : " (the connection is open)";
+  }
 
   void start_read() {
     reading = true;
@@ -177,6 +233,8 @@ struct Peer::Impl {
       if (ec) {
         closed = true;
         close_code = ws.reason().code;
+        close_why = ec.message() + ", close code " + std::to_string(close_code) + " '" +
+                    std::string(ws.reason().reason.data(), ws.reason().reason.size()) + "'";
         return;
       }
       inbox.push_back(beast::buffers_to_string(buffer.data()));
@@ -255,7 +313,7 @@ json Peer::expect(std::string_view type, std::chrono::milliseconds timeout) {
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto msg = next(std::max(left, 1ms));
-    REQUIRE_MESSAGE(msg.has_value(), "no '" << type << "' frame in time");
+    REQUIRE_MESSAGE(msg.has_value(), "no '" << type << "' frame in time" << impl_->status());
     if (msg->value("type", "") == type) return *msg;
     if (msg->value("type", "") == "error" && type != "error") {
       FAIL_CHECK("unexpected error while waiting for '" << type << "': " << msg->dump());
@@ -272,7 +330,7 @@ void Peer::catch_up(std::int64_t v, std::chrono::milliseconds timeout) {
   while (version_ < v) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto msg = next(std::max(left, 1ms));
-    REQUIRE_MESSAGE(msg.has_value(), "did not reach version " << v << " (at " << version_ << ")");
+    REQUIRE_MESSAGE(msg.has_value(), "did not reach version " << v << " (at " << version_ << ")" << impl_->status());
   }
 }
 
