@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <chrono>
+#include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "carc/server/sqlite_store.hpp"
@@ -174,3 +177,64 @@ TEST_CASE("sqlite: an unusable data folder path is reported") {
   CHECK(open_error(tmp.path() / "d").find("not a regular file") != std::string::npos);
 }
 
+
+// Below four times the threshold commits never checkpoint (SQLite's automatic checkpoint
+// is off on the writer); the checkpoint thread copies the log into the database file once
+// it passes its threshold, and the log stays bounded even under commits back to back.
+TEST_CASE("sqlite: the log is checkpointed by its own thread and stays bounded") {
+  // About a move a millisecond, as a busy server commits them.
+  const auto write_many = [](SqliteStore& s) {
+    REQUIRE(create(s, "busy-room"));
+    const std::string payload(300, 'p');
+    for (int seq = 0; seq < 1500; ++seq) {
+      REQUIRE(append(s, "busy-room", seq, payload, seq + 2));
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  const auto db_bytes = [](const std::filesystem::path& dir) { return std::filesystem::file_size(dir / "carcassonne.db"); };
+
+  TempDir tmp;
+  const auto quiet = tmp.path() / "quiet";
+  const auto busy = tmp.path() / "busy";
+  SqliteStore::Options never;
+  never.sync = SqliteStore::Sync::Normal;
+  never.checkpoint_pages = 1 << 30;
+  SqliteStore::Options often = never;
+  often.checkpoint_pages = 16;
+
+  auto q = SqliteStore::open(quiet, never);
+  const auto quiet_before = db_bytes(quiet);
+  write_many(*q);
+  // About 450 KB went into the log, and none of it into the database file.
+  CHECK(std::filesystem::file_size(quiet / "carcassonne.db-wal") > 400'000);
+  MESSAGE("log sizes: " << std::filesystem::file_size(quiet / "carcassonne.db-wal") << " bytes without checkpoints");
+  CHECK(db_bytes(quiet) == quiet_before);
+  CHECK(q->checkpoints() == 0);
+
+  auto b = SqliteStore::open(busy, often);
+  write_many(*b);
+  for (int i = 0; i < 500 && (b->checkpoints() == 0 || db_bytes(busy) < 400'000); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  MESSAGE("log: " << std::filesystem::file_size(busy / "carcassonne.db-wal") << " bytes; checkpoints: " << b->checkpoints() << ", " << b->checkpoint_restarts() << " of them RESTART");
+  CHECK(b->checkpoints() > 0);
+  CHECK(db_bytes(busy) > 400'000);
+  // The log starts over once it is all in the database, so it stays smaller than the quiet one.
+  CHECK(std::filesystem::file_size(busy / "carcassonne.db-wal") < std::filesystem::file_size(quiet / "carcassonne.db-wal"));
+
+  // Both hold every action, now and after reopening.
+  for (const auto& dir : {quiet, busy}) {
+    auto back = load(dir == quiet ? *q : *b, "busy-room");
+    REQUIRE(back);
+    CHECK(back->actions.size() == 1500);
+  }
+  q.reset();
+  b.reset();
+  for (const auto& dir : {quiet, busy}) {
+    auto s = SqliteStore::open(dir);
+    auto back = load(*s, "busy-room");
+    REQUIRE(back);
+    CHECK(back->actions.size() == 1500);
+    CHECK(back->version == 1501);
+  }
+}

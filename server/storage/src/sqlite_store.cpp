@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "sqlite.hpp"
+#include "wal_checkpointer.hpp"
 
 namespace carc::server {
 namespace {
@@ -145,9 +146,21 @@ const char* sync_pragma(SqliteStore::Sync s) {
 
 // ---------------------------------------------------------------------------------------
 SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
-    : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {}
+    : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {
+  if (!path_.empty() && options_.checkpoint_pages > 0) {
+    try {
+      checkpointer_ = std::make_unique<WalCheckpointer>(path_.string(), db_->handle(), options_.checkpoint_pages,
+                                                        sync_pragma(options_.sync), options_.busy_timeout_ms);
+    } catch (const SqlError& e) {
+      throw open_error(path_, e);
+    }
+  }
+}
 
 SqliteStore::~SqliteStore() = default;
+
+std::uint64_t SqliteStore::checkpoints() const { return checkpointer_ ? checkpointer_->checkpoints() : 0; }
+std::uint64_t SqliteStore::checkpoint_restarts() const { return checkpointer_ ? checkpointer_->restarts() : 0; }
 
 std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options options) {
   std::error_code ec;

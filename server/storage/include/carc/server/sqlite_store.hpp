@@ -16,12 +16,17 @@
 
 namespace carc::server {
 
-class Db;  // the SQLite connection (internal)
+class Db;               // the SQLite connection (internal)
+class WalCheckpointer;  // checkpoints the log off the commit path (internal)
 
 struct SqliteOptions {
   enum class Sync { Full, Normal };  // PRAGMA synchronous for commits that carry writes
   Sync sync = Sync::Full;
   int busy_timeout_ms = 5000;
+  // The write-ahead log's size, in pages, at which a checkpoint runs on its own thread
+  // and connection: never inside a commit, and commits wait for one only if the log
+  // reaches 4 times this all the same. 0: SQLite's own, inside the commit.
+  int checkpoint_pages = 1000;
   std::function<std::int64_t()> clock;  // unix ms; empty = system clock
 };
 
@@ -57,6 +62,8 @@ class SqliteStore final : public RoomStore {
   std::string describe() const override;
 
   const std::filesystem::path& path() const { return path_; }  // empty in memory
+  std::uint64_t checkpoints() const;          // completed by the checkpoint thread
+  std::uint64_t checkpoint_restarts() const;  // of them, the ones that held commits (the log reached 4x)
 
  private:
   SqliteStore(std::unique_ptr<Db> db, std::filesystem::path path, Options options);
@@ -70,6 +77,7 @@ class SqliteStore final : public RoomStore {
   std::unique_ptr<Db> db_;
   std::filesystem::path path_;
   Options options_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // after db_: it goes first
 };
 
 }  // namespace carc::server
