@@ -26,7 +26,7 @@ struct SqliteOptions {
   // The write-ahead log's size, in pages, at which a checkpoint runs on its own thread
   // and connection: never inside a commit, and commits wait for one only if the log
   // reaches 4 times this all the same. 0: SQLite's own, inside the commit.
-  int checkpoint_pages = 1000;
+  int checkpoint_pages = 250;
   std::function<std::int64_t()> clock;  // unix ms; empty = system clock
 };
 
