@@ -106,8 +106,9 @@ std::vector<Option> options() {
       {"--empty-room-ttl", "EMPTY_ROOM_TTL", "seconds a room where nobody ever sat is kept (default 600)",
        limit<int>(&L::empty_room_ttl_s, 1, 365 * 86400)},
       {"--finished-room-ttl", "FINISHED_ROOM_TTL",
-       "seconds a finished game without connections stays in memory; it stays stored and comes back when asked for (default 60)",
-       limit<int>(&L::finished_room_ttl_s, 1, 365 * 86400)},
+       "seconds a finished game without connections stays in memory; it stays stored and comes back when asked for "
+       "(default 0: it leaves as its last connection closes)",
+       limit<int>(&L::finished_room_ttl_s, 0, 365 * 86400)},
       {"--room-rate", "ROOM_RATE", "rooms one client address may create per minute, sustained (default 6; 0: no limit)",
        limit<double>(&L::room_rate_per_minute, 0, 1e9)},
       {"--room-burst", "ROOM_BURST", "rooms one client address may create at once (default 20)",

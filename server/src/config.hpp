@@ -25,7 +25,8 @@ struct Limits {
   int http_timeout_s = 30;
   int room_ttl_s = 86400;                  // a room with no connection for this long leaves memory
   int empty_room_ttl_s = 600;              // a room nobody ever sat in, likewise
-  int finished_room_ttl_s = 60;            // a finished game, likewise (it stays stored and readable)
+  int finished_room_ttl_s = 0;             // a finished game, likewise; 0: once its last connection closes
+                                           // (it stays stored, and comes back when opened)
   // Per client address (token buckets; see address.hpp for what "address" means).
   double room_rate_per_minute = 6;         // rooms created, sustained; 0: off
   double room_burst = 20;                  // rooms created at once

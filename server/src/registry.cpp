@@ -23,7 +23,13 @@ bool valid_room_id(std::string_view id) {
 }
 
 RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits)
-    : io_(io), services_(services), limits_(limits) {}
+    : io_(io), services_(std::move(services)), limits_(limits) {
+  // A finished game nobody has open leaves memory at once by default: its replacement's
+  // players may be arriving, and it comes back from storage when it is opened again.
+  services_.finished_idle = [this](const std::shared_ptr<Room>& room) {
+    if (limits_.finished_room_ttl_s == 0) retire(room, steady_ms(), -1);
+  };
+}
 
 Room::Strand RoomRegistry::make_strand() { return boost::asio::make_strand(io_); }
 
@@ -235,6 +241,9 @@ std::int64_t RoomRegistry::ttl_ms(const Room& room) const {
   // A finished game leaves memory soon (it is stored, and comes back from storage when its
   // link, record or rematch is asked for); a game going on, or a lobby, waits for its players.
   if (room.phase() == protocol::RoomPhase::Finished) {
+    // 0: retired as its last connection closes (finished_idle). What the sweep finds is one
+    // loaded back from storage, for a link or a record: it waits a little for its client.
+    if (limits_.finished_room_ttl_s == 0) return 5000;
     return std::int64_t{std::min(limits_.finished_room_ttl_s, limits_.room_ttl_s)} * 1000;
   }
   return std::int64_t{room.seated() > 0 ? limits_.room_ttl_s : limits_.empty_room_ttl_s} * 1000;
@@ -255,19 +264,21 @@ std::size_t RoomRegistry::expire(std::int64_t now_steady_ms) {
     }
   }
   for (auto& room : idle) {
-    boost::asio::post(room->strand(), [this, room, now_steady_ms] {
-      if (!room->retire_if_idle(now_steady_ms, ttl_ms(*room))) return;
-      {
-        std::lock_guard lock(mu_);
-        const auto it = rooms_.find(room->id());
-        if (it != rooms_.end() && it->second == room) rooms_.erase(it);
-      }
-      services_.persistence.room_removed(room->id());
-      services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
-      spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
-    });
+    boost::asio::post(room->strand(), [this, room, now_steady_ms] { retire(room, now_steady_ms, ttl_ms(*room)); });
   }
   return idle.size();
+}
+
+void RoomRegistry::retire(const std::shared_ptr<Room>& room, std::int64_t now_steady_ms, std::int64_t ttl_ms) {
+  if (!room->retire_if_idle(now_steady_ms, ttl_ms)) return;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = rooms_.find(room->id());
+    if (it != rooms_.end() && it->second == room) rooms_.erase(it);
+  }
+  services_.persistence.room_removed(room->id());
+  services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
 }
 
 }  // namespace carc::server

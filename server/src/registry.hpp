@@ -40,6 +40,9 @@ class RoomRegistry {
   void create_room(RoomCallback done, bool serve_here);
   bool shared_ = false;  // several nodes: rooms created for a client are served where the front routes them
   std::int64_t ttl_ms(const Room& room) const;
+  // On the room's strand: retires it if it is still idle past `ttl_ms` and takes it out
+  // of the map and of this node's storage lease.
+  void retire(const std::shared_ptr<Room>& room, std::int64_t now_steady_ms, std::int64_t ttl_ms);
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);

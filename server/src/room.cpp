@@ -147,8 +147,10 @@ void Room::evict() {
 void Room::detach(const ClientPtr& c) {
   if (retired_) return;  // it had no member left, and took no new one
   logic_->detach(c, unix_ms(), fx_);
-  if (connections_.fetch_sub(1) == 1) idle_since_ms_ = steady_ms();
+  const bool last = connections_.fetch_sub(1) == 1;
+  if (last) idle_since_ms_ = steady_ms();
   carry_out();
+  if (last && phase() == protocol::RoomPhase::Finished && services_.finished_idle) services_.finished_idle(shared_from_this());
 }
 
 void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock::time_point received) {

@@ -28,6 +28,7 @@ namespace carc::server {
 
 class Metrics;
 class BotPool;
+class Room;
 
 struct RoomServices {
   Persistence& persistence;
@@ -38,6 +39,9 @@ struct RoomServices {
   using RematchMaker =
       std::function<void(std::vector<RoomAction> actions, std::function<void(std::string room)> done)>;
   RematchMaker make_rematch;
+  // A finished game's last connection just closed (called on its strand). The registry
+  // retires it then when --finished-room-ttl is 0. Empty: only the sweeper retires rooms.
+  std::function<void(const std::shared_ptr<Room>&)> finished_idle;
 };
 
 class Room : public std::enable_shared_from_this<Room> {

@@ -58,7 +58,7 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics, nullptr, {}}, config.limits),
+      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}}, config.limits),
       bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
@@ -182,7 +182,11 @@ struct Server::Impl {
         stop_timer(io) {}
 
   void sweep() {
-    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, ctx.config.limits.room_ttl_s / 2, ctx.config.limits.empty_room_ttl_s / 2, ctx.config.limits.finished_room_ttl_s / 2}))));
+    // Every half of the shortest time to live (a finished game's 0 means "at its last
+    // close", which the registry handles then; the sweep still catches one that was busy).
+    const Limits& l = ctx.config.limits;
+    const int finished = l.finished_room_ttl_s > 0 ? l.finished_room_ttl_s / 2 : 30;
+    sweeper.expires_after(std::chrono::seconds(std::max(1, std::min({30, l.room_ttl_s / 2, l.empty_room_ttl_s / 2, finished}))));
     sweeper.async_wait([this](beast::error_code ec) {
       if (ec || ctx.stopping) return;
       ctx.rooms.expire(steady_ms());

@@ -10,6 +10,7 @@
 
 #include "carc/server/sqlite_store.hpp"
 #include "metrics.hpp"
+#include "random.hpp"
 #include "registry.hpp"
 #include "store_writer.hpp"
 
@@ -43,7 +44,7 @@ struct Fixture {
     l.empty_room_ttl_s = 1;
     return l;
   }();
-  RoomRegistry rooms{io, RoomServices{writer, metrics, nullptr, {}}, limits};
+  RoomRegistry rooms{io, RoomServices{writer, metrics, nullptr, {}, {}}, limits};
 
   // Runs the strands until the writer and they have nothing left (answers hop between them).
   void settle() {
@@ -119,6 +120,83 @@ TEST_CASE("registry: a room with a connection that arrived first is not expired"
   CHECK(f.store->load_room(room->id()).room->actions.size() == 1);
 }
 
+// A two-player game played to its end (first legal placement every turn, no meeples), as
+// storage would give it back.
+RestoredRoom finished_game() {
+  RestoredRoom r;
+  r.actions.push_back(SeatTaken{0, "Ann", sha256_hex("token-ann"), std::nullopt, true});
+  r.actions.push_back(SeatTaken{1, "Bob", sha256_hex("token-bob"), std::nullopt, false});
+  r.actions.push_back(GameStarted{2, 42, unix_ms()});
+  carc::Game g = carc::Game::seeded(2, 42);
+  std::vector<carc::LegalMove> legal;
+  int index = 0;
+  while (!g.finished()) {
+    const carc::Seat seat = g.current_seat();
+    g.legal_moves(legal);
+    REQUIRE_FALSE(legal.empty());
+    const auto& p = legal.front().placement;
+    const carc::Move m = carc::Move::place(*g.held(seat), p.cell, p.rotation);
+    REQUIRE_FALSE(g.play(m));
+    r.actions.push_back(MovePlayed{index++, seat, m, false, unix_ms()});
+  }
+  r.version = r.game_version = static_cast<std::int64_t>(r.actions.size()) + 1;
+  return r;
+}
+
+std::shared_ptr<Room> add_finished(Fixture& f, const std::string& id) {
+  auto made = Room::restore(f.rooms.make_strand(), id, f.rooms.services(), finished_game());
+  REQUIRE(std::holds_alternative<std::shared_ptr<Room>>(made));
+  auto room = std::get<std::shared_ptr<Room>>(made);
+  REQUIRE(room->phase() == carc::protocol::RoomPhase::Finished);
+  f.rooms.add(room);
+  return room;
+}
+
+TEST_CASE("registry: a finished game leaves memory as its last connection closes (--finished-room-ttl 0)") {
+  Fixture f;
+  REQUIRE(f.limits.finished_room_ttl_s == 0);  // the default
+  const auto room = add_finished(f, "finished-room-1");
+  auto ann = std::make_shared<FakeClient>(), bob = std::make_shared<FakeClient>();
+  boost::asio::post(room->strand(), [&] {
+    room->attach(ann);
+    room->attach(bob);
+  });
+  f.settle();
+  boost::asio::post(room->strand(), [&] { room->detach(ann); });
+  f.settle();
+  CHECK(f.rooms.find_loaded("finished-room-1") == room);  // Bob still looks at the result
+  CHECK(f.metrics.rooms_expired.load() == 0);
+  boost::asio::post(room->strand(), [&] { room->detach(bob); });
+  f.settle();
+  CHECK_FALSE(f.rooms.find_loaded("finished-room-1"));  // gone at once, no sweep needed
+  CHECK(room->retired());
+  CHECK(f.metrics.rooms_expired.load() == 1);
+  // One loaded back for its link waits a few seconds for its client before a sweep takes it.
+  const auto back = add_finished(f, "finished-room-2");
+  CHECK(f.rooms.expire(steady_ms() + 1'000) == 0);
+  CHECK(f.rooms.expire(steady_ms() + 10'000) == 1);
+  f.settle();
+  CHECK_FALSE(f.rooms.find_loaded("finished-room-2"));
+}
+
+TEST_CASE("registry: with --finished-room-ttl S, a finished game stays S seconds after its last connection") {
+  Fixture f;
+  f.limits.finished_room_ttl_s = 60;
+  f.limits.room_ttl_s = 3600;
+  const auto room = add_finished(f, "finished-room-3");
+  auto ann = std::make_shared<FakeClient>();
+  boost::asio::post(room->strand(), [&] { room->attach(ann); });
+  f.settle();
+  boost::asio::post(room->strand(), [&] { room->detach(ann); });
+  f.settle();
+  CHECK(f.rooms.find_loaded("finished-room-3") == room);
+  CHECK(f.rooms.expire(steady_ms() + 30'000) == 0);
+  CHECK(f.rooms.expire(steady_ms() + 61'000) == 1);
+  f.settle();
+  CHECK_FALSE(f.rooms.find_loaded("finished-room-3"));
+  CHECK(f.metrics.rooms_expired.load() == 1);
+}
+
 TEST_CASE("registry: concurrent finds of a room not in memory share one load") {
   Fixture f;
   std::atomic<int> loads{0};
@@ -130,7 +208,7 @@ TEST_CASE("registry: concurrent finds of a room not in memory share one load") {
     pending.push_back(std::move(done));
   });
   std::atomic<int> answered{0};
-  std::shared_ptr<Room> made = std::make_shared<Room>(f.rooms.make_strand(), "loaded-room-1", RoomServices{f.writer, f.metrics, nullptr, {}});
+  std::shared_ptr<Room> made = std::make_shared<Room>(f.rooms.make_strand(), "loaded-room-1", RoomServices{f.writer, f.metrics, nullptr, {}, {}});
   for (int i = 0; i < 5; ++i) {
     f.rooms.find("loaded-room-1", [&](std::shared_ptr<Room> r) {
       if (r == made) answered.fetch_add(1);
