@@ -1,5 +1,6 @@
 #include "carc/protocol/event_history.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -52,7 +53,14 @@ void EventHistory::added(std::size_t at, std::string* ops) {
   *ops += '}';
 }
 
+// Steps of 512 bytes rather than doubling: a game's whole list takes about 1 KB, which
+// doubling would leave at 2 KB in most rooms, half of it unused.
+void EventHistory::make_room(std::size_t bytes) {
+  if (bytes_.capacity() - bytes_.size() < bytes) bytes_.reserve(bytes_.size() + std::max<std::size_t>(bytes, 512));
+}
+
 void EventHistory::append_started(std::string* ops) {
+  make_room(1);
   const std::size_t at = bytes_.size();
   put8(bytes_, kStarted);
   added(at, ops);
@@ -60,6 +68,7 @@ void EventHistory::append_started(std::string* ops) {
 
 void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
   for (const Event& e : events) {
+    make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
       put8(bytes_, kPlaced);

@@ -311,6 +311,9 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
   game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, &events));
   phase_ = RoomPhase::Playing;
+  // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
+  record_moves_.reserve(kBagSize);
+  record_auto_.reserve(kBagSize);
   turn_started_ms_ = g.time_ms;
   if (fx != nullptr) {
     patcher_.events_started(events_);

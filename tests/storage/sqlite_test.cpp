@@ -238,3 +238,39 @@ TEST_CASE("sqlite: the log is checkpointed by its own thread and stays bounded")
     CHECK(back->version == 1501);
   }
 }
+
+// The writer's page cache is bounded (Options::cache_kib); what falls out of it is read
+// back from the file, so a database far larger than the cache still holds and serves
+// everything.
+TEST_CASE("sqlite: the page cache stays within its bound while the database grows past it") {
+  TempDir tmp;
+  SqliteStore::Options small;
+  small.sync = SqliteStore::Sync::Normal;
+  small.cache_kib = 64;
+  SqliteStore::Options big = small;
+  big.cache_kib = 2048;
+  const auto fill = [](SqliteStore& s) {
+    const std::string payload(200, 'a');
+    for (int r = 0; r < 400; ++r) {
+      const std::string room = "cache-room-" + std::to_string(r);
+      REQUIRE(create(s, room));
+      for (int seq = 0; seq < 10; ++seq) REQUIRE(append(s, room, seq, payload, seq + 2));
+    }
+  };
+  auto s = SqliteStore::open(tmp.path() / "small", small);
+  auto l = SqliteStore::open(tmp.path() / "big", big);
+  fill(*s);
+  fill(*l);
+  MESSAGE("page cache: " << s->cache_bytes() << " bytes at 64 KiB, " << l->cache_bytes() << " at 2 MiB");
+  CHECK(std::filesystem::file_size(tmp.path() / "small" / "carcassonne.db") +
+            std::filesystem::file_size(tmp.path() / "small" / "carcassonne.db-wal") > 800'000);
+  // A page of cache costs a little more than the page itself (its header); 64 KiB is 16 pages.
+  CHECK(s->cache_bytes() <= 64 * 1024 * 3 / 2);
+  CHECK(l->cache_bytes() > 4 * s->cache_bytes());
+  for (int r = 0; r < 400; r += 37) {
+    auto back = load(*s, "cache-room-" + std::to_string(r));
+    REQUIRE(back);
+    CHECK(back->actions.size() == 10);
+  }
+  CHECK(s->cache_bytes() <= 64 * 1024 * 3 / 2);
+}

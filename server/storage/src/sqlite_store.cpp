@@ -202,6 +202,7 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options opti
     }
     db->exec(sync_pragma(options.sync));
     db->exec("PRAGMA foreign_keys = ON");
+    if (options.cache_kib > 0) db->exec("PRAGMA cache_size = -" + std::to_string(options.cache_kib));
     migrate(*db, quoted(file));
   } catch (const SqlError& e) {
     throw open_error(file, e);
@@ -223,6 +224,13 @@ std::int64_t SqliteStore::now() const {
 }
 
 std::uint64_t SqliteStore::commits() const { return db_->commits(); }
+
+std::size_t SqliteStore::cache_bytes() const {
+  std::lock_guard lock(mu_);
+  int used = 0, highest = 0;
+  sqlite3_db_status(db_->handle(), SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0);
+  return static_cast<std::size_t>(used);
+}
 
 std::string SqliteStore::describe() const { return path_.empty() ? std::string("SQLite in memory") : "SQLite " + path_.string(); }
 

@@ -37,6 +37,7 @@ class EventHistory {
   // Writes the entry that starts at bytes_[at] and returns the offset of the next one.
   std::size_t write_entry(std::string& out, std::size_t at, int id) const;
   void added(std::size_t at, std::string* ops);
+  void make_room(std::size_t bytes);
 
   std::vector<std::uint8_t> bytes_;
   int count_ = 0;

@@ -27,6 +27,10 @@ struct SqliteOptions {
   // and connection: never inside a commit, and commits wait for one only if the log
   // reaches 4 times this all the same. 0: SQLite's own, inside the commit.
   int checkpoint_pages = 250;
+  // The writer connection's page cache, in KiB (a file on disk; an in-memory store keeps
+  // every page). Pages beyond it are read again through the kernel's page cache, which
+  // is shared, reclaimable and not the server's own memory; SQLite's default is 2 MiB.
+  int cache_kib = 256;
   std::function<std::int64_t()> clock;  // unix ms; empty = system clock
 };
 
@@ -64,6 +68,7 @@ class SqliteStore final : public RoomStore {
   const std::filesystem::path& path() const { return path_; }  // empty in memory
   std::uint64_t checkpoints() const;          // completed by the checkpoint thread
   std::uint64_t checkpoint_restarts() const;  // of them, the ones that held commits (the log reached 4x)
+  std::size_t cache_bytes() const;            // the writer connection's page cache now
 
  private:
   SqliteStore(std::unique_ptr<Db> db, std::filesystem::path path, Options options);
