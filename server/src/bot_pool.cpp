@@ -1,5 +1,7 @@
 #include "bot_pool.hpp"
 
+#include <pthread.h>
+
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -39,6 +41,7 @@ std::size_t BotPool::queued() const {
 }
 
 void BotPool::work() {
+  ::pthread_setname_np(::pthread_self(), "carc-bot");
   for (;;) {
     Job job;
     std::size_t depth = 0;

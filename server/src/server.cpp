@@ -1,6 +1,7 @@
 #include "server.hpp"
 
 #include <malloc.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -241,7 +242,12 @@ void Server::run() {
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", c.bind, c.port, c.web_root.string(), c.threads);
   if (impl.metrics_listener) spdlog::info("metrics on http://{}:{}/metrics", c.metrics_bind, c.metrics_port);
   std::vector<std::thread> threads;
-  for (int i = 1; i < c.threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
+  for (int i = 1; i < c.threads; ++i) {
+    threads.emplace_back([&impl] {
+      ::pthread_setname_np(::pthread_self(), "carc-io");  // the first I/O thread keeps the process's name
+      impl.io.run();
+    });
+  }
   impl.io.run();
   for (auto& t : threads) t.join();
   // No strand runs any more. A connection that was still attached holds its room and the

@@ -1,5 +1,7 @@
 #include "store_writer.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <future>
 
@@ -148,6 +150,7 @@ void StoreWriter::enqueue(Item item) {
 }
 
 void StoreWriter::writer_loop() {
+  ::pthread_setname_np(::pthread_self(), "carc-writer");  // for top -H and perf
   std::unique_lock lock(mu_);
   for (;;) {
     const auto has_work = [&] { return stopping_ || !queue_.empty() || !versions_.empty(); };

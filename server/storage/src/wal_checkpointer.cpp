@@ -1,5 +1,7 @@
 #include "wal_checkpointer.hpp"
 
+#include <pthread.h>
+
 #include <sqlite3.h>
 
 #include "sqlite.hpp"
@@ -49,6 +51,7 @@ int WalCheckpointer::on_wal(void* self, sqlite3*, const char*, int pages) {
 }
 
 void WalCheckpointer::run() {
+  ::pthread_setname_np(::pthread_self(), "carc-checkpoint");
   std::unique_lock lock(mu_);
   while (true) {
     wake_.wait(lock, [this] { return due_ || stop_; });
