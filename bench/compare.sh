@@ -135,6 +135,8 @@ const rows = [
   ['p99 move-to-every-client (ms)', 'p99_ms', 2],
   ['server memory per room (KB)', 'kb_per_room', 1],
   ['load generator CPU per move (us)', 'load_us_per_move', 1],
+  ['rooms in play, on average', 'rooms_in_play', 1],
+  ['a new room\'s setup while playing, p50 (ms)', 'setup_p50_ms', 1],
 ];
 if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
   rows.push(['server CPU per move in kernel TCP (us)', 'tcp_us_per_move', 1]);
@@ -146,7 +148,7 @@ console.log('|---|---|---|---|');
 for (const [label, key, d] of rows) {
   const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
   const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
-  const plain = key === 'load_us_per_move' || key.startsWith('tcp_');
+  const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key.startsWith('tcp_');
   console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
 }
 const errors = [...ours, ...peer].reduce((s, r) => s + r.errors, 0);

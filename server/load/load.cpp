@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -54,14 +55,18 @@ struct Options {
   std::vector<std::string> server_args;
   int connect_batch = 200;
   bool replace = true;  // a finished room is replaced by a new one
+  bool standby = true;  // flat out: each room's replacement is set up while it plays
 };
 
 void usage() {
   std::puts(
       "usage: carcassonne-load [--spawn SERVER_BIN [--server-arg ARG]... | --port N [--server-pid PID]]\n"
       "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S] [--no-replace]\n"
+      "                        [--no-standby]\n"
       "  --interval-ms 0 plays flat out; otherwise each room plays one move every MS milliseconds.\n"
       "  A finished room is replaced by a new one (R rooms play all along) unless --no-replace.\n"
+      "  Flat out, R more rooms are set up ahead and each replaces a finished game at once, so R\n"
+      "  rooms are in play all along; --no-standby sets a replacement up only at a game's end.\n"
       "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the CPU and memory figures.");
 }
 
@@ -124,13 +129,15 @@ struct Room {
   std::vector<std::int64_t> version;  // by connection
   std::vector<WsConn*> by_seat;
   int welcomed = 0;
-  bool started = false;
+  bool started = false;   // its first turn has come
+  bool standby = false;   // set up ahead, waiting to replace a finished game (flat out)
   bool finished = false;
   carc::load::Turn turn;
   bool has_turn = false;
   std::int64_t brain_version = 0;
   std::int64_t pending = 0;  // the version the move in flight will produce
   Clock::time_point sent_at;
+  Clock::time_point created_at;
   int received = 0;
   std::unique_ptr<asio::steady_timer> timer;
   std::mt19937_64 rng;
@@ -143,13 +150,21 @@ class Bench final : public WsConn::Handler {
 
   void start() {
     for (int r = 0; r < opt_.rooms; ++r) create_room();
+    for (int r = 0; r < standby_pool(); ++r) create_room(true);
   }
+
+  // Flat out, a pool of rooms (as many as play) is set up ahead, seated and started, and
+  // each finished game is replaced by the oldest of them: R rooms stay in play however long
+  // a server takes to set a room up. (A server slow at that would otherwise have fewer
+  // games in play at once, and so show a lower latency for each move.)
+  int standby_pool() const { return opt_.interval_ms == 0 && opt_.replace && opt_.standby ? opt_.rooms : 0; }
 
   bool all_started() const { return started_rooms_ >= opt_.rooms; }
   void begin_play() {
     playing_ = true;
     moves_ = 0;
     latency_.clear();
+    setup_ms_.clear();
     patches_ = 0;
     patch_bytes_ = 0;
   }
@@ -168,7 +183,9 @@ class Bench final : public WsConn::Handler {
   // ---- figures ----
   std::uint64_t moves_ = 0, patches_ = 0, patch_bytes_ = 0, errors_ = 0, disconnects_ = 0, games_ = 0;
   std::vector<double> latency_;
+  std::vector<double> setup_ms_;  // a room's creation to its first turn, for rooms set up while playing
   int started_rooms_ = 0;
+  int in_play_ = 0;  // rooms started and not finished
 
  private:
   asio::io_context& io_;
@@ -180,14 +197,18 @@ class Bench final : public WsConn::Handler {
   bool stopping_ = false;
   int connecting_ = 0;
   std::vector<std::pair<int, int>> to_connect_;  // (room, player)
+  std::deque<int> ready_;  // standby rooms started and waiting, oldest first
+  int waiting_ = 0;        // finished games no standby room was ready to replace
 
   Room& room_of(const WsConn& c) { return *rooms_[static_cast<std::size_t>(c.tag / 8)]; }
   static int player_of(const WsConn& c) { return c.tag % 8; }
 
-  void create_room() {
+  int create_room(bool standby = false) {
     const int index = static_cast<int>(rooms_.size());
     auto room = std::make_unique<Room>();
+    room->standby = standby;
     room->rng.seed((static_cast<std::uint64_t>(rd_()) << 32) | rd_());
+    room->created_at = Clock::now();
     room->timer = std::make_unique<asio::steady_timer>(io_);
     room->seat.assign(static_cast<std::size_t>(opt_.players), -1);
     room->version.assign(static_cast<std::size_t>(opt_.players), 0);
@@ -204,6 +225,7 @@ class Bench final : public WsConn::Handler {
       for (int p = 0; p < opt_.players; ++p) to_connect_.emplace_back(index, p);
       pump();
     });
+    return index;
   }
 
   // Connects in batches: thousands of simultaneous SYNs overflow the listen queue.
@@ -286,27 +308,62 @@ class Bench final : public WsConn::Handler {
     }
     if (!r.started && r.has_turn) {
       r.started = true;
-      ++started_rooms_;
-      if (opt_.interval_ms > 0) {
-        // Spread the rooms over the interval, then one move per interval.
-        r.timer->expires_after(std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)));
-        r.timer->async_wait([this, &r](boost::system::error_code ec) {
-          if (!ec) tick(r);
-        });
-      } else {
-        move(r);
-      }
+      if (playing_) setup_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - r.created_at).count());
+      if (!r.standby) play(r);
+      else standby_ready(r, r.conns[0]->tag / 8);
     }
     // The game ends in a patch without a new turn: only those are searched for the phase.
     if (!r.finished && change != carc::load::TurnChange::New && carc::load::sets_phase(text, "finished")) finish(r);
   }
 
+  // A started room begins to play.
+  void play(Room& r) {
+    r.standby = false;
+    ++started_rooms_;
+    ++in_play_;
+    if (opt_.interval_ms > 0) {
+      // Spread the rooms over the interval, then one move per interval.
+      r.timer->expires_after(std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)));
+      r.timer->async_wait([this, &r](boost::system::error_code ec) {
+        if (!ec) tick(r);
+      });
+      return;
+    }
+    move(r);
+  }
+
+  // A standby room has its first turn: it replaces a finished game at once if one is
+  // waiting for it, else it waits for the next game's end.
+  void standby_ready(Room& r, int index) {
+    if (waiting_ > 0) {
+      --waiting_;
+      play(r);
+    } else {
+      ready_.push_back(index);
+    }
+  }
+
   void finish(Room& r) {
     r.finished = true;
     r.has_turn = false;
+    if (r.started) --in_play_;
     ++games_;
     r.timer->cancel();
-    if (opt_.replace && !stopping_) create_room();
+    if (opt_.replace && !stopping_) {
+      if (standby_pool() == 0) {
+        create_room();
+      } else {
+        create_room(true);  // refills the pool
+        while (!ready_.empty() && !rooms_[static_cast<std::size_t>(ready_.front())]) ready_.pop_front();
+        if (ready_.empty()) {
+          ++waiting_;  // the next standby room to be ready plays at once
+        } else {
+          Room& next = *rooms_[static_cast<std::size_t>(ready_.front())];
+          ready_.pop_front();
+          play(next);
+        }
+      }
+    }
     if (r.pending == 0) close_room(r);  // else once every client has the last patch
   }
 
@@ -392,6 +449,7 @@ int main(int argc, char** argv) {
     else if (a == "--spawn") opt.spawn = value();
     else if (a == "--server-arg") opt.server_args.push_back(value());
     else if (a == "--no-replace") opt.replace = false;
+    else if (a == "--no-standby") opt.standby = false;
     else if (a == "--help" || a == "-h") return usage(), 0;
     else return std::fprintf(stderr, "unknown option %s\n", a.c_str()), usage(), 2;
   }
@@ -455,8 +513,12 @@ int main(int argc, char** argv) {
   long rss_peak = rss_seated;
   std::string metrics_at_peak;
   auto next_sample = Clock::now();
+  double in_play_sum = 0;
+  long in_play_samples = 0;
   while (Clock::now() < deadline) {
     io.run_for(std::chrono::milliseconds(50));
+    in_play_sum += bench.in_play_;
+    ++in_play_samples;
     if (Clock::now() >= next_sample) {
       next_sample = Clock::now() + std::chrono::seconds(2);
       const long rss = rss_kb(opt.server_pid);
@@ -485,6 +547,11 @@ int main(int argc, char** argv) {
   std::printf("setup (connect, join, start): %.2f s; games finished while playing: %llu\n", setup_s,
               static_cast<unsigned long long>(bench.games_));
   std::printf("moves: %.0f in %.2f s = %.1f moves/s\n", moves, play_s, moves_per_s);
+  const double in_play = in_play_samples > 0 ? in_play_sum / static_cast<double>(in_play_samples) : 0.0;
+  std::printf("rooms in play (started, not finished): %.1f of %d on average; a replacement room's setup (create,"
+              " connect, join, start): p50 %.1f ms, p99 %.1f ms (%zu rooms)\n",
+              in_play, opt.rooms, percentile(bench.setup_ms_, 0.5), percentile(bench.setup_ms_, 0.99),
+              bench.setup_ms_.size());
   if (opt.server_pid > 0 && moves > 0) {
     std::printf("server CPU while playing: %.2f s (%.0f%% of one core), %.1f us per move\n", server_cpu,
                 100.0 * server_cpu / play_s, 1e6 * server_cpu / moves);
@@ -521,9 +588,9 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "{\"moves_per_s\":%.1f,\"server_us_per_move\":%.1f,\"load_us_per_move\":%.1f,\"p50_ms\":%.2f,\"p99_ms\":%.2f,"
-      "\"max_ms\":%.2f,\"kb_per_room\":%.1f,\"errors\":%llu}\n",
+      "\"max_ms\":%.2f,\"kb_per_room\":%.1f,\"rooms_in_play\":%.1f,\"setup_p50_ms\":%.1f,\"errors\":%llu}\n",
       moves_per_s, moves > 0 ? 1e6 * server_cpu / moves : -1.0, moves > 0 ? 1e6 * self_cpu / moves : -1.0, p50, p99,
-      max_ms, per_room_kb, static_cast<unsigned long long>(bench.errors_));
+      max_ms, per_room_kb, in_play, percentile(bench.setup_ms_, 0.5), static_cast<unsigned long long>(bench.errors_));
   std::fflush(stdout);
 
   bench.stop();
