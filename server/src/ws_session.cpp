@@ -2,8 +2,6 @@
 // size (checked as it is read), the per-connection rate limit, timeouts with pings, and
 // the outgoing queue cap. Frames are parsed once into typed messages, then posted to the
 // room's strand.
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -61,11 +59,10 @@ class FrameQueue {
 // answers them with a reset, and a client that was still writing (a frame after the one
 // refused with 1007, its close reply) loses the close frame and its code. This one drains
 // until the client's end of stream, at most kMaxDrain bytes; the WebSocket's close timeout
-// still bounds how long it waits. A plain socket: the WebSocket keeps its own timeouts, and
-// Beast's tcp_stream layer (its own timer and bookkeeping on every read and write) is left out.
-class DrainingStream : public tcp::socket {
+// still bounds how long it waits.
+class DrainingStream : public beast::tcp_stream {
  public:
-  explicit DrainingStream(tcp::socket&& s) : tcp::socket(std::move(s)) {}
+  explicit DrainingStream(beast::tcp_stream&& s) : beast::tcp_stream(std::move(s)) {}
 };
 
 constexpr std::size_t kMaxDrain = 256 * 1024;
@@ -79,7 +76,7 @@ struct DrainOp {
 
   template <class Self>
   void operator()(Self& self, beast::error_code ec = {}, std::size_t n = 0) {
-    tcp::socket& sock = stream;
+    auto& sock = stream.socket();
     if (!started) {
       started = true;
       if (role == beast::role_type::server) sock.shutdown(tcp::socket::shutdown_send, ec);
@@ -104,11 +101,11 @@ struct DrainOp {
 // specialised than Beast's overloads for basic_stream and for any socket.
 template <class Handler>
 auto async_teardown(beast::role_type role, DrainingStream& stream, Handler&& handler) {
-  return asio::async_compose<Handler, void(beast::error_code)>(DrainOp{stream, role}, handler, stream);
+  return asio::async_compose<Handler, void(beast::error_code)>(DrainOp{stream, role}, handler, stream.socket());
 }
 
 inline void teardown(beast::role_type role, DrainingStream& stream, beast::error_code& ec) {
-  websocket::teardown(role, static_cast<tcp::socket&>(stream), ec);
+  websocket::teardown(role, stream.socket(), ec);
 }
 
 class WsSession final : public Client, public std::enable_shared_from_this<WsSession> {
@@ -189,8 +186,10 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       if (auto* err = std::get_if<protocol::MessageError>(&parsed)) {
         refuse(err->code, err->message);
       } else {
-        // The session runs on its room's strand: the room takes the message here and now.
-        room_->handle(shared_from_this(), std::get<protocol::ClientMessage>(parsed), received);
+        asio::post(room_->strand(), [room = room_, self = shared_from_this(),
+                                     msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {
+          room->handle(self, msg, received);
+        });
       }
     }
     do_read();
@@ -266,8 +265,8 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       queued_bytes_ = 0;
     }
     beast::error_code ec;
-    ws_.next_layer().shutdown(tcp::socket::shutdown_both, ec);
-    ws_.next_layer().close(ec);
+    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(ws_).close();
     if (!reading_) teardown();  // otherwise the read's failure does it
   }
 
@@ -280,7 +279,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   }
 
  public:
-  WsSession(tcp::socket stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
+  WsSession(beast::tcp_stream stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
       : ws_(std::move(stream)),
         ctx_(ctx),
         room_(std::move(room)),
@@ -306,10 +305,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
   }
 
-  // The room sends from its strand, which is this session's own: the frame joins the write
-  // queue at once. From anywhere else it is posted there.
   void send(std::shared_ptr<const std::string> frame) override {
-    if (room_->strand().running_in_this_thread()) return enqueue(std::move(frame));
     asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
       self->enqueue(std::move(frame));
     });
@@ -342,22 +338,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
 void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
                       ServerContext& ctx, ConnectionLimiter::Slot slot) {
-  // The connection moves to its room's strand (one strand per room): the room's patches go
-  // straight into its write queue and its messages straight to the room, with no hop
-  // between strands. The socket is handed over as it is; nothing is pending on it.
-  auto& from = stream.socket();
-  beast::error_code ec;
-  const auto protocol = from.local_endpoint(ec).protocol();
-  if (ec) return;  // the peer has gone already; the stream closes with this scope
-  const auto fd = from.release(ec);
-  if (ec) return;
-  tcp::socket moved(room->strand());
-  moved.assign(protocol, fd, ec);
-  if (ec) {
-    ::close(fd);
-    return;
-  }
-  auto session = std::make_shared<WsSession>(std::move(moved), std::move(room), ctx, std::move(slot));
+  auto session = std::make_shared<WsSession>(std::move(stream), std::move(room), ctx, std::move(slot));
   session->run(std::move(req));
 }
 
