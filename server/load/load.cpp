@@ -1,10 +1,12 @@
 // carcassonne-load: R rooms x P players over real WebSockets, playing random legal games
 // at a pace (--interval-ms, one move per room per interval) or flat out (0). A room whose
-// game ends is replaced by a new one, so R rooms play until --duration ends. Prints moves
-// per second, move-to-every-client latency (from sending a play until every client of the
-// room holds the patch), server CPU and memory (per room, per connection, and the server's
-// own split of its rooms' memory from /metrics), bytes per patch, and the generator's own
-// CPU per move. The last line is the same figures as one JSON object, for scripts.
+// game ends is replaced by a new one, so R rooms play until --duration ends (flat out, by
+// one of a pool of rooms set up ahead, so that a server slow at setting rooms up still
+// has R games in play). Prints moves per second, move-to-every-client latency (from
+// sending a play until every client of the room holds the patch), server CPU and memory
+// (per room, per connection, and the server's own split of its rooms' memory from
+// /metrics), bytes per patch, the rooms in play and a new room's setup time, and the
+// generator's own CPU per move. The last line is the same figures as one JSON object, for scripts.
 //
 // Built to never be the limit: one thread, a minimal WebSocket client (wsclient.hpp),
 // each frame scanned once (scan.hpp): every client reads the version; one client per room
@@ -55,7 +57,7 @@ struct Options {
   std::vector<std::string> server_args;
   int connect_batch = 200;
   bool replace = true;  // a finished room is replaced by a new one
-  bool standby = true;  // flat out: each room's replacement is set up while it plays
+  bool standby = true;  // flat out: a pool of R rooms is set up ahead to replace finished games
 };
 
 void usage() {
@@ -310,7 +312,7 @@ class Bench final : public WsConn::Handler {
       r.started = true;
       if (playing_) setup_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - r.created_at).count());
       if (!r.standby) play(r);
-      else standby_ready(r, r.conns[0]->tag / 8);
+      else standby_ready(r);
     }
     // The game ends in a patch without a new turn: only those are searched for the phase.
     if (!r.finished && change != carc::load::TurnChange::New && carc::load::sets_phase(text, "finished")) finish(r);
@@ -334,12 +336,12 @@ class Bench final : public WsConn::Handler {
 
   // A standby room has its first turn: it replaces a finished game at once if one is
   // waiting for it, else it waits for the next game's end.
-  void standby_ready(Room& r, int index) {
+  void standby_ready(Room& r) {
     if (waiting_ > 0) {
       --waiting_;
       play(r);
     } else {
-      ready_.push_back(index);
+      ready_.push_back(r.conns[0]->tag / 8);
     }
   }
 
