@@ -49,7 +49,12 @@ function legalCells(page) {
       const cy = r.top + r.height / 2;
       const inView = r.left >= board.left && r.top >= board.top && r.right <= board.right && r.bottom <= board.bottom;
       const hit = inView ? document.elementFromPoint(cx, cy) : null;
-      return { x: Number(g.dataset.x), y: Number(g.dataset.y), size, inView, clickable: !!hit && g.contains(hit) };
+      const clickable = !!hit && g.contains(hit);
+      // What covers it, for the failure message: tag, id, classes, test id.
+      const cover = hit && !clickable
+        ? `${hit.tagName.toLowerCase()}${hit.id ? '#' + hit.id : ''}${hit.classList.length ? '.' + [...hit.classList].join('.') : ''}${hit.dataset.testid ? `[${hit.dataset.testid}]` : ''}`
+        : null;
+      return { x: Number(g.dataset.x), y: Number(g.dataset.y), size, inView, clickable, cover };
     });
   });
 }
@@ -97,7 +102,7 @@ test('late in a 5-player game: legal cells and meeple spots big enough to read a
     const fitPx = await desk.page.evaluate(() => Math.round(100 * window.__carc.board.fitScale()));
     console.log(`desktop: ${shown.length}/${cells.length} legal cells in view, smallest ${min.toFixed(1)} px (the whole board would show cells of ${fitPx} px)`);
     assert.ok(min >= 36 - 0.5, `legal cells are at least 36 px (${min.toFixed(1)})`);
-    assert.ok(shown.every((c) => c.clickable), 'no legal cell in view is covered (by the zoom buttons or anything else)');
+    assert.ok(shown.every((c) => c.clickable), `no legal cell in view is covered (by the zoom buttons or anything else): ${JSON.stringify(shown.filter((c) => !c.clickable))}`);
     await desk.page.screenshot({ path: path.join(shotDir, 'feel-late-desktop.png') });
 
     // Choose a cell with meeple spots: spots of 24 px or more, the neighbours in view.
@@ -127,7 +132,7 @@ test('late in a 5-player game: legal cells and meeple spots big enough to read a
     const pmin = Math.min(...pshown.map((c) => c.size));
     console.log(`phone: ${pshown.length}/${cells.length} legal cells in view, smallest ${pmin.toFixed(1)} px`);
     assert.ok(pmin >= 44 - 0.5, `phone: legal cells are about 44 px (${pmin.toFixed(1)})`);
-    assert.ok(pshown.every((c) => c.clickable), 'phone: no legal cell in view is covered');
+    assert.ok(pshown.every((c) => c.clickable), `phone: no legal cell in view is covered: ${JSON.stringify(pshown.filter((c) => !c.clickable))}`);
     await phone.page.screenshot({ path: path.join(shotDir, 'feel-late-phone.png') });
     const ppick = pshown.find((c) => withSpots.has(`${c.x},${c.y}`)) ?? pshown[0];
     await phone.page.tap(`[data-testid="cell"][data-x="${ppick.x}"][data-y="${ppick.y}"]`);
