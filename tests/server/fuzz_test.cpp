@@ -244,7 +244,14 @@ struct Gen {
       case 0: return {{"type", "join"}, {"name", odd_text()}};
       case 1: {
         std::string t = token.empty() ? bytes(32, true) : token;
-        if (!t.empty()) t[below(static_cast<std::uint32_t>(t.size()))] ^= 1;  // never a real token
+        // Never a real token, even after message() changes one byte of it (case 2): two
+        // bytes differ from the real one, so one change cannot bring it back.
+        if (t.size() >= 2) {
+          const std::uint32_t i = below(static_cast<std::uint32_t>(t.size()));
+          const std::uint32_t j = (i + 1 + below(static_cast<std::uint32_t>(t.size() - 1))) % static_cast<std::uint32_t>(t.size());
+          t[i] ^= 1;
+          t[j] ^= 1;
+        }
         return {{"type", "join"}, {"token", t}};
       }
       case 2: return {{"type", "watch"}};
