@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -13,6 +14,7 @@
 #include "helpers.hpp"
 
 using carc::server::SqliteStore;
+using carc::server::Status;
 using carc::server::StorageError;
 using carc::server::StoredAction;
 using carc::test::append;
@@ -118,10 +120,52 @@ TEST_CASE("sqlite: a version-1 database is migrated forward with its rooms") {
   CHECK(s->quarantine("old-room", "v2 feature works"));  // the column added by step 2
   CHECK(s->quarantined().size() == 1);
   REQUIRE(append(*s, "old-room", 2, "p2", 13));  // the log goes on after the migration
+  CHECK(load(*s, "old-room")->version == 13);     // step 4: the action keeps its version
   s.reset();
-  CHECK(raw_int(file, "PRAGMA user_version") == 3);
+  CHECK(raw_int(file, "PRAGMA user_version") == 4);
+  CHECK(raw_int(file, "SELECT version FROM actions WHERE room = 'old-room' AND seq = 0") == 0);  // older actions
   CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'seats'") == 0);  // step 3
   CHECK(raw_int(file, "SELECT seed FROM rooms WHERE id = 'old-room'") == -2);  // kept as it was
+}
+
+TEST_CASE("sqlite: an append writes the log alone; the version comes back from it, updated_ms within a minute") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  std::atomic<std::int64_t> t{1'000};
+  SqliteStore::Options o;
+  o.clock = [&t] { return t.load(); };
+  auto s = SqliteStore::open(tmp.path(), o);
+  REQUIRE(create(*s, "r", 1'000));
+  REQUIRE(append(*s, "r", 0, "start", 5, "playing"));  // a phase change writes the row
+  t = 2'000;
+  REQUIRE(append(*s, "r", 1, "m1", 6));
+  REQUIRE(append(*s, "r", 2, "m2", 7));
+  auto r = load(*s, "r");
+  REQUIRE(r);
+  CHECK(r->version == 7);  // from the last action
+  CHECK(r->phase == "playing");
+  CHECK(r->updated_ms == 1'000);  // less than a minute old: left alone
+  CHECK(r->actions.size() == 3);
+  t = 61'000;
+  REQUIRE(append(*s, "r", 3, "m3", 8));
+  r = load(*s, "r");
+  CHECK(r->version == 8);
+  CHECK(r->updated_ms == 61'000);  // a minute old: refreshed
+  REQUIRE(bump(*s, "r", 9));  // a version bump still writes the row
+  CHECK(load(*s, "r")->version == 9);
+  t = 62'000;
+  REQUIRE(append(*s, "r", 4, "end", 10, "finished"));
+  r = load(*s, "r");
+  CHECK(r->phase == "finished");
+  CHECK(r->updated_ms == 62'000);
+  CHECK(r->version == 10);
+  // A room that is gone refuses the append and writes nothing.
+  const Status gone = append(*s, "ghost", 0, "x", 2);
+  CHECK_FALSE(gone);
+  CHECK(gone.error().find("no such room") != std::string::npos);
+  s.reset();
+  CHECK(raw_int(file, "SELECT version FROM rooms WHERE id = 'r'") == 10);
+  CHECK(raw_int(file, "SELECT count(*) FROM actions WHERE room = 'ghost'") == 0);
 }
 
 TEST_CASE("sqlite: a newer schema is refused and left untouched") {

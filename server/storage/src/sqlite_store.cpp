@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -49,7 +50,16 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     // up since protocol 1.1, which a table by seat number cannot follow); rooms.seed and
     // rooms.settings stay, unused (the seed is in the log's start action).
     "DROP TABLE seats;",
+    // 3 -> 4: each action keeps the room's version it made, so that an append writes the
+    // log alone (one page) instead of the room's row and its phase index too; a room's
+    // version is the higher of its row's and its last action's.
+    "ALTER TABLE actions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
 };
+
+// How stale a room's updated_ms may get while it plays: an append refreshes it only once it
+// is older than this (a phase change always does), so most appends leave the row and the
+// rooms_by_phase index alone. Purges count in days.
+constexpr std::int64_t kTouchMs = 60'000;
 
 constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 
@@ -253,22 +263,37 @@ struct WriteSql {
   }
   std::string operator()(const AppendAction& a) {
     // The room first: an action of a room that is gone is refused without touching the log.
-    db.prepare(
-          "UPDATE rooms SET version = MAX(version, ?2), phase = COALESCE(NULLIF(?3, ''), phase), "
-          "updated_ms = ?4 WHERE id = ?1")
-        .bind(1, a.room)
-        .bind(2, a.version)
-        .bind(3, a.phase)
-        .bind(4, now)
-        .run();
-    if (db.changes() == 0) return "append " + a.room + " #" + std::to_string(a.seq) + ": no such room";
+    if (!a.phase.empty()) {
+      db.prepare("UPDATE rooms SET version = MAX(version, ?2), phase = ?3, updated_ms = ?4 WHERE id = ?1")
+          .bind(1, a.room)
+          .bind(2, a.version)
+          .bind(3, a.phase)
+          .bind(4, now)
+          .run();
+      if (db.changes() == 0) return refused(a);
+    } else {
+      std::int64_t updated = 0;
+      {
+        Stmt room = db.prepare("SELECT updated_ms FROM rooms WHERE id = ?1");
+        room.bind(1, a.room);
+        if (!room.step()) return refused(a);
+        updated = room.int64(0);
+      }
+      if (now - updated >= kTouchMs) {
+        db.prepare("UPDATE rooms SET updated_ms = ?2 WHERE id = ?1").bind(1, a.room).bind(2, now).run();
+      }
+    }
     // A seq already taken is a constraint error: the whole transaction fails.
-    db.prepare("INSERT INTO actions(room, seq, payload) VALUES(?1, ?2, ?3)")
+    db.prepare("INSERT INTO actions(room, seq, payload, version) VALUES(?1, ?2, ?3, ?4)")
         .bind(1, a.room)
         .bind(2, a.seq)
         .bind(3, a.payload)
+        .bind(4, a.version)
         .run();
     return "";
+  }
+  static std::string refused(const AppendAction& a) {
+    return "append " + a.room + " #" + std::to_string(a.seq) + ": no such room";
   }
   std::string operator()(const SetPhase& p) {
     db.prepare("UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1").bind(1, p.room).bind(2, p.phase).bind(3, now).run();
@@ -377,9 +402,12 @@ std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
   room.created_ms = r.int64(3);
   room.updated_ms = r.int64(4);
   room.quarantined = r.text(5);
-  Stmt a = db_->prepare("SELECT seq, payload FROM actions WHERE room = ?1 ORDER BY seq");
+  Stmt a = db_->prepare("SELECT seq, payload, version FROM actions WHERE room = ?1 ORDER BY seq");
   a.bind(1, id);
-  while (a.step()) room.actions.push_back({a.int64(0), a.text(1)});
+  while (a.step()) {
+    room.actions.push_back({a.int64(0), a.text(1)});
+    room.version = std::max(room.version, a.int64(2));  // appends leave the row's version behind
+  }
   return room;
 }
 

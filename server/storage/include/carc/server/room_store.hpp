@@ -31,7 +31,7 @@ struct StoredRoom {
   std::string phase;  // "lobby" | "playing" | "finished"
   std::int64_t version = 0;
   std::int64_t created_ms = 0;
-  std::int64_t updated_ms = 0;        // set by the store on every write
+  std::int64_t updated_ms = 0;        // the last write, to within a minute (SQLite: appends refresh it once a minute)
   std::vector<StoredAction> actions;  // by seq
   std::string quarantined;            // why its log no longer replays; empty if it does
   bool operator==(const StoredRoom&) const = default;

@@ -39,7 +39,7 @@ class SqliteStore final : public RoomStore {
   using Options = SqliteOptions;
   using Sync = SqliteOptions::Sync;
 
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
   static constexpr const char* kFileName = "carcassonne.db";
 
   // Opens (or creates) `dir`/carcassonne.db. Throws StorageError when the folder cannot be
