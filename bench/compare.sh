@@ -6,11 +6,14 @@
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer] [--profile]
+#                         [--storage full|normal|memory]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
 # with its default durable storage (a SQLite file, synchronous=FULL) on one I/O thread;
-# the peer's `ws` is installed into a temporary folder.
+# the peer's `ws` is installed into a temporary folder. --storage normal runs ours with
+# --db-sync normal (no fsync: a power cut may lose the last moves), --storage memory with
+# an in-memory database (nothing on disk, like the peer): what durability costs.
 #
 # --profile also records each server with `perf` for the middle half of each round and
 # prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
@@ -19,7 +22,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0
+rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -30,10 +33,15 @@ while [[ $# -gt 0 ]]; do
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --only) only=$2; shift 2 ;;
     --profile) profile=1; shift ;;
+    --storage) storage=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
 
+case $storage in
+  full | normal | memory) ;;
+  *) echo "--storage is full, normal or memory" >&2; exit 2 ;;
+esac
 for bin in carcassonne-server carcassonne-load; do
   [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
 done
@@ -75,7 +83,10 @@ round() {
     (cd "$work/peer" && PORT=$port exec taskset -c 0 node peer-node.mjs) >"$work/$who.log" 2>&1 &
   else
     rm -rf "$work/data"
-    taskset -c 0 "$build/carcassonne-server" --bind 127.0.0.1 --port "$port" --data-dir "$work/data" \
+    local store=(--data-dir "$work/data")
+    [[ $storage == normal ]] && store+=(--db-sync normal)
+    [[ $storage == memory ]] && store=(--data-dir :memory:)
+    taskset -c 0 "$build/carcassonne-server" --bind 127.0.0.1 --port "$port" "${store[@]}" \
       --web-root "$repo/web-client" --threads 1 --room-rate 0 --ws-rate 0 --max-connections 100000 \
       --log-level warn >"$work/$who.log" 2>&1 &
   fi
@@ -109,7 +120,7 @@ round() {
   echo "$line" >>"$work/$who.jsonl"
 }
 
-echo "rooms $rooms x players $players, interval ${interval} ms, ${duration} s a round, $rounds rounds" >&2
+echo "rooms $rooms x players $players, interval ${interval} ms, ${duration} s a round, $rounds rounds, our storage $storage" >&2
 for i in $(seq "$rounds"); do
   echo "round $i" >&2
   # Alternate who goes first, so neither always meets a warmer machine.
@@ -120,9 +131,9 @@ for i in $(seq "$rounds"); do
   done
 done
 
-node - "$work" "$only" <<'EOF'
+node - "$work" "$only" "$storage" <<'EOF'
 const fs = require('fs');
-const [dir, only] = process.argv.slice(2);
+const [dir, only, storage] = process.argv.slice(2);
 const read = (who) => fs.existsSync(`${dir}/${who}.jsonl`)
   ? fs.readFileSync(`${dir}/${who}.jsonl`, 'utf8').trim().split('\n').map(JSON.parse) : [];
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length;
@@ -143,7 +154,8 @@ if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
   rows.push(['share of server CPU in kernel TCP', 'tcp_share', 2]);
 }
 const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
-console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | this server | Node peer, no rules | ratio |`);
+const ourLabel = storage === 'full' ? 'this server' : `this server (storage: ${storage})`;
+console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} | Node peer, no rules | ratio |`);
 console.log('|---|---|---|---|');
 for (const [label, key, d] of rows) {
   const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
