@@ -107,3 +107,34 @@ test('the meeple key cycles through the spots, then none', () => {
   assert.equal(nextSpot(['N', 'E'], 'S'), 'N');
   assert.equal(nextSpot([], null), null);
 });
+
+test('a turn view keeps legal cells out from under the zoom buttons when it can', () => {
+  // A phone: the zoom buttons are a row at the bottom right, inside the bottom strip.
+  const covered = { ...phone, covers: [{ x: 247, y: 420, w: 135, h: 44 }] };
+  const inBoard = (v, c) => {
+    const r = cellRect(v, c.x, c.y);
+    return r.x >= 0 && r.y >= 0 && r.x + r.w <= covered.w && r.y + r.h <= covered.h;
+  };
+  const shown = (vp, v, cells) => cells.filter((c) => cellInside(vp, v, c.x, c.y)).length;
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  let before = 0;
+  let after = 0;
+  for (let i = 0; i < 500; i++) {
+    const w = 8 + Math.floor(rnd() * 12);
+    const h = 6 + Math.floor(rnd() * 10);
+    const bounds = { minX: -w, minY: -h, maxX: w, maxY: h };
+    const legal = [];
+    const n = 3 + Math.floor(rnd() * 30);
+    for (let k = 0; k < n; k++) legal.push({ x: -w + Math.floor(rnd() * (2 * w + 1)), y: -h + Math.floor(rnd() * (2 * h + 1)) });
+    const blind = turnView(phone, bounds, legal, { minCell: SIZES.touch.legalCell }); // knows only the strip
+    const seeing = turnView(covered, bounds, legal, { minCell: SIZES.touch.legalCell });
+    assert.ok(seeing.scale * 100 >= SIZES.touch.legalCell - 1e-9);
+    // Never fewer legal cells in the free part than before.
+    assert.ok(shown(covered, seeing, legal) >= shown(phone, blind, legal), `layout ${i}`);
+    if (view.coveredCells(covered, blind, legal.filter((c) => inBoard(blind, c)))) before++;
+    if (view.coveredCells(covered, seeing, legal.filter((c) => inBoard(seeing, c)))) after++;
+  }
+  assert.ok(before >= 10, `the layouts put legal cells under the buttons without the covers (${before} of 500)`);
+  assert.ok(after <= 2, `with the covers, legal cells under the buttons in ${after} of 500 layouts (${before} without)`);
+});

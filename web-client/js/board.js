@@ -76,13 +76,15 @@ export class Board {
     const w = r.width || 1;
     const h = r.height || 1;
     const insets = { top: 0, right: 0, bottom: 0, left: 0 };
+    const covers = [];
     const o = this.overlay?.getBoundingClientRect?.();
     if (o && o.width && o.height) {
       // A tall overlay on the right takes a column; a wide one at the bottom, a row.
       if (o.height >= o.width) insets.right = Math.max(0, r.right - o.left + 4);
       else insets.bottom = Math.max(0, r.bottom - o.top + 4);
+      covers.push({ x: o.left - r.left - 2, y: o.top - r.top - 2, w: o.width + 4, h: o.height + 4 });
     }
-    return { w, h, insets };
+    return { w, h, insets, covers };
   }
 
   /** Whether this is a touch screen (the sizes of issue 14 differ). */

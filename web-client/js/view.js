@@ -1,7 +1,9 @@
 // Pure view arithmetic for the board: which pan and zoom show what, in CSS pixels.
 // A view is {tx, ty, scale}: a board point p (in tile units, TILE per cell) is drawn at
-// p * scale + t. A viewport is {w, h, insets: {top, right, bottom, left}}: the insets are
-// strips covered by overlays (the zoom buttons), where nothing the player needs may sit.
+// p * scale + t. A viewport is {w, h, insets: {top, right, bottom, left}, covers}: the insets
+// are strips covered by overlays (the zoom buttons), where nothing the player needs may sit,
+// and `covers` the overlays' own rectangles [{x, y, w, h}] (optional), which no legal cell
+// the player can see should sit under either.
 
 import { TILE } from './geometry.js';
 
@@ -72,6 +74,18 @@ export function cellInside(vp, view, x, y, slack = 0.5) {
   return c.x >= r.x - slack && c.y >= r.y - slack && c.x + c.w <= r.x + r.w + slack && c.y + c.h <= r.y + r.h + slack;
 }
 
+/** How many of `cells` a cover of the viewport hides, wholly or in part (in a view). */
+export function coveredCells(vp, view, cells) {
+  const covers = vp.covers ?? [];
+  if (!covers.length) return 0;
+  let n = 0;
+  for (const c of cells) {
+    const r = cellRect(view, c.x, c.y);
+    if (covers.some((o) => r.x < o.x + o.w && o.x < r.x + r.w && r.y < o.y + o.h && o.y < r.y + r.h)) n++;
+  }
+  return n;
+}
+
 /**
  * The view for the start of a player's turn: the fit when it already shows the legal
  * cells at `minCell` px or more; otherwise zoomed in to `minCell`, placed to show as many
@@ -84,18 +98,27 @@ export function turnView(vp, bounds, legal, { minCell, pad = 0.3 } = {}) {
   // As large as possible while all legal cells fit, but never below minCell.
   const scale = Math.max(minCell / TILE, Math.min(fitScale(vp, lb, { pad }), FIT_MAX_SCALE));
   const r = safeRect(vp);
-  const visible = (v) => legal.filter((c) => cellInside(vp, v, c.x, c.y)).length;
+  // The most legal cells in the free part first; then the fewest under a cover (a legal
+  // cell beyond the free part is still drawn, and may lie under the zoom buttons).
+  const score = (v) => legal.filter((c) => cellInside(vp, v, c.x, c.y)).length * (legal.length + 1) - coveredCells(vp, v, legal);
   const centre = [((lb.minX + lb.maxX + 1) / 2) * TILE, ((lb.minY + lb.maxY + 1) / 2) * TILE];
   let best = viewAt(scale, centre[0], centre[1], r.x + r.w / 2, r.y + r.h / 2);
-  let bestCount = visible(best);
-  if (bestCount < legal.length) {
-    // Too spread out: try centring each legal cell, keep the one that shows the most.
+  let bestScore = score(best);
+  const perfect = legal.length * (legal.length + 1);
+  if (bestScore < perfect) {
+    // Too spread out, or a cell under a cover: try centring each legal cell, and each of
+    // those moved by half a cell, and keep the best.
+    const steps = vp.covers?.length ? [-1, -0.5, 0, 0.5, 1] : [0];
     for (const c of legal) {
-      const v = viewAt(scale, (c.x + 0.5) * TILE, (c.y + 0.5) * TILE, r.x + r.w / 2, r.y + r.h / 2);
-      const n = visible(v);
-      if (n > bestCount) {
-        best = v;
-        bestCount = n;
+      for (const dx of steps) {
+        for (const dy of steps) {
+          const v = viewAt(scale, (c.x + 0.5 + dx) * TILE, (c.y + 0.5 + dy) * TILE, r.x + r.w / 2, r.y + r.h / 2);
+          const n = score(v);
+          if (n > bestScore) {
+            best = v;
+            bestScore = n;
+          }
+        }
       }
     }
   }
