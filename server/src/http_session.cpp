@@ -124,7 +124,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return send(std::move(res));
     }
     stream_.expires_never();
-    start_ws_session(std::move(stream_), std::move(req), std::move(room), ctx_, std::move(slot_));
+    start_ws_session(stream_.release_socket(), std::move(req), std::move(room), ctx_, std::move(slot_));
   }
 
   // Several nodes: the room is held by another live node (it is being handed over to this

@@ -94,7 +94,7 @@ struct ServerContext {
 IpAddress peer_address(const tcp::endpoint& ep);
 
 void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot, Listen listen);
-void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
+void start_ws_session(tcp::socket stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
                       ServerContext& ctx, ConnectionLimiter::Slot slot);
 
 }  // namespace carc::server

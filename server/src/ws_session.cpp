@@ -60,9 +60,14 @@ class FrameQueue {
 // refused with 1007, its close reply) loses the close frame and its code. This one drains
 // until the client's end of stream, at most kMaxDrain bytes; the WebSocket's close timeout
 // still bounds how long it waits.
-class DrainingStream : public beast::tcp_stream {
+//
+// A plain socket, not a beast::tcp_stream: the WebSocket keeps its own timer for every
+// timeout, and a tcp_stream would add its own state (about 500 bytes) and a layer to every
+// pending read of every idle connection.
+class DrainingStream : public tcp::socket {
  public:
-  explicit DrainingStream(beast::tcp_stream&& s) : beast::tcp_stream(std::move(s)) {}
+  explicit DrainingStream(tcp::socket&& s) : tcp::socket(std::move(s)) {}
+  tcp::socket& socket() { return *this; }
 };
 
 constexpr std::size_t kMaxDrain = 256 * 1024;
@@ -279,7 +284,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   }
 
  public:
-  WsSession(beast::tcp_stream stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
+  WsSession(tcp::socket stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
       : ws_(std::move(stream)),
         ctx_(ctx),
         room_(std::move(room)),
@@ -336,7 +341,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
 }  // namespace
 
-void start_ws_session(beast::tcp_stream stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
+void start_ws_session(tcp::socket stream, http::request<http::string_body> req, std::shared_ptr<Room> room,
                       ServerContext& ctx, ConnectionLimiter::Slot slot) {
   auto session = std::make_shared<WsSession>(std::move(stream), std::move(room), ctx, std::move(slot));
   session->run(std::move(req));
