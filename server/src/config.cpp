@@ -62,6 +62,8 @@ std::vector<Option> options() {
        [](Config& c, std::string_view v) { c.data_dir = std::string(v); return !v.empty(); }},
       {"--db-sync", "DB_SYNC", "full (default: every move on disk before it is shown) or normal (faster; a power cut may lose the last moves, a crash does not)",
        [](Config& c, std::string_view v) { c.db_sync_normal = v == "normal"; return v == "full" || v == "normal"; }},
+      {"--db-commit-delay-us", "DB_COMMIT_DELAY_US", "under load, how long a commit waits for more moves to share its transaction and fsync (default 1500; 0: never)",
+       number<int>(&Config::db_commit_delay_us, 0, 100000)},
       {"--keep-finished-hours", "KEEP_FINISHED_HOURS", "how long finished games stay readable at /api/rooms/<id>/record (default 168)",
        number<int>(&Config::keep_finished_hours, 1, 24 * 3650)},
       {"--base-url", "BASE_URL", "public URL for invite links, e.g. https://carc.example.org",

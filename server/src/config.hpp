@@ -40,6 +40,7 @@ struct Config {
   std::filesystem::path web_root;
   std::filesystem::path data_dir = "data";
   bool db_sync_normal = false;    // --db-sync normal: no fsync per move (a power cut may lose the last moves)
+  int db_commit_delay_us = 1500;  // under load, how long a commit waits for more moves to share it
   int keep_finished_hours = 168;  // finished games stay readable (/record) this long
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;

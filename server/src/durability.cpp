@@ -68,7 +68,8 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
 Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
     : backend_(std::move(store)),
       store_(backend_.get()),
-      keep_finished_ms_(std::int64_t{config.keep_finished_hours} * 3600 * 1000) {
+      keep_finished_ms_(std::int64_t{config.keep_finished_hours} * 3600 * 1000),
+      commit_delay_us_(config.db_commit_delay_us) {
   if (const char* v = std::getenv("CARC_CRASH_AFTER_PERSIST"); v != nullptr && std::atoi(v) > 0) {
     spdlog::warn("CARC_CRASH_AFTER_PERSIST={}: test-only fault injection is on", v);
     crash_ = std::make_unique<CrashAfterMoves>(*backend_, std::atoi(v));
@@ -94,7 +95,9 @@ void Durability::purge(RoomStore& store) const {
 }
 
 std::unique_ptr<Persistence> Durability::make_persistence() {
-  auto writer = std::make_unique<StoreWriter>(*store_);
+  StoreWriter::Options options;
+  options.commit_delay = std::chrono::microseconds(commit_delay_us_);
+  auto writer = std::make_unique<StoreWriter>(*store_, options);
   writer_ = writer.get();
   writer_->every(std::chrono::minutes(10), [this](RoomStore& store) { purge(store); });
   return writer;

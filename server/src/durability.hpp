@@ -39,6 +39,7 @@ class Durability {
   std::unique_ptr<RoomStore> crash_;  // the test-only crash decorator, when asked for
   RoomStore* store_;                  // crash_ if set, else backend_
   std::int64_t keep_finished_ms_;
+  int commit_delay_us_;
   StoreWriter* writer_ = nullptr;     // owned by the Server
   PgStore* pg_ = nullptr;             // several nodes: backend_ is this PostgreSQL store
   std::int64_t lease_ms_ = 0;

@@ -100,6 +100,12 @@ class Persistence {
   virtual void version_changed(std::string_view room, std::int64_t version) { (void)room, (void)version; }
   // Blocks until every change handed over so far is stored and answered (shutdown).
   virtual void drain() {}
+  // The server's I/O threads hand their writes over in bursts (every room that had a move
+  // in one round of the event loop). With `defer` set, the store wakes its writer once a
+  // burst instead of once a write: `defer(f)` must run `f` soon, after what the calling
+  // thread has queued already (the server posts it to its io_context). Unset: at once.
+  using Defer = std::function<void(std::function<void()>)>;
+  virtual void defer_wakes(Defer defer) { (void)defer; }
 };
 
 // Keeps nothing: rooms live as long as the process.

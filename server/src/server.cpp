@@ -67,6 +67,9 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       room_buckets(config.limits.room_rate_per_minute / 60.0, config.limits.room_burst),
       upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst) {
   rooms.set_bots(&bots);
+  // One wake of the storage writer per round of the event loop, not one per move: the
+  // rooms that moved in the same round share its transaction (store_writer.hpp).
+  persistence->defer_wakes([&io](std::function<void()> wake) { asio::post(io, std::move(wake)); });
 }
 
 void ServerContext::fail(beast::error_code ec, NetOp what, std::string_view where) {

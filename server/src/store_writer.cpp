@@ -29,7 +29,8 @@ std::string describe(const Write& w) {
 
 }  // namespace
 
-StoreWriter::StoreWriter(RoomStore& store) : store_(store), writer_([this] { writer_loop(); }) {}
+StoreWriter::StoreWriter(RoomStore& store, Options options)
+    : store_(store), options_(options), writer_([this] { writer_loop(); }) {}
 
 StoreWriter::~StoreWriter() {
   {
@@ -66,16 +67,19 @@ void StoreWriter::room_finished(std::string_view room, std::int64_t) {
 void StoreWriter::room_removed(std::string_view room) { enqueue(Item{RemoveRoom{std::string(room)}, {}, {}}); }
 
 void StoreWriter::version_changed(std::string_view room, std::int64_t version) {
+  bool deferred = false, stopped = true;
   {
     std::lock_guard lock(mu_);
     if (!writer_done_) {
+      stopped = false;
       auto [it, added] = versions_.try_emplace(std::string(room), version);
       if (!added) it->second = std::max(it->second, version);
       ++queued_;
-      wake_.notify_one();
-      return;
+      if (!delaying_) deferred = wake_writer();
     }
   }
+  if (deferred) start_deferred_wake();
+  if (!stopped) return;
   std::vector<Item> none;
   std::vector<VersionBump> one{{std::string(room), version}};
   process(none, one);
@@ -83,6 +87,7 @@ void StoreWriter::version_changed(std::string_view room, std::int64_t version) {
 
 void StoreWriter::drain() {
   std::unique_lock lock(mu_);
+  wake_.notify_one();  // a deferred wake may never run: the I/O threads may have stopped
   const std::uint64_t target = queued_;
   written_.wait(lock, [&] { return done_ >= target || writer_done_; });
 }
@@ -132,16 +137,48 @@ StoreWriter::Stats StoreWriter::stats() const {
 }
 
 // ---- the writer thread -------------------------------------------------------------------
+void StoreWriter::defer_wakes(Defer defer) {
+  std::lock_guard lock(mu_);
+  defer_ = std::move(defer);
+}
+
+bool StoreWriter::wake_writer() {
+  if (!defer_ || stopping_) {
+    wake_.notify_one();
+    return false;
+  }
+  if (wake_deferred_) return false;  // the burst's wake is already on its way
+  wake_deferred_ = true;
+  return true;
+}
+
+void StoreWriter::start_deferred_wake() {
+  defer_([this] {
+    {
+      std::lock_guard lock(mu_);
+      wake_deferred_ = false;
+    }
+    wake_.notify_one();
+  });
+}
+
 void StoreWriter::enqueue(Item item) {
+  bool queued = false, deferred = false;
   {
     std::lock_guard lock(mu_);
     if (!writer_done_) {
+      // Reads and tasks wake the writer at once: a caller may block on them (run_and_wait)
+      // before the I/O threads that would run a deferred wake have started.
+      const bool write = item.write.has_value();
       queue_.push_back(std::move(item));
       ++queued_;
-      wake_.notify_one();
-      return;
+      queued = true;
+      if (!write || queue_.size() >= options_.full_batch) wake_.notify_one();
+      else if (!delaying_) deferred = wake_writer();
     }
   }
+  if (deferred) start_deferred_wake();
+  if (queued) return;
   // After the writer stopped (nothing should still come): done here, on the caller's thread.
   std::vector<Item> one;
   one.push_back(std::move(item));
@@ -174,6 +211,14 @@ void StoreWriter::writer_loop() {
       if (stopping_) break;
       continue;
     }
+    if (busy()) {
+      // Group commit under load: more writes arrive while this one waits, and share its
+      // transaction and fsync.
+      ++stats_.delayed;
+      delaying_ = true;
+      wake_.wait_for(lock, options_.commit_delay, [&] { return stopping_ || queue_.size() >= options_.full_batch; });
+      delaying_ = false;
+    }
     std::vector<Item> items;
     items.swap(queue_);
     std::vector<VersionBump> versions;
@@ -181,15 +226,22 @@ void StoreWriter::writer_loop() {
     for (auto& [room, version] : versions_) versions.push_back({room, version});
     versions_.clear();
     const std::uint64_t taken = queued_;
+    last_batch_ = items.size();
     lock.unlock();
     for (auto& task : due) items.push_back(Item{std::nullopt, std::move(task), {}});
     process(items, versions);
     lock.lock();
     done_ = taken;
+    last_end_ = std::chrono::steady_clock::now();
     written_.notify_all();
   }
   writer_done_ = true;
   written_.notify_all();
+}
+
+bool StoreWriter::busy() const {
+  return options_.commit_delay.count() > 0 && !stopping_ && last_batch_ >= options_.busy_batch &&
+         queue_.size() < options_.full_batch && std::chrono::steady_clock::now() - last_end_ < options_.busy_gap;
 }
 
 // On the writer thread (or the caller's after it stopped): never under mu_.

@@ -261,3 +261,165 @@ TEST_CASE("writer: periodic tasks run on the writer thread") {
   CHECK(periodic_thread == writer_thread.get_future().get());
   CHECK(periodic_thread != std::this_thread::get_id());
 }
+
+// Runs three passes: one write, then three (queued while the first was answered), then
+// the three queued while the second was answered, plus whatever `more` queues once the
+// second pass lets go. Only the third comes while the writer is busy (its last pass
+// carried 3 writes and the next were already waiting), so only it may wait.
+namespace {
+// Each part of the test below reopens the same database: its own rooms.
+std::string prefix;
+std::string name(int r) { return prefix + std::to_string(r); }
+
+void create_rooms(StoreWriter& w) {
+  for (int r = 0; r < 12; ++r) REQUIRE(created(w, name(r)));
+}
+
+std::chrono::steady_clock::duration three_passes(StoreWriter& w, const std::function<void()>& more) {
+  std::atomic<int> ok{0};
+  auto done = [&](bool good) { ok.fetch_add(good ? 1 : 0); };
+  Gate first, second;
+  w.persist_async(name(0), 2, 1, chat(0), [&](bool good) {
+    done(good);
+    first.hold();
+  });
+  first.wait_entered();
+  w.persist_async(name(1), 2, 1, chat(1), [&](bool good) {
+    done(good);
+    second.hold();
+  });
+  for (int r = 2; r <= 3; ++r) w.persist_async(name(r), 2, 1, chat(r), done);
+  first.release();
+  second.wait_entered();
+  for (int r = 4; r <= 6; ++r) w.persist_async(name(r), 2, 1, chat(r), done);
+  const auto released = std::chrono::steady_clock::now();
+  second.release();
+  more();
+  w.drain();
+  return std::chrono::steady_clock::now() - released;
+}
+}  // namespace
+
+TEST_CASE("writer: under load a commit waits for more writes to share it; an idle writer never waits") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    {
+      // Waits until a full batch (8) is queued, long before the 30 s delay is over.
+      auto store = b->open();
+      StoreWriter::Options o;
+      o.commit_delay = std::chrono::seconds(30);
+      o.busy_batch = 2;
+      o.full_batch = 8;
+      StoreWriter w(*store, o);
+      prefix = "full-";
+      create_rooms(w);
+      const auto before = w.stats();
+      std::atomic<int> late{0};
+      const auto took = three_passes(w, [&] {
+        // Once the writer waits (had these come first, the batch would be full already).
+        for (int i = 0; i < 2000 && w.stats().delayed == before.delayed; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        for (int r = 7; r <= 11; ++r) w.persist_async(name(r), 2, 1, chat(r), [&](bool good) {
+          late.fetch_add(good ? 1 : 0);
+        });
+      });
+      const auto st = w.stats();
+      CHECK(late == 5);
+      CHECK(st.delayed - before.delayed == 1);
+      CHECK(st.batches - before.batches == 3);
+      CHECK(st.largest == 8);  // the three waiting and the five that came meanwhile
+      CHECK(took < std::chrono::seconds(20));
+      // Idle again (no write for longer than busy_gap): a lone write goes out at once.
+      std::this_thread::sleep_for(o.busy_gap + std::chrono::milliseconds(20));
+      REQUIRE(persist(w, name(0), 3, chat(12)));
+      CHECK(w.stats().delayed - before.delayed == 1);
+      CHECK(load(*store, name(11))->actions.size() == 1);
+    }
+    {
+      // Nothing more comes: the waiting batch goes out once the delay is over.
+      auto store = b->open();
+      StoreWriter::Options o;
+      o.commit_delay = std::chrono::milliseconds(150);
+      o.busy_batch = 2;
+      StoreWriter w(*store, o);
+      prefix = "timed-";
+      create_rooms(w);
+      const auto took = three_passes(w, [] {});
+      CHECK(w.stats().delayed == 1);
+      CHECK(took >= std::chrono::milliseconds(150));
+      CHECK(load(*store, name(6))->actions.size() == 1);
+    }
+    {
+      // commit_delay 0: never waits.
+      auto store = b->open();
+      StoreWriter::Options o;
+      o.commit_delay = std::chrono::microseconds(0);
+      o.busy_batch = 1;
+      StoreWriter w(*store, o);
+      prefix = "never-";
+      create_rooms(w);
+      three_passes(w, [] {});
+      CHECK(w.stats().delayed == 0);
+    }
+  }
+}
+
+TEST_CASE("writer: with deferred wakes a burst of writes wakes the writer once and shares one transaction") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    auto store = b->open();
+    StoreWriter::Options o;
+    o.commit_delay = std::chrono::microseconds(0);  // only the deferral groups the writes
+    StoreWriter w(*store, o);
+    prefix = "burst-";
+    create_rooms(w);
+    // The writer finds work queued while it was busy without a wake: let it go idle first.
+    w.drain();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+    std::mutex m;
+    std::vector<std::function<void()>> wakes;  // what the server would post to its io_context
+    w.defer_wakes([&](std::function<void()> wake) {
+      std::lock_guard lock(m);
+      wakes.push_back(std::move(wake));
+    });
+    const auto wakes_asked = [&] {
+      std::lock_guard lock(m);
+      return wakes.size();
+    };
+    const auto before = w.stats();
+    std::atomic<int> ok{0};
+    for (int r = 0; r < 6; ++r) w.persist_async(name(r), 2, 1, chat(r), [&](bool good) { ok += good ? 1 : 0; });
+    CHECK(wakes_asked() == 1);  // one wake for the burst
+    // Until the wake runs, the writer is not woken for the burst: nothing is written.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(w.stats().batches == before.batches);
+    CHECK(ok == 0);
+    {
+      std::function<void()> wake;
+      {
+        std::lock_guard lock(m);
+        wake = wakes.front();
+      }
+      wake();
+    }
+    for (int i = 0; i < 500 && ok < 6; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(ok == 6);
+    CHECK(w.stats().batches - before.batches == 1);
+    CHECK(w.stats().largest >= 6);
+    CHECK(load(*store, name(5))->actions.size() == 1);
+
+    // The next burst asks for a wake of its own; drain() writes it even if that wake never
+    // runs (the I/O threads have stopped before the server drains its writer).
+    w.persist_async(name(0), 3, 1, chat(6), [&](bool good) { ok += good ? 1 : 0; });
+    CHECK(wakes_asked() == 2);
+    w.drain();
+    CHECK(ok == 7);
+    CHECK(load(*store, name(0))->actions.size() == 2);
+    // Reads and tasks never wait for a deferred wake.
+    std::promise<int> ran;
+    w.run([&](RoomStore&) { ran.set_value(1); });
+    CHECK(ran.get_future().wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  }
+}
