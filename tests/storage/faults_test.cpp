@@ -136,7 +136,13 @@ TEST_CASE("ns: full while running") {
   CHECK_FALSE(refused);
   INFO(refused.error());
   CHECK(refused.error().find("full") != std::string::npos);
-  CHECK_FALSE(create(*s, "other"));
+  // A small write may still fit in the slack of the log file's last block (a 1 KiB page's
+  // frame does); within a few, one is refused.
+  int fitted = 0;
+  while (fitted < 8 && create(*s, "other-" + std::to_string(fitted))) ++fitted;
+  CHECK(fitted < 8);
+  MESSAGE(fitted << " small create(s) still fitted on the full disk");
+  const std::string refused_room = "other-" + std::to_string(fitted);
   // A group commit fails whole: none of its writes is stored.
   carc::server::Batch batch;
   batch.writes.push_back(carc::server::AppendAction{"r", 5, "small", 9, ""});
@@ -158,5 +164,6 @@ TEST_CASE("ns: full while running") {
   CHECK(r->actions.size() == 6);
   CHECK(r->actions.back().payload == "move 5");
   CHECK(r->version == 9);
-  CHECK_FALSE(load(*s, "other"));
+  CHECK_FALSE(load(*s, refused_room));
+  for (int i = 0; i < fitted; ++i) CHECK(load(*s, "other-" + std::to_string(i)));
 }

@@ -242,9 +242,9 @@ TEST_CASE("sqlite: the log is checkpointed by its own thread and stays bounded")
   const auto busy = tmp.path() / "busy";
   SqliteStore::Options never;
   never.sync = SqliteStore::Sync::Normal;
-  never.checkpoint_pages = 1 << 30;
+  never.checkpoint_kib = 1 << 30;
   SqliteStore::Options often = never;
-  often.checkpoint_pages = 16;
+  often.checkpoint_kib = 16;
 
   auto q = SqliteStore::open(quiet, never);
   const auto quiet_before = db_bytes(quiet);
@@ -308,7 +308,7 @@ TEST_CASE("sqlite: the page cache stays within its bound while the database grow
   MESSAGE("page cache: " << s->cache_bytes() << " bytes at 64 KiB, " << l->cache_bytes() << " at 2 MiB");
   CHECK(std::filesystem::file_size(tmp.path() / "small" / "carcassonne.db") +
             std::filesystem::file_size(tmp.path() / "small" / "carcassonne.db-wal") > 800'000);
-  // A page of cache costs a little more than the page itself (its header); 64 KiB is 16 pages.
+  // A page of cache costs a little more than the page itself (its header); 64 KiB is 64 pages of 1 KiB.
   CHECK(s->cache_bytes() <= 64 * 1024 * 3 / 2);
   CHECK(l->cache_bytes() > 4 * s->cache_bytes());
   for (int r = 0; r < 400; r += 37) {
@@ -317,4 +317,43 @@ TEST_CASE("sqlite: the page cache stays within its bound while the database grow
     CHECK(back->actions.size() == 10);
   }
   CHECK(s->cache_bytes() <= 64 * 1024 * 3 / 2);
+}
+
+TEST_CASE("sqlite: the store keeps the log to its rooms: appends to known rooms read nothing, deletes leave no orphan") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  std::atomic<std::int64_t> t{1'000};
+  SqliteStore::Options o;
+  o.clock = [&t] { return t.load(); };
+  auto s = SqliteStore::open(tmp.path(), o);
+  REQUIRE(create(*s, "gone", 1'000));
+  REQUIRE(append(*s, "gone", 0, "start", 2, "playing"));
+  REQUIRE(append(*s, "gone", 1, "m1", 3));
+  REQUIRE(create(*s, "done", 1'000));
+  REQUIRE(append(*s, "done", 0, "start", 2, "playing"));
+  REQUIRE(append(*s, "done", 1, "end", 3, "finished"));
+  REQUIRE(create(*s, "idle", 1'000));
+  REQUIRE(append(*s, "idle", 0, "start", 2, "playing"));
+  // A removed room: its log goes with it, and a later append is refused though the store
+  // had just written to it.
+  REQUIRE(s->apply(carc::server::RemoveRoom{"gone"}));
+  const Status late = append(*s, "gone", 2, "m2", 4);
+  CHECK_FALSE(late);
+  CHECK(late.error().find("no such room") != std::string::npos);
+  // Purges take the logs of the rooms they delete.
+  t = 10'000'000;
+  REQUIRE(std::get<int>(s->purge_finished_before(5'000'000)) == 1);
+  REQUIRE(std::get<int>(s->purge_idle_before(5'000'000)) == 1);
+  CHECK_FALSE(append(*s, "idle", 1, "m1", 3));
+  // A room the store learns of by loading it takes appends; one it never heard of does not.
+  REQUIRE(create(*s, "later", 1'000));
+  s.reset();
+  s = SqliteStore::open(tmp.path(), o);
+  REQUIRE(load(*s, "later"));
+  REQUIRE(append(*s, "later", 0, "start", 2, "playing"));
+  REQUIRE(append(*s, "later", 1, "m1", 3));
+  CHECK(load(*s, "later")->actions.size() == 2);
+  s.reset();
+  CHECK(raw_int(file, "SELECT count(*) FROM actions WHERE room NOT IN (SELECT id FROM rooms)") == 0);
+  CHECK(raw_int(file, "SELECT count(*) FROM rooms") == 1);
 }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <system_error>
 
 #include "sqlite.hpp"
@@ -60,6 +61,12 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
 // is older than this (a phase change always does), so most appends leave the row and the
 // rooms_by_phase index alone. Purges count in days.
 constexpr std::int64_t kTouchMs = 60'000;
+
+// The store keeps actions.room -> rooms.id itself, with no lookup per append: an append is
+// refused when its room is gone (known_ or one read of rooms), and the deletes of rooms
+// (remove, purges) delete their actions first. SQLite's own check would look the room up
+// again for every insert, and its cascade is not needed.
+constexpr const char* kForeignKeys = "PRAGMA foreign_keys = OFF";
 
 constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 
@@ -157,9 +164,12 @@ const char* sync_pragma(SqliteStore::Sync s) {
 // ---------------------------------------------------------------------------------------
 SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
     : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {
-  if (!path_.empty() && options_.checkpoint_pages > 0) {
+  if (!path_.empty() && options_.checkpoint_kib > 0) {
     try {
-      checkpointer_ = std::make_unique<WalCheckpointer>(path_.string(), db_->handle(), options_.checkpoint_pages,
+      const std::int64_t page = std::max<std::int64_t>(512, db_->scalar("PRAGMA page_size"));
+      const auto pages = static_cast<int>(std::clamp<std::int64_t>(std::int64_t{options_.checkpoint_kib} * 1024 / page, 1,
+                                                                   std::numeric_limits<int>::max() / 8));
+      checkpointer_ = std::make_unique<WalCheckpointer>(path_.string(), db_->handle(), pages,
                                                         sync_pragma(options_.sync), options_.busy_timeout_ms);
     } catch (const SqlError& e) {
       throw open_error(path_, e);
@@ -206,12 +216,13 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options opti
       }
       if (db->scalar("PRAGMA user_version") > kSchemaVersion) migrate(*db, quoted(file));  // throws: newer
     }
+    if (!existed && options.page_size > 0) db->exec("PRAGMA page_size = " + std::to_string(options.page_size));
     const std::string mode = db->scalar_text("PRAGMA journal_mode = WAL");
     if (mode != "wal") {
       throw StorageError("the database " + quoted(file) + " cannot use WAL mode (journal_mode is " + mode + ")");
     }
     db->exec(sync_pragma(options.sync));
-    db->exec("PRAGMA foreign_keys = ON");
+    db->exec(kForeignKeys);
     if (options.cache_kib > 0) db->exec("PRAGMA cache_size = -" + std::to_string(options.cache_kib));
     migrate(*db, quoted(file));
   } catch (const SqlError& e) {
@@ -222,7 +233,7 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options opti
 
 std::unique_ptr<SqliteStore> SqliteStore::in_memory(Options options) {
   auto db = std::make_unique<Db>(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX);
-  db->exec("PRAGMA foreign_keys = ON");
+  db->exec(kForeignKeys);
   migrate(*db, ":memory:");
   return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), {}, std::move(options)));
 }
@@ -250,6 +261,9 @@ namespace {
 struct WriteSql {
   Db& db;
   std::int64_t now;
+  // Rooms known to exist, with the updated_ms last written (a lower bound of the row's):
+  // an append of a known room reads nothing before its insert.
+  std::unordered_map<std::string, std::int64_t>& known;
 
   std::string operator()(const CreateRoom& c) {
     db.prepare(
@@ -259,7 +273,9 @@ struct WriteSql {
         .bind(2, c.created_ms != 0 ? c.created_ms : now)
         .bind(3, now)
         .run();
-    return db.changes() == 0 ? "create " + c.room + ": the room exists" : "";
+    if (db.changes() == 0) return "create " + c.room + ": the room exists";
+    known[c.room] = now;
+    return "";
   }
   std::string operator()(const AppendAction& a) {
     // The room first: an action of a room that is gone is refused without touching the log.
@@ -270,17 +286,22 @@ struct WriteSql {
           .bind(3, a.phase)
           .bind(4, now)
           .run();
-      if (db.changes() == 0) return refused(a);
+      if (db.changes() == 0) {
+        known.erase(a.room);
+        return refused(a);
+      }
+      known[a.room] = now;
     } else {
-      std::int64_t updated = 0;
-      {
+      auto it = known.find(a.room);
+      if (it == known.end()) {
         Stmt room = db.prepare("SELECT updated_ms FROM rooms WHERE id = ?1");
         room.bind(1, a.room);
         if (!room.step()) return refused(a);
-        updated = room.int64(0);
+        it = known.emplace(a.room, room.int64(0)).first;
       }
-      if (now - updated >= kTouchMs) {
+      if (now - it->second >= kTouchMs) {
         db.prepare("UPDATE rooms SET updated_ms = ?2 WHERE id = ?1").bind(1, a.room).bind(2, now).run();
+        it->second = now;
       }
     }
     // A seq already taken is a constraint error: the whole transaction fails.
@@ -297,10 +318,17 @@ struct WriteSql {
   }
   std::string operator()(const SetPhase& p) {
     db.prepare("UPDATE rooms SET phase = ?2, updated_ms = ?3 WHERE id = ?1").bind(1, p.room).bind(2, p.phase).bind(3, now).run();
-    return db.changes() == 0 ? "set_phase " + p.room + ": no such room" : "";
+    if (db.changes() == 0) {
+      known.erase(p.room);
+      return "set_phase " + p.room + ": no such room";
+    }
+    known[p.room] = now;
+    return "";
   }
   std::string operator()(const RemoveRoom& r) {
+    known.erase(r.room);
     db.prepare("DELETE FROM rooms WHERE id = ?1 AND phase <> 'finished' AND quarantined IS NULL").bind(1, r.room).run();
+    if (db.changes() > 0) db.prepare("DELETE FROM actions WHERE room = ?1").bind(1, r.room).run();
     return "";
   }
 };
@@ -317,7 +345,7 @@ std::string what(const Write& w) {
 
 }  // namespace
 
-std::string SqliteStore::write_locked(const Write& w, std::int64_t t) { return std::visit(WriteSql{*db_, t}, w); }
+std::string SqliteStore::write_locked(const Write& w, std::int64_t t) { return std::visit(WriteSql{*db_, t, known_}, w); }
 
 BatchResult SqliteStore::commit(const Batch& batch) {
   BatchResult result;
@@ -352,6 +380,7 @@ BatchResult SqliteStore::commit(const Batch& batch) {
       if (relax) db_->exec(sync_pragma(Sync::Full));
     } catch (...) {
     }
+    known_.clear();  // what the rolled-back transaction taught it is void
     result.refused.clear();
     result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s), at " + where + ": " + e.what();
   }
@@ -372,21 +401,28 @@ Status SqliteStore::quarantine(const std::string& room, const std::string& reaso
 std::variant<int, std::string> SqliteStore::purge(const char* what, const char* sql, std::int64_t ms) {
   std::lock_guard lock(mu_);
   try {
-    db_->prepare(sql).bind(1, ms).run();
-    return db_->changes();
+    known_.clear();
+    int removed = 0;
+    transaction(*db_, [&] {
+      // The log first (the cascade of the rooms it belongs to), then the rooms.
+      db_->prepare(std::string("DELETE FROM actions WHERE room IN (SELECT id FROM rooms WHERE ") + sql + ")")
+          .bind(1, ms)
+          .run();
+      db_->prepare(std::string("DELETE FROM rooms WHERE ") + sql).bind(1, ms).run();
+      removed = db_->changes();
+    });
+    return removed;
   } catch (const std::exception& e) {
     return std::string(what) + ": " + e.what();
   }
 }
 
 std::variant<int, std::string> SqliteStore::purge_finished_before(std::int64_t ms) {
-  return purge("purge_finished_before",
-               "DELETE FROM rooms WHERE phase = 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
+  return purge("purge_finished_before", "phase = 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
 }
 
 std::variant<int, std::string> SqliteStore::purge_idle_before(std::int64_t ms) {
-  return purge("purge_idle_before",
-               "DELETE FROM rooms WHERE phase <> 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
+  return purge("purge_idle_before", "phase <> 'finished' AND quarantined IS NULL AND updated_ms < ?1", ms);
 }
 
 // ---- reads -----------------------------------------------------------------------------
@@ -402,6 +438,7 @@ std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
   room.created_ms = r.int64(3);
   room.updated_ms = r.int64(4);
   room.quarantined = r.text(5);
+  known_[room.id] = room.updated_ms;
   Stmt a = db_->prepare("SELECT seq, payload, version FROM actions WHERE room = ?1 ORDER BY seq");
   a.bind(1, id);
   while (a.step()) {
