@@ -6,7 +6,7 @@
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer] [--profile]
-#                         [--storage full|normal|memory]
+#                         [--storage full|normal|memory] [--floor]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
@@ -15,6 +15,11 @@
 # --db-sync normal (no fsync: a power cut may lose the last moves), --storage memory with
 # an in-memory database (nothing on disk, like the peer): what durability costs.
 #
+# --floor also runs build/carc-net-floor in each round (tools/net_floor): a server that does
+# nothing but the kernel's part of a move (one receive, one send per player, on loopback
+# TCP, pinned the same way), on epoll and on io_uring. Its rows are the most any server
+# can reach on this machine at that moment, beside the two real ones.
+#
 # --profile also records each server with `perf` for the middle half of each round and
 # prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
 # tcp_recvmsg with all they call, loopback delivery included): the part of a move no
@@ -22,7 +27,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full
+rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full floor=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -34,6 +39,7 @@ while [[ $# -gt 0 ]]; do
     --only) only=$2; shift 2 ;;
     --profile) profile=1; shift ;;
     --storage) storage=$2; shift 2 ;;
+    --floor) floor=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -45,6 +51,7 @@ esac
 for bin in carcassonne-server carcassonne-load; do
   [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
 done
+if [[ $floor == 1 && ! -x $build/carc-net-floor ]]; then echo "--floor needs $build/carc-net-floor: build first" >&2; exit 1; fi
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
 if [[ $profile == 1 ]]; then command -v perf >/dev/null || { echo "--profile needs perf (linux-perf)" >&2; exit 1; }; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -129,6 +136,13 @@ for i in $(seq "$rounds"); do
     [[ -n $only && $who != "$only" ]] && continue
     round "$who"
   done
+  if [[ $floor == 1 && $interval == 0 ]]; then
+    "$build/carc-net-floor" --rooms "$rooms" --players "$players" --seconds "$duration" >"$work/floor.out" 2>&1 || true
+    line=$(grep '^{' "$work/floor.out" || true)
+    [[ -n $line ]] || { echo "carc-net-floor failed:" >&2; cat "$work/floor.out" >&2; exit 1; }
+    echo "  floor: $line" >&2
+    echo "$line" >>"$work/floor.jsonl"
+  fi
 done
 
 node - "$work" "$only" "$storage" <<'EOF'
@@ -162,6 +176,18 @@ for (const [label, key, d] of rows) {
   const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
   const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key.startsWith('tcp_');
   console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
+}
+const floor = read('floor');
+if (floor.length > 0) {
+  // The kernel's part of a move alone (tools/net_floor): the ratio is to the peer.
+  const peerMoves = median(peer.map((r) => r.moves_per_s));
+  for (const mode of ['epoll', 'io_uring']) {
+    const rs = floor.map((r) => r[mode]).filter(Boolean);
+    if (rs.length === 0) continue;
+    const m = median(rs.map((r) => r.moves_per_s)), us = median(rs.map((r) => r.server_us_per_move));
+    console.log(`| no-op server, kernel only (${mode}): moves/s | ${fmt(m, 0)} | | ${fmt(m / peerMoves, 2)}x the peer |`);
+    console.log(`| no-op server, kernel only (${mode}): CPU per move (us) | ${fmt(us, 1)} | | |`);
+  }
 }
 const errors = [...ours, ...peer].reduce((s, r) => s + r.errors, 0);
 console.log(`(ratio > 1: this server is better; errors in all rounds: ${errors})`);
