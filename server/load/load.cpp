@@ -8,15 +8,21 @@
 // /metrics), bytes per patch, the rooms in play and a new room's setup time, and the
 // generator's own CPU per move. The last line is the same figures as one JSON object, for scripts.
 //
-// Built to never be the limit: one thread, a minimal WebSocket client (wsclient.hpp),
-// each frame scanned once (scan.hpp): every client reads the version; one client per room
-// reads the new turn. Only talks to 127.0.0.1 and always stops after --duration seconds.
+// Built to never be the limit: one thread, one epoll loop (loop.hpp) and a minimal
+// WebSocket client on non-blocking sockets (wsclient.hpp), so that a move costs about one
+// recv per client and one send; each frame scanned once (scan.hpp): every client reads the
+// version; one client per room reads the new turn. Only talks to 127.0.0.1 and always
+// stops after --duration seconds.
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -27,21 +33,19 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
 
+#include "loop.hpp"
 #include "scan.hpp"
 #include "wsclient.hpp"
 
-namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
 using json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
+using carc::load::Clock;
+using carc::load::Loop;
 using carc::load::WsConn;
 
 namespace {
@@ -125,8 +129,9 @@ struct MemorySplit {
 class Bench;
 
 struct Room {
+  int index = 0;  // in Bench::rooms_
   std::string id;
-  std::vector<std::shared_ptr<WsConn>> conns;
+  std::vector<std::unique_ptr<WsConn>> conns;
   std::vector<int> seat;      // by connection
   std::vector<std::int64_t> version;  // by connection
   std::vector<WsConn*> by_seat;
@@ -141,14 +146,12 @@ struct Room {
   Clock::time_point sent_at;
   Clock::time_point created_at;
   int received = 0;
-  std::unique_ptr<asio::steady_timer> timer;
   std::mt19937_64 rng;
 };
 
 class Bench final : public WsConn::Handler {
  public:
-  Bench(asio::io_context& io, Options opt) : io_(io), opt_(std::move(opt)), ep_(asio::ip::make_address("127.0.0.1"),
-                                                                                 static_cast<unsigned short>(opt_.port)) {}
+  Bench(Loop& loop, Options opt) : loop_(loop), opt_(std::move(opt)) {}
 
   void start() {
     for (int r = 0; r < opt_.rooms; ++r) create_room();
@@ -175,7 +178,6 @@ class Bench final : public WsConn::Handler {
     stopping_ = true;
     for (auto& r : rooms_) {
       if (!r) continue;
-      if (r->timer) r->timer->cancel();
       for (auto& c : r->conns) {
         if (c) c->close();
       }
@@ -190,9 +192,8 @@ class Bench final : public WsConn::Handler {
   int in_play_ = 0;  // rooms started and not finished
 
  private:
-  asio::io_context& io_;
+  Loop& loop_;
   Options opt_;
-  tcp::endpoint ep_;
   std::vector<std::unique_ptr<Room>> rooms_;
   std::random_device rd_;
   bool playing_ = false;
@@ -201,6 +202,7 @@ class Bench final : public WsConn::Handler {
   std::vector<std::pair<int, int>> to_connect_;  // (room, player)
   std::deque<int> ready_;  // standby rooms started and waiting, oldest first
   int waiting_ = 0;        // finished games no standby room was ready to replace
+  std::string play_;       // the move being written
 
   Room& room_of(const WsConn& c) { return *rooms_[static_cast<std::size_t>(c.tag / 8)]; }
   static int player_of(const WsConn& c) { return c.tag % 8; }
@@ -208,16 +210,16 @@ class Bench final : public WsConn::Handler {
   int create_room(bool standby = false) {
     const int index = static_cast<int>(rooms_.size());
     auto room = std::make_unique<Room>();
+    room->index = index;
     room->standby = standby;
     room->rng.seed((static_cast<std::uint64_t>(rd_()) << 32) | rd_());
     room->created_at = Clock::now();
-    room->timer = std::make_unique<asio::steady_timer>(io_);
     room->seat.assign(static_cast<std::size_t>(opt_.players), -1);
     room->version.assign(static_cast<std::size_t>(opt_.players), 0);
     room->by_seat.assign(static_cast<std::size_t>(opt_.players), nullptr);
     room->conns.resize(static_cast<std::size_t>(opt_.players));
     rooms_.push_back(std::move(room));
-    carc::load::http_request(io_, ep_, "POST", "/api/rooms", [this, index](int status, std::string body) {
+    carc::load::http_request(loop_, opt_.port, "POST", "/api/rooms", [this, index](int status, std::string body) {
       if (stopping_) return;
       if (status != 201) {
         if (errors_++ < 5) std::fprintf(stderr, "POST /api/rooms: %d %s\n", status, body.c_str());
@@ -236,11 +238,11 @@ class Bench final : public WsConn::Handler {
       const auto [index, p] = to_connect_.back();
       to_connect_.pop_back();
       Room& r = *rooms_[static_cast<std::size_t>(index)];
-      auto c = std::make_shared<WsConn>(io_, *this, (static_cast<std::uint64_t>(rd_()) << 32) | rd_());
+      auto& c = r.conns[static_cast<std::size_t>(p)];
+      c = std::make_unique<WsConn>(loop_, *this, (static_cast<std::uint64_t>(rd_()) << 32) | rd_());
       c->tag = index * 8 + p;
-      r.conns[static_cast<std::size_t>(p)] = c;
       ++connecting_;
-      c->connect(ep_, "/ws/" + r.id);
+      c->connect(opt_.port, "/ws/" + r.id);
     }
   }
 
@@ -325,10 +327,8 @@ class Bench final : public WsConn::Handler {
     ++in_play_;
     if (opt_.interval_ms > 0) {
       // Spread the rooms over the interval, then one move per interval.
-      r.timer->expires_after(std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)));
-      r.timer->async_wait([this, &r](boost::system::error_code ec) {
-        if (!ec) tick(r);
-      });
+      loop_.at(Clock::now() + std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)),
+               [this, index = r.index] { tick(index); });
       return;
     }
     move(r);
@@ -341,7 +341,7 @@ class Bench final : public WsConn::Handler {
       --waiting_;
       play(r);
     } else {
-      ready_.push_back(r.conns[0]->tag / 8);
+      ready_.push_back(r.index);
     }
   }
 
@@ -349,8 +349,7 @@ class Bench final : public WsConn::Handler {
     r.finished = true;
     r.has_turn = false;
     if (r.started) --in_play_;
-    ++games_;
-    r.timer->cancel();
+    ++games_;  // its timer, if any, finds it finished
     if (opt_.replace && !stopping_) {
       if (standby_pool() == 0) {
         create_room();
@@ -369,23 +368,22 @@ class Bench final : public WsConn::Handler {
     if (r.pending == 0) close_room(r);  // else once every client has the last patch
   }
 
-  // Closes a finished room's connections and forgets it (after the handler that called
-  // this has returned: it still holds the room).
+  // Closes a finished room's connections and forgets it (at the end of the loop's turn:
+  // the handler that called this still holds the room, and events of this turn may name
+  // its connections).
   void close_room(Room& r) {
     for (auto& c : r.conns) {
       if (c) c->close();
     }
-    const std::size_t index = static_cast<std::size_t>(r.conns[0]->tag / 8);
-    asio::post(io_, [this, index] { rooms_[index].reset(); });
+    loop_.later([this, index = static_cast<std::size_t>(r.index)] { rooms_[index].reset(); });
   }
 
-  void tick(Room& r) {
-    if (r.finished || stopping_) return;
-    move(r);
-    r.timer->expires_after(std::chrono::milliseconds(opt_.interval_ms));
-    r.timer->async_wait([this, &r](boost::system::error_code ec) {
-      if (!ec) tick(r);
-    });
+  // A paced room's move; the next one an interval later.
+  void tick(int index) {
+    Room* r = rooms_[static_cast<std::size_t>(index)].get();
+    if (r == nullptr || r->finished || stopping_) return;
+    move(*r);
+    loop_.at(Clock::now() + std::chrono::milliseconds(opt_.interval_ms), [this, index] { tick(index); });
   }
 
   void move(Room& r) {
@@ -394,9 +392,21 @@ class Bench final : public WsConn::Handler {
     WsConn* c = r.by_seat[static_cast<std::size_t>(r.turn.seat)];
     if (c == nullptr) return;
     const carc::load::Legal& pick = r.turn.legal[r.rng() % r.turn.legal.size()];
-    std::string play = R"({"type":"play","version":)" + std::to_string(r.brain_version) + R"(,"x":)" +
-                       std::to_string(pick.x) + R"(,"y":)" + std::to_string(pick.y) + R"(,"rotation":)" +
-                       std::to_string(pick.rotation) + R"(,"meeple":)";
+    std::string& play = play_;  // reused: a move allocates nothing
+    play.clear();
+    const auto num = [&](std::int64_t v) {
+      std::array<char, 24> digits;
+      play.append(digits.data(), std::to_chars(digits.data(), digits.data() + digits.size(), v).ptr);
+    };
+    play += R"({"type":"play","version":)";
+    num(r.brain_version);
+    play += R"(,"x":)";
+    num(pick.x);
+    play += R"(,"y":)";
+    num(pick.y);
+    play += R"(,"rotation":)";
+    num(pick.rotation);
+    play += R"(,"meeple":)";
     if (pick.meeple_count > 0 && r.rng() % 3 == 0) {
       play += '"';
       play += pick.meeples[r.rng() % static_cast<unsigned>(pick.meeple_count)].data();
@@ -413,21 +423,23 @@ class Bench final : public WsConn::Handler {
   }
 };
 
+// A port of 127.0.0.1 that nobody listens on (for --spawn).
 int free_port() {
-  asio::io_context io;
-  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+    port = ntohs(a.sin_port);
+  }
+  ::close(fd);
+  return port;
 }
 
-// A blocking GET on a fresh connection (before and after the run, and for /metrics).
-std::string http_get(int port, const std::string& target) {
-  asio::io_context io;
-  std::string body;
-  carc::load::http_request(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)),
-                           "GET", target, [&](int status, std::string b) { body = status == 200 ? std::move(b) : ""; });
-  io.run_for(std::chrono::seconds(5));
-  return body;
-}
+using carc::load::http_get;
 
 }  // namespace
 
@@ -496,14 +508,14 @@ int main(int argc, char** argv) {
   }
 
   const long rss0 = rss_kb(opt.server_pid);
-  asio::io_context io;
-  Bench bench(io, opt);
+  Loop loop;
+  Bench bench(loop, opt);
   const auto t_setup = Clock::now();
   bench.start();
 
   // Phase 1: every room seated and started.
   const auto deadline = Clock::now() + std::chrono::seconds(opt.duration_s);
-  while (!bench.all_started() && Clock::now() < deadline) io.run_for(std::chrono::milliseconds(20));
+  while (!bench.all_started() && Clock::now() < deadline) loop.run_for(std::chrono::milliseconds(20));
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
   const long rss_seated = rss_kb(opt.server_pid);
 
@@ -518,7 +530,7 @@ int main(int argc, char** argv) {
   double in_play_sum = 0;
   long in_play_samples = 0;
   while (Clock::now() < deadline) {
-    io.run_for(std::chrono::milliseconds(50));
+    loop.run_for(std::chrono::milliseconds(50));
     in_play_sum += bench.in_play_;
     ++in_play_samples;
     if (Clock::now() >= next_sample) {
@@ -596,7 +608,7 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   bench.stop();
-  io.run_for(std::chrono::milliseconds(200));
+  loop.run_for(std::chrono::milliseconds(200));
   if (child > 0) {
     ::kill(child, SIGTERM);
     ::waitpid(child, nullptr, 0);
