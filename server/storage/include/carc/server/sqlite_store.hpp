@@ -26,8 +26,11 @@ struct SqliteOptions {
   int busy_timeout_ms = 5000;
   // The write-ahead log's size, in KiB, at which a checkpoint runs on its own thread and
   // connection: never inside a commit, and commits wait for one only if the log reaches 4
-  // times this all the same. 0: SQLite's own, inside the commit.
-  int checkpoint_kib = 1000;
+  // times this all the same. 0: SQLite's own, inside the commit. A checkpoint copies each
+  // page once however often the log holds it, and a room in play rewrites its page of the
+  // actions table with every move: 16 MiB (about 16 s of 1,000 rooms in play) copies a
+  // fraction of what 1 MiB did (docs/hot-path.md, "Tried this evening").
+  int checkpoint_kib = 16 * 1024;
   // A new file's page size in bytes (an existing file keeps its own). A commit writes every
   // page it touched to the log, then the checkpoint writes them again to the database; the
   // actions of the rooms in one commit lie on different pages (the log is keyed by room),
