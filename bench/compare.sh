@@ -6,7 +6,7 @@
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer] [--profile]
-#                         [--storage full|normal|memory] [--floor]
+#                         [--storage full|normal|memory] [--floor] [--timeline S]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
@@ -20,6 +20,9 @@
 # TCP, pinned the same way), on epoll and on io_uring. Its rows are the most any server
 # can reach on this machine at that moment, beside the two real ones.
 #
+# --timeline S prints, after each round, its moves in windows of S seconds: their p50, p99
+# and max latency and how many are over the round's p99 (where the tail comes from).
+#
 # --profile also records each server with `perf` for the middle half of each round and
 # prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
 # tcp_recvmsg with all they call, loopback delivery included): the part of a move no
@@ -27,7 +30,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full floor=0
+rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full floor=0 timeline=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -40,6 +43,7 @@ while [[ $# -gt 0 ]]; do
     --profile) profile=1; shift ;;
     --storage) storage=$2; shift 2 ;;
     --floor) floor=1; shift ;;
+    --timeline) timeline=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -100,7 +104,7 @@ round() {
   server_pid=$!
   wait_port "$port"
   taskset -c 1 "$build/carcassonne-load" --port "$port" --server-pid "$server_pid" --rooms "$rooms" \
-    --players "$players" --interval-ms "$interval" --duration "$duration" >"$work/out" 2>"$work/err" &
+    --players "$players" --interval-ms "$interval" --duration "$duration" --timeline "$timeline" >"$work/out" 2>"$work/err" &
   local load_pid=$!
   if [[ $profile == 1 ]]; then
     sleep $((duration / 4))
@@ -124,6 +128,7 @@ round() {
     rm -f "$work/perf.data"
   fi
   echo "  $who: $line" >&2
+  if [[ $timeline != 0 ]]; then sed -n '/^timeline/,$p' "$work/err" | sed 's/^/    /' >&2; fi
   echo "$line" >>"$work/$who.jsonl"
 }
 

@@ -62,18 +62,21 @@ struct Options {
   int connect_batch = 200;
   bool replace = true;  // a finished room is replaced by a new one
   bool standby = true;  // flat out: a pool of R rooms is set up ahead to replace finished games
+  int timeline_s = 0;   // > 0: the latency of each window of this many seconds, to stderr
 };
 
 void usage() {
   std::puts(
       "usage: carcassonne-load [--spawn SERVER_BIN [--server-arg ARG]... | --port N [--server-pid PID]]\n"
       "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S] [--no-replace]\n"
-      "                        [--no-standby]\n"
+      "                        [--no-standby] [--timeline S]\n"
       "  --interval-ms 0 plays flat out; otherwise each room plays one move every MS milliseconds.\n"
       "  A finished room is replaced by a new one (R rooms play all along) unless --no-replace.\n"
       "  Flat out, R more rooms are set up ahead and each replaces a finished game at once, so R\n"
       "  rooms are in play all along; --no-standby sets a replacement up only at a game's end.\n"
-      "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the CPU and memory figures.");
+      "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the CPU and memory figures.\n"
+      "  --timeline S prints to stderr, for each S seconds of play, the moves, their latency and how\n"
+      "  many of them are over the whole run's p99: where in the run the tail comes from.");
 }
 
 long rss_kb(int pid) {
@@ -106,6 +109,25 @@ double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
+}
+
+// --timeline: each window's moves, p50, p99 and max, and how many of its moves are over the
+// whole run's p99 (`tail`): a tail made in a few seconds shows up as one window holding it.
+void print_timeline(const std::vector<double>& ms, const std::vector<float>& at, int window_s, double p99) {
+  std::vector<std::vector<double>> windows;
+  for (std::size_t i = 0; i < ms.size() && i < at.size(); ++i) {
+    const auto w = static_cast<std::size_t>(std::max(0.0f, at[i]) / static_cast<float>(window_s));
+    if (w >= windows.size()) windows.resize(w + 1);
+    windows[w].push_back(ms[i]);
+  }
+  std::fprintf(stderr, "timeline (%d s windows): from_s moves p50_ms p99_ms max_ms over_run_p99\n", window_s);
+  for (std::size_t w = 0; w < windows.size(); ++w) {
+    const auto& v = windows[w];
+    const auto tail = std::count_if(v.begin(), v.end(), [&](double x) { return x > p99; });
+    std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld\n", w * static_cast<std::size_t>(window_s), v.size(),
+                 percentile(v, 0.5), percentile(v, 0.99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
+                 static_cast<long>(tail));
+  }
 }
 
 // Sums of carc_room_memory_bytes{part=...} from /metrics (absent on servers without it).
@@ -168,7 +190,9 @@ class Bench final : public WsConn::Handler {
   void begin_play() {
     playing_ = true;
     moves_ = 0;
+    play_start_ = Clock::now();
     latency_.clear();
+    latency_at_.clear();
     setup_ms_.clear();
     patches_ = 0;
     patch_bytes_ = 0;
@@ -187,6 +211,8 @@ class Bench final : public WsConn::Handler {
   // ---- figures ----
   std::uint64_t moves_ = 0, patches_ = 0, patch_bytes_ = 0, errors_ = 0, disconnects_ = 0, games_ = 0;
   std::vector<double> latency_;
+  std::vector<float> latency_at_;  // when each latency_ sample ended, in seconds of play
+  Clock::time_point play_start_{};
   std::vector<double> setup_ms_;  // a room's creation to its first turn, for rooms set up while playing
   int started_rooms_ = 0;
   int in_play_ = 0;  // rooms started and not finished
@@ -272,7 +298,11 @@ class Bench final : public WsConn::Handler {
       r.version[static_cast<std::size_t>(p)] = v;
       if (p == 0) brain(r, text, v);
       if (r.pending != 0 && v >= r.pending && ++r.received == opt_.players) {
-        if (playing_) latency_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - r.sent_at).count());
+        if (playing_) {
+          const auto now = Clock::now();
+          latency_.push_back(std::chrono::duration<double, std::milli>(now - r.sent_at).count());
+          latency_at_.push_back(std::chrono::duration<float>(now - play_start_).count());
+        }
         r.pending = 0;
         if (r.finished) return close_room(r);
         if (opt_.interval_ms == 0) move(r);
@@ -464,6 +494,7 @@ int main(int argc, char** argv) {
     else if (a == "--server-arg") opt.server_args.push_back(value());
     else if (a == "--no-replace") opt.replace = false;
     else if (a == "--no-standby") opt.standby = false;
+    else if (a == "--timeline") opt.timeline_s = std::stoi(value());
     else if (a == "--help" || a == "-h") return usage(), 0;
     else return std::fprintf(stderr, "unknown option %s\n", a.c_str()), usage(), 2;
   }
@@ -576,6 +607,7 @@ int main(int argc, char** argv) {
   }
   std::printf("move-to-every-client latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n", p50, p99, max_ms,
               bench.latency_.size());
+  if (opt.timeline_s > 0) print_timeline(bench.latency_, bench.latency_at_, opt.timeline_s, p99);
   std::printf("bytes per patch: %.0f (%llu patches)\n",
               bench.patches_ ? static_cast<double>(bench.patch_bytes_) / static_cast<double>(bench.patches_) : 0.0,
               static_cast<unsigned long long>(bench.patches_));
