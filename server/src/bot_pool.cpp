@@ -10,7 +10,6 @@
 #include "carc/core/bot.hpp"
 #include "carc/core/player_view.hpp"
 #include "metrics.hpp"
-#include "thread_priority.hpp"
 
 namespace carc::server {
 
@@ -43,7 +42,6 @@ std::size_t BotPool::queued() const {
 
 void BotPool::work() {
   ::pthread_setname_np(::pthread_self(), "carc-bot");
-  set_thread_role(ThreadRole::Bots);
   for (;;) {
     Job job;
     std::size_t depth = 0;

@@ -19,7 +19,6 @@
 
 #include "carc/protocol/json.hpp"
 #include "net.hpp"
-#include "thread_priority.hpp"
 
 namespace carc::server {
 
@@ -245,17 +244,14 @@ void Server::run() {
   const auto& c = impl.ctx.config;
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", c.bind, c.port, c.web_root.string(), c.threads);
   if (impl.metrics_listener) spdlog::info("metrics on http://{}:{}/metrics", c.metrics_bind, c.metrics_port);
-  // The I/O threads are threads of their own, never the caller's: each lowers its own
-  // priority below the storage writer's (thread_priority.hpp), which an unprivileged thread
-  // cannot undo, and the caller (main, a test) keeps its own.
   std::vector<std::thread> threads;
-  for (int i = 0; i < c.threads; ++i) {
+  for (int i = 1; i < c.threads; ++i) {
     threads.emplace_back([&impl] {
-      ::pthread_setname_np(::pthread_self(), "carc-io");
-      set_thread_role(ThreadRole::Io);
+      ::pthread_setname_np(::pthread_self(), "carc-io");  // the first I/O thread keeps the process's name
       impl.io.run();
     });
   }
+  impl.io.run();
   for (auto& t : threads) t.join();
   // No strand runs any more. A connection that was still attached holds its room and the
   // room holds it: break those cycles so that both are freed (and LeakSanitizer is quiet).

@@ -8,7 +8,6 @@
 #include <spdlog/spdlog.h>
 
 #include "action_codec.hpp"
-#include "thread_priority.hpp"
 
 namespace carc::server {
 
@@ -189,7 +188,6 @@ void StoreWriter::enqueue(Item item) {
 
 void StoreWriter::writer_loop() {
   ::pthread_setname_np(::pthread_self(), "carc-writer");  // for top -H and perf
-  set_thread_role(ThreadRole::Storage);
   std::unique_lock lock(mu_);
   for (;;) {
     const auto has_work = [&] { return stopping_ || !queue_.empty() || !versions_.empty(); };

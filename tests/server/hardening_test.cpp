@@ -1,15 +1,8 @@
 // Hardening against the real server: security headers, per-address limits on room creation
 // and WebSocket upgrades (X-Forwarded-For only from trusted proxies), the separate metrics
 // port, and network errors counted in /metrics.
-#include <sys/resource.h>
 #include <sys/socket.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <map>
-#include <sstream>
 #include <thread>
 
 #include <boost/asio/connect.hpp>
@@ -255,34 +248,6 @@ TEST_CASE("a client that goes on writing after a refused message still gets the 
     CHECK(bad.closed());
     CHECK(bad.close_code() == 1007);
   }
-  CHECK(http(server.port(), "GET", "/healthz").status == 200);
-}
-
-
-// Every move waits for the storage writer's commit: when the threads share a core, the
-// kernel runs the writer (and the checkpoint) first, the I/O threads and the computer
-// players 5 steps of niceness behind, relative to the process's own niceness.
-TEST_CASE("the storage writer runs ahead of the I/O threads and the computer players") {
-  ServerProcess server({"--threads", "2"});
-  std::map<std::string, std::vector<int>> nice_by_name;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(server.pid()) + "/task")) {
-    std::string name, stat;
-    std::getline(std::ifstream(task.path() / "comm"), name);
-    std::getline(std::ifstream(task.path() / "stat"), stat);
-    // After the ")" that ends the name: state is field 3, nice field 19.
-    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
-    std::vector<std::string> fields{std::istream_iterator<std::string>(rest), {}};
-    REQUIRE(fields.size() > 16);
-    nice_by_name[name].push_back(std::stoi(fields[16]));
-  }
-  const int base = ::getpriority(PRIO_PROCESS, 0);  // the child starts with ours
-  const int behind = std::min(base + 5, 19);
-  REQUIRE(nice_by_name.count("carc-writer") == 1);
-  CHECK(nice_by_name["carc-writer"] == std::vector<int>{base});
-  CHECK(nice_by_name["carc-checkpoint"] == std::vector<int>{base});
-  CHECK(nice_by_name["carc-io"] == std::vector<int>{behind, behind});
-  REQUIRE(!nice_by_name["carc-bot"].empty());
-  for (int n : nice_by_name["carc-bot"]) CHECK(n == behind);
   CHECK(http(server.port(), "GET", "/healthz").status == 200);
 }
 
