@@ -131,6 +131,7 @@ export class Player {
     this.closes = [];        // close codes seen
     this.errors = [];        // error codes received
     this.acceptedAt = [];    // [unix ms, move count] each time the board grew
+    this.trace = null;       // when an array: [unix ms, 'welcome'|'state'|'patch'|'error'|'close', version or code]
     this.connects = 0;
     this.sentFor = -1;       // the version a play was sent for
     this.lastMessage = Date.now();
@@ -185,7 +186,7 @@ export class Player {
       socket.setNoDelay(true);
       socket.on('data', (d) => { this.buf = Buffer.concat([this.buf, d]); this.parse(socket); });
       socket.on('close', () => {
-        if (this.sock === socket) { this.sock = null; retry(100); }
+        if (this.sock === socket) { this.trace?.push([Date.now(), 'close', 'tcp']); this.sock = null; retry(100); }
       });
       socket.on('error', () => {});
       this.send(this.token ? { type: 'join', token: this.token } : { type: 'join', name: this.name });
@@ -211,12 +212,14 @@ export class Player {
       else if (op === 0x9) this.frame(0xa, payload);
       else if (op === 0x8) {
         this.closes.push(payload.length >= 2 ? payload.readUInt16BE(0) : 1005);
+        this.trace?.push([Date.now(), 'close', this.closes.at(-1)]);
         this.drop();
       }
     }
   }
 
   receive(msg) {
+    this.trace?.push([Date.now(), msg.type, msg.type === 'error' ? msg.code : msg.version]);
     if (msg.type === 'welcome' || msg.type === 'state') {
       if (msg.type === 'welcome' && msg.token) { this.token = msg.token; this.seat = msg.seat; }
       this.state = msg.state;
@@ -309,6 +312,37 @@ export async function playingRoom(front, n, seed) {
   players[0].act();
   await waitFor(() => players.every((p) => p.state?.phase === 'playing'), `room ${room} to start`, 20000);
   return { room, players };
+}
+
+/**
+ * SIGSTOP, then waits until every thread of the process is stopped. kill() returns once the
+ * signal is queued; each thread stops only when it next runs, which on a busy machine can be
+ * tens of milliseconds later, time in which the process still reads, stores and sends.
+ */
+export async function pause(pid) {
+  const t0 = Date.now();
+  process.kill(pid, 'SIGSTOP');
+  const stopped = () => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/task`).every((t) => {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'T';
+      });
+    } catch { return false; } // a thread that ended while we looked: look again
+  };
+  await waitFor(stopped, `process ${pid} to stop`, 10000);
+  return Date.now() - t0; // milliseconds until every thread was seen stopped (polled every 50)
+}
+
+/** Resolves once value() has stayed the same for `ms` (checked every 50 ms). */
+export async function settled(value, ms) {
+  let last = value();
+  let since = Date.now();
+  while (Date.now() - since < ms) {
+    await sleep(50);
+    const now = value();
+    if (now !== last) { last = now; since = Date.now(); }
+  }
 }
 
 export async function waitFor(pred, what, ms = 30000) {
