@@ -18,7 +18,11 @@
 # --floor also runs build/carc-net-floor in each round (tools/net_floor): a server that does
 # nothing but the kernel's part of a move (one receive, one send per player, on loopback
 # TCP, pinned the same way), on epoll and on io_uring. Its rows are the most any server
-# can reach on this machine at that moment, beside the two real ones.
+# can reach on this machine at that moment, beside the two real ones. It also runs a round
+# against build/carc-ws-floor (tools/ws_floor): the peer's rules-free moves and patches in
+# C++ on raw epoll, nothing stored, driven by the same generator as the others; its rows
+# are what a WebSocket server that does nothing else reaches, and the generator's own cost
+# per move when the server is that fast (its ceiling on one core is 1e6 / that cost).
 #
 # --timeline S prints, after each round, its moves in windows of S seconds: their p50, p99
 # and max latency and how many are over the round's p99 (where the tail comes from).
@@ -55,7 +59,11 @@ esac
 for bin in carcassonne-server carcassonne-load; do
   [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
 done
-if [[ $floor == 1 && ! -x $build/carc-net-floor ]]; then echo "--floor needs $build/carc-net-floor: build first" >&2; exit 1; fi
+if [[ $floor == 1 ]]; then
+  for bin in carc-net-floor carc-ws-floor; do
+    [[ -x $build/$bin ]] || { echo "--floor needs $build/$bin: build first" >&2; exit 1; }
+  done
+fi
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
 if [[ $profile == 1 ]]; then command -v perf >/dev/null || { echo "--profile needs perf (linux-perf)" >&2; exit 1; }; fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -92,6 +100,8 @@ round() {
   port=$(free_port)
   if [[ $who == peer ]]; then
     (cd "$work/peer" && PORT=$port exec taskset -c 0 node peer-node.mjs) >"$work/$who.log" 2>&1 &
+  elif [[ $who == wsfloor ]]; then
+    taskset -c 0 "$build/carc-ws-floor" --port "$port" --seconds $((duration + 60)) >"$work/$who.log" 2>&1 &
   else
     rm -rf "$work/data"
     local store=(--data-dir "$work/data")
@@ -142,6 +152,7 @@ for i in $(seq "$rounds"); do
     round "$who"
   done
   if [[ $floor == 1 && $interval == 0 ]]; then
+    round wsfloor
     "$build/carc-net-floor" --rooms "$rooms" --players "$players" --seconds "$duration" >"$work/floor.out" 2>&1 || true
     line=$(grep '^{' "$work/floor.out" || true)
     [[ -n $line ]] || { echo "carc-net-floor failed:" >&2; cat "$work/floor.out" >&2; exit 1; }
@@ -194,7 +205,17 @@ if (floor.length > 0) {
     console.log(`| no-op server, kernel only (${mode}): CPU per move (us) | ${fmt(us, 1)} | | |`);
   }
 }
-const errors = [...ours, ...peer].reduce((s, r) => s + r.errors, 0);
+const ws = read('wsfloor');
+if (ws.length > 0) {
+  // The same protocol, moves and patches as the peer, in C++ on raw epoll, nothing stored.
+  const peerMoves = median(peer.map((r) => r.moves_per_s));
+  const m = median(ws.map((r) => r.moves_per_s));
+  const load = median(ws.map((r) => r.load_us_per_move));
+  console.log(`| rules-free C++ WebSocket server (tools/ws_floor): moves/s | ${fmt(m, 0)} | | ${fmt(m / peerMoves, 2)}x the peer |`);
+  console.log(`| rules-free C++ WebSocket server: CPU per move (us) | ${fmt(median(ws.map((r) => r.server_us_per_move)), 1)} | | |`);
+  console.log(`| load generator CPU per move against it (us); its ceiling on one core | ${fmt(load, 1)} | | ${fmt(1e6 / load, 0)} moves/s |`);
+}
+const errors = [...ours, ...peer, ...ws].reduce((s, r) => s + r.errors, 0);
 console.log(`(ratio > 1: this server is better; errors in all rounds: ${errors})`);
 if (errors > 0) process.exitCode = 1;
 EOF

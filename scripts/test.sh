@@ -73,13 +73,14 @@ else
   skip "rules crosscheck" "build failed"
 fi
 
-# The node suites need no build (tests/docker also runs the server binary when it exists).
+# The node suites: tests/web needs no build; tests/docker also runs the server binary when it
+# exists; tests/bench runs the load generator against build/carc-ws-floor.
 web_dirs=()
-for d in tests/web tests/docker; do [[ -d $d ]] && web_dirs+=("$d/"); done
+for d in tests/web tests/docker tests/bench; do [[ -d $d ]] && web_dirs+=("$d/"); done
 if [[ ${#web_dirs[@]} -eq 0 ]]; then
   skip "node tests" "no tests/web or tests/docker"
 else
-  step "node tests" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+  step "node tests" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" CARC_BUILD_DIR="$build_dir" \
     node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
 fi
 
