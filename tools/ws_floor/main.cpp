@@ -3,7 +3,7 @@
 // legal lists of 40 placements, the same patches), on one thread over raw epoll. It exists
 // to measure the load generator: no server with rules here is fast enough to show how many
 // moves a second the generator can drive on one core, so this one does as little as a
-// server can (docs/hot-path.md, "The load generator's own ceiling").
+// server can (docs/hot-path.md, "A WebSocket server that does nothing else").
 //
 //   carc-ws-floor [--port P] [--seconds S]
 //
@@ -166,6 +166,7 @@ struct Conn {
   std::string out;
   Room* room = nullptr;
   int seat = -1;
+  bool dead = false;  // closed at the end of this round of events
 };
 
 class Server {
@@ -183,7 +184,7 @@ class Server {
           accept_all();
           continue;
         }
-        if (dead_.count(c) != 0) continue;
+        if (c->dead) continue;
         if ((events[static_cast<std::size_t>(i)].events & EPOLLOUT) != 0) flush(*c);
         if ((events[static_cast<std::size_t>(i)].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0) readable(*c);
       }
@@ -197,7 +198,7 @@ class Server {
   int ep_;
   std::unordered_map<std::string, std::unique_ptr<Room>> rooms_;
   std::unordered_map<Conn*, std::unique_ptr<Conn>> conns_;
-  std::unordered_map<Conn*, bool> dead_;
+  std::vector<Conn*> dead_;  // to close once this round of events is done
   std::mt19937_64 rng_{std::random_device{}()};
   std::array<char, 65536> buf_{};
   std::uint64_t moves_ = 0;
@@ -219,14 +220,14 @@ class Server {
   }
 
   void kill(Conn& c) {
-    if (dead_.emplace(&c, true).second && c.room != nullptr) {
-      auto& s = c.room->socks;
-      std::erase(s, &c);
-    }
+    if (c.dead) return;
+    c.dead = true;
+    dead_.push_back(&c);
+    if (c.room != nullptr) std::erase(c.room->socks, &c);
   }
 
   void reap() {
-    for (auto& [c, unused] : dead_) {
+    for (Conn* c : dead_) {
       ::close(c->fd);
       conns_.erase(c);
     }
@@ -234,7 +235,7 @@ class Server {
   }
 
   void send(Conn& c, std::string_view bytes) {
-    if (dead_.count(&c) != 0) return;
+    if (c.dead) return;
     if (!c.out.empty()) {
       c.out.append(bytes);
       return;
@@ -326,7 +327,7 @@ class Server {
   // Whole client frames (masked; no fragments: the generator sends none).
   void frames(Conn& c) {
     std::size_t at = 0;
-    while (dead_.count(&c) == 0) {
+    while (!c.dead) {
       const std::size_t left = c.in.size() - at;
       if (left < 6) break;
       const auto* p = reinterpret_cast<const unsigned char*>(c.in.data() + at);
@@ -353,7 +354,7 @@ class Server {
         message(c, payload);
       }
     }
-    if (dead_.count(&c) == 0) c.in.erase(0, at);
+    if (!c.dead) c.in.erase(0, at);
   }
 
   // One patch, serialized once, to every client of the room (`ops` is the array's text).
