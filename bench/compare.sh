@@ -5,7 +5,7 @@
 # table with the ratio. Everything it starts listens on 127.0.0.1 and stops by itself.
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
-#                         [--interval-ms MS] [--build DIR] [--only ours|peer] [--profile]
+#                         [--interval-ms MS] [--build DIR] [--only ours|peer|floor] [--profile]
 #                         [--storage full|normal|memory] [--floor] [--timeline S]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
@@ -23,6 +23,8 @@
 # C++ on raw epoll, nothing stored, driven by the same generator as the others; its rows
 # are what a WebSocket server that does nothing else reaches, and the generator's own cost
 # per move when the server is that fast (its ceiling on one core is 1e6 / that cost).
+# Paced (--interval-ms > 0), --floor runs the ws_floor round only: its p50 and p99 are the
+# latency this host and the generator give a server that spends nearly nothing.
 #
 # --timeline S prints, after each round, its moves in windows of S seconds: their p50, p99
 # and max latency and how many are over the round's p99 (where the tail comes from).
@@ -52,6 +54,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+[[ $only == floor ]] && floor=1  # the floor rounds alone
 case $storage in
   full | normal | memory) ;;
   *) echo "--storage is full, normal or memory" >&2; exit 2 ;;
@@ -151,8 +154,8 @@ for i in $(seq "$rounds"); do
     [[ -n $only && $who != "$only" ]] && continue
     round "$who"
   done
+  if [[ $floor == 1 ]]; then round wsfloor; fi
   if [[ $floor == 1 && $interval == 0 ]]; then
-    round wsfloor
     "$build/carc-net-floor" --rooms "$rooms" --players "$players" --seconds "$duration" >"$work/floor.out" 2>&1 || true
     line=$(grep '^{' "$work/floor.out" || true)
     [[ -n $line ]] || { echo "carc-net-floor failed:" >&2; cat "$work/floor.out" >&2; exit 1; }
@@ -178,6 +181,7 @@ const rows = [
   ['load generator CPU per move (us)', 'load_us_per_move', 1],
   ['rooms in play, on average', 'rooms_in_play', 1],
   ['a new room\'s setup while playing, p50 (ms)', 'setup_p50_ms', 1],
+  ['host CPU stolen by the hypervisor in the round (%)', 'steal_pct', 1],
 ];
 if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
   rows.push(['server CPU per move in kernel TCP (us)', 'tcp_us_per_move', 1]);
@@ -185,12 +189,14 @@ if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
 }
 const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
 const ourLabel = storage === 'full' ? 'this server' : `this server (storage: ${storage})`;
+if (ours.length + peer.length > 0) {
 console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} | Node peer, no rules | ratio |`);
 console.log('|---|---|---|---|');
-for (const [label, key, d] of rows) {
+}
+for (const [label, key, d] of ours.length + peer.length > 0 ? rows : []) {
   const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
   const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
-  const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key.startsWith('tcp_');
+  const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key === 'steal_pct' || key.startsWith('tcp_');
   console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
 }
 const floor = read('floor');
@@ -213,6 +219,8 @@ if (ws.length > 0) {
   const load = median(ws.map((r) => r.load_us_per_move));
   console.log(`| rules-free C++ WebSocket server (tools/ws_floor): moves/s | ${fmt(m, 0)} | | ${fmt(m / peerMoves, 2)}x the peer |`);
   console.log(`| rules-free C++ WebSocket server: CPU per move (us) | ${fmt(median(ws.map((r) => r.server_us_per_move)), 1)} | | |`);
+  console.log(`| rules-free C++ WebSocket server: p50 / p99 move-to-every-client (ms) | ${fmt(median(ws.map((r) => r.p50_ms)), 2)} / ${fmt(median(ws.map((r) => r.p99_ms)), 2)} | | |`);
+  console.log(`| host CPU stolen by the hypervisor in its rounds (%) | ${fmt(median(ws.map((r) => r.steal_pct)), 1)} | | |`);
   console.log(`| load generator CPU per move against it (us); its ceiling on one core | ${fmt(load, 1)} | | ${fmt(1e6 / load, 0)} moves/s |`);
 }
 const errors = [...ours, ...peer, ...ws].reduce((s, r) => s + r.errors, 0);

@@ -5,8 +5,10 @@
 // has R games in play). Prints moves per second, move-to-every-client latency (from
 // sending a play until every client of the room holds the patch), server CPU and memory
 // (per room, per connection, and the server's own split of its rooms' memory from
-// /metrics), bytes per patch, the rooms in play and a new room's setup time, and the
-// generator's own CPU per move. The last line is the same figures as one JSON object, for scripts.
+// /metrics), bytes per patch, the rooms in play and a new room's setup time, the
+// generator's own CPU per move, and the share of CPU time the hypervisor stole from this
+// machine while it played (host.hpp). The last line is the same figures as one JSON
+// object, for scripts.
 //
 // Built to never be the limit: one thread, one epoll loop (loop.hpp) and a minimal
 // WebSocket client on non-blocking sockets (wsclient.hpp), so that a move costs about one
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -39,13 +42,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host.hpp"
 #include "loop.hpp"
 #include "scan.hpp"
 #include "wsclient.hpp"
 
 using json = nlohmann::json;
 using carc::load::Clock;
+using carc::load::CpuTicks;
 using carc::load::Loop;
+using carc::load::steal_percent;
 using carc::load::WsConn;
 
 namespace {
@@ -113,20 +119,41 @@ double percentile(std::vector<double> v, double p) {
 
 // --timeline: each window's moves, p50, p99 and max, and how many of its moves are over the
 // whole run's p99 (`tail`): a tail made in a few seconds shows up as one window holding it.
-void print_timeline(const std::vector<double>& ms, const std::vector<float>& at, int window_s, double p99) {
+// `host` holds readings of /proc/stat taken during play (seconds of play, ticks): each
+// window also shows the share of CPU time the hypervisor stole in it, over all CPUs.
+struct HostSample {
+  double at_s;
+  CpuTicks ticks;
+};
+
+void print_timeline(const std::vector<double>& ms, const std::vector<float>& at, int window_s, double p99,
+                    const std::vector<HostSample>& host) {
   std::vector<std::vector<double>> windows;
   for (std::size_t i = 0; i < ms.size() && i < at.size(); ++i) {
     const auto w = static_cast<std::size_t>(std::max(0.0f, at[i]) / static_cast<float>(window_s));
     if (w >= windows.size()) windows.resize(w + 1);
     windows[w].push_back(ms[i]);
   }
-  std::fprintf(stderr, "timeline (%d s windows): from_s moves p50_ms p99_ms max_ms over_run_p99\n", window_s);
+  // The reading nearest to a moment of play.
+  const auto nearest = [&](double t) -> const CpuTicks* {
+    const HostSample* best = nullptr;
+    for (const HostSample& h : host) {
+      if (best == nullptr || std::abs(h.at_s - t) < std::abs(best->at_s - t)) best = &h;
+    }
+    return best ? &best->ticks : nullptr;
+  };
+  std::fprintf(stderr, "timeline (%d s windows): from_s moves p50_ms p99_ms max_ms over_run_p99 host_steal_pct\n",
+               window_s);
   for (std::size_t w = 0; w < windows.size(); ++w) {
     const auto& v = windows[w];
     const auto tail = std::count_if(v.begin(), v.end(), [&](double x) { return x > p99; });
-    std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld\n", w * static_cast<std::size_t>(window_s), v.size(),
+    const double from = static_cast<double>(w) * window_s;
+    const CpuTicks* a = nearest(from);
+    const CpuTicks* b = nearest(from + window_s);
+    const std::vector<double> steal = a && b ? steal_percent(*a, *b) : std::vector<double>{};
+    std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld %8.1f\n", w * static_cast<std::size_t>(window_s), v.size(),
                  percentile(v, 0.5), percentile(v, 0.99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
-                 static_cast<long>(tail));
+                 static_cast<long>(tail), steal.empty() ? -1.0 : steal[0]);
   }
 }
 
@@ -555,6 +582,8 @@ int main(int argc, char** argv) {
   const auto t_play = Clock::now();
   const double server_cpu0 = cpu_s(opt.server_pid);
   const double self_cpu0 = cpu_s(static_cast<int>(::getpid()));
+  std::vector<HostSample> host{{0.0, CpuTicks::read()}};
+  auto next_host = Clock::now() + std::chrono::seconds(1);
   long rss_peak = rss_seated;
   std::string metrics_at_peak;
   auto next_sample = Clock::now();
@@ -564,6 +593,10 @@ int main(int argc, char** argv) {
     loop.run_for(std::chrono::milliseconds(50));
     in_play_sum += bench.in_play_;
     ++in_play_samples;
+    if (Clock::now() >= next_host) {
+      next_host += std::chrono::seconds(1);
+      host.push_back({std::chrono::duration<double>(Clock::now() - t_play).count(), CpuTicks::read()});
+    }
     if (Clock::now() >= next_sample) {
       next_sample = Clock::now() + std::chrono::seconds(2);
       const long rss = rss_kb(opt.server_pid);
@@ -577,6 +610,8 @@ int main(int argc, char** argv) {
   }
   bench.end_play();
   const double play_s = std::chrono::duration<double>(Clock::now() - t_play).count();
+  host.push_back({play_s, CpuTicks::read()});
+  const std::vector<double> steal = steal_percent(host.front().ticks, host.back().ticks);
   const double server_cpu = cpu_s(opt.server_pid) - server_cpu0;
   const double self_cpu = cpu_s(static_cast<int>(::getpid())) - self_cpu0;
 
@@ -607,7 +642,13 @@ int main(int argc, char** argv) {
   }
   std::printf("move-to-every-client latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)\n", p50, p99, max_ms,
               bench.latency_.size());
-  if (opt.timeline_s > 0) print_timeline(bench.latency_, bench.latency_at_, opt.timeline_s, p99);
+  if (!steal.empty() && steal[0] >= 0) {
+    // A latency tail made while the hypervisor ran someone else is the host's, not the server's.
+    std::printf("host CPU stolen by the hypervisor while playing: %.1f%% of all CPUs' time", steal[0]);
+    for (std::size_t i = 1; i < steal.size(); ++i) std::printf("%s cpu%zu %.1f%%", i == 1 ? " (" : ",", i - 1, steal[i]);
+    std::printf("%s\n", steal.size() > 1 ? ")" : "");
+  }
+  if (opt.timeline_s > 0) print_timeline(bench.latency_, bench.latency_at_, opt.timeline_s, p99, host);
   std::printf("bytes per patch: %.0f (%llu patches)\n",
               bench.patches_ ? static_cast<double>(bench.patch_bytes_) / static_cast<double>(bench.patches_) : 0.0,
               static_cast<unsigned long long>(bench.patches_));
@@ -634,9 +675,11 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "{\"moves_per_s\":%.1f,\"server_us_per_move\":%.1f,\"load_us_per_move\":%.1f,\"p50_ms\":%.2f,\"p99_ms\":%.2f,"
-      "\"max_ms\":%.2f,\"kb_per_room\":%.1f,\"rooms_in_play\":%.1f,\"setup_p50_ms\":%.1f,\"errors\":%llu}\n",
+      "\"max_ms\":%.2f,\"kb_per_room\":%.1f,\"rooms_in_play\":%.1f,\"setup_p50_ms\":%.1f,\"steal_pct\":%.1f,"
+      "\"errors\":%llu}\n",
       moves_per_s, moves > 0 ? 1e6 * server_cpu / moves : -1.0, moves > 0 ? 1e6 * self_cpu / moves : -1.0, p50, p99,
-      max_ms, per_room_kb, in_play, percentile(bench.setup_ms_, 0.5), static_cast<unsigned long long>(bench.errors_));
+      max_ms, per_room_kb, in_play, percentile(bench.setup_ms_, 0.5), steal.empty() ? -1.0 : steal[0],
+      static_cast<unsigned long long>(bench.errors_));
   std::fflush(stdout);
 
   bench.stop();
