@@ -645,7 +645,7 @@ int main(int argc, char** argv) {
   if (!steal.empty() && steal[0] >= 0) {
     // A latency tail made while the hypervisor ran someone else is the host's, not the server's.
     std::printf("host CPU stolen by the hypervisor while playing: %.1f%% of all CPUs' time", steal[0]);
-    for (std::size_t i = 1; i < steal.size(); ++i) std::printf("%s cpu%zu %.1f%%", i == 1 ? " (" : ",", i - 1, steal[i]);
+    for (std::size_t i = 1; i < steal.size(); ++i) std::printf("%scpu%zu %.1f%%", i == 1 ? " (" : ", ", i - 1, steal[i]);
     std::printf("%s\n", steal.size() > 1 ? ")" : "");
   }
   if (opt.timeline_s > 0) print_timeline(bench.latency_, bench.latency_at_, opt.timeline_s, p99, host);
