@@ -117,15 +117,16 @@ double percentile(std::vector<double> v, double p) {
   return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
-// --timeline: each window's moves, p50, p99 and max, and how many of its moves are over the
-// whole run's p99 (`tail`): a tail made in a few seconds shows up as one window holding it.
-// `host` holds readings of /proc/stat taken during play (seconds of play, ticks): each
-// window also shows the share of CPU time the hypervisor stole in it, over all CPUs.
+// A reading of /proc/stat taken during play, at `at_s` seconds of play.
 struct HostSample {
   double at_s;
   CpuTicks ticks;
 };
 
+// --timeline: each window's moves, p50, p99 and max, and how many of its moves are over the
+// whole run's p99 (`tail`): a tail made in a few seconds shows up as one window holding it.
+// Each window also shows the share of CPU time the hypervisor stole in it, over all CPUs,
+// from the readings in `host` nearest to its ends.
 void print_timeline(const std::vector<double>& ms, const std::vector<float>& at, int window_s, double p99,
                     const std::vector<HostSample>& host) {
   std::vector<std::vector<double>> windows;

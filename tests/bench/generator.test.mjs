@@ -41,10 +41,11 @@ function exchange(port, bytes, { headOnly = false } = {}) {
 test('the load generator drives the rules-free C++ server: moves, no errors, its own CPU per move', { timeout: 60000 }, async () => {
   const { proc, port } = await startFloor();
   try {
-    const out = await new Promise((resolve, reject) => {
+    const { out, err } = await new Promise((resolve, reject) => {
       execFile(path.join(build, 'carcassonne-load'),
-        ['--port', String(port), '--server-pid', String(proc.pid), '--rooms', '8', '--players', '4', '--interval-ms', '0', '--duration', '3'],
-        { timeout: 50000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)));
+        ['--port', String(port), '--server-pid', String(proc.pid), '--rooms', '8', '--players', '4', '--interval-ms', '0', '--duration', '3',
+          '--timeline', '1'],
+        { timeout: 50000 }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve({ out: stdout, err: stderr })));
     });
     const r = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1));
     assert.equal(r.errors, 0);
@@ -52,6 +53,15 @@ test('the load generator drives the rules-free C++ server: moves, no errors, its
     assert.ok(r.load_us_per_move > 0 && r.server_us_per_move > 0);
     assert.ok(r.p99_ms >= r.p50_ms && r.p50_ms > 0);
     assert.match(out, /games finished while playing: [1-9]/); // 71 tiles a game: rooms ended and were replaced
+    // The host's stolen CPU time, read from /proc/stat: for the run, each CPU and each window.
+    assert.ok(r.steal_pct >= 0 && r.steal_pct <= 100, `steal_pct ${r.steal_pct}`);
+    assert.match(out, /host CPU stolen by the hypervisor while playing: \d+\.\d% of all CPUs' time \(cpu0 \d+\.\d%/);
+    const rows = err.slice(err.indexOf('host_steal_pct')).split('\n').slice(1).filter((l) => /^\s+\d/.test(l));
+    assert.ok(rows.length >= 2, err);
+    for (const row of rows) {
+      const steal = Number(row.trim().split(/\s+/)[6]);
+      assert.ok(steal >= 0 && steal <= 100, row);
+    }
   } finally {
     proc.kill();
   }
