@@ -135,23 +135,28 @@ void print_timeline(const std::vector<double>& ms, const std::vector<float>& at,
     if (w >= windows.size()) windows.resize(w + 1);
     windows[w].push_back(ms[i]);
   }
-  // The reading nearest to a moment of play.
-  const auto nearest = [&](double t) -> const CpuTicks* {
-    const HostSample* best = nullptr;
-    for (const HostSample& h : host) {
-      if (best == nullptr || std::abs(h.at_s - t) < std::abs(best->at_s - t)) best = &h;
+  // The index of the reading nearest to a moment of play.
+  const auto nearest = [&](double t) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < host.size(); ++i) {
+      if (std::abs(host[i].at_s - t) < std::abs(host[best].at_s - t)) best = i;
     }
-    return best ? &best->ticks : nullptr;
+    return best;
   };
   std::fprintf(stderr, "timeline (%d s windows): from_s moves p50_ms p99_ms max_ms over_run_p99 host_steal_pct\n",
                window_s);
   for (std::size_t w = 0; w < windows.size(); ++w) {
     const auto& v = windows[w];
     const auto tail = std::count_if(v.begin(), v.end(), [&](double x) { return x > p99; });
+    // Between the readings nearest to the window's ends, moved apart to span at least 0.9 s
+    // (readings come once a second, and once more at the end of play): the last window (moves
+    // answered after the end) gets the last second's figure instead of none.
     const double from = static_cast<double>(w) * window_s;
-    const CpuTicks* a = nearest(from);
-    const CpuTicks* b = nearest(from + window_s);
-    const std::vector<double> steal = a && b ? steal_percent(*a, *b) : std::vector<double>{};
+    std::size_t a = nearest(from), b = nearest(from + window_s);
+    if (b <= a && a + 1 < host.size()) b = a + 1;
+    if (a >= b) a = b;  // b is the last reading: a moves back below
+    while (a > 0 && host[b].at_s - host[a].at_s < 0.9) --a;
+    const std::vector<double> steal = b > a ? steal_percent(host[a].ticks, host[b].ticks) : std::vector<double>{};
     std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld %8.1f\n", w * static_cast<std::size_t>(window_s), v.size(),
                  percentile(v, 0.5), percentile(v, 0.99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
                  static_cast<long>(tail), steal.empty() ? -1.0 : steal[0]);
