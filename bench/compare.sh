@@ -189,15 +189,15 @@ if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
 }
 const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
 const ourLabel = storage === 'full' ? 'this server' : `this server (storage: ${storage})`;
-if (ours.length + peer.length > 0) {
-console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} | Node peer, no rules | ratio |`);
-console.log('|---|---|---|---|');
-}
-for (const [label, key, d] of ours.length + peer.length > 0 ? rows : []) {
-  const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
-  const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
-  const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key === 'steal_pct' || key.startsWith('tcp_');
-  console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
+if (ours.length + peer.length > 0) {  // not with --only floor
+  console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} | Node peer, no rules | ratio |`);
+  console.log('|---|---|---|---|');
+  for (const [label, key, d] of rows) {
+    const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
+    const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
+    const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key === 'steal_pct' || key.startsWith('tcp_');
+    console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
+  }
 }
 const floor = read('floor');
 if (floor.length > 0) {

@@ -152,9 +152,8 @@ void print_timeline(const std::vector<double>& ms, const std::vector<float>& at,
     // (readings come once a second, and once more at the end of play): the last window (moves
     // answered after the end) gets the last second's figure instead of none.
     const double from = static_cast<double>(w) * window_s;
-    std::size_t a = nearest(from), b = nearest(from + window_s);
-    if (b <= a && a + 1 < host.size()) b = a + 1;
-    if (a >= b) a = b;  // b is the last reading: a moves back below
+    std::size_t a = nearest(from);
+    const std::size_t b = std::max(nearest(from + window_s), std::min(a + 1, host.size() - 1));
     while (a > 0 && host[b].at_s - host[a].at_s < 0.9) --a;
     const std::vector<double> steal = b > a ? steal_percent(host[a].ticks, host[b].ticks) : std::vector<double>{};
     std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld %8.1f\n", w * static_cast<std::size_t>(window_s), v.size(),

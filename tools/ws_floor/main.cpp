@@ -21,7 +21,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <boost/uuid/detail/sha1.hpp>
+#include <boost/beast/core/detail/base64.hpp>
+#include <boost/beast/websocket/detail/hybi13.hpp>
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -42,41 +43,21 @@ using json = nlohmann::json;
 
 volatile std::sig_atomic_t g_stop = 0;
 
-std::string base64(const unsigned char* data, std::size_t n) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < n; i += 3) {
-    const std::uint32_t a = data[i];
-    const std::uint32_t b = i + 1 < n ? data[i + 1] : 0;
-    const std::uint32_t c = i + 2 < n ? data[i + 2] : 0;
-    const std::uint32_t v = (a << 16) | (b << 8) | c;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < n ? kAlphabet[(v >> 6) & 63] : '=';
-    out += i + 2 < n ? kAlphabet[v & 63] : '=';
-  }
-  return out;
-}
-
-// RFC 6455 4.2.2: base64(SHA-1(key + the protocol's GUID)).
+// RFC 6455 4.2.2: base64(SHA-1(key + the protocol's GUID)), as Beast answers it.
 std::string accept_key(std::string_view key) {
-  boost::uuids::detail::sha1 h;
-  const std::string in = std::string(key) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-  h.process_bytes(in.data(), in.size());
-  boost::uuids::detail::sha1::digest_type d;
-  h.get_digest(d);
-  std::array<unsigned char, 20> bytes{};
-  for (int i = 0; i < 5; ++i) {
-    for (int j = 0; j < 4; ++j) bytes[static_cast<std::size_t>(i * 4 + j)] = static_cast<unsigned char>(d[i] >> (24 - 8 * j));
-  }
-  return base64(bytes.data(), bytes.size());
+  boost::beast::websocket::detail::sec_ws_accept_type accept;
+  boost::beast::websocket::detail::make_sec_ws_accept(accept, key);
+  return std::string(accept.data(), accept.size());
 }
 
+// `bytes` random bytes as unpadded base64url, the form of the peer's room ids.
 std::string random_id(std::mt19937_64& rng, int bytes) {
+  namespace base64 = boost::beast::detail::base64;
   std::vector<unsigned char> b(static_cast<std::size_t>(bytes));
   for (auto& c : b) c = static_cast<unsigned char>(rng());
-  std::string s = base64(b.data(), b.size());
-  for (char& c : s) c = c == '+' ? '-' : c == '/' ? '_' : c;  // base64url, as the peer's ids
+  std::string s(base64::encoded_size(b.size()), '\0');
+  s.resize(base64::encode(s.data(), b.data(), b.size()));
+  for (char& c : s) c = c == '+' ? '-' : c == '/' ? '_' : c;
   while (!s.empty() && s.back() == '=') s.pop_back();
   return s;
 }
