@@ -1,0 +1,391 @@
+// The feature forest (roads, cities, monasteries and fields as a union-find over tile
+// segments), placing a tile into it, and scoring: completed features during play, and
+// what is left at the end.
+#include "carc/core/game.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "game_tables.hpp"
+
+namespace carc {
+namespace {
+
+std::vector<Seat> winners_of(const std::array<int, kMaxPlayers>& values, int players) {
+  int best = values[0];
+  for (int s = 1; s < players; ++s) best = std::max(best, values[static_cast<std::size_t>(s)]);
+  std::vector<Seat> w;
+  for (int s = 0; s < players; ++s) {
+    if (values[static_cast<std::size_t>(s)] == best) w.push_back(s);
+  }
+  return w;
+}
+
+}  // namespace
+
+using detail::cell_of;
+using detail::edge;
+using detail::kNoSeg;
+using detail::kSidesOf;
+using detail::kTables;
+using detail::Oriented;
+using detail::oriented;
+
+std::uint8_t Game::free_segments(Tile t, Placement p) const {
+  // The same placement is asked about twice in a row (listing targets, then checking the
+  // move); the key includes moves_, which changes with every change of the board.
+  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 32) | (static_cast<std::uint64_t>(t) << 24) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
+                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
+  if (free_cache_key_ == key) return free_cache_;
+  const Oriented& o = oriented(t, p.rotation.quarter_turns());
+  const int segments = tile_def(t).segment_count;
+  // Each (segment, neighbouring feature) contact the tile would make. Two segments that
+  // touch one board feature are joined through it (a field of V beside A reaches A's field
+  // with both its fields), so occupancy spreads between them.
+  std::array<std::uint8_t, 12> contact_seg{};
+  std::array<std::uint16_t, 12> contact_root{};
+  int n = 0;
+  std::array<std::uint8_t, kMaxSegments> group{};  // tiny union-find over the segments
+  for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
+  auto top = [&](int s) {
+    while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
+    return s;
+  };
+  std::uint16_t taken = 0;  // bit i: contact i's feature holds a meeple
+  std::array<std::uint8_t, 4> neighbour_tile{};
+  for (int side = 0; side < 4; ++side) {
+    neighbour_tile[static_cast<std::size_t>(side)] =
+        slot(neighbour(p.cell, static_cast<Side>(side)));
+  }
+  for (int q = 0; q < 12; ++q) {
+    const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
+    if (seg == kNoSeg) continue;
+    const std::uint8_t g = neighbour_tile[static_cast<std::size_t>(q < 4 ? q : (q - 4) / 2)];
+    if (g == 0) continue;
+    const Placed& np = placed_[g - 1u];
+    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
+    if (nseg == kNoSeg) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
+    for (int i = 0; i < n; ++i) {
+      if (contact_root[static_cast<std::size_t>(i)] == root) {
+        const int a = top(contact_seg[static_cast<std::size_t>(i)]);
+        const int b = top(seg);
+        if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
+      }
+    }
+    if (nodes_[root].meeple_total > 0) taken = static_cast<std::uint16_t>(taken | (1u << n));
+    contact_seg[static_cast<std::size_t>(n)] = seg;
+    contact_root[static_cast<std::size_t>(n++)] = root;
+  }
+  std::uint8_t taken_groups = 0;
+  for (int i = 0; i < n; ++i) {
+    if ((taken >> i) & 1) taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << top(contact_seg[static_cast<std::size_t>(i)])));
+  }
+  std::uint8_t free = 0;
+  for (int s = 0; s < segments; ++s) {
+    if (((taken_groups >> top(s)) & 1) == 0) free = static_cast<std::uint8_t>(free | (1u << s));
+  }
+  free_cache_key_ = key;
+  free_cache_ = free;
+  return free;
+}
+
+// ---------------------------------------------------------------- features
+
+std::uint16_t Game::find(std::uint16_t n) const {
+  while (nodes_[n].parent != n) {
+    nodes_[n].parent = nodes_[nodes_[n].parent].parent;  // path halving
+    n = nodes_[n].parent;
+  }
+  return n;
+}
+
+std::uint16_t Game::unite(std::uint16_t a, std::uint16_t b) {
+  std::uint16_t ra = find(a);
+  std::uint16_t rb = find(b);
+  if (ra == rb) return ra;
+  if (nodes_[ra].size < nodes_[rb].size) std::swap(ra, rb);
+  Node& big = nodes_[ra];
+  Node& small = nodes_[rb];
+  small.parent = ra;
+  big.size = static_cast<std::uint16_t>(big.size + small.size);
+  big.open = static_cast<std::uint16_t>(big.open + small.open);
+  big.meeple_total = static_cast<std::uint8_t>(big.meeple_total + small.meeple_total);
+  for (int s = 0; s < kMaxPlayers; ++s) {
+    big.meeples[static_cast<std::size_t>(s)] =
+        static_cast<std::uint8_t>(big.meeples[static_cast<std::size_t>(s)] + small.meeples[static_cast<std::size_t>(s)]);
+  }
+  std::swap(big.next, small.next);  // splice the two circular lists
+  return ra;
+}
+
+int Game::monastery_neighbours(Cell c) const {
+  int n = 0;
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      if (dx == 0 && dy == 0) continue;
+      if (slot({c.x + dx, c.y + dy}) != 0) ++n;
+    }
+  }
+  return n;
+}
+
+void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
+  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
+  if (g == 0) {
+    frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
+    g = static_cast<std::uint8_t>(kFrontierBase + frontier_count_++);
+  }
+  FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
+  f.want = static_cast<std::uint8_t>(f.want | (static_cast<int>(t) << (2 * static_cast<int>(towards_tile))));
+}
+
+void Game::remove_frontier(int grid_idx) {
+  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_idx)];
+  if (g < kFrontierBase) return;
+  const int pos = g - kFrontierBase;
+  const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
+  frontier_[static_cast<std::size_t>(pos)] = last;
+  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint8_t>(kFrontierBase + pos);
+  g = 0;
+  --frontier_count_;
+}
+
+void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port,
+                 std::vector<Event>* events) {
+  const int r = p.rotation.quarter_turns();
+  const Oriented& o = oriented(t, r);
+  const TileDef& d = tile_def(t);
+  const int index = placed_count_++;
+  const auto base = node_count_;
+  Placed& pl = placed_[static_cast<std::size_t>(index)];
+  pl = Placed{static_cast<std::int8_t>(p.cell.x), static_cast<std::int8_t>(p.cell.y), t, static_cast<std::uint8_t>(r),
+              base, kNone, kNoSeg, Port::C};
+  for (int s = 0; s < d.segment_count; ++s) {
+    const auto id = static_cast<std::uint16_t>(base + s);
+    const Segment& seg = d.segments[static_cast<std::size_t>(s)];
+    const int open = (seg.kind == Kind::Road || seg.kind == Kind::City) ? kSidesOf[seg.ports & 0x0F] : 0;
+    nodes_[id] = Node{id, id, static_cast<std::uint16_t>(open), 1, static_cast<std::uint8_t>(index),
+                      static_cast<std::uint8_t>(s), seg.kind, 0, {}, seg.cities};
+  }
+  node_count_ = static_cast<std::uint16_t>(node_count_ + d.segment_count);
+  min_x_ = static_cast<std::int8_t>(std::min<int>(min_x_, p.cell.x));
+  max_x_ = static_cast<std::int8_t>(std::max<int>(max_x_, p.cell.x));
+  min_y_ = static_cast<std::int8_t>(std::min<int>(min_y_, p.cell.y));
+  max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
+  const int gi = grid_index(p.cell);
+  remove_frontier(gi);
+  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint8_t>(index + 1);
+
+  for (int side = 0; side < 4; ++side) {
+    const Cell nc = neighbour(p.cell, static_cast<Side>(side));
+    const std::uint8_t g = slot(nc);
+    const Terrain mine = edge(o.edges, side);
+    if (g == 0) {
+      add_frontier(nc, static_cast<Side>((side + 2) % 4), mine);
+      continue;
+    }
+    const Placed& np = placed_[g - 1u];
+    const Oriented& no = oriented(np.tile, np.rotation);
+    if (mine != Terrain::Field) {
+      const auto a = static_cast<std::uint16_t>(base + o.seg_at[static_cast<std::size_t>(side)]);
+      const auto b = static_cast<std::uint16_t>(np.base + no.seg_at[static_cast<std::size_t>((side + 2) % 4)]);
+      const std::uint16_t root = unite(a, b);
+      nodes_[root].open = static_cast<std::uint16_t>(nodes_[root].open - 2);
+    }
+    if (mine != Terrain::City) {
+      for (int half = 0; half < 2; ++half) {
+        const auto hp = static_cast<Port>(4 + 2 * side + half);
+        const auto a = static_cast<std::uint16_t>(base + o.seg_at[static_cast<std::size_t>(hp)]);
+        const auto b = static_cast<std::uint16_t>(np.base + no.seg_at[static_cast<std::size_t>(across(hp))]);
+        unite(a, b);
+      }
+    }
+  }
+
+  if (meeple_seg >= 0) {
+    Node& root = nodes_[find(static_cast<std::uint16_t>(base + meeple_seg))];
+    root.meeples[static_cast<std::size_t>(seat)]++;
+    root.meeple_total++;
+    if (root.kind == Kind::Monastery) ++monks_;
+    supply_[static_cast<std::size_t>(seat)]--;
+    pl.meeple_seat = static_cast<std::uint8_t>(seat);
+    pl.meeple_seg = static_cast<std::uint8_t>(meeple_seg);
+    pl.meeple_port = *port;
+  }
+  if (events != nullptr && seat >= 0) {
+    events->push_back(TilePlaced{seat, t, p.cell, p.rotation, port});
+  }
+  if (seat >= 0) score_completed(index, events);
+}
+
+void Game::score_completed(int tile_index, std::vector<Event>* events) {
+  const Placed& pl = placed_[static_cast<std::size_t>(tile_index)];
+  const TileDef& d = tile_def(pl.tile);
+  std::array<std::uint16_t, kMaxSegments> done{};
+  int done_count = 0;
+  for (int s = 0; s < d.segment_count; ++s) {
+    const Kind k = d.segments[static_cast<std::size_t>(s)].kind;
+    if (k != Kind::Road && k != Kind::City) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(pl.base + s));
+    if (nodes_[root].open != 0) continue;
+    if (std::find(done.begin(), done.begin() + done_count, root) != done.begin() + done_count) continue;
+    done[static_cast<std::size_t>(done_count++)] = root;
+    if (nodes_[root].meeple_total > 0) score_feature(root, k, false, events);
+  }
+  if (monks_ == 0) return;
+  const Cell c{pl.x, pl.y};
+  for (int dy = -1; dy <= 1; ++dy) {
+    for (int dx = -1; dx <= 1; ++dx) {
+      const Cell m{c.x + dx, c.y + dy};
+      const std::uint8_t g = slot(m);
+      if (g == 0) continue;
+      const Placed& mp = placed_[g - 1u];
+      const std::uint8_t mseg = kTables.monastery_seg[static_cast<std::size_t>(mp.tile)];
+      if (mseg == kNoSeg) continue;
+      const auto node = static_cast<std::uint16_t>(mp.base + mseg);
+      if (nodes_[node].meeple_total == 0) continue;
+      if (monastery_neighbours(m) == 8) score_feature(node, Kind::Monastery, false, events, 9, 0, g - 1);
+    }
+  }
+}
+
+void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override,
+                         int cities, int monastery_tile) {
+  Node& r = nodes_[root];
+  std::array<int, kMaxPlayers> counts{};
+  int best = 0;
+  for (int s = 0; s < players_; ++s) {
+    counts[static_cast<std::size_t>(s)] = r.meeples[static_cast<std::size_t>(s)];
+    best = std::max(best, counts[static_cast<std::size_t>(s)]);
+  }
+  if (best == 0) return;
+
+  // Distinct tiles and coats of arms, walking the feature's node list.
+  std::uint64_t seen_lo = 0;
+  std::uint64_t seen_hi = 0;
+  int tiles = 0;
+  int pennants = 0;
+  std::vector<Cell> cells;
+  std::array<MeepleReturned, kMaxPlayers * kMeeplesPerPlayer> returned;
+  int returned_count = 0;
+  std::uint16_t n = root;
+  do {
+    const Node& node = nodes_[n];
+    const Placed& p = placed_[node.tile];
+    std::uint64_t& word = node.tile < 64 ? seen_lo : seen_hi;
+    const std::uint64_t b = 1ull << (node.tile % 64);
+    if ((word & b) == 0) {
+      word |= b;
+      ++tiles;
+      if (events != nullptr) cells.push_back(Cell{p.x, p.y});
+    }
+    if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
+    if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
+      if (events != nullptr) {
+        returned[static_cast<std::size_t>(returned_count++)] = MeepleReturned{p.meeple_seat, node.tile, Cell{p.x, p.y}};
+      }
+      supply_[p.meeple_seat]++;
+      if (kind == Kind::Monastery) --monks_;
+      placed_[node.tile].meeple_seat = kNone;
+      placed_[node.tile].meeple_seg = kNoSeg;
+    }
+    n = node.next;
+  } while (n != root);
+
+  int points = 0;
+  switch (kind) {
+    case Kind::Road: points = tiles; break;
+    case Kind::City: points = end ? tiles + pennants : 2 * tiles + 2 * pennants; break;
+    case Kind::Monastery: points = points_override; break;
+    case Kind::Field: points = 3 * cities; break;
+  }
+  std::vector<Seat> winners;
+  for (int s = 0; s < players_; ++s) {
+    if (counts[static_cast<std::size_t>(s)] == best) {
+      scores_[static_cast<std::size_t>(s)] += points;
+      if (events != nullptr) winners.push_back(s);
+    }
+  }
+  if (!end) {
+    r.meeple_total = 0;
+    r.meeples.fill(0);
+  }
+  if (events != nullptr) {
+    if (kind == Kind::Monastery && monastery_tile >= 0) {
+      const Placed& mp = placed_[static_cast<std::size_t>(monastery_tile)];
+      cells.assign(1, Cell{mp.x, mp.y});
+      tiles = 1;
+    }
+    FeatureScored e{kind, end, points, std::move(winners), counts, tiles, kind == Kind::City ? pennants : 0,
+                    cities, std::move(cells)};
+    events->push_back(std::move(e));
+    for (int i = 0; i < returned_count; ++i) events->push_back(returned[static_cast<std::size_t>(i)]);
+  }
+}
+
+void Game::finish(std::vector<Event>* events) {
+  if (phase_ == Phase::Finished) return;
+  // The features that still hold meeples, found from the meeples themselves, scored by kind
+  // (roads, cities, monasteries, then fields: the order does not change totals), then in
+  // board order.
+  std::array<std::uint32_t, kMaxPlayers * kMeeplesPerPlayer> keys{};
+  int count = 0;
+  for (int i = 0; i < placed_count_; ++i) {
+    const Placed& p = placed_[static_cast<std::size_t>(i)];
+    if (p.meeple_seat == kNone) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(p.base + p.meeple_seg));
+    const std::uint32_t key = (static_cast<std::uint32_t>(nodes_[root].kind) << 16) | root;
+    if (std::find(keys.begin(), keys.begin() + count, key) == keys.begin() + count) {
+      keys[static_cast<std::size_t>(count++)] = key;
+    }
+  }
+  std::sort(keys.begin(), keys.begin() + count);
+  for (int k = 0; k < count; ++k) {
+    const auto root = static_cast<std::uint16_t>(keys[static_cast<std::size_t>(k)] & 0xFFFF);
+    const Node& node = nodes_[root];
+    switch (node.kind) {
+      case Kind::Road:
+      case Kind::City:
+        if (node.open != 0) score_feature(root, node.kind, true, events);
+        break;
+      case Kind::Monastery: {
+        const Placed& p = placed_[node.tile];
+        const int around = monastery_neighbours(Cell{p.x, p.y});
+        if (around != 8) score_feature(root, Kind::Monastery, true, events, 1 + around, 0, node.tile);
+        break;
+      }
+      case Kind::Field: {
+        std::array<std::uint16_t, kTileCount> cities;
+        int city_count = 0;
+        std::uint16_t m = root;
+        do {
+          const Node& fm = nodes_[m];
+          const std::uint16_t base = placed_[fm.tile].base;
+          for (std::uint8_t mask = fm.cities; mask != 0; mask = static_cast<std::uint8_t>(mask & (mask - 1))) {
+            const auto c = std::countr_zero(static_cast<unsigned>(mask));
+            const std::uint16_t croot = find(static_cast<std::uint16_t>(base + c));
+            if (nodes_[croot].open != 0) continue;
+            if (std::find(cities.begin(), cities.begin() + city_count, croot) == cities.begin() + city_count) {
+              cities[static_cast<std::size_t>(city_count++)] = croot;
+            }
+          }
+          m = fm.next;
+        } while (m != root);
+        score_feature(root, Kind::Field, true, events, -1, city_count);
+        break;
+      }
+    }
+  }
+  phase_ = Phase::Finished;
+  if (events != nullptr) {
+    std::vector<int> finals(scores_.begin(), scores_.begin() + players_);
+    std::array<int, kMaxPlayers> values{};
+    for (int s = 0; s < players_; ++s) values[static_cast<std::size_t>(s)] = scores_[static_cast<std::size_t>(s)];
+    events->push_back(GameEnded{std::move(finals), winners_of(values, players_)});
+  }
+}
+
+}  // namespace carc
