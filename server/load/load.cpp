@@ -15,6 +15,10 @@
 // recv per client and one send; each frame scanned once (scan.hpp): every client reads the
 // version; one client per room reads the new turn. Only talks to 127.0.0.1 and always
 // stops after --duration seconds.
+//
+// This file: the options, the server it spawns, the run and the report. The rooms and
+// players are in bench.hpp; reading the server's process and the report's helpers
+// (percentiles, the --timeline windows, the server's memory split) in figures.hpp.
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -23,53 +27,33 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
-#include <charconv>
-#include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
-#include <fstream>
-#include <iterator>
-#include <memory>
-#include <optional>
-#include <random>
-#include <sstream>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench.hpp"
+#include "figures.hpp"
 #include "host.hpp"
 #include "loop.hpp"
-#include "scan.hpp"
 #include "wsclient.hpp"
 
-using json = nlohmann::json;
+using carc::load::Bench;
 using carc::load::Clock;
+using carc::load::cpu_s;
 using carc::load::CpuTicks;
+using carc::load::HostSample;
 using carc::load::Loop;
+using carc::load::MemorySplit;
+using carc::load::Options;
+using carc::load::percentile;
+using carc::load::print_timeline;
+using carc::load::rss_kb;
 using carc::load::steal_percent;
-using carc::load::WsConn;
 
 namespace {
-
-struct Options {
-  int port = 0;
-  int rooms = 10;
-  int players = 4;
-  int interval_ms = 0;  // 0: flat out
-  int duration_s = 30;
-  int server_pid = 0;
-  std::string spawn;  // server binary to start on a free port
-  std::vector<std::string> server_args;
-  int connect_batch = 200;
-  bool replace = true;  // a finished room is replaced by a new one
-  bool standby = true;  // flat out: a pool of R rooms is set up ahead to replace finished games
-  int timeline_s = 0;   // > 0: the latency of each window of this many seconds, to stderr
-};
 
 void usage() {
   std::puts(
@@ -84,406 +68,6 @@ void usage() {
       "  --timeline S prints to stderr, for each S seconds of play, the moves, their latency and how\n"
       "  many of them are over the whole run's p99: where in the run the tail comes from.");
 }
-
-long rss_kb(int pid) {
-  if (pid <= 0) return -1;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
-  }
-  return -1;
-}
-
-// utime + stime of a process (all its threads), in seconds.
-double cpu_s(int pid) {
-  if (pid <= 0) return -1;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto close = all.rfind(')');
-  if (close == std::string::npos) return -1;
-  std::istringstream fields(all.substr(close + 2));
-  std::string f;
-  double ticks = 0;
-  for (int i = 3; i <= 15 && fields >> f; ++i) {
-    if (i == 14 || i == 15) ticks += std::atof(f.c_str());
-  }
-  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
-}
-
-// A reading of /proc/stat taken during play, at `at_s` seconds of play.
-struct HostSample {
-  double at_s;
-  CpuTicks ticks;
-};
-
-// --timeline: each window's moves, p50, p99 and max, and how many of its moves are over the
-// whole run's p99 (`tail`): a tail made in a few seconds shows up as one window holding it.
-// Each window also shows the share of CPU time the hypervisor stole in it, over all CPUs,
-// from the readings in `host` nearest to its ends.
-void print_timeline(const std::vector<double>& ms, const std::vector<float>& at, int window_s, double p99,
-                    const std::vector<HostSample>& host) {
-  std::vector<std::vector<double>> windows;
-  for (std::size_t i = 0; i < ms.size() && i < at.size(); ++i) {
-    const auto w = static_cast<std::size_t>(std::max(0.0f, at[i]) / static_cast<float>(window_s));
-    if (w >= windows.size()) windows.resize(w + 1);
-    windows[w].push_back(ms[i]);
-  }
-  // The index of the reading nearest to a moment of play.
-  const auto nearest = [&](double t) {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < host.size(); ++i) {
-      if (std::abs(host[i].at_s - t) < std::abs(host[best].at_s - t)) best = i;
-    }
-    return best;
-  };
-  std::fprintf(stderr, "timeline (%d s windows): from_s moves p50_ms p99_ms max_ms over_run_p99 host_steal_pct\n",
-               window_s);
-  for (std::size_t w = 0; w < windows.size(); ++w) {
-    const auto& v = windows[w];
-    const auto tail = std::count_if(v.begin(), v.end(), [&](double x) { return x > p99; });
-    // Between the readings nearest to the window's ends, moved apart to span at least 0.9 s
-    // (readings come once a second, and once more at the end of play): the last window (moves
-    // answered after the end) gets the last second's figure instead of none.
-    const double from = static_cast<double>(w) * window_s;
-    std::size_t a = nearest(from);
-    const std::size_t b = std::max(nearest(from + window_s), std::min(a + 1, host.size() - 1));
-    while (a > 0 && host[b].at_s - host[a].at_s < 0.9) --a;
-    const std::vector<double> steal = b > a ? steal_percent(host[a].ticks, host[b].ticks) : std::vector<double>{};
-    std::fprintf(stderr, "  %6zu %6zu %8.2f %8.2f %8.2f %6ld %8.1f\n", w * static_cast<std::size_t>(window_s), v.size(),
-                 percentile(v, 0.5), percentile(v, 0.99), v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()),
-                 static_cast<long>(tail), steal.empty() ? -1.0 : steal[0]);
-  }
-}
-
-// Sums of carc_room_memory_bytes{part=...} from /metrics (absent on servers without it).
-struct MemorySplit {
-  double engine = -1, history = -1, view = -1, other = -1;
-  static MemorySplit parse(const std::string& metrics) {
-    MemorySplit m;
-    const auto get = [&](const char* part) -> double {
-      const std::string key = std::string("carc_room_memory_bytes{part=\"") + part + "\"} ";
-      const auto at = metrics.find(key);
-      return at == std::string::npos ? -1 : std::atof(metrics.c_str() + at + key.size());
-    };
-    m.engine = get("engine");
-    m.history = get("history");
-    m.view = get("view");
-    m.other = get("other");
-    return m;
-  }
-};
-
-class Bench;
-
-struct Room {
-  int index = 0;  // in Bench::rooms_
-  std::string id;
-  std::vector<std::unique_ptr<WsConn>> conns;
-  std::vector<int> seat;      // by connection
-  std::vector<std::int64_t> version;  // by connection
-  std::vector<WsConn*> by_seat;
-  int welcomed = 0;
-  bool started = false;   // its first turn has come
-  bool standby = false;   // set up ahead, waiting to replace a finished game (flat out)
-  bool finished = false;
-  carc::load::Turn turn;
-  bool has_turn = false;
-  std::int64_t brain_version = 0;
-  std::int64_t pending = 0;  // the version the move in flight will produce
-  Clock::time_point sent_at;
-  Clock::time_point created_at;
-  int received = 0;
-  std::mt19937_64 rng;
-};
-
-class Bench final : public WsConn::Handler {
- public:
-  Bench(Loop& loop, Options opt) : loop_(loop), opt_(std::move(opt)) {}
-
-  void start() {
-    for (int r = 0; r < opt_.rooms; ++r) create_room();
-    for (int r = 0; r < standby_pool(); ++r) create_room(true);
-  }
-
-  // Flat out, a pool of rooms (as many as play) is set up ahead, seated and started, and
-  // each finished game is replaced by the oldest of them: R rooms stay in play however long
-  // a server takes to set a room up. (A server slow at that would otherwise have fewer
-  // games in play at once, and so show a lower latency for each move.)
-  int standby_pool() const { return opt_.interval_ms == 0 && opt_.replace && opt_.standby ? opt_.rooms : 0; }
-
-  bool all_started() const { return started_rooms_ >= opt_.rooms; }
-  void begin_play() {
-    playing_ = true;
-    moves_ = 0;
-    play_start_ = Clock::now();
-    latency_.clear();
-    latency_at_.clear();
-    setup_ms_.clear();
-    patches_ = 0;
-    patch_bytes_ = 0;
-  }
-  void end_play() { playing_ = false; }
-  void stop() {
-    stopping_ = true;
-    for (auto& r : rooms_) {
-      if (!r) continue;
-      for (auto& c : r->conns) {
-        if (c) c->close();
-      }
-    }
-  }
-
-  // ---- figures ----
-  std::uint64_t moves_ = 0, patches_ = 0, patch_bytes_ = 0, errors_ = 0, disconnects_ = 0, games_ = 0;
-  std::vector<double> latency_;
-  std::vector<float> latency_at_;  // when each latency_ sample ended, in seconds of play
-  Clock::time_point play_start_{};
-  std::vector<double> setup_ms_;  // a room's creation to its first turn, for rooms set up while playing
-  int started_rooms_ = 0;
-  int in_play_ = 0;  // rooms started and not finished
-
- private:
-  Loop& loop_;
-  Options opt_;
-  std::vector<std::unique_ptr<Room>> rooms_;
-  std::random_device rd_;
-  bool playing_ = false;
-  bool stopping_ = false;
-  int connecting_ = 0;
-  std::vector<std::pair<int, int>> to_connect_;  // (room, player)
-  std::deque<int> ready_;  // standby rooms started and waiting, oldest first
-  int waiting_ = 0;        // finished games no standby room was ready to replace
-  std::string play_;       // the move being written
-
-  Room& room_of(const WsConn& c) { return *rooms_[static_cast<std::size_t>(c.tag / 8)]; }
-  static int player_of(const WsConn& c) { return c.tag % 8; }
-
-  int create_room(bool standby = false) {
-    const int index = static_cast<int>(rooms_.size());
-    auto room = std::make_unique<Room>();
-    room->index = index;
-    room->standby = standby;
-    room->rng.seed((static_cast<std::uint64_t>(rd_()) << 32) | rd_());
-    room->created_at = Clock::now();
-    room->seat.assign(static_cast<std::size_t>(opt_.players), -1);
-    room->version.assign(static_cast<std::size_t>(opt_.players), 0);
-    room->by_seat.assign(static_cast<std::size_t>(opt_.players), nullptr);
-    room->conns.resize(static_cast<std::size_t>(opt_.players));
-    rooms_.push_back(std::move(room));
-    carc::load::http_request(loop_, opt_.port, "POST", "/api/rooms", [this, index](int status, std::string body) {
-      if (stopping_) return;
-      if (status != 201) {
-        if (errors_++ < 5) std::fprintf(stderr, "POST /api/rooms: %d %s\n", status, body.c_str());
-        return;
-      }
-      rooms_[static_cast<std::size_t>(index)]->id = json::parse(body).at("room").get<std::string>();
-      for (int p = 0; p < opt_.players; ++p) to_connect_.emplace_back(index, p);
-      pump();
-    });
-    return index;
-  }
-
-  // Connects in batches: thousands of simultaneous SYNs overflow the listen queue.
-  void pump() {
-    while (connecting_ < opt_.connect_batch && !to_connect_.empty()) {
-      const auto [index, p] = to_connect_.back();
-      to_connect_.pop_back();
-      Room& r = *rooms_[static_cast<std::size_t>(index)];
-      auto& c = r.conns[static_cast<std::size_t>(p)];
-      c = std::make_unique<WsConn>(loop_, *this, (static_cast<std::uint64_t>(rd_()) << 32) | rd_());
-      c->tag = index * 8 + p;
-      ++connecting_;
-      c->connect(opt_.port, "/ws/" + r.id);
-    }
-  }
-
-  void on_open(WsConn& c) override {
-    --connecting_;
-    pump();
-    c.send_text(R"({"type":"join","name":"p)" + std::to_string(player_of(c)) + "\"}");
-  }
-
-  void on_closed(WsConn& c, std::string_view why) override {
-    Room& r = room_of(c);
-    if (!c.was_open()) {  // it never connected: let the next one try
-      --connecting_;
-      pump();
-    }
-    if (!stopping_ && !r.finished) {
-      if (disconnects_++ < 5) std::fprintf(stderr, "room %s: connection closed: %.*s\n", r.id.c_str(),
-                                           static_cast<int>(why.size()), why.data());
-    }
-  }
-
-  void on_text(WsConn& c, std::string_view text) override {
-    Room& r = room_of(c);
-    const int p = player_of(c);
-    if (text.starts_with(R"({"type":"patch")")) {
-      const std::int64_t v = carc::load::frame_version(text);
-      r.version[static_cast<std::size_t>(p)] = v;
-      if (p == 0) brain(r, text, v);
-      if (r.pending != 0 && v >= r.pending && ++r.received == opt_.players) {
-        if (playing_) {
-          const auto now = Clock::now();
-          latency_.push_back(std::chrono::duration<double, std::milli>(now - r.sent_at).count());
-          latency_at_.push_back(std::chrono::duration<float>(now - play_start_).count());
-        }
-        r.pending = 0;
-        if (r.finished) return close_room(r);
-        if (opt_.interval_ms == 0) move(r);
-      }
-      return;
-    }
-    const json msg = json::parse(text);
-    const std::string type = msg.value("type", "");
-    if (type == "welcome") {
-      const int seat = msg["seat"].is_null() ? -1 : msg["seat"].get<int>();
-      r.seat[static_cast<std::size_t>(p)] = seat;
-      r.version[static_cast<std::size_t>(p)] = msg["version"].get<std::int64_t>();
-      if (seat >= 0 && seat < opt_.players) r.by_seat[static_cast<std::size_t>(seat)] = &c;
-      if (p == 0) r.brain_version = msg["version"].get<std::int64_t>();
-      if (++r.welcomed == opt_.players) {
-        // Everybody is seated; the host (seat 0) starts.
-        if (r.by_seat[0] != nullptr) r.by_seat[0]->send_text(R"({"type":"start"})");
-      }
-    } else if (type == "error") {
-      if (errors_++ < 5) std::fprintf(stderr, "room %s: error %.*s\n", r.id.c_str(), static_cast<int>(text.size()), text.data());
-      if (r.pending != 0) r.pending = 0;  // a refused move: try another
-    }
-  }
-
-  // The room's first client reads each patch's turn and the end of the game.
-  void brain(Room& r, std::string_view text, std::int64_t v) {
-    r.brain_version = v;
-    if (playing_) {
-      ++patches_;
-      patch_bytes_ += text.size();
-    }
-    const auto change = carc::load::scan_turn(text, r.turn);
-    switch (change) {
-      case carc::load::TurnChange::New: r.has_turn = true; break;
-      case carc::load::TurnChange::Ended: r.has_turn = false; break;
-      case carc::load::TurnChange::None: break;
-    }
-    if (!r.started && r.has_turn) {
-      r.started = true;
-      if (playing_) setup_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - r.created_at).count());
-      if (!r.standby) play(r);
-      else standby_ready(r);
-    }
-    // The game ends in a patch without a new turn: only those are searched for the phase.
-    if (!r.finished && change != carc::load::TurnChange::New && carc::load::sets_phase(text, "finished")) finish(r);
-  }
-
-  // A started room begins to play.
-  void play(Room& r) {
-    r.standby = false;
-    ++started_rooms_;
-    ++in_play_;
-    if (opt_.interval_ms > 0) {
-      // Spread the rooms over the interval, then one move per interval.
-      loop_.at(Clock::now() + std::chrono::milliseconds(r.rng() % static_cast<unsigned>(opt_.interval_ms)),
-               [this, index = r.index] { tick(index); });
-      return;
-    }
-    move(r);
-  }
-
-  // A standby room has its first turn: it replaces a finished game at once if one is
-  // waiting for it, else it waits for the next game's end.
-  void standby_ready(Room& r) {
-    if (waiting_ > 0) {
-      --waiting_;
-      play(r);
-    } else {
-      ready_.push_back(r.index);
-    }
-  }
-
-  void finish(Room& r) {
-    r.finished = true;
-    r.has_turn = false;
-    if (r.started) --in_play_;
-    ++games_;  // its timer, if any, finds it finished
-    if (opt_.replace && !stopping_) {
-      if (standby_pool() == 0) {
-        create_room();
-      } else {
-        create_room(true);  // refills the pool
-        while (!ready_.empty() && !rooms_[static_cast<std::size_t>(ready_.front())]) ready_.pop_front();
-        if (ready_.empty()) {
-          ++waiting_;  // the next standby room to be ready plays at once
-        } else {
-          Room& next = *rooms_[static_cast<std::size_t>(ready_.front())];
-          ready_.pop_front();
-          play(next);
-        }
-      }
-    }
-    if (r.pending == 0) close_room(r);  // else once every client has the last patch
-  }
-
-  // Closes a finished room's connections and forgets it (at the end of the loop's turn:
-  // the handler that called this still holds the room, and events of this turn may name
-  // its connections).
-  void close_room(Room& r) {
-    for (auto& c : r.conns) {
-      if (c) c->close();
-    }
-    loop_.later([this, index = static_cast<std::size_t>(r.index)] { rooms_[index].reset(); });
-  }
-
-  // A paced room's move; the next one an interval later.
-  void tick(int index) {
-    Room* r = rooms_[static_cast<std::size_t>(index)].get();
-    if (r == nullptr || r->finished || stopping_) return;
-    move(*r);
-    loop_.at(Clock::now() + std::chrono::milliseconds(opt_.interval_ms), [this, index] { tick(index); });
-  }
-
-  void move(Room& r) {
-    if (r.finished || r.pending != 0 || !r.has_turn || r.turn.legal.empty() || stopping_) return;
-    if (r.turn.seat < 0 || r.turn.seat >= opt_.players) return;
-    WsConn* c = r.by_seat[static_cast<std::size_t>(r.turn.seat)];
-    if (c == nullptr) return;
-    const carc::load::Legal& pick = r.turn.legal[r.rng() % r.turn.legal.size()];
-    std::string& play = play_;  // reused: a move allocates nothing
-    play.clear();
-    const auto num = [&](std::int64_t v) {
-      std::array<char, 24> digits;
-      play.append(digits.data(), std::to_chars(digits.data(), digits.data() + digits.size(), v).ptr);
-    };
-    play += R"({"type":"play","version":)";
-    num(r.brain_version);
-    play += R"(,"x":)";
-    num(pick.x);
-    play += R"(,"y":)";
-    num(pick.y);
-    play += R"(,"rotation":)";
-    num(pick.rotation);
-    play += R"(,"meeple":)";
-    if (pick.meeple_count > 0 && r.rng() % 3 == 0) {
-      play += '"';
-      play += pick.meeples[r.rng() % static_cast<unsigned>(pick.meeple_count)].data();
-      play += '"';
-    } else {
-      play += "null";
-    }
-    play += '}';
-    r.pending = r.brain_version + 1;
-    r.received = 0;
-    r.sent_at = Clock::now();
-    if (playing_) ++moves_;
-    c->send_text(play);
-  }
-};
 
 // A port of 127.0.0.1 that nobody listens on (for --spawn).
 int free_port() {
