@@ -35,8 +35,6 @@ struct Options {
   int timeline_s = 0;   // > 0: the latency of each window of this many seconds, to stderr
 };
 
-class Bench;
-
 struct Room {
   int index = 0;  // in Bench::rooms_
   std::string id;
