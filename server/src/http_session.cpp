@@ -9,6 +9,8 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
 #include "net.hpp"
 #include "random.hpp"
 
@@ -183,7 +185,26 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return send(std::move(res), req);
       }
       case K::Tiles: {
-        auto res = json_response(req, http::status::ok, ctx_.tiles_json);
+        // `?expansions=river,abbot`: that game's tile set (../shared/expansions/README.md).
+        std::string body = ctx_.tiles_json;
+        if (const auto q = r.arg.find("expansions="); q != std::string_view::npos) {
+          std::string_view list = r.arg.substr(q + 11);
+          list = list.substr(0, std::min(list.find('&'), list.size()));
+          nlohmann::json ids = nlohmann::json::array();
+          while (!list.empty()) {
+            const auto comma = std::min(list.find(','), list.size());
+            ids.push_back(std::string(list.substr(0, comma)));
+            list.remove_prefix(std::min(comma + 1, list.size()));
+          }
+          auto set = protocol::parse_expansions(&ids);
+          if (const auto* why = std::get_if<std::string>(&set)) {
+            return send(json_response(req, http::status::bad_request,
+                                      nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()),
+                        req);
+          }
+          body = protocol::tiles_json(std::get<ExpansionSet>(set)).dump();
+        }
+        auto res = json_response(req, http::status::ok, std::move(body));
         res.set(http::field::cache_control, "public, max-age=3600");
         return send(std::move(res), req);
       }
@@ -204,6 +225,37 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (const double wait = ctx_.room_buckets.take(client_key(req)); wait > 0) {
       ctx_.metrics.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
       return send(rate_limited(req, wait, "new games"));
+    }
+    // `{"expansions": [...]}` (../shared/expansions/README.md): the new room's settings.
+    ExpansionSet expansions;
+    if (!req.body().empty()) {
+      const auto body = nlohmann::json::parse(req.body(), nullptr, false);
+      const nlohmann::json* ids = nullptr;
+      if (body.is_object()) {
+        if (const auto it = body.find("expansions"); it != body.end()) ids = &*it;
+      }
+      auto set = body.is_object() ? protocol::parse_expansions(ids)
+                                  : std::variant<ExpansionSet, std::string>(std::string("the body must be a JSON object"));
+      if (const auto* why = std::get_if<std::string>(&set)) {
+        return send(json_response(req, http::status::bad_request,
+                                  nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()));
+      }
+      expansions = std::get<ExpansionSet>(set);
+    }
+    if (!expansions.empty()) {
+      // Made as a rematch is: stored with its settings before it is announced.
+      std::vector<RoomAction> actions{SettingsChanged{std::nullopt, protocol::kDefaultAwaySeconds, expansions}};
+      ctx_.rooms.create_rematch(std::move(actions), [self = shared_from_this(), req](std::string id) {
+        asio::dispatch(self->stream_.get_executor(), [self, req, id = std::move(id)] {
+          if (id.empty()) {
+            return self->send(self->json_response(req, http::status::service_unavailable,
+                                                  R"({"error":"unavailable","message":"no room can be created right now"})"));
+          }
+          nlohmann::json body{{"room", id}, {"invite_url", self->invite_base(req) + "/r/" + id}};
+          self->send(self->json_response(req, http::status::created, body.dump()));
+        });
+      });
+      return;
     }
     // Stored before it is announced: answered from the store's thread, sent from here.
     ctx_.rooms.create([self = shared_from_this(), req](std::shared_ptr<Room> room) {

@@ -62,7 +62,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
     free_seat(*f, now_ms, nullptr);
   } else if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
@@ -274,7 +274,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
     return publish(nullptr, fx, pending_received_);
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
@@ -309,7 +309,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
 
 void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
-  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, &events));
+  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, settings_.expansions, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
   record_moves_.reserve(kBagSize);
@@ -479,7 +479,8 @@ std::string RoomLogic::info_json() const {
 
 std::string RoomLogic::record_json() const {
   const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
-  nlohmann::json record = protocol::record_json(players, record_moves_, phase_ == RoomPhase::Finished);
+  nlohmann::json record =
+      protocol::record_json(players, record_moves_, phase_ == RoomPhase::Finished, settings_.expansions);
   auto& moves = record["moves"];
   for (std::size_t i = 0; i < record_auto_.size() && i < moves.size(); ++i) {
     if (record_auto_[i]) moves[i]["auto"] = true;

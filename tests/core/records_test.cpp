@@ -102,7 +102,7 @@ TEST_CASE("perft: legal placements next to the start tile alone, by hand") {
   // side on the constrained side, so a tile fits (#city sides + #field sides + 2 #road sides).
   const Game g = Game::replay(2);
   for (const TileDef& d : catalog()) {
-    CAPTURE(tile_letter(d.tile));
+    CAPTURE(tile_name(d.tile));
     int c = 0;
     int f = 0;
     int r = 0;

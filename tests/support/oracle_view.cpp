@@ -10,7 +10,7 @@ using protocol::RoomPhase;
 
 namespace {
 
-std::string letter(Tile t) { return std::string(1, tile_letter(t)); }
+std::string letter(Tile t) { return std::string(tile_name(t)); }
 
 json players_json(const RoomFacts& f) {
   json players = json::array();
