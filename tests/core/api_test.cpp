@@ -157,9 +157,9 @@ TEST_CASE("every meeple that comes back during the game has its own MeepleReturn
 namespace carc::test {
 
 TEST_CASE("no two cells the engine can look at in one game share a board slot") {
-  // Any two cells within two cells of a 72-tile board's bounding box differ by at most
-  // 79 in |dx| + |dy| (the grid comment in game.hpp); the mapping is checked a bit further.
-  constexpr int kReach = 86;
+  // Any two cells within two cells of a 127-tile board's bounding box differ by at most
+  // 134 in |dx| + |dy| (the grid comment in game.hpp); the mapping is checked a bit further.
+  constexpr int kReach = 140;
   for (int dy = 0; dy <= kReach; ++dy) {
     for (int dx = -(kReach - dy); dx <= kReach - dy; ++dx) {
       if (dy == 0 && dx <= 0) continue;
@@ -168,9 +168,9 @@ TEST_CASE("no two cells the engine can look at in one game share a board slot") 
       REQUIRE_MESSAGE(Game::grid_index(a) != Game::grid_index(b), "dx " << dx << " dy " << dy);
     }
   }
-  // A line of 72 tiles is a legal board (fields only): its two ends are 71 apart.
-  CHECK(Game::grid_index(Cell{0, 0}) != Game::grid_index(Cell{71, 0}));
-  CHECK(Game::memory_bytes() < 12 * 1024);
+  // A line of 127 tiles: its two ends are 126 apart.
+  CHECK(Game::grid_index(Cell{0, 0}) != Game::grid_index(Cell{126, 0}));
+  CHECK(Game::memory_bytes() < 48 * 1024);
 }
 
 }  // namespace carc::test
