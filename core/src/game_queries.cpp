@@ -164,7 +164,7 @@ void Game::legal_moves(std::vector<LegalMove>& out) const {
   legal_placements(*t, ps);
   out.reserve(ps.size());
   for (const Placement& p : ps) {
-    LegalMove m{p, meeple_targets(*t, p, current_)};
+    LegalMove m{p, meeple_targets(*t, p, current_), {}, std::nullopt, 0};
     if (rules_->has_specials) {
       for (int f = 1; f < kFigureKinds; ++f) {
         m.figures[static_cast<std::size_t>(f)] = figure_targets(*t, p, current_, static_cast<Figure>(f));

@@ -94,7 +94,7 @@ struct TilePlaced {
   Rotation rotation;
   std::optional<Port> meeple;
   Figure figure = Figure::Meeple;
-  std::optional<Cell> take_back;  // the abbot taken back with this placement
+  std::optional<Cell> take_back = {};  // the abbot taken back with this placement
 };
 struct TileDiscarded {
   Seat seat;
@@ -136,7 +136,7 @@ struct LegalMove {
   // Special figures (index by Figure; [Meeple] unused): empty when the game lacks the
   // figure or the player has none in supply.
   std::array<PortList, kFigureKinds> figures{};
-  std::optional<Cell> take_back;  // the abbot this placement may take back ...
+  std::optional<Cell> take_back = {};  // the abbot this placement may take back ...
   int take_back_points = 0;       // ... and what that scores at once
 };
 
@@ -363,10 +363,12 @@ class Game {
     const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
     return g < kFrontierBase ? g : 0;
   }
-  std::array<Placed, kMaxTilesInGame> placed_{};
-  mutable std::array<Node, kMaxNodes> nodes_{};     // mutable: path compression in find()
-  std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_{};
-  std::array<Tile, kMaxTilesInGame> bag_{};
+  // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
+  // the bag's size), so a new game does not clear them: only the grid must start empty.
+  std::array<Placed, kMaxTilesInGame> placed_;
+  mutable std::array<Node, kMaxNodes> nodes_;     // mutable: path compression in find()
+  std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
+  std::array<Tile, kMaxTilesInGame> bag_;
   std::array<std::uint8_t, kTileKinds> unseen_{};
   std::array<int, kMaxPlayers> scores_{};
   std::array<std::array<std::uint8_t, kFigureKinds>, kMaxPlayers> supply_{};

@@ -35,7 +35,7 @@ struct SeatFacts {
 struct ClockSettings {
   std::optional<int> turn_seconds;                       // none: no clock
   std::optional<int> away_seconds = kDefaultAwaySeconds;  // none: wait forever
-  ExpansionSet expansions;                                // the room's expansions (README.md)
+  ExpansionSet expansions = {};                           // the room's expansions (README.md)
   bool operator==(const ClockSettings&) const = default;
 };
 
