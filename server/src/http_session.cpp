@@ -54,11 +54,24 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   std::string where() const { return peer_.to_string(); }
 
+  // Bodies: 4 KiB, but a record posted to /api/replay may take 64 KiB (an expansion game's
+  // record is about 6 KiB). The header comes first, so the limit follows the target.
+  static constexpr std::size_t kBodyLimit = 4 * 1024;
+  static constexpr std::size_t kRecordBodyLimit = 64 * 1024;
+
   void do_read() {
     parser_.emplace();
     parser_->header_limit(8 * 1024);
-    parser_->body_limit(4 * 1024);
+    parser_->body_limit(kBodyLimit);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
+  }
+
+  void on_header(beast::error_code ec, std::size_t n) {
+    if (ec) return on_read(ec, n);
+    const auto target = parser_->get().target();
+    if (path_of(std::string_view(target.data(), target.size())) == "/api/replay") parser_->body_limit(kRecordBodyLimit);
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
 
@@ -209,6 +222,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return send(std::move(res), req);
       }
       case K::CreateRoom: return create_room(req);
+      case K::Replay: return replay_record(req);
       case K::RoomInfo:
       case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
       case K::Upgrade: return upgrade(req, r.arg);
@@ -219,6 +233,29 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::NotFound: return send(simple(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
     }
+  }
+
+  // A record replayed by the server's engine and nothing stored: the browser replays
+  // expansion games this way (one rules engine; web-client/js/rules.js stays the base game's
+  // independent test oracle). The answer is `carcassonne replay`'s: the result, or
+  // {"error", "move"} with 422.
+  void replay_record(const Request& req) {
+    const auto record = nlohmann::json::parse(req.body(), nullptr, false);
+    if (record.is_discarded()) {
+      return send(json_response(req, http::status::bad_request, R"({"error":"malformed JSON","move":null})"));
+    }
+    auto parsed = protocol::parse_record(record);
+    const protocol::RecordError* error = std::get_if<protocol::RecordError>(&parsed);
+    std::variant<nlohmann::json, protocol::RecordError> result;
+    if (error == nullptr) {
+      result = protocol::replay(std::get<protocol::Record>(parsed));
+      error = std::get_if<protocol::RecordError>(&result);
+    }
+    if (error != nullptr) {
+      nlohmann::json body{{"error", error->message}, {"move", error->move ? nlohmann::json(*error->move) : nlohmann::json(nullptr)}};
+      return send(json_response(req, http::status::unprocessable_entity, body.dump()));
+    }
+    send(json_response(req, http::status::ok, std::get<nlohmann::json>(result).dump()));
   }
 
   void create_room(const Request& req) {

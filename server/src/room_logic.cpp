@@ -349,7 +349,7 @@ void RoomLogic::record_events(const std::vector<Event>& events, bool automatic) 
   bool first = true;  // the move itself comes first; automatic discards after it are the engine's
   for (const Event& e : events) {
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      record_moves_.push_back(Move::place(p->tile, p->cell, p->rotation, p->meeple));
+      record_moves_.push_back(move_of(*p));
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       record_moves_.push_back(Move::discard(d->tile));
     } else {
