@@ -8,6 +8,7 @@
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/record.hpp"
 #include "metrics.hpp"
+#include "overload.hpp"
 #include "random.hpp"
 
 namespace carc::server {
@@ -293,14 +294,18 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
   while (!pending_ && !waiting_.empty()) {
     Deferred d = std::move(waiting_.front());
     waiting_.pop_front();
-    switch (d.kind) {
-      case Deferred::Kind::Message: handle(d.client, d.msg, now_ms, d.received, fx); break;
-      case Deferred::Kind::Detach: detach(d.client, now_ms, fx); break;
-      case Deferred::Kind::Wake: wake(now_ms, fx); break;
-      case Deferred::Kind::Bot: bot_moved(d.ticket, d.move, now_ms, fx); break;
-      case Deferred::Kind::BotFailed: bot_failed(d.ticket, now_ms, fx); break;
-      case Deferred::Kind::Rematch: rematch_created(d.text, now_ms, fx); break;
-    }
+    std::visit(Overload{
+                   [&](DeferredMessage& m) {
+                     --waiting_messages_;
+                     handle(m.client, m.msg, now_ms, m.received, fx);
+                   },
+                   [&](DeferredDetach& m) { detach(m.client, now_ms, fx); },
+                   [&](DeferredWake&) { wake(now_ms, fx); },
+                   [&](DeferredBotMove& m) { bot_moved(m.ticket, m.move, now_ms, fx); },
+                   [&](DeferredBotFailed& m) { bot_failed(m.ticket, now_ms, fx); },
+                   [&](DeferredRematch& m) { rematch_created(m.room, now_ms, fx); },
+               },
+               d);
   }
 }
 
@@ -417,7 +422,7 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
 void RoomLogic::attach(const ClientPtr& c) { members_.push_back(Member{c, Role::None, -1, {}}); }
 
 void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Detach, c, {}, {}, 0, {}, {}});
+  if (pending_) return defer(DeferredDetach{c});
   const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
   if (it == members_.end()) return;
   const Role role = it->role;
@@ -441,7 +446,14 @@ void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
                        SteadyClock::time_point received, Effects& fx) {
   // One change at a time: what arrives while a change is being stored waits its turn.
-  if (pending_) return defer(Deferred{Deferred::Kind::Message, c, msg, received, 0, {}, {}});
+  if (pending_) {
+    if (waiting_messages_ >= kMaxWaitingMessages) {
+      // Storage is stalled (or this room is flooded): say so now rather than queue forever.
+      return refuse(*c, ErrorCode::Unavailable, "the server cannot store changes right now; try again");
+    }
+    ++waiting_messages_;
+    return defer(DeferredMessage{c, msg, received});
+  }
   Member* m = find(c.get());
   if (m == nullptr) return;  // already detached
   on_message(*m, msg, now_ms, received, fx);
@@ -456,6 +468,7 @@ void RoomLogic::forget_clients() {
   for (auto& seat : seats_) seat.holder = nullptr;
   if (pending_) std::visit([](auto& p) { p.client.reset(); }, *pending_);
   waiting_.clear();
+  waiting_messages_ = 0;
 }
 
 // ---------------------------------------------------------------------------------------

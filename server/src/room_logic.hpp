@@ -32,6 +32,11 @@ class Metrics;
 
 // How far a restored room's version jumps past the stored one (see RoomLogic::restore).
 inline constexpr std::int64_t kRestoreVersionGap = 100;
+// Client messages a room holds while a change is being stored (a stalled store): past it,
+// a message is refused with `unavailable` at once. Other waiting commands (a connection
+// leaving, the clock, a computer player's answer) are never refused; they are bounded by
+// the connections and by one each.
+inline constexpr std::size_t kMaxWaitingMessages = 256;
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -140,16 +145,28 @@ class RoomLogic {
     RoomAction action;
   };
   using Pending = std::variant<PendingJoin, PendingMove, PendingAction>;
-  // A command that arrived while a change was being stored.
-  struct Deferred {
-    enum class Kind : std::uint8_t { Message, Detach, Wake, Bot, BotFailed, Rematch } kind;
+  // Commands that arrived while a change was being stored, replayed in order once it is.
+  struct DeferredMessage {
     ClientPtr client;
     protocol::ClientMessage msg;
     SteadyClock::time_point received;
-    std::uint64_t ticket = 0;
-    Move move;
-    std::string text;
   };
+  struct DeferredDetach {
+    ClientPtr client;
+  };
+  struct DeferredWake {};
+  struct DeferredBotMove {
+    std::uint64_t ticket;
+    Move move;
+  };
+  struct DeferredBotFailed {
+    std::uint64_t ticket;
+  };
+  struct DeferredRematch {
+    std::string room;
+  };
+  using Deferred =
+      std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed, DeferredRematch>;
 
   std::string id_;
   Metrics& metrics_;
@@ -203,6 +220,7 @@ class RoomLogic {
   void apply_action(const ClientPtr& client, const RoomAction& action, std::int64_t now_ms, Effects& fx);
   void resume(std::int64_t now_ms, Effects& fx);
   void defer(Deferred d) { waiting_.push_back(std::move(d)); }
+  std::size_t waiting_messages_ = 0;  // DeferredMessage entries in waiting_ (capped)
   // Replays one stored action (restore); the error says why it does not fit.
   std::optional<std::string> replay(const RoomAction& action, std::int64_t now_ms);
   void start_game(const GameStarted& g, Effects* fx);

@@ -7,6 +7,7 @@
 
 #include "carc/protocol/json_text.hpp"
 #include "metrics.hpp"
+#include "overload.hpp"
 #include "random.hpp"
 #include "room_logic.hpp"
 
@@ -26,13 +27,6 @@ std::optional<ErrorCode> error_of(RuleError e) {
     default: return std::nullopt;
   }
 }
-
-template <class... F>
-struct Overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overload(F...) -> Overload<F...>;  // clang before 17 deduces no aggregate (the fuzz build)
 
 }  // namespace
 
@@ -287,7 +281,7 @@ void RoomLogic::send_rematch(Member& m) {
 }
 
 void RoomLogic::rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Rematch, nullptr, {}, {}, 0, {}, room});
+  if (pending_) return defer(DeferredRematch{room});
   rematch_asked_ = false;
   if (room.empty()) {
     for (auto& m : members_) {
