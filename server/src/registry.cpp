@@ -138,7 +138,11 @@ std::optional<std::shared_ptr<Room>> RoomRegistry::find_cached(std::string_view 
   if (!valid_room_id(id)) return nullptr;
   std::lock_guard lock(mu_);
   if (const auto it = rooms_.find(std::string(id)); it != rooms_.end()) return it->second;
-  if (!loader_ || absent_.contains(id, steady_ms())) return nullptr;
+  if (!loader_) return nullptr;
+  if (absent_.contains(id, steady_ms())) {
+    services_.metrics.lookups_remembered.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
   return std::nullopt;
 }
 
