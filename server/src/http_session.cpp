@@ -1,8 +1,10 @@
 // HTTP: the API, static files, and the upgrade of /ws/<room> to a WebSocket session.
+#include <algorithm>
 #include <optional>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -103,7 +105,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       ctx_.metrics.upgrades_rate_limited.fetch_add(1, std::memory_order_relaxed);
       auto res = rate_limited(req, wait, "connections");
       res.keep_alive(false);
-      return send(std::move(res));
+      return send_slowly(std::move(res), req, wait);
     }
     std::string id(room_id);
     if (auto room = ctx_.rooms.find_cached(id)) return upgrade_to(req, id, std::move(*room));
@@ -124,8 +126,27 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ctx_.metrics.lookups_rate_limited.fetch_add(1, std::memory_order_relaxed);
     auto res = rate_limited(req, wait, "lookups of rooms");
     if (!keep_alive) res.keep_alive(false);
-    send(std::move(res), req);
+    send_slowly(std::move(res), req, wait);
     return false;
+  }
+
+  // A refusal over an address's budget is answered after a short pause (at most
+  // kRefusalPause, never past the wait it announces): a client that asks again as soon as
+  // it is answered, on every connection it has, then costs a few answers a second per
+  // connection instead of all the CPU it can take from the rooms.
+  static constexpr double kRefusalPause = 0.25;
+  void send_slowly(Response res, const Request& req, double wait) {
+    auto timer = std::make_shared<asio::steady_timer>(stream_.get_executor());
+    timer->expires_after(std::chrono::microseconds(static_cast<long>(std::min(wait, kRefusalPause) * 1e6)));
+    timer->async_wait([self = shared_from_this(), timer, res = std::move(res), head = req.method() == http::verb::head](
+                          beast::error_code) mutable {
+      if (head) {
+        const auto length = res.body().size();
+        res.body().clear();
+        res.content_length(length);
+      }
+      self->send(std::move(res));
+    });
   }
 
   void upgrade_to(Request& req, const std::string& room_id, std::shared_ptr<Room> room) {

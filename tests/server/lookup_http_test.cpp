@@ -47,7 +47,7 @@ TEST_CASE("issue 29: a flood of unknown rooms from one address is refused with 4
   const int port = server.port();
   std::map<int, int> statuses;
   const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < 24; ++i) {
     const auto r = http(port, "GET", "/api/rooms/" + unknown_id(i) + (i % 2 ? "/record" : ""));
     ++statuses[r.status];
     if (r.status == 429) {
@@ -57,14 +57,14 @@ TEST_CASE("issue 29: a flood of unknown rooms from one address is refused with 4
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const long budget = 5 + static_cast<long>(seconds) + 1;  // the burst, then one a second
+  // Each refusal was answered after a pause (at most 0.25 s): a flood gets a few answers a
+  // second per connection.
+  CHECK(seconds >= 0.1 * statuses[429]);
   CHECK(statuses.size() <= 2);
   CHECK(statuses[404] >= 5);
   CHECK(statuses[404] <= budget);
-  CHECK(statuses[429] == 40 - statuses[404]);
-  CHECK(metric(port, "carc_room_lookups_storage_total") == statuses[404]);  // before: 40, and no 429
-  // Another address's budget is its own (X-Forwarded-For from a trusted proxy is not set
-  // here, so this is the same address: it stays refused).
-  CHECK(http(port, "GET", "/api/rooms/" + unknown_id(1000)).status == 429);
+  CHECK(statuses[429] == 24 - statuses[404]);
+  CHECK(metric(port, "carc_room_lookups_storage_total") == statuses[404]);  // before: 24, and no 429
   CHECK(http(port, "GET", "/healthz").status == 200);
 }
 
