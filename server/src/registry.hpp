@@ -37,8 +37,10 @@ class RoomRegistry {
   static constexpr std::int64_t kSharedMissTtlMs = 2'000;
   static constexpr std::size_t kMissesKept = 100'000;
   // Storage lookups of rooms not in memory on their way at once; past it a lookup is
-  // answered Busy (503, Retry-After) without touching storage.
-  static constexpr std::size_t kMaxLoads = 64;
+  // answered Busy (503, Retry-After) without touching storage. Room enough for a wave of
+  // claims (a node's rooms moving here after it failed: each room one lookup, its players
+  // sharing it); one address's lookups are held far below by its budget.
+  static constexpr std::size_t kMaxLoads = 512;
 
  private:
   boost::asio::io_context& io_;

@@ -112,7 +112,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.deadline_ms = deadline();
   f.rematch = rematch_;
   f.game = game_.get();
-  f.result = result_;
+  f.result = record_.result();
   return f;
 }
 
@@ -197,14 +197,13 @@ void RoomLogic::store(Pending p, const RoomAction& action, bool game_change, Eff
                       SteadyClock::time_point received) {
   const std::int64_t next = version_ + 1;
   fx.store = Effects::Store{action, next, game_change ? next : game_version_};
-  pending_ = std::move(p);
-  pending_received_ = received;
+  changes_.start(std::move(p), received);
 }
 
 void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
-  if (!pending_) return;
-  Pending p = std::move(*pending_);
-  pending_.reset();
+  std::optional<Pending> done = changes_.finish();
+  if (!done) return;
+  Pending& p = *done;
   if (ok) {
     persisted_version_ = version_ + 1;
     apply(p, now_ms, fx);
@@ -229,21 +228,21 @@ void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
     Member* joiner = find(join->client.get());
-    if (joiner == nullptr) return publish(nullptr, fx, pending_received_);  // seated, then gone
+    if (joiner == nullptr) return publish(nullptr, fx, changes_.received());  // seated, then gone
     SeatState& seat = seats_.back();
     seat.holder = join->client.get();
     seat.token = join->token;
     if (joiner->role == Role::Spectator) --spectators_;
     joiner->role = Role::Player;
     joiner->seat = t.seat;
-    publish(join->client.get(), fx, pending_received_);
+    publish(join->client.get(), fx, changes_.received());
     return welcome(*joiner, join->token, now_ms);
   }
   if (auto* move = std::get_if<PendingMove>(&p)) {
     begin_change();
     game_ = std::move(move->next);
     play_move(move->action, move->events, &fx);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     game_version_ = version_;
     return maybe_think(now_ms, fx);
   }
@@ -257,7 +256,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     start_game(*g, &fx);
     metrics_.games_started.fetch_add(1, std::memory_order_relaxed);
     spdlog::info("room {}: game started with {} players", id_, g->players);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     game_version_ = version_;
     return maybe_think(now_ms, fx);
   }
@@ -267,21 +266,21 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     if (drop) chat_.pop_front();
     chat_.push_back(protocol::ChatLine{c->id, c->seat, c->name, c->text, c->time_ms});
     patcher_.chat_added(chat_.back(), drop);
-    return publish(nullptr, fx, pending_received_);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
     seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
-    return publish(nullptr, fx, pending_received_);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
     settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
-    return publish(nullptr, fx, pending_received_);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
     spdlog::info("room {}: rematch in room {}", id_, rematch_);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     for (auto& m : members_) {
       if (m.role == Role::Player && !seats_[static_cast<std::size_t>(m.seat)].bot) send_rematch(m);
     }
@@ -291,14 +290,10 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
 }
 
 void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
-  while (!pending_ && !waiting_.empty()) {
-    Deferred d = std::move(waiting_.front());
-    waiting_.pop_front();
+  while (auto next = changes_.next()) {
+    Deferred& d = *next;
     std::visit(Overload{
-                   [&](DeferredMessage& m) {
-                     --waiting_messages_;
-                     handle(m.client, m.msg, now_ms, m.received, fx);
-                   },
+                   [&](DeferredMessage& m) { handle(m.client, m.msg, now_ms, m.received, fx); },
                    [&](DeferredDetach& m) { detach(m.client, now_ms, fx); },
                    [&](DeferredWake&) { wake(now_ms, fx); },
                    [&](DeferredBotMove& m) { bot_moved(m.ticket, m.move, now_ms, fx); },
@@ -317,8 +312,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
-  record_moves_.reserve(kBagSize);
-  record_auto_.reserve(kBagSize);
+  record_.reserve();
   turn_started_ms_ = g.time_ms;
   if (fx != nullptr) {
     patcher_.events_started(events_);
@@ -327,7 +321,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
     events_.append_started(nullptr);
     events_.append(events, nullptr);
   }
-  record_events(events, false);
+  record_.add(events, false);
   if (game_->finished()) finish_game(fx);
 }
 
@@ -342,7 +336,7 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   turn_started_ms_ = action.time_ms;
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
-  record_events(events, action.automatic);
+  record_.add(events, action.automatic);
   SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
   if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
   if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);
@@ -350,23 +344,8 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   if (game_->finished()) finish_game(fx);
 }
 
-void RoomLogic::record_events(const std::vector<Event>& events, bool automatic) {
-  bool first = true;  // the move itself comes first; automatic discards after it are the engine's
-  for (const Event& e : events) {
-    if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      record_moves_.push_back(Move::place(p->tile, p->cell, p->rotation, p->meeple));
-    } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
-      record_moves_.push_back(Move::discard(d->tile));
-    } else {
-      continue;
-    }
-    record_auto_.push_back(automatic && first ? 1 : 0);
-    first = false;
-  }
-}
-
 void RoomLogic::finish_game(Effects* fx) {
-  result_ = protocol::result_text(*game_, events_);
+  record_.finish(protocol::result_text(*game_, events_));
   phase_ = RoomPhase::Finished;
   for (auto& s : seats_) s.away = false;
   if (fx == nullptr) return;
@@ -406,7 +385,7 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
   static constexpr std::array<std::string_view, 3> kWhat = {"left", "was removed by the host",
                                                             "(a computer player) was removed"};
   spdlog::info("room {}: seat {} {}", id_, f.seat, kWhat[static_cast<std::size_t>(f.reason)]);
-  publish(moved, *fx, pending_received_);
+  publish(moved, *fx, changes_.received());
   for (const Client* c : moved) {
     Member* m = find(c);
     const bool seated = m->role == Role::Player;
@@ -422,7 +401,7 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
 void RoomLogic::attach(const ClientPtr& c) { members_.push_back(Member{c, Role::None, -1, {}}); }
 
 void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(DeferredDetach{c});
+  if (changes_.busy()) return defer(DeferredDetach{c});
   const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
   if (it == members_.end()) return;
   const Role role = it->role;
@@ -446,13 +425,12 @@ void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
                        SteadyClock::time_point received, Effects& fx) {
   // One change at a time: what arrives while a change is being stored waits its turn.
-  if (pending_) {
-    if (waiting_messages_ >= kMaxWaitingMessages) {
-      // Storage is stalled (or this room is flooded): say so now rather than queue forever.
-      return refuse(*c, ErrorCode::Unavailable, "the server cannot store changes right now; try again");
+  if (changes_.busy()) {
+    // Past the cap storage is stalled (or this room flooded): say so now, not queue forever.
+    if (!changes_.hold(DeferredMessage{c, msg, received})) {
+      refuse(*c, ErrorCode::Unavailable, "the server cannot store changes right now; try again");
     }
-    ++waiting_messages_;
-    return defer(DeferredMessage{c, msg, received});
+    return;
   }
   Member* m = find(c.get());
   if (m == nullptr) return;  // already detached
@@ -466,45 +444,13 @@ void RoomLogic::close_all(CloseReason why) {
 void RoomLogic::forget_clients() {
   members_.clear();
   for (auto& seat : seats_) seat.holder = nullptr;
-  if (pending_) std::visit([](auto& p) { p.client.reset(); }, *pending_);
-  waiting_.clear();
-  waiting_messages_ = 0;
-}
-
-// ---------------------------------------------------------------------------------------
-// HTTP views (cold paths)
-
-std::string RoomLogic::info_json() const {
-  nlohmann::json players = nlohmann::json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    players.push_back({{"seat", i},
-                       {"name", s.name},
-                       {"connected", s.holder != nullptr},
-                       {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
-  }
-  return nlohmann::json{{"room", id_},
-                        {"phase", protocol::phase_name(phase_)},
-                        {"players", std::move(players)},
-                        {"spectators", spectators_}}
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string RoomLogic::record_json() const {
-  const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
-  nlohmann::json record = protocol::record_json(players, record_moves_, phase_ == RoomPhase::Finished);
-  auto& moves = record["moves"];
-  for (std::size_t i = 0; i < record_auto_.size() && i < moves.size(); ++i) {
-    if (record_auto_[i]) moves[i]["auto"] = true;
-  }
-  if (!result_.empty()) record["result"] = nlohmann::json::parse(result_);
-  return record.dump();
+  changes_.forget_clients();
 }
 
 RoomLogic::Memory RoomLogic::memory() const {
   Memory m;
   m.engine = game_ ? sizeof(Game) : 0;
-  m.history = events_.memory_bytes() + record_moves_.capacity() * sizeof(Move) + record_auto_.capacity() + result_.capacity();
+  m.history = events_.memory_bytes() + record_.memory_bytes();
   m.view = state_cache_.capacity() + patcher_.memory_bytes();
   m.other = sizeof(RoomLogic) + seats_.capacity() * sizeof(SeatState) + members_.capacity() * sizeof(Member);
   for (const auto& c : chat_) m.other += sizeof(c) + c.name.capacity() + c.text.capacity();

@@ -25,6 +25,8 @@
 #include "carc/protocol/room_state.hpp"
 #include "client.hpp"
 #include "persistence.hpp"
+#include "room_changes.hpp"
+#include "room_record.hpp"
 
 namespace carc::server {
 
@@ -32,13 +34,6 @@ class Metrics;
 
 // How far a restored room's version jumps past the stored one (see RoomLogic::restore).
 inline constexpr std::int64_t kRestoreVersionGap = 100;
-// Client messages a room holds while a change is being stored (a stalled store): past it,
-// a message is refused with `unavailable` at once. Other waiting commands (a connection
-// leaving, the clock, a computer player's answer) are never refused; they are bounded by
-// the connections and by one each.
-inline constexpr std::size_t kMaxWaitingMessages = 256;
-
-using SteadyClock = std::chrono::steady_clock;
 
 // A computer player's turn to compute (on the bot pool, never on a strand).
 struct BotRequest {
@@ -128,46 +123,6 @@ class RoomLogic {
     int seat = -1;
     std::string name;  // spectators who gave one, for chat
   };
-  // A change on its way to storage, applied once stored.
-  struct PendingJoin {
-    ClientPtr client;
-    std::string token;
-    SeatTaken taken;
-  };
-  struct PendingMove {
-    ClientPtr client;  // null for a computer player
-    MovePlayed action;
-    std::unique_ptr<Game> next;  // the game after it (checked on a copy; swapped in once stored)
-    std::vector<Event> events;
-  };
-  struct PendingAction {
-    ClientPtr client;  // who asked (for refusals), if anyone
-    RoomAction action;
-  };
-  using Pending = std::variant<PendingJoin, PendingMove, PendingAction>;
-  // Commands that arrived while a change was being stored, replayed in order once it is.
-  struct DeferredMessage {
-    ClientPtr client;
-    protocol::ClientMessage msg;
-    SteadyClock::time_point received;
-  };
-  struct DeferredDetach {
-    ClientPtr client;
-  };
-  struct DeferredWake {};
-  struct DeferredBotMove {
-    std::uint64_t ticket;
-    Move move;
-  };
-  struct DeferredBotFailed {
-    std::uint64_t ticket;
-  };
-  struct DeferredRematch {
-    std::string room;
-  };
-  using Deferred =
-      std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed, DeferredRematch>;
-
   std::string id_;
   Metrics& metrics_;
   std::vector<SeatState> seats_;
@@ -179,13 +134,11 @@ class RoomLogic {
 
   std::unique_ptr<Game> game_;  // null in the lobby
   int moves_ = 0;               // MovePlayed actions so far
-  std::vector<Move> record_moves_;  // every placement and discard, automatic discards too
-  std::vector<std::uint8_t> record_auto_;  // 1 where record_moves_ was made for an absent human
+  RoomRecord record_;
   std::int64_t turn_started_ms_ = 0;
   protocol::EventHistory events_;
   std::deque<protocol::ChatLine> chat_;
   std::int64_t next_chat_id_ = 0;
-  std::string result_;   // the result object's text, once finished
   std::string rematch_;  // the rematch room's id
 
   protocol::StatePatcher patcher_;
@@ -195,9 +148,7 @@ class RoomLogic {
   std::int64_t game_version_ = 1;  // version of the last change of the game itself
   std::int64_t persisted_version_ = 0;
 
-  std::optional<Pending> pending_;
-  SteadyClock::time_point pending_received_{};
-  std::deque<Deferred> waiting_;
+  ChangeQueue changes_;
   std::uint64_t thinking_ = 0;  // the ticket a computer player works on, 0 if none
   Auto thinking_for_ = Auto::No;  // why, when it plays a human's turn
   bool rematch_asked_ = false;    // a rematch room is being created
@@ -219,8 +170,7 @@ class RoomLogic {
   void apply(Pending& p, std::int64_t now_ms, Effects& fx);
   void apply_action(const ClientPtr& client, const RoomAction& action, std::int64_t now_ms, Effects& fx);
   void resume(std::int64_t now_ms, Effects& fx);
-  void defer(Deferred d) { waiting_.push_back(std::move(d)); }
-  std::size_t waiting_messages_ = 0;  // DeferredMessage entries in waiting_ (capped)
+  void defer(Deferred d) { changes_.hold(std::move(d)); }
   // Replays one stored action (restore); the error says why it does not fit.
   std::optional<std::string> replay(const RoomAction& action, std::int64_t now_ms);
   void start_game(const GameStarted& g, Effects* fx);
@@ -228,7 +178,6 @@ class RoomLogic {
   void play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx);
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
-  void record_events(const std::vector<Event>& events, bool automatic);
   void finish_game(Effects* fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
   int first_human_from(int seat) const;

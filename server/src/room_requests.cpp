@@ -281,7 +281,7 @@ void RoomLogic::send_rematch(Member& m) {
 }
 
 void RoomLogic::rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(DeferredRematch{room});
+  if (changes_.busy()) return defer(DeferredRematch{room});
   rematch_asked_ = false;
   if (room.empty()) {
     for (auto& m : members_) {
