@@ -164,7 +164,7 @@ void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
       if (it == rooms_.end() && loader_) services_.metrics.lookups_remembered.fetch_add(1, std::memory_order_relaxed);
       return done(std::move(room));
     }
-    auto& waiters = loading_[id];
+    auto& waiters = loading_[id].waiters;
     waiters.push_back(std::move(done));
     if (waiters.size() > 1) return;  // a load of this id is on its way
     if (loading_.size() > kMaxLoads) {
@@ -177,7 +177,6 @@ void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
       for (auto& d : busy) d(nullptr);
       return;
     }
-    misses_.erase(id);  // what the loader notes now says why this lookup missed
   }
   services_.metrics.storage_lookups.fetch_add(1, std::memory_order_relaxed);
   try {
@@ -213,15 +212,18 @@ void RoomRegistry::loaded(const std::string& id, std::shared_ptr<Room> room) {
   std::vector<RoomCallback> waiters;
   {
     std::lock_guard lock(mu_);
+    const auto it = loading_.find(id);
     if (room) {
       room = rooms_.try_emplace(id, std::move(room)).first->second;
       absent_.forget(id);
-    } else if (!misses_.contains(id)) {
-      // Not there (the loader noted nothing else: not elsewhere, not unreachable).
+    } else if (it == loading_.end() || !it->second.explained) {
+      // Not there (the loader noted nothing else: not elsewhere, not unreachable); an older
+      // note (busy, moving) no longer says why.
       absent_.remember(id, steady_ms());
+      misses_.erase(id);
     }
-    if (auto it = loading_.find(id); it != loading_.end()) {
-      waiters = std::move(it->second);
+    if (it != loading_.end()) {
+      waiters = std::move(it->second.waiters);
       loading_.erase(it);
     }
   }
@@ -237,6 +239,7 @@ void RoomRegistry::loaded(const std::string& id, std::shared_ptr<Room> room) {
 void RoomRegistry::note_miss(const std::string& id, Miss why) {
   std::lock_guard lock(mu_);
   misses_[id] = {why, steady_ms() + 10'000};
+  if (const auto it = loading_.find(id); it != loading_.end()) it->second.explained = true;
 }
 
 RoomRegistry::Miss RoomRegistry::miss(std::string_view id) const {

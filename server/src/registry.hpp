@@ -48,7 +48,11 @@ class RoomRegistry {
   const Limits& limits_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // null: an id being created
-  std::unordered_map<std::string, std::vector<RoomCallback>> loading_;  // id -> who waits for it
+  struct Load {
+    std::vector<RoomCallback> waiters;
+    bool explained = false;  // the loader noted why it finds no room (elsewhere, unreachable)
+  };
+  std::unordered_map<std::string, Load> loading_;  // id -> the load on its way
   Loader loader_;
   std::unordered_map<std::string, std::pair<Miss, std::int64_t>> misses_;  // id -> why, until (steady ms)
   MissCache absent_{kMissesKept, kMissTtlMs};  // ids storage did not have

@@ -108,6 +108,27 @@ TEST_CASE("issue 29: a miss the loader explains (elsewhere, unreachable) is not 
   CHECK(loads == 2);
 }
 
+TEST_CASE("issue 29: a new lookup of a room does not hide why the last one missed") {
+  // The answer to a lookup is sent after it returned (on the session's thread), reading
+  // the note the loader left (503 "moved" for a room another node holds): a second lookup
+  // of the same id starting meanwhile must not erase it (the client would hear 404).
+  Fixture f;
+  std::vector<RoomRegistry::RoomCallback> held;
+  f.rooms.set_loader([&](std::string id, RoomRegistry::RoomCallback done) {
+    f.rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
+    held.push_back(std::move(done));
+  });
+  const std::string id = "HeldElsewhere0000000";
+  CHECK(!f.find(id, 0ms).has_value());
+  REQUIRE(held.size() == 1);
+  held[0](nullptr);
+  CHECK(f.rooms.miss(id) == RoomRegistry::Miss::Elsewhere);
+  CHECK(!f.find(id, 0ms).has_value());  // asked again: not remembered as missing
+  CHECK(held.size() == 2);
+  CHECK(f.rooms.miss(id) == RoomRegistry::Miss::Elsewhere);
+  held[1](nullptr);
+}
+
 TEST_CASE("issue 29: a load that throws, or drops its answer, still answers everyone waiting") {
   // Before, loading_[id] was never cleared when the load failed on its way: every later
   // request for that room waited forever.
