@@ -25,7 +25,7 @@ std::string rematch_token(std::string_view old_hash, std::string_view new_room) 
 }
 
 RoomLogic::RoomLogic(std::string id, Metrics& metrics) : id_(std::move(id)), metrics_(metrics) {
-  const auto seats = seat_facts();
+  const auto seats = seats_.facts();
   patcher_.reset(facts(seats), 1, 0);
 }
 
@@ -36,7 +36,7 @@ std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::st
     if (auto why = room->replay(r.actions[i], now_ms)) return "action " + std::to_string(i) + ": " + *why;
   }
   // Rooms written before hosts were stored: the first human is the host.
-  if (room->host_ < 0) room->host_ = room->first_human_from(0);
+  room->seats_.ensure_host();
   // Version bumps that only flag connections are stored without waiting for the writer, so
   // a crash can lose the last few of them; restarting a little further on keeps versions
   // from ever going back for a client that saw them. Game versions are stored with every
@@ -45,7 +45,7 @@ std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::st
   room->game_version_ = r.game_version;
   room->persisted_version_ = r.version;
   for (auto& s : room->seats_) s.gone_since_ms = now_ms;  // everybody reconnects from now on
-  const auto seats = room->seat_facts();
+  const auto seats = room->seats_.facts();
   room->patcher_.reset(room->facts(seats), room->game_ ? room->game_->tiles_placed() : 1,
                        static_cast<int>(room->chat_.size()));
   return room;
@@ -56,8 +56,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
-    if (s->host) host_ = s->seat;
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, s->host);
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
@@ -89,13 +88,6 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
 // ---------------------------------------------------------------------------------------
 // State and publishing
 
-std::vector<protocol::SeatFacts> RoomLogic::seat_facts() const {
-  std::vector<protocol::SeatFacts> out;
-  out.reserve(seats_.size());
-  for (const auto& s : seats_) out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away});
-  return out;
-}
-
 std::optional<std::int64_t> RoomLogic::deadline() const {
   if (phase_ != RoomPhase::Playing || !settings_.turn_seconds) return std::nullopt;
   return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;
@@ -106,7 +98,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.room = id_;
   f.phase = phase_;
   f.seats = seats;
-  f.host = host_;
+  f.host = seats_.host();
   f.spectators = spectators_;
   f.settings = settings_;
   f.deadline_ms = deadline();
@@ -131,7 +123,7 @@ void RoomLogic::publish(const Client* except, Effects& fx, SteadyClock::time_poi
 }
 
 void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received) {
-  const auto seats = seat_facts();
+  const auto seats = seats_.facts();
   patcher_.sync(facts(seats));
   if (patcher_.empty()) {
     patcher_.take_frame();  // nothing public changed: no version, no patch
@@ -157,7 +149,7 @@ void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, Stea
 std::string RoomLogic::state_text(std::int64_t) {
   if (state_cache_version_ != version_) {
     state_cache_.clear();
-    const auto seats = seat_facts();
+    const auto seats = seats_.facts();
     protocol::write_state(state_cache_, facts(seats), events_, chat_);
     state_cache_version_ = version_;
   }
@@ -223,13 +215,12 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.push_back(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false});
-    if (t.host) host_ = t.seat;
+    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false}, t.host);
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
     Member* joiner = find(join->client.get());
     if (joiner == nullptr) return publish(nullptr, fx, changes_.received());  // seated, then gone
-    SeatState& seat = seats_.back();
+    SeatState& seat = seats_.at(seats_.count() - 1);
     seat.holder = join->client.get();
     seat.token = join->token;
     if (joiner->role == Role::Spectator) --spectators_;
@@ -269,7 +260,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, false);
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
@@ -354,19 +345,8 @@ void RoomLogic::finish_game(Effects* fx) {
   spdlog::info("room {}: game over after {} moves", id_, moves_);
 }
 
-int RoomLogic::first_human_from(int seat) const {
-  const int n = static_cast<int>(seats_.size());
-  for (int i = 0; i < n; ++i) {
-    const int s = (std::max(seat, 0) + i) % n;
-    if (!seats_[static_cast<std::size_t>(s)].bot) return s;
-  }
-  return -1;
-}
-
 void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) {
-  seats_.erase(seats_.begin() + f.seat);
-  if (host_ == f.seat) host_ = first_human_from(f.seat);
-  else if (host_ > f.seat) --host_;
+  seats_.free(f.seat);
   if (fx == nullptr) return;  // replaying a stored log: nobody is connected yet
   // Who hears it in a welcome of their own: the seat's player and those who moved up.
   std::vector<const Client*> moved;
@@ -452,7 +432,7 @@ RoomLogic::Memory RoomLogic::memory() const {
   m.engine = game_ ? sizeof(Game) : 0;
   m.history = events_.memory_bytes() + record_.memory_bytes();
   m.view = state_cache_.capacity() + patcher_.memory_bytes();
-  m.other = sizeof(RoomLogic) + seats_.capacity() * sizeof(SeatState) + members_.capacity() * sizeof(Member);
+  m.other = sizeof(RoomLogic) + seats_.memory_bytes() + members_.capacity() * sizeof(Member);
   for (const auto& c : chat_) m.other += sizeof(c) + c.name.capacity() + c.text.capacity();
   return m;
 }

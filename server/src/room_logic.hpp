@@ -27,6 +27,7 @@
 #include "persistence.hpp"
 #include "room_changes.hpp"
 #include "room_record.hpp"
+#include "room_seats.hpp"
 
 namespace carc::server {
 
@@ -108,15 +109,6 @@ class RoomLogic {
  private:
   enum class Role : std::uint8_t { None, Player, Spectator };
   enum class Auto : std::uint8_t { No, Away, Timeout };  // why a computer plays a human's turn
-  struct SeatState {
-    std::string name;
-    std::string token_hash;  // empty for a computer player
-    std::optional<protocol::BotLevel> bot;
-    Client* holder = nullptr;       // the connection playing this seat
-    std::string token;              // its token, while a connection that knows it holds the seat
-    std::int64_t gone_since_ms = 0;  // when the seat lost its connection
-    bool away = false;
-  };
   struct Member {
     ClientPtr client;
     Role role = Role::None;
@@ -125,10 +117,9 @@ class RoomLogic {
   };
   std::string id_;
   Metrics& metrics_;
-  std::vector<SeatState> seats_;
+  RoomSeats seats_;
   std::vector<Member> members_;  // every socket open on /ws/<room>
   int spectators_ = 0;
-  int host_ = -1;
   protocol::ClockSettings settings_;
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
@@ -155,7 +146,6 @@ class RoomLogic {
   std::int64_t bot_retry_ms_ = 0;  // after storage refused a computer player's move
 
   // ---- room_logic.cpp: state, publishing, storing ----
-  std::vector<protocol::SeatFacts> seat_facts() const;
   protocol::RoomFacts facts(const std::vector<protocol::SeatFacts>& seats) const;
   std::optional<std::int64_t> deadline() const;
   Member* find(const Client* c);
@@ -180,7 +170,6 @@ class RoomLogic {
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void finish_game(Effects* fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
-  int first_human_from(int seat) const;
 
   // ---- room_requests.cpp: client messages, in the fixed order of checks ----
   void on_message(Member& m, const protocol::ClientMessage& msg, std::int64_t now_ms,
