@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <cstdio>
+#include <functional>
 #include <string_view>
 
 #include "carc/protocol/messages.hpp"
@@ -80,8 +81,12 @@ class Metrics {
     std::int64_t engine_bytes = 0, history_bytes = 0, view_bytes = 0, other_bytes = 0;
   };
   std::string render(const RoomCounts& rooms) const;
+  // Lines of the storage (its writer, its log) appended to every render; set once, before
+  // the server serves (Durability::restore).
+  void set_storage_render(std::function<void(std::string&)> f) { storage_render_ = std::move(f); }
 
  private:
+  std::function<void(std::string&)> storage_render_;
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
   Histogram<kLatencyBuckets.size()> broadcast_{kLatencyBuckets};
   std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};

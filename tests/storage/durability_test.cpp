@@ -187,7 +187,7 @@ TEST_CASE("durability: a crash after the durable write and before the broadcast 
   json before;
   int placed_before = 0;
   {
-    ServerProcess server(data, tmp.path() / "run1.log", {{"CARC_CRASH_AFTER_PERSIST", "5"}});
+    ServerProcess server(data, tmp.path() / "run1.log", {{"CARC_CRASH_AFTER_PERSIST", "5"}}, {}, CARC_SERVER_TEST_BIN);
     REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
     t = seat_players(server.port(), 2);
     start(t);
@@ -227,19 +227,16 @@ TEST_CASE("durability: a corrupt database stops the start with a clear error and
   CHECK(slurp(data / "carcassonne.db") == garbage);
 }
 
-TEST_CASE("durability: a read-only data folder stops the start with a clear error") {
-  if (!namespaces_work()) return;
+TEST_CASE("durability: a read-only data folder stops the start with a clear error" * doctest::skip(!carc::test::namespaces_work())) {
   CHECK(run_in_namespace("ns: server read-only", "1m") == 0);
 }
 
-TEST_CASE("durability: a full disk while running refuses changes as unavailable, then recovers") {
-  if (!namespaces_work()) return;
+TEST_CASE("durability: a full disk while running refuses changes as unavailable, then recovers" * doctest::skip(!carc::test::namespaces_work())) {
   CHECK(run_in_namespace("ns: server full while running", "2m") == 0);
 }
 
 // ---- inside the namespace ----
-TEST_CASE("ns: server read-only") {
-  if (ns_dir() == nullptr) return;
+TEST_CASE("ns: server read-only" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const fs::path root = ns_dir();
   fs::create_directories(root / "data");
   REQUIRE(std::system(("mount -o remount,ro '" + root.string() + "'").c_str()) == 0);
@@ -254,8 +251,7 @@ TEST_CASE("ns: server read-only") {
   fs::remove("/tmp/carc-ns-server-ro.log");
 }
 
-TEST_CASE("ns: server full while running") {
-  if (ns_dir() == nullptr) return;
+TEST_CASE("ns: server full while running" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const fs::path root = ns_dir();
   ServerProcess server(root / "data", "/tmp/carc-ns-server-full.log");
   REQUIRE(server.wait_ready());
