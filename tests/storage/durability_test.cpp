@@ -400,7 +400,7 @@ TEST_CASE("durability: a database written before the compact action format resto
   const json fixture = json::parse(slurp(CARC_TEST_DATA "/schema2-json-actions.json"));
   ServerProcess server(data, tmp.path() / "run.log");
   REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
-  CHECK(server.log_text().find("restored 3 room(s)") != std::string::npos);
+  CHECK(server.log_text().find("restored 2 room(s)") != std::string::npos);  // the finished game is read on demand
 
   Table t;
   t.room = fixture["playing"]["room"].get<std::string>();
