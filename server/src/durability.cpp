@@ -235,14 +235,28 @@ void Durability::serve_from_shared_database(Server& server, ClusterStore& cluste
   // own: a commit that waits for a stalled database never holds it back.
   const auto every = std::chrono::milliseconds(std::max<std::int64_t>(100, cluster.lease_ms() / 4));
   writer.every_apart(every, [&rooms, &writer, &cluster] {
+    Metrics& metrics = rooms.services().metrics;
     const LeaseRenewal r = cluster.renew_lease();
     if (!r.error.empty()) {
       spdlog::warn("storage: cannot renew this node's lease: {}", r.error);
+      if (!cluster.lease_running() && !metrics.storage_unavailable.exchange(true)) {
+        // By our own clock the lease ran out: other nodes may take our rooms now. Send their
+        // clients away (they reconnect through the front, which no longer routes here).
+        spdlog::error("storage: this node's lease ran out without a renewal (the database does not answer): "
+                      "every room leaves this node; /healthz answers 503 until it renews");
+        metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+        rooms.evict_all();
+      }
       return;
     }
+    const bool was_out = metrics.storage_unavailable.exchange(false);
     if (r.lost) {
-      spdlog::error("storage: this node's lease ran out (paused or cut off): every room leaves this node");
-      rooms.services().metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+      if (was_out) {
+        spdlog::info("storage: the database answers again; this node has a new lease and claims rooms when asked");
+      } else {
+        spdlog::error("storage: this node's lease ran out (paused or cut off): every room leaves this node");
+        metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+      }
       rooms.evict_all();
       return;
     }

@@ -48,6 +48,9 @@ class Metrics {
   std::atomic<std::uint64_t> rooms_moved{0};      // several nodes: rooms that left this node
   std::atomic<std::uint64_t> rooms_taken_over{0}; // several nodes: rooms claimed from storage
   std::atomic<std::uint64_t> leases_lost{0};
+  // Several nodes: this node's lease ran out without a renewal (its database does not
+  // answer); /healthz answers 503 until it renews.
+  std::atomic<bool> storage_unavailable{false};
   std::atomic<std::uint64_t> games_started{0};
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> moves{0};

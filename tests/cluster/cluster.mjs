@@ -66,9 +66,10 @@ export class Cluster {
 
   node(name) { return this.pids().nodes.find((n) => n.name === name); }
 
-  /** Starts node `name` again (a new process, a new node id) and adds it to HAProxy. */
-  addNode(name) {
-    execFileSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'node', '--dir', this.dir, name], { env: this.env, stdio: 'pipe', timeout: 60000 });
+  /** Starts node `name` again (a new process, a new node id) and adds it to HAProxy; `dbUrl`: its own way to the database. */
+  addNode(name, dbUrl = '') {
+    const env = dbUrl ? { ...this.env, CARC_NODE_DB: dbUrl } : this.env;
+    execFileSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'node', '--dir', this.dir, name], { env, stdio: 'pipe', timeout: 60000 });
   }
 
   pg(cmd) {
@@ -295,6 +296,39 @@ export class Player {
   }
 
   send(obj) { this.frame(0x1, Buffer.from(JSON.stringify(obj), 'utf8')); }
+}
+
+/**
+ * A TCP relay on 127.0.0.1 to `upstreamPort` (a node's way to PostgreSQL). freeze() stops
+ * forwarding without closing anything (a half-open network); thaw() lets it flow again.
+ */
+export async function relay(upstreamPort) {
+  const pairs = new Set();
+  let frozen = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(upstreamPort, '127.0.0.1');
+    const pair = { client, upstream, held: [] };
+    pairs.add(pair);
+    const forward = (from, to) => from.on('data', (d) => { if (frozen) { from.pause(); pair.held.push([to, d]); } else to.write(d); });
+    forward(client, upstream);
+    forward(upstream, client);
+    if (frozen) { client.pause(); upstream.pause(); }
+    const end = () => { client.destroy(); upstream.destroy(); pairs.delete(pair); };
+    for (const s of [client, upstream]) { s.on('close', end); s.on('error', end); }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: server.address().port,
+    freeze() { frozen = true; for (const p of pairs) { p.client.pause(); p.upstream.pause(); } },
+    thaw() {
+      frozen = false;
+      for (const p of pairs) {
+        for (const [to, d] of p.held.splice(0)) to.write(d);
+        p.client.resume(); p.upstream.resume();
+      }
+    },
+    close() { for (const p of pairs) { p.client.destroy(); p.upstream.destroy(); } server.close(); },
+  };
 }
 
 /** A room of `n` players through the front, started; resolves once the game runs. */

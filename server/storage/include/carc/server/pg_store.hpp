@@ -84,6 +84,7 @@ class PgStore final : public RoomStore, public ClusterStore {
   std::size_t held() const override;
   const std::string& node_id() const override { return options_.node_id; }
   std::int64_t lease_ms() const override { return options_.lease_ms; }
+  bool lease_running() const override { return !lease_ran_out(); }
 
  private:
   struct Link;  // one connection, its mutex and its reconnect pacing

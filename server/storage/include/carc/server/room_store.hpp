@@ -154,6 +154,9 @@ class ClusterStore {
   virtual const std::string& node_id() const = 0;
   virtual std::int64_t lease_ms() const = 0;
   virtual std::size_t held() const = 0;  // rooms this node holds a claim on
+  // False once the lease ran out by this node's own clock without a renewal (the database
+  // did not answer): its rooms are surely not its own any more.
+  virtual bool lease_running() const = 0;
 };
 
 // What a store can tell about its own health, for /metrics. -1: not applicable.
