@@ -2,7 +2,7 @@
 // PostgreSQL, N real nodes, real HAProxy, all on 127.0.0.1), psql for the stored logs, and
 // players that behave like the web client: they reconnect after any close (4302 at once),
 // retry a refused upgrade, take their seat back by token, and play random legal moves.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -299,35 +299,21 @@ export class Player {
 }
 
 /**
- * A TCP relay on 127.0.0.1 to `upstreamPort` (a node's way to PostgreSQL). freeze() stops
- * forwarding without closing anything (a half-open network); thaw() lets it flow again.
+ * A TCP relay on 127.0.0.1 to `upstreamPort` (a node's way to PostgreSQL), in a process of
+ * its own (relay.mjs). freeze() stops it (SIGSTOP: nothing forwarded, nothing closed, a
+ * half-open network); thaw() lets it flow again (SIGCONT).
  */
 export async function relay(upstreamPort) {
-  const pairs = new Set();
-  let frozen = false;
-  const server = net.createServer((client) => {
-    const upstream = net.connect(upstreamPort, '127.0.0.1');
-    const pair = { client, upstream, held: [] };
-    pairs.add(pair);
-    const forward = (from, to) => from.on('data', (d) => { if (frozen) { from.pause(); pair.held.push([to, d]); } else to.write(d); });
-    forward(client, upstream);
-    forward(upstream, client);
-    if (frozen) { client.pause(); upstream.pause(); }
-    const end = () => { client.destroy(); upstream.destroy(); pairs.delete(pair); };
-    for (const s of [client, upstream]) { s.on('close', end); s.on('error', end); }
+  const p = spawn(process.execPath, [path.join(repo, 'tests/cluster/relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    p.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    p.once('exit', (code) => reject(new Error(`relay exited (${code})`)));
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
-    port: server.address().port,
-    freeze() { frozen = true; for (const p of pairs) { p.client.pause(); p.upstream.pause(); } },
-    thaw() {
-      frozen = false;
-      for (const p of pairs) {
-        for (const [to, d] of p.held.splice(0)) to.write(d);
-        p.client.resume(); p.upstream.resume();
-      }
-    },
-    close() { for (const p of pairs) { p.client.destroy(); p.upstream.destroy(); } server.close(); },
+    port,
+    freeze() { p.kill('SIGSTOP'); },
+    thaw() { p.kill('SIGCONT'); },
+    close() { p.kill('SIGCONT'); p.kill('SIGKILL'); },
   };
 }
 

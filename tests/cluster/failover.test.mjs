@@ -171,9 +171,10 @@ test('stall: a node whose database stops answering refuses moves, its rooms move
   const db = new URL(cluster.dbUrl);
   const link = await relay(Number(db.port));
   db.port = String(link.port);
-  cluster.addNode('node4', db.toString());
-  const node4 = cluster.node('node4');
+  let node4;
   try {
+    cluster.addNode('node4', db.toString());
+    node4 = cluster.node('node4');
     const rooms = [];
     let stalled = [];
     for (let i = 0; i < 32 && stalled.length < 2; i++) {
@@ -207,6 +208,7 @@ test('stall: a node whose database stops answering refuses moves, its rooms move
       healthy = (await fetch(`http://127.0.0.1:${node4.port}/healthz`).catch(() => ({ status: 0 }))).status === 200;
     }
     assert.ok(healthy, 'node4 healthy again after the relay flows');
+    const healthyAfter = Date.now() - thawedAt;
     const back = await playingRoom(`http://127.0.0.1:${node4.port}`, 2, 990);
     await waitFor(() => moves(back.players[0]) >= 2, 'moves on node4 again', 30000);
     assert.ok(ownersOf([back]).get(back.room).startsWith('node4-'));
@@ -214,10 +216,10 @@ test('stall: a node whose database stops answering refuses moves, its rooms move
     // Nothing acknowledged was lost: every placement a client saw is in the log; every game ends.
     await finishAndCheck(rooms);
     console.log(`stall: ${stalled.length} room(s) on node4; first move refused ${refusedAfter} ms after the freeze, ` +
-      `rooms moved and played on within ${movedAfter} ms (lease ${LEASE_MS} ms); node4 serving again ${Date.now() - thawedAt} ms after the thaw`);
+      `rooms moved and played on within ${movedAfter} ms (lease ${LEASE_MS} ms); node4 healthy again ${healthyAfter} ms after the thaw`);
   } finally {
-    try { process.kill(node4.pid, 'SIGKILL'); } catch { /* gone */ }
     link.close();
+    try { if (node4) process.kill(node4.pid, 'SIGKILL'); } catch { /* gone */ }
   }
 });
 
