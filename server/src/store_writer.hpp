@@ -64,7 +64,9 @@ class StoreWriter final : public Persistence {
   StoreWriter(const StoreWriter&) = delete;
   StoreWriter& operator=(const StoreWriter&) = delete;
 
-  // ---- Persistence: `done` is called on the writer thread ----
+  // ---- Persistence: `done` is called on the writer thread; a write refused because the
+  // queue is full is answered at once, through the deferred-wake hook when it is set (off
+  // the caller's stack), else on the caller's thread ----
   void room_created(std::string_view room, std::int64_t created_ms, Done done) override;
   void room_created_unowned(std::string_view room, std::int64_t created_ms, Done done) override;
   void persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
@@ -85,8 +87,8 @@ class StoreWriter final : public Persistence {
   void load(std::string room, std::function<void(RoomLoad)> done);
 
   // ---- maintenance, on the writer thread ----
-  // Every stored room but the quarantined, each open for appends. Blocks (start-up only;
-  // never from the writer thread).
+  // Every stored room that can still be played (not finished, not quarantined), each open
+  // for appends. Blocks (start-up only; never from the writer thread).
   RoomsLoad load_all();
   // Runs `task` on the writer thread between two batches.
   void run(std::function<void(RoomStore&)> task);
