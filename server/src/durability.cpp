@@ -169,8 +169,13 @@ int Durability::restore(Server& server) {
   // Finished games stay readable after they leave memory (and are not replayed at start):
   // rebuilt on demand while kept, read on the writer's read thread, never on the caller's.
   server.rooms().set_loader([&server, &writer](std::string id, RoomRegistry::RoomCallback done) {
-    writer.load(std::move(id), [&server, done = std::move(done)](RoomLoad load) {
-      if (!load.error.empty()) spdlog::error("storage: {}", load.error);
+    writer.load(id, [&server, id, done = std::move(done)](RoomLoad load) {
+      if (!load.error.empty()) {
+        // Not "no such room": the client hears 503 and tries again.
+        spdlog::warn("storage: {}", load.error);
+        server.rooms().note_miss(id, RoomRegistry::Miss::Unavailable);
+        return done(nullptr);
+      }
       const auto& stored = load.room;
       if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return done(nullptr);
       auto decoded = decode_room(*stored);
