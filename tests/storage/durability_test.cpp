@@ -383,6 +383,26 @@ TEST_CASE("durability: a finished game stays readable after it leaves memory") {
   CHECK(info.json_body()["phase"] == "finished");
 }
 
+TEST_CASE("durability: /metrics shows the storage writer and the write-ahead log") {
+  TempDir tmp;
+  ServerProcess server(tmp.path() / "data", tmp.path() / "run.log");
+  REQUIRE(server.wait_ready());
+  Table t = seat_players(server.port(), 2);
+  start(t);
+  play(t, 4);
+  const std::string m = http_request(server.port(), http::verb::get, "/metrics").body;
+  const auto value = [&](const std::string& name) -> long long {
+    const auto at = m.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stoll(m.substr(at + name.size() + 2));
+  };
+  CHECK(value("carc_storage_commits_total") > 0);
+  CHECK(value("carc_storage_wal_bytes") > 0);  // the moves are in the log
+  CHECK(value("carc_storage_checkpoints_total") >= 0);
+  CHECK(value("carc_storage_checkpoint_failures_total") == 0);
+  CHECK(value("carc_storage_queued_writes") >= 0);
+  CHECK(value("carc_storage_overflows_total") == 0);
+}
+
 TEST_CASE("durability: a database written before the compact action format restores and plays on") {
   // tests/storage/data/schema2-json-actions.*: made by the server at main 9c47ad5 (JSON
   // payloads, schema 2), with the tokens and states its clients had.

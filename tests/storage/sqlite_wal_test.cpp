@@ -26,7 +26,8 @@ TEST_CASE("sqlite: a failing checkpoint is counted and logged once per episode; 
   SqliteStore::Options o;
   o.sync = SqliteStore::Sync::Normal;
   o.checkpoint_kib = 16;     // 16 pages of 1 KiB: a checkpoint every few appends
-  o.busy_timeout_ms = 20;    // a RESTART checkpoint gives up quickly behind a reader
+  // A RESTART checkpoint gives up behind the reader after WalCheckpointer::kRestartWaitMs
+  // (250 ms), holding the writer's commits meanwhile; they wait for it (busy timeout 5 s).
   o.warn = [&](const std::string& what) {
     std::lock_guard lock(m);
     said.push_back(what);

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "sqlite.hpp"
@@ -14,7 +15,10 @@ WalCheckpointer::WalCheckpointer(const std::string& file, sqlite3* writer, int p
                                  int busy_timeout_ms, std::function<void(const std::string&)> warn)
     : writer_(writer), warn_(std::move(warn)), pages_(pages), db_(std::make_unique<Db>(file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)) {
   db_->exec(sync_pragma);  // how the checkpoint syncs the files, as the writer would
-  sqlite3_busy_timeout(db_->handle(), busy_timeout_ms);  // RESTART waits for the commit under way
+  // RESTART waits for the commit under way (milliseconds), and holds the next commits while
+  // it waits: a reader that keeps an old snapshot (a backup) must not hold them for the
+  // writer's whole busy timeout at every attempt. Past kRestartWaitMs it gives up (counted).
+  sqlite3_busy_timeout(db_->handle(), std::min(busy_timeout_ms, kRestartWaitMs));
   thread_ = std::thread([this] { run(); });
   sqlite3_wal_hook(writer_, &WalCheckpointer::on_wal, this);
 }

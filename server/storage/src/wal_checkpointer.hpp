@@ -46,6 +46,7 @@ class WalCheckpointer {
   std::uint64_t failures() const;     // checkpoints that failed (busy past the timeout, disk full, I/O)
 
   static constexpr int kCap = 4;
+  static constexpr int kRestartWaitMs = 250;  // the longest a RESTART checkpoint holds commits waiting for readers
 
  private:
   static int on_wal(void* self, sqlite3*, const char*, int pages);
