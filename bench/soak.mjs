@@ -20,7 +20,8 @@ import WebSocket from 'ws';
 import { applyPatch, deepEqual } from '../web-client/js/patch.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const opt = { rooms: 200, duration: 600, kills: 5, server: 'build/carcassonne-server', seed: 1, 'max-rss-mb': 1024 };
+const opt = { rooms: 200, duration: 600, kills: 5, server: 'build/carcassonne-server', seed: 1, 'max-rss-mb': 1024,
+  'stall-seconds': 7 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt)) throw new Error(`unknown option ${process.argv[i]}`);
@@ -84,6 +85,20 @@ async function killServer(signal = 'SIGKILL') {
   const exited = new Promise((r) => server.proc.once('exit', r));
   server.proc.kill(signal);
   await exited;
+}
+
+// A storage stall: another process holds SQLite's write lock (as a backup tool might) for
+// `seconds`. The writer waits its busy timeout (5 s), then refuses that time's moves as
+// unavailable; none may be lost, and play resumes by itself.
+async function stallStorage(seconds) {
+  const p = spawn('sqlite3', [path.join(server.dir, 'data', 'carcassonne.db')], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let err = '';
+  p.stderr.on('data', (d) => { err += d; });
+  p.stdin.write('.timeout 10000\nBEGIN IMMEDIATE;\n');
+  await sleep(seconds * 1000);
+  p.stdin.end('ROLLBACK;\n.quit\n');
+  await new Promise((r) => p.once('exit', r));
+  if (err) fail(`the storage stall could not hold the lock: ${err}`);
 }
 
 function rssMb() {
@@ -171,6 +186,8 @@ class Client {
       if (msg.code === 'bad_token' && this.fakeJoins > 0) this.fakeJoins--;
       else if (msg.code === 'bad_token') fail(`room ${this.room.id}: ${this.name}'s seat token was refused`);
       this.playing = false;
+      // Storage stalled (refused, nothing applied): try again a little later.
+      if (msg.code === 'unavailable') setTimeout(() => { if (!stopping && !calm) this.act(); }, 500);
     }
   }
 
@@ -334,6 +351,15 @@ async function main() {
       moves: await metric('carc_moves_total') });
   }, Math.max(2000, opt.duration * 1000 / 60));
 
+  // One storage stall at 40 % of the run, between two SIGKILLs (a restart waits for the lock too).
+  let stalled = Promise.resolve();
+  if (opt['stall-seconds'] > 0) {
+    stalled = sleep(opt.duration * 400).then(async () => {
+      const at = Math.round((Date.now() - t0) / 1000);
+      await stallStorage(opt['stall-seconds']);
+      console.log(`  ${at}s: storage stalled for ${opt['stall-seconds']} s (SQLite's write lock held by another process)`);
+    });
+  }
   const killTimes = Array.from({ length: opt.kills }, (_, i) => (opt.duration * 1000 * (i + 0.7)) / (opt.kills + 0.5));
   for (const at of killTimes) {
     await sleep(Math.max(0, t0 + at - Date.now()));
@@ -345,6 +371,7 @@ async function main() {
     console.log(`  ${Math.round((Date.now() - t0) / 1000)}s: SIGKILL #${stats.kills}, back after ${Date.now() - down} ms`);
   }
   await sleep(Math.max(0, t0 + opt.duration * 1000 - Date.now()));
+  await stalled;
 
   // ---- the check: no more chaos or play; everybody reconnects and settles ----
   calm = true;

@@ -3,10 +3,11 @@
 #
 #   bash bench/soak.sh                  200 rooms over WebSockets for 10 minutes, 5 SIGKILLs
 #   bash bench/soak.sh --short          30 rooms for 45 s, 2 SIGKILLs (scripts/test.sh)
-#   bash bench/soak.sh --rooms N --duration S --kills N --seed N --max-rss-mb N
+#   bash bench/soak.sh --rooms N --duration S --kills N --seed N --max-rss-mb N --stall-seconds S
 #
 # Clients disconnect and reconnect at random, send garbage frames and some stop reading;
-# the server is SIGKILLed and restarted. It fails if an accepted move is lost, a client's
+# the server is SIGKILLed and restarted, and its storage stalls once (SQLite's write lock held
+# by another process for --stall-seconds, 7 by default). It fails if an accepted move is lost, a client's
 # state differs from the server's, the server exits by itself, or RSS passes the limit;
 # it prints the RSS curve. Needs a build (build/carcassonne-server, or CARC_SERVER_BIN)
 # and the npm dev dependencies (npm ci). Only 127.0.0.1; stops by itself.

@@ -1,6 +1,7 @@
 // Test-only fault injection (CARC_CRASH_AFTER_PERSIST=N), as a decorator of any store: the
 // process _exits with 86 right after the commit that made the N-th move durable, before
-// the writer answers it, so before its broadcast.
+// the writer answers it, so before its broadcast. Compiled only into the test build of the
+// server (carcassonne-server-test, main.cpp with CARC_TEST_HOOKS), never the shipped one.
 #pragma once
 
 #include <unistd.h>
@@ -38,6 +39,8 @@ class CrashAfterMoves final : public RoomStore {
   RoomsLoad load_rooms() override { return inner_.load_rooms(); }
   std::vector<std::pair<std::string, std::string>> quarantined() override { return inner_.quarantined(); }
   std::uint64_t commits() const override { return inner_.commits(); }
+  ClusterStore* cluster() override { return inner_.cluster(); }
+  StoreHealth health() const override { return inner_.health(); }
   std::string describe() const override { return inner_.describe(); }
 
  private:

@@ -14,7 +14,6 @@
 #include "action_codec.hpp"
 #include "carc/server/pg_store.hpp"
 #include "carc/server/sqlite_store.hpp"
-#include "crash_store.hpp"
 #include "metrics.hpp"
 #include "random.hpp"
 #include "registry.hpp"
@@ -38,7 +37,16 @@ std::string default_node_id() {
 
 }  // namespace
 
-std::unique_ptr<Durability> Durability::open(const Config& config) {
+std::unique_ptr<Durability> Durability::open(const Config& config, const Decorator& decorate) {
+  auto d = open_backend(config);
+  if (decorate) {
+    d->decorated_ = decorate(*d->backend_);
+    d->store_ = d->decorated_.get();
+  }
+  return d;
+}
+
+std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
   if (!config.db_url.empty()) {
     PgStore::Options o;
     o.node_id = config.node_id.empty() ? default_node_id() : config.node_id;
@@ -46,14 +54,11 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
     o.advertise = config.bind + ":" + std::to_string(config.port);
     auto pg = PgStore::open(config.db_url, o);
     spdlog::info("storage: {} (lease {} ms)", pg->describe(), config.lease_ms);
-    PgStore* raw = pg.get();
-    auto d = std::unique_ptr<Durability>(new Durability(std::move(pg), config));
-    d->pg_ = raw;
-    d->lease_ms_ = config.lease_ms;
-    return d;
+    return std::unique_ptr<Durability>(new Durability(std::move(pg), config));
   }
   SqliteStore::Options options;
   options.sync = config.db_sync_normal ? SqliteStore::Sync::Normal : SqliteStore::Sync::Full;
+  options.warn = [](const std::string& what) { spdlog::warn("storage: {}", what); };
   std::unique_ptr<RoomStore> store;
   if (config.data_dir.filename() == ":memory:") {
     store = SqliteStore::in_memory(options);
@@ -69,20 +74,46 @@ Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
     : backend_(std::move(store)),
       store_(backend_.get()),
       keep_finished_ms_(std::int64_t{config.keep_finished_hours} * 3600 * 1000),
-      commit_delay_us_(config.db_commit_delay_us) {
-  if (const char* v = std::getenv("CARC_CRASH_AFTER_PERSIST"); v != nullptr && std::atoi(v) > 0) {
-    spdlog::warn("CARC_CRASH_AFTER_PERSIST={}: test-only fault injection is on", v);
-    crash_ = std::make_unique<CrashAfterMoves>(*backend_, std::atoi(v));
-    store_ = crash_.get();
-  }
-}
+      commit_delay_us_(config.db_commit_delay_us) {}
 
 Durability::~Durability() {
   // After the Server (and its writer) stopped: nothing of ours writes any more.
-  if (pg_ != nullptr) {
-    if (const Status s = pg_->retire(); !s) spdlog::warn("storage: {}", s.error());
+  if (ClusterStore* cluster = store_->cluster()) {
+    if (const Status s = cluster->retire(); !s) spdlog::warn("storage: {}", s.error());
     else spdlog::info("storage: this node's rooms and lease given up (a clean stop)");
   }
+}
+
+void Durability::export_metrics(Server& server) {
+  RoomStore* store = store_;
+  StoreWriter* writer = writer_;
+  server.metrics().set_storage_render([store, writer](std::string& out) {
+    const StoreHealth h = store->health();
+    const StoreWriter::Stats st = writer->stats();
+    const auto line = [&](const char* name, const char* type, const char* help, long long v) {
+      out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + name + " " +
+             std::to_string(v) + "\n";
+    };
+    line("carc_storage_commits_total", "counter", "Transactions the storage writer committed (or tried).",
+         static_cast<long long>(st.batches));
+    line("carc_storage_fallbacks_total", "counter", "Transactions that failed and were retried write by write.",
+         static_cast<long long>(st.fallbacks));
+    line("carc_storage_queued_writes", "gauge", "Writes waiting for the storage writer.", static_cast<long long>(st.queued));
+    line("carc_storage_overflows_total", "counter", "Writes refused at once (unavailable): the writer's queue was full.",
+         static_cast<long long>(st.overflows));
+    line("carc_storage_reads_total", "counter", "Rooms read from storage on demand (the read thread).",
+         static_cast<long long>(st.reads));
+    line("carc_storage_reads_refused_total", "counter", "Reads refused at once: too many waiting.",
+         static_cast<long long>(st.reads_refused));
+    if (h.wal_bytes >= 0) line("carc_storage_wal_bytes", "gauge", "Size of SQLite's write-ahead log.", h.wal_bytes);
+    if (h.checkpoints >= 0) {
+      line("carc_storage_checkpoints_total", "counter", "WAL checkpoints completed.", h.checkpoints);
+    }
+    if (h.checkpoint_failures >= 0) {
+      line("carc_storage_checkpoint_failures_total", "counter", "WAL checkpoints that failed (the log grows meanwhile).",
+           h.checkpoint_failures);
+    }
+  });
 }
 
 void Durability::purge(RoomStore& store) const {
@@ -105,9 +136,10 @@ std::unique_ptr<Persistence> Durability::make_persistence() {
 
 int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
+  export_metrics(server);
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
-  if (pg_ != nullptr) {
-    serve_from_shared_database(server);
+  if (ClusterStore* cluster = store_->cluster()) {
+    serve_from_shared_database(server, *cluster);
     return 0;
   }
   const RoomsLoad all = writer.load_all();
@@ -134,13 +166,15 @@ int Durability::restore(Server& server) {
       if (const Status s = store.quarantine(id, why); !s) spdlog::error("storage: {}", s.error());
     });
   }
-  // Finished games stay readable after they leave memory: rebuilt on demand while kept,
-  // read on the writer's thread, never on the caller's.
+  // Finished games stay readable after they leave memory (and are not replayed at start):
+  // rebuilt on demand while kept, read on the writer's read thread, never on the caller's.
   server.rooms().set_loader([&server, &writer](std::string id, RoomRegistry::RoomCallback done) {
     writer.load(id, [&server, id, done = std::move(done)](RoomLoad load) {
       if (!load.error.empty()) {
-        spdlog::error("storage: {}", load.error);
-        server.rooms().note_miss(id, RoomRegistry::Miss::Unavailable);  // 503, and not remembered as missing
+        // Not "no such room": the client hears 503 and tries again (and it is not remembered
+        // as missing).
+        spdlog::warn("storage: {}", load.error);
+        server.rooms().note_miss(id, RoomRegistry::Miss::Unavailable);
         return done(nullptr);
       }
       const auto& stored = load.room;
@@ -163,17 +197,17 @@ int Durability::restore(Server& server) {
 
 // Several nodes: nothing is restored at start; a room is claimed from the database by the
 // first node asked for it (the front routes a room to one node), which replays its log.
-void Durability::serve_from_shared_database(Server& server) {
+void Durability::serve_from_shared_database(Server& server, ClusterStore& cluster) {
   StoreWriter& writer = *writer_;
   RoomRegistry& rooms = server.rooms();
-  PgStore* pg = pg_;
+    RoomStore* store = store_;
   rooms.set_shared_storage(true);
-  rooms.set_loader([&rooms, &writer, pg](std::string id, RoomRegistry::RoomCallback done) {
-    writer.load(id, [&rooms, pg, id, done = std::move(done)](RoomLoad load) {
+  rooms.set_loader([&rooms, &writer, &cluster, store](std::string id, RoomRegistry::RoomCallback done) {
+    writer.load(id, [&rooms, &cluster, store, id, done = std::move(done)](RoomLoad load) {
       if (!load.owner.empty()) {
         // Routed here while another live node holds it: ask for it; the client retries.
         spdlog::info("room {}: held by node {}; asked for a handoff", id, load.owner);
-        if (const Status s = pg->request_handoff(id); !s) spdlog::warn("storage: {}", s.error());
+        if (const Status s = cluster.request_handoff(id); !s) spdlog::warn("storage: {}", s.error());
         rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
         return done(nullptr);
       }
@@ -199,34 +233,49 @@ void Durability::serve_from_shared_database(Server& server) {
         why = std::get<std::string>(room);
       }
       spdlog::error("room {}: its stored log no longer replays ({}); quarantined, kept in the database", id, why);
-      if (const Status s = pg->quarantine(id, why); !s) spdlog::error("storage: {}", s.error());
+      if (const Status s = store->quarantine(id, why); !s) spdlog::error("storage: {}", s.error());
       done(nullptr);
     });
   });
-  // The lease, renewed on the writer thread (between two batches) four times per lease.
-  const auto every = std::chrono::milliseconds(std::max<std::int64_t>(100, lease_ms_ / 4));
-  writer.every(every, [&rooms, &writer, pg](RoomStore&) {
-    const LeaseRenewal r = pg->renew_lease();
+  // The lease, renewed four times per lease on a thread of its own and a connection of its
+  // own: a commit that waits for a stalled database never holds it back.
+  const auto every = std::chrono::milliseconds(std::max<std::int64_t>(100, cluster.lease_ms() / 4));
+  writer.every_apart(every, [&rooms, &writer, &cluster] {
+    Metrics& metrics = rooms.services().metrics;
+    const LeaseRenewal r = cluster.renew_lease();
     if (!r.error.empty()) {
       spdlog::warn("storage: cannot renew this node's lease: {}", r.error);
+      if (!cluster.lease_running() && !metrics.storage_unavailable.exchange(true)) {
+        // By our own clock the lease ran out: other nodes may take our rooms now. Send their
+        // clients away (they reconnect through the front, which no longer routes here).
+        spdlog::error("storage: this node's lease ran out without a renewal (the database does not answer): "
+                      "every room leaves this node; /healthz answers 503 until it renews");
+        metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+        rooms.evict_all();
+      }
       return;
     }
+    const bool was_out = metrics.storage_unavailable.exchange(false);
     if (r.lost) {
-      spdlog::error("storage: this node's lease ran out (paused or cut off): every room leaves this node");
-      rooms.services().metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+      if (was_out) {
+        spdlog::info("storage: the database answers again; this node has a new lease and claims rooms when asked");
+      } else {
+        spdlog::error("storage: this node's lease ran out (paused or cut off): every room leaves this node");
+        metrics.leases_lost.fetch_add(1, std::memory_order_relaxed);
+      }
       rooms.evict_all();
       return;
     }
     for (const std::string& id : r.wanted) {
       // Its clients go first, then every write queued before is stored, then it is released.
-      rooms.evict(id, [&writer, pg, id] {
-        writer.run([pg, id](RoomStore&) {
-          if (const Status s = pg->release(id); !s) spdlog::warn("storage: {}", s.error());
+      rooms.evict(id, [&writer, &cluster, id] {
+        writer.run([&cluster, id](RoomStore&) {
+          if (const Status s = cluster.release(id); !s) spdlog::warn("storage: {}", s.error());
         });
       });
     }
   });
-  spdlog::info("storage: rooms are claimed from the shared database on demand (node {})", pg->node_id());
+  spdlog::info("storage: rooms are claimed from the shared database on demand (node {})", cluster.node_id());
 }
 
 }  // namespace carc::server

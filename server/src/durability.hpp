@@ -3,6 +3,7 @@
 // start, loads finished games on demand, and purges old ones in the background.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "carc/server/room_store.hpp"
@@ -11,15 +12,17 @@
 
 namespace carc::server {
 
-class PgStore;
 class Server;
 class StoreWriter;
 
 class Durability {
  public:
+  // Wraps the store (a test build's fault injection, tests/storage/crash_store.hpp); the
+  // shipped server has none.
+  using Decorator = std::function<std::unique_ptr<RoomStore>(RoomStore&)>;
   // `--data-dir :memory:` keeps everything in memory (tests, benchmarks). Throws
   // StorageError with an actionable message when the database cannot be used.
-  static std::unique_ptr<Durability> open(const Config& config);
+  static std::unique_ptr<Durability> open(const Config& config, const Decorator& decorate = {});
   ~Durability();
 
   // The hook for Server (which owns it); make it once, before restore().
@@ -32,17 +35,17 @@ class Durability {
 
  private:
   Durability(std::unique_ptr<RoomStore> store, const Config& config);
+  static std::unique_ptr<Durability> open_backend(const Config& config);
   void purge(RoomStore& store) const;
-  void serve_from_shared_database(Server& server);
+  void serve_from_shared_database(Server& server, ClusterStore& cluster);
+  void export_metrics(Server& server);
 
   std::unique_ptr<RoomStore> backend_;
-  std::unique_ptr<RoomStore> crash_;  // the test-only crash decorator, when asked for
-  RoomStore* store_;                  // crash_ if set, else backend_
+  std::unique_ptr<RoomStore> decorated_;  // a test build's decorator, when asked for
+  RoomStore* store_;                      // decorated_ if set, else backend_
   std::int64_t keep_finished_ms_;
   int commit_delay_us_;
-  StoreWriter* writer_ = nullptr;     // owned by the Server
-  PgStore* pg_ = nullptr;             // several nodes: backend_ is this PostgreSQL store
-  std::int64_t lease_ms_ = 0;
+  StoreWriter* writer_ = nullptr;         // owned by the Server
 };
 
 }  // namespace carc::server

@@ -228,7 +228,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void route(Request& req, const Route& r) {
     using K = Route::Kind;
     switch (r.kind) {
-      case K::Healthz: return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
+      case K::Healthz:
+        // Several nodes: a node whose lease ran out (its database does not answer) is taken
+        // out of the front's rotation, so that its rooms move to the other nodes.
+        if (ctx_.metrics.storage_unavailable.load(std::memory_order_relaxed)) {
+          return send(simple(http::status::service_unavailable, "storage unavailable\n", req.version(), req.keep_alive()), req);
+        }
+        return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
       case K::Metrics: {
         auto res = simple(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
                           "text/plain; version=0.0.4; charset=utf-8");

@@ -9,6 +9,25 @@
 #include "durability.hpp"
 #include "server.hpp"
 
+#ifdef CARC_TEST_HOOKS
+#include <cstdlib>
+
+#include "crash_store.hpp"
+
+namespace {
+// The test build only: CARC_CRASH_AFTER_PERSIST=N exits right after the N-th durable move.
+carc::server::Durability::Decorator test_hooks() {
+  const char* v = std::getenv("CARC_CRASH_AFTER_PERSIST");
+  if (v == nullptr || std::atoi(v) <= 0) return {};
+  spdlog::warn("CARC_CRASH_AFTER_PERSIST={}: test-only fault injection is on", v);
+  const int moves = std::atoi(v);
+  return [moves](carc::server::RoomStore& inner) -> std::unique_ptr<carc::server::RoomStore> {
+    return std::make_unique<carc::server::CrashAfterMoves>(inner, moves);
+  };
+}
+}  // namespace
+#endif
+
 int main(int argc, char** argv) {
   using namespace carc::server;
   auto parsed = parse_config(argc, argv);
@@ -26,7 +45,11 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
   try {
     // Storage first: a database that cannot be used stops the start with its reason.
+#ifdef CARC_TEST_HOOKS
+    const auto durability = Durability::open(config, test_hooks());
+#else
     const auto durability = Durability::open(config);
+#endif
     Server server(std::move(config), durability->make_persistence());
     durability->restore(server);
     server.listen();

@@ -94,6 +94,7 @@ std::string Metrics::render(const RoomCounts& rooms) const {
   add("carc_room_memory_bytes{part=\"history\"} %lld\n", static_cast<long long>(rooms.history_bytes));
   add("carc_room_memory_bytes{part=\"view\"} %lld\n", static_cast<long long>(rooms.view_bytes));
   add("carc_room_memory_bytes{part=\"other\"} %lld\n", static_cast<long long>(rooms.other_bytes));
+  if (storage_render_) storage_render_(out);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <cstdio>
+#include <functional>
 #include <string_view>
 
 #include "carc/protocol/messages.hpp"
@@ -47,6 +48,9 @@ class Metrics {
   std::atomic<std::uint64_t> rooms_moved{0};      // several nodes: rooms that left this node
   std::atomic<std::uint64_t> rooms_taken_over{0}; // several nodes: rooms claimed from storage
   std::atomic<std::uint64_t> leases_lost{0};
+  // Several nodes: this node's lease ran out without a renewal (its database does not
+  // answer); /healthz answers 503 until it renews.
+  std::atomic<bool> storage_unavailable{false};
   std::atomic<std::uint64_t> games_started{0};
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> moves{0};
@@ -84,8 +88,12 @@ class Metrics {
     std::int64_t engine_bytes = 0, history_bytes = 0, view_bytes = 0, other_bytes = 0;
   };
   std::string render(const RoomCounts& rooms) const;
+  // Lines of the storage (its writer, its log) appended to every render; set once, before
+  // the server serves (Durability::restore).
+  void set_storage_render(std::function<void(std::string&)> f) { storage_render_ = std::move(f); }
 
  private:
+  std::function<void(std::string&)> storage_render_;
   std::array<std::atomic<std::uint64_t>, protocol::kErrorCodeCount> refused_{};
   Histogram<kLatencyBuckets.size()> broadcast_{kLatencyBuckets};
   std::array<std::atomic<std::uint64_t>, kNetOpCount> network_errors_{};

@@ -11,26 +11,9 @@
 
 namespace carc::server {
 
-namespace {
-
-const std::string& room_of(const Write& w) {
-  return std::visit([](const auto& v) -> const std::string& { return v.room; }, w);
-}
-
-std::string describe(const Write& w) {
-  struct {
-    std::string operator()(const CreateRoom& c) { return "create " + c.room; }
-    std::string operator()(const AppendAction& a) { return "append " + a.room + " #" + std::to_string(a.seq); }
-    std::string operator()(const SetPhase& p) { return "set_phase " + p.room + " " + p.phase; }
-    std::string operator()(const RemoveRoom& r) { return "remove " + r.room; }
-  } d;
-  return std::visit(d, w);
-}
-
-}  // namespace
-
 StoreWriter::StoreWriter(RoomStore& store, Options options)
-    : store_(store), options_(options), writer_([this] { writer_loop(); }) {}
+    : store_(store), options_(options), batcher_(store), writer_([this] { writer_loop(); }),
+      reader_([this] { reader_loop(); }) {}
 
 StoreWriter::~StoreWriter() {
   {
@@ -38,16 +21,20 @@ StoreWriter::~StoreWriter() {
     stopping_ = true;
   }
   wake_.notify_all();
+  read_wake_.notify_all();
+  apart_wake_.notify_all();
+  for (std::thread& t : apart_) t.join();
+  reader_.join();  // answers the reads still waiting first
   writer_.join();  // the writer empties its queue first
 }
 
 // ---- Persistence -------------------------------------------------------------------------
 void StoreWriter::room_created(std::string_view room, std::int64_t created_ms, Done done) {
-  enqueue(Item{CreateRoom{std::string(room), created_ms, true}, {}, std::move(done)});
+  enqueue(Item{{CreateRoom{std::string(room), created_ms, true}, std::move(done), {}, 0}, {}});
 }
 
 void StoreWriter::room_created_unowned(std::string_view room, std::int64_t created_ms, Done done) {
-  enqueue(Item{CreateRoom{std::string(room), created_ms, false}, {}, std::move(done)});
+  enqueue(Item{{CreateRoom{std::string(room), created_ms, false}, std::move(done), {}, 0}, {}});
 }
 
 void StoreWriter::persist_async(std::string_view room, std::int64_t version, std::int64_t game_version,
@@ -57,14 +44,14 @@ void StoreWriter::persist_async(std::string_view room, std::int64_t version, std
   a.payload = encode_action(version, game_version, action);
   a.version = version;
   if (std::holds_alternative<GameStarted>(action)) a.phase = "playing";
-  enqueue(Item{std::move(a), {}, std::move(done)});
+  enqueue(Item{{std::move(a), std::move(done), {}, 0}, {}});
 }
 
 void StoreWriter::room_finished(std::string_view room, std::int64_t) {
-  enqueue(Item{SetPhase{std::string(room), "finished"}, {}, {}});
+  enqueue(Item{{SetPhase{std::string(room), "finished"}, {}, {}, 0}, {}});
 }
 
-void StoreWriter::room_removed(std::string_view room) { enqueue(Item{RemoveRoom{std::string(room)}, {}, {}}); }
+void StoreWriter::room_removed(std::string_view room) { enqueue(Item{{RemoveRoom{std::string(room)}, {}, {}, 0}, {}}); }
 
 void StoreWriter::version_changed(std::string_view room, std::int64_t version) {
   bool deferred = false, stopped = true;
@@ -92,33 +79,86 @@ void StoreWriter::drain() {
   written_.wait(lock, [&] { return done_ >= target || writer_done_; });
 }
 
-// ---- reads and maintenance ---------------------------------------------------------------
+// ---- reads ---------------------------------------------------------------------------------
 void StoreWriter::load(std::string room, std::function<void(RoomLoad)> done) {
-  run([this, room = std::move(room), done = std::move(done)](RoomStore& store) {
-    RoomLoad r = store.load_room(room);
-    if (r.room) next_seq_[room] = r.room->actions.empty() ? 0 : r.room->actions.back().seq + 1;
-    done(std::move(r));
-  });
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_ && reads_.size() < options_.max_reads) {
+      reads_.push_back(Read{std::move(room), std::move(done), queued_});
+      read_wake_.notify_one();
+      return;
+    }
+    ++stats_.reads_refused;
+  }
+  RoomLoad busy;
+  busy.error = "load_room " + room + ": storage busy (" + std::to_string(options_.max_reads) + " reads waiting)";
+  answer_later([done = std::move(done), busy = std::move(busy)]() mutable { done(std::move(busy)); });
 }
 
+void StoreWriter::reader_loop() {
+  ::pthread_setname_np(::pthread_self(), "carc-reader");
+  std::unique_lock lock(mu_);
+  for (;;) {
+    read_wake_.wait(lock, [&] { return stopping_ || !reads_.empty(); });
+    if (reads_.empty()) break;  // stopping
+    // Every read waiting, at once: they share one wait for the writer, so a burst of
+    // lookups costs one pass of waiting, not one each.
+    std::deque<Read> reads;
+    reads.swap(reads_);
+    std::uint64_t after = 0;
+    for (const Read& r : reads) after = std::max(after, r.after);
+    // Every write queued before a read is stored first: the read sees it.
+    wake_.notify_one();  // a deferred wake may be late: the reads wait for that pass
+    written_.wait(lock, [&] { return done_ >= after || writer_done_; });
+    stats_.reads += reads.size();
+    lock.unlock();
+    for (Read& read : reads) {
+      RoomLoad r;
+      try {
+        r = store_.load_room(read.room);
+      } catch (const std::exception& e) {
+        r = RoomLoad{};
+        r.error = "load_room " + read.room + ": " + e.what();
+      }
+      if (r.room) {
+        // Open for appends: in order with the writes, before any the caller queues next.
+        const std::int64_t next = r.room->actions.empty() ? 0 : r.room->actions.back().seq + 1;
+        std::lock_guard hold(mu_);
+        if (!writer_done_) queue_.push_back(Item{{std::nullopt, {}, read.room, next}, {}});
+      }
+      try {
+        read.done(std::move(r));
+      } catch (const std::exception& e) {
+        spdlog::error("storage: a load callback threw: {}", e.what());
+      }
+    }
+    lock.lock();
+  }
+}
+
+// ---- maintenance -------------------------------------------------------------------------
 RoomsLoad StoreWriter::load_all() {
   RoomsLoad out;
   run_and_wait([&](RoomStore& store) {
     out = store.load_rooms();
-    for (const StoredRoom& r : out.rooms) next_seq_[r.id] = r.actions.empty() ? 0 : r.actions.back().seq + 1;
+    for (const StoredRoom& r : out.rooms) batcher_.open(r.id, r.actions.empty() ? 0 : r.actions.back().seq + 1);
   });
   return out;
 }
 
-void StoreWriter::run(std::function<void(RoomStore&)> task) { enqueue(Item{std::nullopt, std::move(task), {}}); }
+void StoreWriter::run(std::function<void(RoomStore&)> task) { enqueue(Item{{}, std::move(task)}); }
 
 void StoreWriter::run_and_wait(std::function<void(RoomStore&)> task) {
   std::promise<void> ran;
   run([&](RoomStore& store) {
-    task(store);
-    ran.set_value();
+    try {
+      task(store);
+      ran.set_value();
+    } catch (...) {
+      ran.set_exception(std::current_exception());  // start-up hears why, never hangs
+    }
   });
-  ran.get_future().wait();
+  ran.get_future().get();
 }
 
 void StoreWriter::every(std::chrono::milliseconds every, std::function<void(RoomStore&)> task) {
@@ -131,9 +171,35 @@ void StoreWriter::every(std::chrono::milliseconds every, std::function<void(Room
   run([](RoomStore&) {});
 }
 
+void StoreWriter::every_apart(std::chrono::milliseconds every, std::function<void()> task) {
+  std::lock_guard lock(mu_);
+  apart_.emplace_back([this, every, task = std::move(task)] {
+    ::pthread_setname_np(::pthread_self(), "carc-apart");
+    std::unique_lock hold(mu_);
+    for (;;) {
+      if (apart_wake_.wait_for(hold, every, [&] { return stopping_; })) return;
+      hold.unlock();
+      try {
+        task();
+      } catch (const std::exception& e) {
+        spdlog::error("storage: a periodic task threw: {}", e.what());
+      }
+      hold.lock();
+    }
+  });
+}
+
 StoreWriter::Stats StoreWriter::stats() const {
   std::lock_guard lock(mu_);
-  return stats_;
+  Stats s = stats_;
+  const WriteBatcher::Stats b = batcher_.stats();
+  s.batches = b.batches;
+  s.writes = b.writes;
+  s.largest = b.largest;
+  s.fallbacks = b.fallbacks;
+  s.queued = queued_writes_;
+  s.reads_waiting = reads_.size();
+  return s;
 }
 
 // ---- the writer thread -------------------------------------------------------------------
@@ -162,23 +228,43 @@ void StoreWriter::start_deferred_wake() {
   });
 }
 
-void StoreWriter::enqueue(Item item) {
-  bool queued = false, deferred = false;
+void StoreWriter::answer_later(std::function<void()> f) {
+  Defer defer;
   {
     std::lock_guard lock(mu_);
-    if (!writer_done_) {
+    if (!stopping_) defer = defer_;
+  }
+  if (defer) defer(std::move(f));
+  else f();
+}
+
+void StoreWriter::enqueue(Item item) {
+  bool queued = false, deferred = false, full = false;
+  {
+    std::lock_guard lock(mu_);
+    const bool write = item.entry.write.has_value();
+    if (write && !writer_done_ && queued_writes_ >= options_.max_queue) {
+      full = true;
+      ++stats_.overflows;
+    } else if (!writer_done_) {
       // Reads and tasks wake the writer at once: a caller may block on them (run_and_wait)
       // before the I/O threads that would run a deferred wake have started.
-      const bool write = item.write.has_value();
       queue_.push_back(std::move(item));
       ++queued_;
       queued = true;
+      if (write) ++queued_writes_;
       if (!write || queue_.size() >= options_.full_batch) wake_.notify_one();
       else if (!delaying_) deferred = wake_writer();
     }
   }
   if (deferred) start_deferred_wake();
   if (queued) return;
+  if (full) {
+    // The store does not keep up (stalled or gone): refused now rather than queued forever.
+    spdlog::warn("storage: {} writes wait for the store already; this one is refused as unavailable", options_.max_queue);
+    answer_later([done = std::move(item.entry.done)]() mutable { WriteBatcher::answer(done, false); });
+    return;
+  }
   // After the writer stopped (nothing should still come): done here, on the caller's thread.
   std::vector<Item> one;
   one.push_back(std::move(item));
@@ -221,6 +307,7 @@ void StoreWriter::writer_loop() {
     }
     std::vector<Item> items;
     items.swap(queue_);
+    queued_writes_ = 0;
     std::vector<VersionBump> versions;
     versions.reserve(versions_.size());
     for (auto& [room, version] : versions_) versions.push_back({room, version});
@@ -228,7 +315,7 @@ void StoreWriter::writer_loop() {
     const std::uint64_t taken = queued_;
     last_batch_ = items.size();
     lock.unlock();
-    for (auto& task : due) items.push_back(Item{std::nullopt, std::move(task), {}});
+    for (auto& task : due) items.push_back(Item{{}, std::move(task)});
     process(items, versions);
     lock.lock();
     done_ = taken;
@@ -246,150 +333,18 @@ bool StoreWriter::busy() const {
 
 // On the writer thread (or the caller's after it stopped): never under mu_.
 void StoreWriter::process(std::vector<Item>& items, std::vector<VersionBump>& versions) {
-  std::vector<Item*> writes;
+  std::vector<WriteBatcher::Entry> entries;
+  entries.reserve(items.size());
   for (Item& item : items) {
-    if (item.write) {
-      writes.push_back(&item);
+    if (item.entry.write || !item.entry.open.empty()) {
+      entries.push_back(std::move(item.entry));
       continue;
     }
     std::vector<VersionBump> none;
-    flush(writes, none);  // the task sees every write queued before it
+    batcher_.commit(entries, none);  // the task sees every write queued before it
     run_task(item.task);
   }
-  flush(writes, versions);
-}
-
-bool StoreWriter::number(Item& item, std::unordered_map<std::string, std::int64_t>& next, std::string* why) {
-  if (const auto* c = std::get_if<CreateRoom>(&*item.write)) {
-    next[c->room] = 0;  // its actions may follow in the same batch
-    return true;
-  }
-  auto* a = std::get_if<AppendAction>(&*item.write);
-  if (a == nullptr) return true;
-  auto it = next.find(a->room);
-  if (it == next.end()) {
-    const auto known = next_seq_.find(a->room);
-    if (known == next_seq_.end()) {
-      *why = "the room is not open on this server (never created or loaded here, or removed)";
-      return false;
-    }
-    it = next.emplace(a->room, known->second).first;
-  }
-  a->seq = it->second++;
-  return true;
-}
-
-void StoreWriter::settle(const Item& item, const std::string& refused) {
-  const Write& w = *item.write;
-  if (!refused.empty()) return;
-  if (const auto* a = std::get_if<AppendAction>(&w)) next_seq_[a->room] = a->seq + 1;
-  if (const auto* c = std::get_if<CreateRoom>(&w)) next_seq_[c->room] = 0;
-  if (const auto* r = std::get_if<RemoveRoom>(&w)) next_seq_.erase(r->room);
-}
-
-void StoreWriter::flush(std::vector<Item*>& writes, std::vector<VersionBump>& versions) {
-  if (writes.empty() && versions.empty()) return;
-  Batch batch;
-  std::vector<Item*> sent;
-  std::unordered_map<std::string, std::int64_t> next;
-  for (Item* item : writes) {
-    std::string why;
-    if (!number(*item, next, &why)) {
-      spdlog::error("storage: {}: {} (the change is refused as unavailable)", describe(*item->write), why);
-      answer(*item, false);
-      continue;
-    }
-    batch.writes.push_back(*item->write);
-    sent.push_back(item);
-  }
-  batch.versions = std::move(versions);
-  versions.clear();
-  writes.clear();
-  if (batch.empty()) return;
-
-  const BatchResult result = store_.commit(batch);
-  {
-    std::lock_guard lock(mu_);
-    ++stats_.batches;
-    stats_.writes += sent.size();
-    stats_.largest = std::max<std::uint64_t>(stats_.largest, sent.size());
-  }
-  if (result.committed()) {
-    for (std::size_t i = 0; i < sent.size(); ++i) {
-      const std::string& refused = i < result.refused.size() ? result.refused[i] : std::string();
-      if (!refused.empty()) spdlog::error("storage: {} (refused)", refused);
-      settle(*sent[i], refused);
-      answer(*sent[i], refused.empty());
-    }
-    return;
-  }
-  if (sent.size() <= 1) {
-    // Nothing to tell apart: the one write (if any) cannot be stored.
-    if (sent.empty()) {
-      spdlog::warn("storage: {}", result.error);
-    } else {
-      spdlog::error("storage: {} (the change is refused as unavailable)", result.error);
-      answer(*sent[0], false);
-      if (!batch.versions.empty()) {
-        Batch bumps;
-        bumps.versions = std::move(batch.versions);
-        const BatchResult r = store_.commit(bumps);
-        if (!r.committed()) spdlog::warn("storage: {}", r.error);
-      }
-    }
-    return;
-  }
-  // One bad write must not make the others unavailable: each in its own transaction.
-  spdlog::warn("storage: {}; retrying its {} write(s) one by one", result.error, sent.size());
-  {
-    std::lock_guard lock(mu_);
-    ++stats_.fallbacks;
-  }
-  commit_one_by_one(sent, batch.versions);
-}
-
-void StoreWriter::commit_one_by_one(std::vector<Item*>& writes, std::vector<VersionBump>& versions) {
-  std::vector<std::string> failed_rooms;  // later writes of a room that failed fail too (order)
-  for (Item* item : writes) {
-    const std::string& room = room_of(*item->write);
-    if (std::find(failed_rooms.begin(), failed_rooms.end(), room) != failed_rooms.end()) {
-      spdlog::error("storage: {}: an earlier write of the room failed (the change is refused as unavailable)",
-                    describe(*item->write));
-      answer(*item, false);
-      continue;
-    }
-    std::unordered_map<std::string, std::int64_t> next;
-    std::string why;
-    bool ok = number(*item, next, &why);
-    if (ok) {
-      Batch one;
-      one.writes.push_back(*item->write);
-      const BatchResult r = store_.commit(one);
-      why = r.committed() ? (r.refused.empty() ? std::string() : r.refused[0]) : r.error;
-      ok = why.empty();
-      if (r.committed()) settle(*item, why);
-    }
-    if (!ok) {
-      spdlog::error("storage: {}: {} (the change is refused as unavailable)", describe(*item->write), why);
-      failed_rooms.push_back(room);
-    }
-    answer(*item, ok);
-  }
-  if (!versions.empty()) {
-    Batch bumps;
-    bumps.versions = std::move(versions);
-    const BatchResult r = store_.commit(bumps);
-    if (!r.committed()) spdlog::warn("storage: {}", r.error);
-  }
-}
-
-void StoreWriter::answer(Item& item, bool ok) {
-  if (!item.done) return;
-  try {
-    item.done(ok);
-  } catch (const std::exception& e) {
-    spdlog::error("storage: a persist callback threw: {}", e.what());
-  }
+  batcher_.commit(entries, versions);
 }
 
 void StoreWriter::run_task(std::function<void(RoomStore&)>& task) {

@@ -2,7 +2,7 @@
 // PostgreSQL, N real nodes, real HAProxy, all on 127.0.0.1), psql for the stored logs, and
 // players that behave like the web client: they reconnect after any close (4302 at once),
 // retry a refused upgrade, take their seat back by token, and play random legal moves.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -66,9 +66,10 @@ export class Cluster {
 
   node(name) { return this.pids().nodes.find((n) => n.name === name); }
 
-  /** Starts node `name` again (a new process, a new node id) and adds it to HAProxy. */
-  addNode(name) {
-    execFileSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'node', '--dir', this.dir, name], { env: this.env, stdio: 'pipe', timeout: 60000 });
+  /** Starts node `name` again (a new process, a new node id) and adds it to HAProxy; `dbUrl`: its own way to the database. */
+  addNode(name, dbUrl = '') {
+    const env = dbUrl ? { ...this.env, CARC_NODE_DB: dbUrl } : this.env;
+    execFileSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'node', '--dir', this.dir, name], { env, stdio: 'pipe', timeout: 60000 });
   }
 
   pg(cmd) {
@@ -295,6 +296,25 @@ export class Player {
   }
 
   send(obj) { this.frame(0x1, Buffer.from(JSON.stringify(obj), 'utf8')); }
+}
+
+/**
+ * A TCP relay on 127.0.0.1 to `upstreamPort` (a node's way to PostgreSQL), in a process of
+ * its own (relay.mjs). freeze() stops it (SIGSTOP: nothing forwarded, nothing closed, a
+ * half-open network); thaw() lets it flow again (SIGCONT).
+ */
+export async function relay(upstreamPort) {
+  const p = spawn(process.execPath, [path.join(repo, 'tests/cluster/relay.mjs'), String(upstreamPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    p.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    p.once('exit', (code) => reject(new Error(`relay exited (${code})`)));
+  });
+  return {
+    port,
+    freeze() { p.kill('SIGSTOP'); },
+    thaw() { p.kill('SIGCONT'); },
+    close() { p.kill('SIGCONT'); p.kill('SIGKILL'); },
+  };
 }
 
 /** A room of `n` players through the front, started; resolves once the game runs. */

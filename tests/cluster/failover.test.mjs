@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { Cluster, playingRoom, waitFor, settled, pause, sleep, storedLogs, loggedPlacements, replayScores, percentile, Player, createRoom, getJson, cli } from './cluster.mjs';
+import { Cluster, playingRoom, waitFor, settled, pause, sleep, storedLogs, loggedPlacements, replayScores, percentile, Player, createRoom, getJson, cli, relay } from './cluster.mjs';
 
 const LEASE_MS = 2000;
 let cluster;
@@ -163,6 +163,64 @@ test('postgresql restart mid-game: nodes answer unavailable, change nothing, and
   await finishAndCheck(rooms);
   // A room can still be created after all that.
   assert.ok(await createRoom(cluster.front));
+});
+
+test('stall: a node whose database stops answering refuses moves, its rooms move on, and it comes back by itself', { timeout: 200000 }, async () => {
+  // node4 reaches PostgreSQL through a relay that the test freezes: nothing forwarded, nothing
+  // closed (a half-open network; the kernels keep acknowledging, nobody answers).
+  const db = new URL(cluster.dbUrl);
+  const link = await relay(Number(db.port));
+  db.port = String(link.port);
+  let node4;
+  try {
+    cluster.addNode('node4', db.toString());
+    node4 = cluster.node('node4');
+    const rooms = [];
+    let stalled = [];
+    for (let i = 0; i < 32 && stalled.length < 2; i++) {
+      rooms.push(await playingRoom(cluster.front, 2, 700 + i));
+      if (i % 4 === 3) { const o = ownersOf(rooms); stalled = rooms.filter((r) => (o.get(r.room) ?? '').startsWith('node4-')); }
+    }
+    assert.ok(stalled.length > 0, 'node4 holds a room');
+    await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 3), 'a few moves in every room', 60000);
+    const refusedBefore = stalled.flatMap((r) => r.players).reduce((n, p) => n + p.errors.filter((e) => e === 'unavailable').length, 0);
+    const before = new Map(stalled.map((r) => [r.room, Math.max(...r.players.map(moves))]));
+
+    link.freeze();
+    const frozenAt = Date.now();
+    // Its moves are answered (refused as unavailable), not held.
+    await waitFor(() => stalled.flatMap((r) => r.players).reduce((n, p) => n + p.errors.filter((e) => e === 'unavailable').length, 0) > refusedBefore,
+      "a move in node4's rooms refused as unavailable", 4 * LEASE_MS);
+    const refusedAfter = Date.now() - frozenAt;
+    // Past its lease it leaves the front's rotation and its rooms go on elsewhere.
+    await waitFor(() => { const o = ownersOf(stalled); return stalled.every((r) => o.get(r.room) && !o.get(r.room).startsWith('node4-')); },
+      "node4's rooms to be taken over", 30000);
+    await waitFor(() => stalled.every((r) => Math.max(...r.players.map(moves)) > before.get(r.room)), 'a move in every taken room', 30000);
+    const movedAfter = Date.now() - frozenAt;
+    assert.equal((await fetch(`http://127.0.0.1:${node4.port}/healthz`)).status, 503, 'node4 out of rotation while its database is away');
+
+    // The relay flows again: node4 renews (a new lease), is healthy again and serves rooms,
+    // with no restart.
+    link.thaw();
+    const thawedAt = Date.now();
+    let healthy = false;
+    for (const end = Date.now() + 30000; !healthy && Date.now() < end; await sleep(100)) {
+      healthy = (await fetch(`http://127.0.0.1:${node4.port}/healthz`).catch(() => ({ status: 0 }))).status === 200;
+    }
+    assert.ok(healthy, 'node4 healthy again after the relay flows');
+    const healthyAfter = Date.now() - thawedAt;
+    const back = await playingRoom(`http://127.0.0.1:${node4.port}`, 2, 990);
+    await waitFor(() => moves(back.players[0]) >= 2, 'moves on node4 again', 30000);
+    assert.ok(ownersOf([back]).get(back.room).startsWith('node4-'));
+    rooms.push(back);
+    // Nothing acknowledged was lost: every placement a client saw is in the log; every game ends.
+    await finishAndCheck(rooms);
+    console.log(`stall: ${stalled.length} room(s) on node4; first move refused ${refusedAfter} ms after the freeze, ` +
+      `rooms moved and played on within ${movedAfter} ms (lease ${LEASE_MS} ms); node4 healthy again ${healthyAfter} ms after the thaw`);
+  } finally {
+    link.close();
+    try { if (node4) process.kill(node4.pid, 'SIGKILL'); } catch { /* gone */ }
+  }
 });
 
 test('a node whose database cannot be used stops at once with a clear error', { timeout: 60000 }, () => {

@@ -56,27 +56,20 @@ void remount_read_only(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("faults: a read-only data folder is a clear start-up error") {
-  if (!namespaces_work()) {
-    MESSAGE("unshare -m is not available here: skipped");
-    return;
-  }
+TEST_CASE("faults: a read-only data folder is a clear start-up error" * doctest::skip(!carc::test::namespaces_work())) {
   CHECK(run_in_namespace("ns: read-only", "1m") == 0);
 }
 
-TEST_CASE("faults: a full disk is a clear start-up error") {
-  if (!namespaces_work()) return;
+TEST_CASE("faults: a full disk is a clear start-up error" * doctest::skip(!carc::test::namespaces_work())) {
   CHECK(run_in_namespace("ns: full at start-up", "256k") == 0);
 }
 
-TEST_CASE("faults: a full disk while running refuses writes and keeps earlier data") {
-  if (!namespaces_work()) return;
+TEST_CASE("faults: a full disk while running refuses writes and keeps earlier data" * doctest::skip(!carc::test::namespaces_work())) {
   CHECK(run_in_namespace("ns: full while running", "512k") == 0);
 }
 
 // ---- inside the namespace ----
-TEST_CASE("ns: read-only") {
-  if (ns_dir() == nullptr) return;
+TEST_CASE("ns: read-only" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const fs::path root = ns_dir();
   const fs::path data = root / "data";
   {
@@ -99,8 +92,7 @@ TEST_CASE("ns: read-only") {
   CHECK(fresh.find("Read-only file system") != std::string::npos);
 }
 
-TEST_CASE("ns: full at start-up") {
-  if (ns_dir() == nullptr) return;
+TEST_CASE("ns: full at start-up" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const fs::path root = ns_dir();
   {
     auto s = SqliteStore::open(root / "old");
@@ -123,8 +115,7 @@ TEST_CASE("ns: full at start-up") {
   CHECK(load(*s, "kept"));
 }
 
-TEST_CASE("ns: full while running") {
-  if (ns_dir() == nullptr) return;
+TEST_CASE("ns: full while running" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const fs::path root = ns_dir();
   auto s = SqliteStore::open(root / "data");
   REQUIRE(create(*s, "r"));

@@ -51,8 +51,10 @@ inline std::uint16_t free_port() {
 // One run of the server on a data folder; stderr and stdout go to `log`.
 class ServerProcess {
  public:
+  // `bin`: the shipped server, or its test build (carcassonne-server-test, with the fault
+  // injection of crash_store.hpp).
   ServerProcess(std::filesystem::path data_dir, std::filesystem::path log, std::map<std::string, std::string> env = {},
-                std::vector<std::string> extra_args = {})
+                std::vector<std::string> extra_args = {}, std::string bin = CARC_SERVER_BIN)
       : data_dir_(std::move(data_dir)), log_(std::move(log)), port_(free_port()) {
     pid_ = ::fork();
     if (pid_ == 0) {
@@ -60,7 +62,7 @@ class ServerProcess {
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
-      std::vector<std::string> args = {CARC_SERVER_BIN,     "--port",  std::to_string(port_), "--bind",
+      std::vector<std::string> args = {bin,                 "--port",  std::to_string(port_), "--bind",
                                        "127.0.0.1",         "--data-dir", data_dir_.string(), "--log-level",
                                        "info"};
       for (auto& a : extra_args) args.push_back(a);

@@ -209,3 +209,32 @@ TEST_CASE("postgresql: a server restart fails the writes in flight, stores nothi
   CHECK(r->actions[1].payload == "after");
   CHECK(r->actions[2].payload == "after-restart");
 }
+
+TEST_CASE("postgresql: version bumps and removals are fenced like appends (owner, epoch, lease)") {
+  const std::string url = PgServer::shared().fresh_database();
+  auto a = PgStore::open(url, node("node-a", 400));
+  REQUIRE(create(*a, "room-f"));
+  REQUIRE(append(*a, "room-f", 0, "a0", 2, "playing"));
+  REQUIRE(create(*a, "room-g"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // node-a's lease runs out
+  // Past its lease a node changes nothing of its rooms: no version, no removal.
+  carc::server::Batch bumps;
+  bumps.versions.push_back({"room-f", 99});
+  (void)a->commit(bumps);
+  (void)a->apply(carc::server::RemoveRoom{"room-g"});
+  CHECK(scalar(url, "SELECT version FROM rooms WHERE id = 'room-f'") == "2");
+  CHECK(scalar(url, "SELECT count(*) FROM rooms WHERE id = 'room-g'") == "1");
+
+  // A room taken over by another node: the old owner's bumps and removals miss it.
+  auto b = PgStore::open(url, node("node-b"));
+  REQUIRE(b->load_room("room-f").room);
+  REQUIRE(b->load_room("room-g").room);
+  REQUIRE(a->renew_lease().lost);  // node-a is back, with a new lease and no rooms
+  (void)a->commit(bumps);
+  (void)a->apply(carc::server::RemoveRoom{"room-g"});
+  CHECK(scalar(url, "SELECT version FROM rooms WHERE id = 'room-f'") == "2");
+  CHECK(scalar(url, "SELECT count(*) FROM rooms WHERE id = 'room-g'") == "1");
+  // The owner's own bump goes through.
+  REQUIRE(carc::test::bump(*b, "room-f", 7));
+  CHECK(scalar(url, "SELECT version FROM rooms WHERE id = 'room-f'") == "7");
+}

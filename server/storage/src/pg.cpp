@@ -2,6 +2,9 @@
 
 #include <libpq-fe.h>
 
+#include <poll.h>
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace carc::server {
@@ -61,8 +64,15 @@ std::string PgResult::text(int row, int col) const {
 std::int64_t PgResult::int64(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
 
 // ---------------------------------------------------------------------------------------
-PgConn::PgConn(const std::string& conninfo) {
-  c_ = PQconnectdb(conninfo.c_str());
+PgConn::PgConn(const std::string& url, PgConnOptions options) : options_(options) {
+  // Ours first: what the URL or conninfo names (expanded from dbname, after them) wins.
+  const std::string connect = std::to_string(options_.connect_timeout_s);
+  const std::string io = std::to_string(options_.io_timeout_ms);
+  const std::string statement = "-c statement_timeout=" + io;
+  const char* keys[] = {"connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
+                        "keepalives_count", "tcp_user_timeout", "options", "dbname", nullptr};
+  const char* values[] = {connect.c_str(), "1", "5", "2", "3", io.c_str(), statement.c_str(), url.c_str(), nullptr};
+  c_ = PQconnectdbParams(keys, values, 1);
   if (c_ == nullptr) throw PgError("out of memory");
   if (PQstatus(c_) != CONNECTION_OK) {
     const std::string why = one_line(PQerrorMessage(c_));
@@ -70,14 +80,20 @@ PgConn::PgConn(const std::string& conninfo) {
     c_ = nullptr;
     throw PgError(why);
   }
-  PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // NOTICEs are not ours to print
+  connected();
 }
 
 PgConn::~PgConn() {
   if (c_ != nullptr) PQfinish(c_);
 }
 
-bool PgConn::healthy() const { return c_ != nullptr && PQstatus(c_) == CONNECTION_OK; }
+void PgConn::connected() {
+  PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // NOTICEs are not ours to print
+  PQsetnonblocking(c_, 1);
+  timed_out_ = false;
+}
+
+bool PgConn::healthy() const { return c_ != nullptr && !timed_out_ && PQstatus(c_) == CONNECTION_OK; }
 
 std::string PgConn::where() const {
   const char* host = PQhost(c_);
@@ -88,13 +104,54 @@ std::string PgConn::where() const {
 
 void PgConn::reset() {
   if (PQpipelineStatus(c_) != PQ_PIPELINE_OFF) PQexitPipelineMode(c_);
-  PQreset(c_);
+  PQreset(c_);  // blocking, bounded by connect_timeout
   if (PQstatus(c_) != CONNECTION_OK) throw PgError(one_line(PQerrorMessage(c_)));
+  connected();
   prepare_all();
 }
 
+bool PgConn::await(std::chrono::steady_clock::time_point deadline, std::string* why) {
+  const int sock = PQsocket(c_);
+  for (;;) {
+    const int flushed = PQflush(c_);  // 0: all sent, 1: more to send
+    if (flushed < 0 || PQconsumeInput(c_) == 0) {
+      *why = "connection lost: " + one_line(PQerrorMessage(c_));
+      return false;
+    }
+    if (flushed == 0 && PQisBusy(c_) == 0) return true;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || sock < 0) {
+      // Half-open (a server or a network that stopped answering): give the connection up.
+      timed_out_ = true;
+      *why = "no answer from PostgreSQL within " + std::to_string(options_.io_timeout_ms) + " ms (connection given up)";
+      return false;
+    }
+    pollfd p{sock, static_cast<short>(POLLIN | (flushed == 1 ? POLLOUT : 0)), 0};
+    ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count() + 1, 1000)));
+  }
+}
+
+PgResult PgConn::last_result(std::chrono::steady_clock::time_point deadline) {
+  PgResult out;
+  for (;;) {
+    std::string why;
+    if (!await(deadline, &why)) throw PgError(why);
+    PGresult* r = PQgetResult(c_);
+    if (r == nullptr) break;
+    // The first failure, else the last result (a script of several statements).
+    if (out.get() == nullptr || out.ok()) out = PgResult(r);
+    else PQclear(r);
+  }
+  return out;
+}
+
+namespace {
+std::chrono::steady_clock::time_point after_ms(int ms) { return std::chrono::steady_clock::now() + std::chrono::milliseconds(ms); }
+}  // namespace
+
 void PgConn::prepare(const std::string& name, const std::string& sql) {
-  PgResult r(PQprepare(c_, name.c_str(), sql.c_str(), 0, nullptr));
+  if (PQsendPrepare(c_, name.c_str(), sql.c_str(), 0, nullptr) != 1) throw PgError("prepare " + name + ": " + one_line(PQerrorMessage(c_)));
+  PgResult r = last_result(after_ms(options_.io_timeout_ms));
   if (!r.ok()) throw PgError("prepare " + name + ": " + r.error());
   prepared_.emplace_back(name, sql);
 }
@@ -106,7 +163,8 @@ void PgConn::prepare_all() {
 }
 
 PgResult PgConn::exec(const std::string& sql) {
-  PgResult r(PQexec(c_, sql.c_str()));
+  if (PQsendQuery(c_, sql.c_str()) != 1) throw PgError(one_line(PQerrorMessage(c_)));
+  PgResult r = last_result(after_ms(options_.io_timeout_ms));
   if (!r.ok()) throw PgError(r.error());
   return r;
 }
@@ -115,7 +173,20 @@ PgResult PgConn::try_run(const std::string& name, const Params& params) {
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
-  return PgResult(PQexecPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr, nullptr, 0));
+  if (PQsendQueryPrepared(c_, name.c_str(), static_cast<int>(values.size()), values.data(), nullptr, nullptr, 0) != 1) {
+    throw PgError(name + ": " + one_line(PQerrorMessage(c_)));
+  }
+  return last_result(after_ms(options_.io_timeout_ms));
+}
+
+PgResult PgConn::query(const std::string& sql, const Params& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p.c_str());
+  if (PQsendQueryParams(c_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0) != 1) {
+    throw PgError(one_line(PQerrorMessage(c_)));
+  }
+  return last_result(after_ms(options_.io_timeout_ms));
 }
 
 PgResult PgConn::run(const std::string& name, const Params& params) {
@@ -143,29 +214,41 @@ PgConn::Piped PgConn::pipeline(const std::vector<std::pair<std::string, Params>>
   if (!out.error.empty()) {
     // Nothing was synced: nothing commits. The connection is reset before its next use.
     PQexitPipelineMode(c_);
+    timed_out_ = true;
     return out;
   }
-  // One result (then a null) per statement, then the sync.
+  // One result (then a null) per statement, then the sync; each within the deadline.
+  const auto deadline = after_ms(options_.io_timeout_ms);
+  std::string why;
+  const auto next = [&]() -> PGresult* {
+    if (!await(deadline, &why)) return nullptr;
+    return PQgetResult(c_);
+  };
   for (std::size_t i = 0; i < statements.size(); ++i) {
-    PgResult r(PQgetResult(c_));
+    PgResult r(next());
     if (r.get() == nullptr) {
-      out.error = "connection lost: " + one_line(PQerrorMessage(c_));
+      out.error = why.empty() ? "connection lost: " + one_line(PQerrorMessage(c_)) : why;
       return out;
     }
-    while (PGresult* extra = PQgetResult(c_)) PQclear(extra);
+    while (PGresult* extra = next()) PQclear(extra);
+    if (!why.empty()) {
+      out.error = why;
+      return out;
+    }
     if (!r.ok() && out.error.empty()) out.error = statements[i].first + ": " + r.error();
     out.results.push_back(std::move(r));
   }
   bool synced = false;
-  while (PGresult* r = PQgetResult(c_)) {
+  while (PGresult* r = next()) {
     const auto s = PQresultStatus(r);
     if (s == PGRES_PIPELINE_SYNC) synced = true;
     else if (s == PGRES_FATAL_ERROR && out.error.empty()) out.error = "commit: " + one_line(PQresultErrorMessage(r));
     PQclear(r);
     if (synced) break;
   }
-  if (!synced && out.error.empty()) out.error = "connection lost: " + one_line(PQerrorMessage(c_));
-  PQexitPipelineMode(c_);
+  if (!synced && out.error.empty()) out.error = why.empty() ? "connection lost: " + one_line(PQerrorMessage(c_)) : why;
+  if (synced) PQexitPipelineMode(c_);
+  else timed_out_ = true;  // out of step with the server: reconnect before the next use
   return out;
 }
 

@@ -1,7 +1,16 @@
 // A thin RAII layer over libpq: one connection, named prepared statements, results that
 // free themselves. Internal to carc_storage; errors are PgError, caught at the store's edge.
+//
+// Nothing waits for the server without a deadline (issue 29): the socket is non-blocking
+// and every statement, pipeline or not, must be answered within the connection's timeout,
+// or the connection is given up (healthy() turns false and the store reconnects). A
+// half-open connection (the server or a relay on the way stopped answering without
+// closing) then fails the writes in flight instead of holding the writer thread forever;
+// TCP keepalives and tcp_user_timeout close it in the kernel, statement_timeout bounds a
+// slow statement on the server's side.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -42,22 +51,29 @@ class PgResult {
 
 using Params = std::vector<std::string>;
 
+struct PgConnOptions {
+  int connect_timeout_s = 5;   // libpq's connect_timeout (the whole start-up handshake)
+  int io_timeout_ms = 5'000;   // a statement's answer, at most; also statement_timeout and tcp_user_timeout
+};
+
 class PgConn {
  public:
-  // Connects (blocking, bounded by connect_timeout in the conninfo); throws PgError.
-  explicit PgConn(const std::string& conninfo);
+  // Connects (blocking, bounded by connect_timeout); throws PgError. `url` is a URL or a
+  // conninfo; settings it names win over the options'.
+  PgConn(const std::string& url, PgConnOptions options);
   ~PgConn();
   PgConn(const PgConn&) = delete;
   PgConn& operator=(const PgConn&) = delete;
 
-  bool healthy() const;
+  bool healthy() const;  // connected, and no answer ever timed out
   std::string where() const;  // host:port/db
   void reset();               // reconnects; throws PgError
   void prepare(const std::string& name, const std::string& sql);
   void prepare_all();         // the statements prepared so far, again (after reset)
   PgResult exec(const std::string& sql);  // simple protocol, may hold several statements
   PgResult run(const std::string& name, const Params& params);  // throws on failure
-  PgResult try_run(const std::string& name, const Params& params);  // the result, ok or not
+  PgResult try_run(const std::string& name, const Params& params);  // the result, ok or not (throws on a timeout)
+  PgResult query(const std::string& sql, const Params& params);     // unprepared, with parameters; ok or not
 
   // A pipeline: queued statements sent at once and run as ONE implicit transaction (the
   // Sync commits it); results in order. On any failure none of it is stored.
@@ -67,10 +83,17 @@ class PgConn {
   };
   Piped pipeline(const std::vector<std::pair<std::string, Params>>& statements);
 
-  pg_conn* handle() const { return c_; }
 
  private:
+  void connected();  // after a (re)connect: non-blocking, no notices
+  // Sends what libpq buffered and waits until a result is ready (PQisBusy false), within
+  // `deadline`; false (with `why`, and the connection given up) otherwise.
+  bool await(std::chrono::steady_clock::time_point deadline, std::string* why);
+  PgResult last_result(std::chrono::steady_clock::time_point deadline);  // of a sent query
+
   pg_conn* c_ = nullptr;
+  PgConnOptions options_;
+  bool timed_out_ = false;
   std::vector<std::pair<std::string, std::string>> prepared_;
 };
 

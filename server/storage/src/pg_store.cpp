@@ -1,54 +1,18 @@
 #include "carc/server/pg_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 
-#include <libpq-fe.h>
-
 #include "pg.hpp"
+#include "pg_schema.hpp"
 
 namespace carc::server {
 namespace {
 
-// Forward migrations: step i brings a database from schema i to i + 1, each in the
-// transaction that holds the migration lock (several nodes may start at once). Never edit
-// a step that has shipped; append one and bump PgStore::kSchemaVersion.
-constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
-    // 0 -> 1: nodes with their leases, rooms with their owner and epoch, the action log
-    "CREATE TABLE nodes("
-    "  id TEXT PRIMARY KEY,"
-    "  lease_until TIMESTAMPTZ NOT NULL,"
-    "  advertise TEXT NOT NULL DEFAULT '',"
-    "  started_at TIMESTAMPTZ NOT NULL DEFAULT now());"
-    "CREATE TABLE rooms("
-    "  id TEXT PRIMARY KEY,"
-    "  phase TEXT NOT NULL,"
-    "  version BIGINT NOT NULL,"
-    "  created_ms BIGINT NOT NULL,"
-    "  updated_ms BIGINT NOT NULL,"
-    "  quarantined TEXT,"
-    "  owner TEXT,"
-    "  epoch BIGINT NOT NULL DEFAULT 0);"
-    "CREATE INDEX rooms_by_phase ON rooms(phase, updated_ms);"
-    "CREATE INDEX rooms_by_owner ON rooms(owner);"
-    "CREATE TABLE actions("
-    "  room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,"
-    "  seq BIGINT NOT NULL,"
-    "  payload TEXT NOT NULL,"
-    "  PRIMARY KEY(room, seq));",
-    // 1 -> 2: a node routed a room that another node holds asks for it (handoff)
-    "ALTER TABLE rooms ADD COLUMN wanted_by TEXT;",
-};
-
-constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7236518112)";
-
-// This node's lease is running, by the database's clock ($N is the node id).
-std::string live(const std::string& node_param) {
-  return "EXISTS(SELECT 1 FROM nodes WHERE id = " + node_param + " AND lease_until > clock_timestamp())";
-}
-// The room's owner (rooms.owner) has no running lease.
-const char* kOwnerGone =
-    "NOT EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp())";
+using pg_schema::kOwnerGone;
+using pg_schema::migrate;
+using pg_schema::prepare_statements;
 
 std::string redact(const std::string& url) {
   // postgresql://user:secret@host/db -> postgresql://user:***@host/db
@@ -60,99 +24,12 @@ std::string redact(const std::string& url) {
   return url.substr(0, colon + 1) + "***" + url.substr(at);
 }
 
-std::string with_timeout(const std::string& url, int seconds) {
-  const std::string t = std::to_string(seconds);
-  if (url.find("://") != std::string::npos) {
-    if (url.find("connect_timeout=") != std::string::npos) return url;
-    return url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=" + t;
-  }
-  return url + " connect_timeout=" + t;
-}
-
-void prepare_statements(PgConn& c) {
-  const std::string me = "$1";  // every fenced statement takes the node id first
-  c.prepare("create",
-            "INSERT INTO rooms(id, phase, version, created_ms, updated_ms, owner, epoch) "
-            "SELECT $2::text, 'lobby', 1, $3::bigint, $4::bigint, $1::text, 1 WHERE " + live(me) + " ON CONFLICT(id) DO NOTHING");
-  c.prepare("create_unowned",
-            "INSERT INTO rooms(id, phase, version, created_ms, updated_ms, owner, epoch) "
-            "SELECT $2::text, 'lobby', 1, $3::bigint, $4::bigint, NULL, 0 WHERE " + live(me) + " ON CONFLICT(id) DO NOTHING");
-  // The fence: owner, epoch and this node's lease in the same statement as the insert.
-  c.prepare("append",
-            "WITH r AS (UPDATE rooms SET version = GREATEST(version, $5::bigint), "
-            "phase = COALESCE(NULLIF($6::text, ''), phase), updated_ms = $7::bigint "
-            "WHERE id = $2 AND owner = $1 AND epoch = $8::bigint AND " + live(me) + " RETURNING id) "
-            "INSERT INTO actions(room, seq, payload) SELECT id, $3::bigint, $4::text FROM r");
-  c.prepare("phase", "UPDATE rooms SET phase = $3, updated_ms = $4 WHERE id = $2 AND owner = $1 AND epoch = $5 AND " +
-                         live(me));
-  c.prepare("remove",
-            "DELETE FROM rooms WHERE id = $2 AND phase <> 'finished' AND quarantined IS NULL AND owner = $1 AND epoch = $3");
-  c.prepare("bump", "UPDATE rooms SET version = $3, updated_ms = $4 WHERE id = $2 AND version < $3 AND owner = $1");
-  c.prepare("claim",
-            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE id = $2 AND quarantined IS NULL AND " +
-                live(me) + " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING epoch");
-  c.prepare("claim_all",
-            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE quarantined IS NULL AND " + live(me) +
-                " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING id, epoch");
-  c.prepare("holder",
-            "SELECT COALESCE(owner, ''), quarantined IS NOT NULL, "
-            "EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp()) "
-            "FROM rooms WHERE id = $1");
-  c.prepare("room", "SELECT id, phase, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms WHERE id = $1");
-  c.prepare("log", "SELECT seq, payload FROM actions WHERE room = $1 ORDER BY seq");
-  c.prepare("quarantine", "UPDATE rooms SET quarantined = $2 WHERE id = $1");
-  c.prepare("register",
-            "INSERT INTO nodes(id, lease_until, advertise) VALUES($1, clock_timestamp() + $2::bigint * interval '1 millisecond', $3) "
-            "ON CONFLICT(id) DO UPDATE SET lease_until = EXCLUDED.lease_until, advertise = EXCLUDED.advertise, "
-            "started_at = now()");
-  c.prepare("renew",
-            "UPDATE nodes SET lease_until = clock_timestamp() + $2::bigint * interval '1 millisecond' "
-            "WHERE id = $1 AND lease_until > clock_timestamp()");
-  c.prepare("wanted", "SELECT id FROM rooms WHERE owner = $1 AND wanted_by IS NOT NULL AND wanted_by <> $1");
-  c.prepare("handoff", "UPDATE rooms SET wanted_by = $1 WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
-  c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE owner = $1");
-  c.prepare("unregister", "DELETE FROM nodes WHERE id = $1");
-  c.prepare("release", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE id = $2 AND owner = $1 AND epoch = $3");
-}
-
-void migrate(PgConn& c, const std::string& where) {
-  c.exec("BEGIN");
-  try {
-    c.exec(kMigrationLock);
-    PgResult meta = c.exec("SELECT to_regclass('carc_meta') IS NOT NULL, to_regclass('rooms') IS NOT NULL");
-    const bool has_meta = meta.text(0, 0) == "t";
-    const bool has_rooms = meta.text(0, 1) == "t";
-    std::int64_t have = 0;
-    if (has_meta) {
-      PgResult v = c.exec("SELECT value FROM carc_meta WHERE key = 'schema_version'");
-      if (v.rows() != 1) {
-        throw StorageError("the database " + where +
-                           " has a carc_meta table without a schema version (damaged?). It was left untouched: "
-                           "restore a backup, or point --db at another database");
-      }
-      have = v.int64(0, 0);
-    } else if (has_rooms) {
-      throw StorageError("the database " + where +
-                         " has a table \"rooms\" that is not ours (no carc_meta). It was left untouched: "
-                         "point --db at an empty database of its own");
-    }
-    if (have > PgStore::kSchemaVersion) {
-      throw StorageError("the database " + where + " has schema version " + std::to_string(have) +
-                         ", newer than this server understands (" + std::to_string(PgStore::kSchemaVersion) +
-                         "). It was left untouched: run a newer server");
-    }
-    if (!has_meta) c.exec("CREATE TABLE carc_meta(key TEXT PRIMARY KEY, value BIGINT NOT NULL)");
-    for (std::int64_t v = have; v < PgStore::kSchemaVersion; ++v) c.exec(kMigrations[static_cast<std::size_t>(v)]);
-    c.exec("INSERT INTO carc_meta(key, value) VALUES('schema_version', " + std::to_string(PgStore::kSchemaVersion) +
-           ") ON CONFLICT(key) DO UPDATE SET value = EXCLUDED.value");
-    c.exec("COMMIT");
-  } catch (...) {
-    try {
-      c.exec("ROLLBACK");
-    } catch (...) {
-    }
-    throw;
-  }
+PgConnOptions conn_options(const PgOptions& o) {
+  PgConnOptions c;
+  c.connect_timeout_s = std::max(1, o.connect_timeout_s);
+  c.io_timeout_ms = o.io_timeout_ms > 0 ? o.io_timeout_ms
+                                        : static_cast<int>(std::clamp<std::int64_t>(o.lease_ms / 4, 250, 5'000));
+  return c;
 }
 
 std::string i64(std::int64_t v) { return std::to_string(v); }
@@ -160,8 +37,18 @@ std::string i64(std::int64_t v) { return std::to_string(v); }
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
-PgStore::PgStore(std::unique_ptr<PgConn> conn, std::string where, Options options)
-    : conn_(std::move(conn)), where_(std::move(where)), options_(std::move(options)) {}
+struct PgStore::Link {
+  std::mutex mu;
+  std::unique_ptr<PgConn> conn;
+  std::chrono::steady_clock::time_point next_reconnect{};
+  std::string last_error;
+};
+
+PgStore::PgStore(std::unique_ptr<PgConn> conn, std::string url, std::string where, Options options)
+    : url_(std::move(url)), where_(std::move(where)), options_(std::move(options)),
+      write_(std::make_unique<Link>()), read_(std::make_unique<Link>()), lease_(std::make_unique<Link>()) {
+  write_->conn = std::move(conn);
+}
 
 PgStore::~PgStore() = default;
 
@@ -169,12 +56,13 @@ std::unique_ptr<PgStore> PgStore::open(const std::string& url, Options options) 
   if (options.node_id.empty()) throw StorageError("PostgreSQL storage needs a node id (--node-id)");
   std::unique_ptr<PgConn> conn;
   try {
-    conn = std::make_unique<PgConn>(with_timeout(url, options.connect_timeout_s));
+    conn = std::make_unique<PgConn>(url, conn_options(options));
   } catch (const PgError& e) {
     throw StorageError("cannot connect to PostgreSQL at " + redact(url) + ": " + e.what() +
                        "; check that it runs and that --db (or DATABASE_URL) names it");
   }
   const std::string where = conn->where();
+  const auto sent = std::chrono::steady_clock::now();
   try {
     conn->exec("SET client_min_messages = warning");
     migrate(*conn, where);
@@ -183,7 +71,9 @@ std::unique_ptr<PgStore> PgStore::open(const std::string& url, Options options) 
   } catch (const PgError& e) {
     throw StorageError("cannot use the PostgreSQL database " + where + ": " + e.what());
   }
-  return std::unique_ptr<PgStore>(new PgStore(std::move(conn), where, std::move(options)));
+  auto store = std::unique_ptr<PgStore>(new PgStore(std::move(conn), url, where, std::move(options)));
+  store->lease_from(sent);
+  return store;
 }
 
 std::int64_t PgStore::now() const {
@@ -192,103 +82,149 @@ std::int64_t PgStore::now() const {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-std::uint64_t PgStore::commits() const {
-  std::lock_guard lock(mu_);
-  return commits_;
-}
+std::uint64_t PgStore::commits() const { return commits_.load(std::memory_order_relaxed); }
 
 std::string PgStore::describe() const { return "PostgreSQL " + where_ + " (node " + options_.node_id + ")"; }
 
 std::size_t PgStore::held() const {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(held_mu_);
   return epochs_.size();
 }
 
-bool PgStore::ensure_connected(std::string* why) {
-  if (conn_->healthy()) return true;
+std::int64_t PgStore::epoch_of(const std::string& room) const {
+  std::lock_guard lock(held_mu_);
+  const auto it = epochs_.find(room);
+  return it != epochs_.end() ? it->second : 0;
+}
+
+void PgStore::hold(const std::string& room, std::int64_t epoch) {
+  std::lock_guard lock(held_mu_);
+  epochs_[room] = epoch;
+}
+
+void PgStore::forget(const std::string& room) {
+  std::lock_guard lock(held_mu_);
+  epochs_.erase(room);
+}
+
+void PgStore::lease_from(std::chrono::steady_clock::time_point sent) {
+  const auto until = sent + std::chrono::milliseconds(options_.lease_ms);
+  lease_until_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(until.time_since_epoch()).count(),
+                        std::memory_order_relaxed);
+}
+
+bool PgStore::lease_ran_out() const {
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch());
+  return now.count() > lease_until_ns_.load(std::memory_order_relaxed);
+}
+
+bool PgStore::ensure_connected(Link& link, std::string* why) {
+  if (link.conn && link.conn->healthy()) return true;
   // One attempt per quarter second at most: while the server is away (or a network times
-  // out) every write fails at once instead of each waiting for its own attempt.
+  // out) every call fails at once instead of each waiting for its own attempt.
   const auto t = std::chrono::steady_clock::now();
-  if (t < next_reconnect_) {
-    *why = "PostgreSQL unreachable: " + last_reconnect_error_;
+  if (t < link.next_reconnect) {
+    *why = "PostgreSQL unreachable: " + link.last_error;
     return false;
   }
   try {
-    conn_->reset();
+    if (link.conn) {
+      link.conn->reset();
+    } else {
+      auto c = std::make_unique<PgConn>(url_, conn_options(options_));
+      c->exec("SET client_min_messages = warning");
+      prepare_statements(*c);
+      link.conn = std::move(c);
+    }
     return true;
   } catch (const PgError& e) {
-    last_reconnect_error_ = e.what();
-    next_reconnect_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+    link.last_error = e.what();
+    link.next_reconnect = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
     *why = std::string("PostgreSQL unreachable: ") + e.what();
     return false;
   }
-}
-
-std::int64_t PgStore::epoch_of(const std::string& room) const {
-  const auto it = epochs_.find(room);
-  return it != epochs_.end() ? it->second : 0;
 }
 
 // ---- writes ----------------------------------------------------------------------------
 BatchResult PgStore::commit(const Batch& batch) {
   BatchResult result;
   if (batch.empty()) return result;
-  std::lock_guard lock(mu_);
-  if (std::string why; !ensure_connected(&why)) {
+  std::lock_guard lock(write_->mu);
+  if (lease_ran_out()) {
+    // Not renewed within the lease (the database or the way to it stalls): the fence would
+    // refuse these writes; say so now instead of waiting for the database.
+    result.error = "commit of " + std::to_string(batch.writes.size()) +
+                   " write(s): refused before the fence: this node's lease ran out without a renewal";
+    return result;
+  }
+  if (std::string why; !ensure_connected(*write_, &why)) {
     result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s): " + why;
     return result;
   }
+  PgConn& conn = *write_->conn;
   const std::string me = options_.node_id;
   const std::string t = i64(now());
   // Writes of rooms this node does not hold are refused here; the others go in one pipeline.
   std::vector<std::pair<std::string, Params>> statements;
   std::vector<int> statement_of(batch.writes.size(), -1);
   std::vector<std::string> refused(batch.writes.size());
-  auto pending = epochs_;  // rooms created earlier in this batch count as held
-  for (std::size_t i = 0; i < batch.writes.size(); ++i) {
-    const Write& w = batch.writes[i];
-    if (const auto* c = std::get_if<CreateRoom>(&w)) {
+  std::unordered_map<std::string, std::int64_t> created;  // rooms created earlier in this batch count as held
+  const auto epoch_now = [&](const std::string& room) -> std::int64_t {
+    if (const auto it = created.find(room); it != created.end()) return it->second;
+    const auto it = epochs_.find(room);
+    return it != epochs_.end() ? it->second : 0;
+  };
+  {
+    std::lock_guard held(held_mu_);
+    for (std::size_t i = 0; i < batch.writes.size(); ++i) {
+      const Write& w = batch.writes[i];
+      if (const auto* c = std::get_if<CreateRoom>(&w)) {
+        statement_of[i] = static_cast<int>(statements.size());
+        statements.push_back({c->claim ? "create" : "create_unowned", {me, c->room, i64(c->created_ms != 0 ? c->created_ms : now()), t}});
+        if (c->claim) created.try_emplace(c->room, 1);
+        continue;
+      }
+      const std::string& room = std::visit([](const auto& v) -> const std::string& { return v.room; }, w);
+      const std::int64_t held_epoch = epoch_now(room);
+      if (held_epoch == 0) {
+        if (std::holds_alternative<RemoveRoom>(w)) continue;  // nothing of ours to remove
+        refused[i] = std::visit(
+            [](const auto& v) {
+              using T = std::decay_t<decltype(v)>;
+              if constexpr (std::is_same_v<T, AppendAction>) return "append " + v.room + " #" + std::to_string(v.seq);
+              else if constexpr (std::is_same_v<T, SetPhase>) return "set_phase " + v.room;
+              else return "write " + v.room;
+            },
+            w) + ": no such room held by this node (never created or claimed here, or lost to another node)";
+        continue;
+      }
+      const std::string epoch = i64(held_epoch);
       statement_of[i] = static_cast<int>(statements.size());
-      statements.push_back({c->claim ? "create" : "create_unowned", {me, c->room, i64(c->created_ms != 0 ? c->created_ms : now()), t}});
-      if (c->claim) pending.try_emplace(c->room, 1);
-      continue;
+      if (const auto* a = std::get_if<AppendAction>(&w)) {
+        statements.push_back({"append", {me, a->room, i64(a->seq), a->payload, i64(a->version), a->phase, t, epoch}});
+      } else if (const auto* p = std::get_if<SetPhase>(&w)) {
+        statements.push_back({"phase", {me, p->room, p->phase, t, epoch}});
+      } else if (const auto* r = std::get_if<RemoveRoom>(&w)) {
+        statements.push_back({"remove", {me, r->room, epoch}});
+      }
     }
-    const std::string& room = std::visit([](const auto& v) -> const std::string& { return v.room; }, w);
-    const auto held = pending.find(room);
-    if (held == pending.end()) {
-      if (std::holds_alternative<RemoveRoom>(w)) continue;  // nothing of ours to remove
-      refused[i] = std::visit(
-          [](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, AppendAction>) return "append " + v.room + " #" + std::to_string(v.seq);
-            else if constexpr (std::is_same_v<T, SetPhase>) return "set_phase " + v.room;
-            else return "write " + v.room;
-          },
-          w) + ": no such room held by this node (never created or claimed here, or lost to another node)";
-      continue;
-    }
-    const std::string epoch = i64(held->second);
-    statement_of[i] = static_cast<int>(statements.size());
-    if (const auto* a = std::get_if<AppendAction>(&w)) {
-      statements.push_back({"append", {me, a->room, i64(a->seq), a->payload, i64(a->version), a->phase, t, epoch}});
-    } else if (const auto* p = std::get_if<SetPhase>(&w)) {
-      statements.push_back({"phase", {me, p->room, p->phase, t, epoch}});
-    } else if (const auto* r = std::get_if<RemoveRoom>(&w)) {
-      statements.push_back({"remove", {me, r->room, epoch}});
+    // Version bumps are fenced like the writes; a room not held here is skipped.
+    for (const VersionBump& b : batch.versions) {
+      if (const std::int64_t e = epoch_now(b.room); e != 0) statements.push_back({"bump", {me, b.room, i64(b.version), t, i64(e)}});
     }
   }
-  for (const VersionBump& b : batch.versions) statements.push_back({"bump", {me, b.room, i64(b.version), t}});
   if (statements.empty()) {
     result.refused = std::move(refused);
     return result;
   }
-  PgConn::Piped piped = conn_->pipeline(statements);
+  PgConn::Piped piped = conn.pipeline(statements);
   if (!piped.error.empty()) {
     result.error = "commit of " + std::to_string(batch.writes.size()) + " write(s): " + piped.error;
-    if (!conn_->healthy()) result.error += " (PostgreSQL unreachable)";
+    if (!conn.healthy()) result.error += " (PostgreSQL unreachable)";
     return result;
   }
-  ++commits_;
+  commits_.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard held(held_mu_);
   for (std::size_t i = 0; i < batch.writes.size(); ++i) {
     if (statement_of[i] < 0) continue;
     const bool changed = piped.results[static_cast<std::size_t>(statement_of[i])].affected() > 0;
@@ -302,8 +238,9 @@ BatchResult PgStore::commit(const Batch& batch) {
       epochs_.erase(a->room);
     } else if (const auto* p = std::get_if<SetPhase>(&w); p != nullptr && !changed) {
       refused[i] = "set_phase " + p->room + ": refused by the fence (the room is gone or held by another node)";
-    } else if (const auto* r = std::get_if<RemoveRoom>(&w); r != nullptr && changed) {
-      epochs_.erase(r->room);
+      epochs_.erase(p->room);  // as SQLite forgets it: the room is not ours to write
+    } else if (const auto* r = std::get_if<RemoveRoom>(&w); r != nullptr) {
+      epochs_.erase(r->room);  // removed, or not ours any more: either way not held
     }
   }
   result.refused = std::move(refused);
@@ -311,11 +248,11 @@ BatchResult PgStore::commit(const Batch& batch) {
 }
 
 Status PgStore::quarantine(const std::string& room, const std::string& reason) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(write_->mu);
   try {
-    if (std::string why; !ensure_connected(&why)) return Status::failed("quarantine " + room + ": " + why);
-    if (conn_->run("quarantine", {room, reason}).affected() == 0) return Status::failed("quarantine " + room + ": no such room");
-    epochs_.erase(room);
+    if (std::string why; !ensure_connected(*write_, &why)) return Status::failed("quarantine " + room + ": " + why);
+    if (write_->conn->run("quarantine", {room, reason}).affected() == 0) return Status::failed("quarantine " + room + ": no such room");
+    forget(room);
     return Status::ok();
   } catch (const std::exception& e) {
     return Status::failed("quarantine " + room + ": " + e.what());
@@ -323,19 +260,18 @@ Status PgStore::quarantine(const std::string& room, const std::string& reason) {
 }
 
 std::variant<int, std::string> PgStore::purge(const char* what, const std::string& sql, std::int64_t ms, bool fence_live) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(write_->mu);
   try {
-    if (std::string why; !ensure_connected(&why)) return std::string(what) + ": " + why;
+    if (std::string why; !ensure_connected(*write_, &why)) return std::string(what) + ": " + why;
     // Rooms another live node holds are that node's to expire.
     std::string q = sql;
     if (fence_live) q += " AND (owner IS NULL OR owner = $2 OR " + std::string(kOwnerGone) + ")";
     q += " RETURNING id";
-    const char* values[2] = {nullptr, options_.node_id.c_str()};
-    const std::string t = i64(ms);
-    values[0] = t.c_str();
-    PgResult r(PQexecParams(conn_->handle(), q.c_str(), fence_live ? 2 : 1, nullptr, values, nullptr, nullptr, 0));
+    Params params{i64(ms)};
+    if (fence_live) params.push_back(options_.node_id);
+    PgResult r = write_->conn->query(q, params);
     if (!r.ok()) return std::string(what) + ": " + r.error();
-    for (int i = 0; i < r.rows(); ++i) epochs_.erase(r.text(i, 0));
+    for (int i = 0; i < r.rows(); ++i) forget(r.text(i, 0));
     return r.rows();
   } catch (const std::exception& e) {
     return std::string(what) + ": " + e.what();
@@ -353,8 +289,8 @@ std::variant<int, std::string> PgStore::purge_idle_before(std::int64_t ms) {
 }
 
 // ---- reads and claims ------------------------------------------------------------------
-std::optional<StoredRoom> PgStore::read_locked(const std::string& id) {
-  PgResult r = conn_->run("room", {id});
+std::optional<StoredRoom> PgStore::read_locked(PgConn& c, const std::string& id) {
+  PgResult r = c.run("room", {id});
   if (r.rows() == 0) return std::nullopt;
   StoredRoom room;
   room.id = r.text(0, 0);
@@ -363,25 +299,26 @@ std::optional<StoredRoom> PgStore::read_locked(const std::string& id) {
   room.created_ms = r.int64(0, 3);
   room.updated_ms = r.int64(0, 4);
   room.quarantined = r.text(0, 5);
-  PgResult a = conn_->run("log", {id});
+  PgResult a = c.run("log", {id});
   room.actions.reserve(static_cast<std::size_t>(a.rows()));
   for (int i = 0; i < a.rows(); ++i) room.actions.push_back({a.int64(i, 0), a.text(i, 1)});
   return room;
 }
 
 RoomLoad PgStore::load_room(const std::string& id) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(read_->mu);
   RoomLoad out;
   try {
-    if (std::string why; !ensure_connected(&why)) {
+    if (std::string why; !ensure_connected(*read_, &why)) {
       out.error = "load_room " + id + ": " + why;
       return out;
     }
-    PgResult claim = conn_->run("claim", {options_.node_id, id});
+    PgConn& c = *read_->conn;
+    PgResult claim = c.run("claim", {options_.node_id, id});
     if (claim.rows() == 1) {
-      epochs_[id] = claim.int64(0, 0);
+      hold(id, claim.int64(0, 0));
     } else {
-      PgResult h = conn_->run("holder", {id});
+      PgResult h = c.run("holder", {id});
       if (h.rows() == 0) return out;  // no such room
       const std::string owner = h.text(0, 0);
       const bool quarantined = h.text(0, 1) == "t";
@@ -395,7 +332,7 @@ RoomLoad PgStore::load_room(const std::string& id) {
         return out;
       }
     }
-    out.room = read_locked(id);
+    out.room = read_locked(c, id);
   } catch (const std::exception& e) {
     out.error = "load_room " + id + ": " + e.what();
   }
@@ -403,20 +340,21 @@ RoomLoad PgStore::load_room(const std::string& id) {
 }
 
 RoomsLoad PgStore::load_rooms() {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(read_->mu);
   RoomsLoad out;
   try {
-    if (std::string why; !ensure_connected(&why)) {
+    if (std::string why; !ensure_connected(*read_, &why)) {
       out.error = "load_rooms: " + why;
       return out;
     }
-    PgResult claimed = conn_->run("claim_all", {options_.node_id});
-    for (int i = 0; i < claimed.rows(); ++i) epochs_[claimed.text(i, 0)] = claimed.int64(i, 1);
-    PgResult ids = conn_->exec("SELECT id FROM rooms WHERE quarantined IS NULL ORDER BY created_ms, id");
+    PgConn& c = *read_->conn;
+    PgResult claimed = c.run("claim_all", {options_.node_id});
+    for (int i = 0; i < claimed.rows(); ++i) hold(claimed.text(i, 0), claimed.int64(i, 1));
+    PgResult ids = c.exec("SELECT id FROM rooms WHERE quarantined IS NULL AND phase <> 'finished' ORDER BY created_ms, id");
     for (int i = 0; i < ids.rows(); ++i) {
       const std::string id = ids.text(i, 0);
-      if (!epochs_.contains(id)) continue;  // another live node's
-      if (auto r = read_locked(id)) out.rooms.push_back(std::move(*r));
+      if (epoch_of(id) == 0) continue;  // another live node's
+      if (auto r = read_locked(c, id)) out.rooms.push_back(std::move(*r));
     }
   } catch (const std::exception& e) {
     out.rooms.clear();
@@ -426,11 +364,11 @@ RoomsLoad PgStore::load_rooms() {
 }
 
 std::vector<std::pair<std::string, std::string>> PgStore::quarantined() {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(read_->mu);
   std::vector<std::pair<std::string, std::string>> out;
   try {
-    if (std::string why; !ensure_connected(&why)) return out;
-    PgResult r = conn_->exec("SELECT id, quarantined FROM rooms WHERE quarantined IS NOT NULL ORDER BY id");
+    if (std::string why; !ensure_connected(*read_, &why)) return out;
+    PgResult r = read_->conn->exec("SELECT id, quarantined FROM rooms WHERE quarantined IS NOT NULL ORDER BY id");
     for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), r.text(i, 1));
   } catch (const std::exception&) {
     out.clear();
@@ -440,28 +378,36 @@ std::vector<std::pair<std::string, std::string>> PgStore::quarantined() {
 
 // ---- several nodes ---------------------------------------------------------------------
 LeaseRenewal PgStore::renew_lease() {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(lease_->mu);
   LeaseRenewal out;
   try {
-    if (std::string why; !ensure_connected(&why)) {
+    if (std::string why; !ensure_connected(*lease_, &why)) {
       out.error = why;
       return out;
     }
+    PgConn& c = *lease_->conn;
     const std::string ms = i64(options_.lease_ms);
-    if (conn_->run("renew", {options_.node_id, ms}).affected() == 1) {
+    const auto sent = std::chrono::steady_clock::now();
+    if (c.run("renew", {options_.node_id, ms}).affected() == 1) {
+      lease_from(sent);
       out.ok = true;
-      PgResult w = conn_->run("wanted", {options_.node_id});
+      PgResult w = c.run("wanted", {options_.node_id});
       for (int i = 0; i < w.rows(); ++i) {
-        if (epochs_.contains(w.text(i, 0))) out.wanted.push_back(w.text(i, 0));
+        if (epoch_of(w.text(i, 0)) != 0) out.wanted.push_back(w.text(i, 0));
       }
       return out;
     }
     // It ran out: other nodes may have taken any of our rooms already. Forget them all (their
     // writes are refused from now on) and start a new lease.
     out.lost = true;
-    epochs_.clear();
-    conn_->run("release_all", {options_.node_id});
-    conn_->run("register", {options_.node_id, ms, options_.advertise});
+    {
+      std::lock_guard held(held_mu_);
+      epochs_.clear();
+    }
+    c.run("release_all", {options_.node_id});
+    const auto again = std::chrono::steady_clock::now();
+    c.run("register", {options_.node_id, ms, options_.advertise});
+    lease_from(again);
   } catch (const std::exception& e) {
     out.error = e.what();
   }
@@ -469,10 +415,10 @@ LeaseRenewal PgStore::renew_lease() {
 }
 
 Status PgStore::request_handoff(const std::string& room) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(read_->mu);
   try {
-    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
-    conn_->run("handoff", {options_.node_id, room});
+    if (std::string why; !ensure_connected(*read_, &why)) return Status::failed(why);
+    read_->conn->run("handoff", {options_.node_id, room});
     return Status::ok();
   } catch (const std::exception& e) {
     return Status::failed("handoff " + room + ": " + e.what());
@@ -480,11 +426,12 @@ Status PgStore::request_handoff(const std::string& room) {
 }
 
 Status PgStore::retire() {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(write_->mu);
   try {
-    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
-    conn_->run("release_all", {options_.node_id});
-    conn_->run("unregister", {options_.node_id});
+    if (std::string why; !ensure_connected(*write_, &why)) return Status::failed(why);
+    write_->conn->run("release_all", {options_.node_id});
+    write_->conn->run("unregister", {options_.node_id});
+    std::lock_guard held(held_mu_);
     epochs_.clear();
     return Status::ok();
   } catch (const std::exception& e) {
@@ -493,13 +440,13 @@ Status PgStore::retire() {
 }
 
 Status PgStore::release(const std::string& room) {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(write_->mu);
   const std::int64_t epoch = epoch_of(room);
   if (epoch == 0) return Status::ok();
   try {
-    if (std::string why; !ensure_connected(&why)) return Status::failed(why);
-    conn_->run("release", {options_.node_id, room, i64(epoch)});
-    epochs_.erase(room);
+    if (std::string why; !ensure_connected(*write_, &why)) return Status::failed(why);
+    write_->conn->run("release", {options_.node_id, room, i64(epoch)});
+    forget(room);
     return Status::ok();
   } catch (const std::exception& e) {
     return Status::failed("release " + room + ": " + e.what());

@@ -170,7 +170,15 @@ SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
       const auto pages = static_cast<int>(std::clamp<std::int64_t>(std::int64_t{options_.checkpoint_kib} * 1024 / page, 1,
                                                                    std::numeric_limits<int>::max() / 8));
       checkpointer_ = std::make_unique<WalCheckpointer>(path_.string(), db_->handle(), pages,
-                                                        sync_pragma(options_.sync), options_.busy_timeout_ms);
+                                                        sync_pragma(options_.sync), options_.busy_timeout_ms, options_.warn);
+    } catch (const SqlError& e) {
+      throw open_error(path_, e);
+    }
+  }
+  if (!path_.empty()) {
+    try {
+      reader_ = std::make_unique<Db>(path_.string(), SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+      sqlite3_busy_timeout(reader_->handle(), options_.busy_timeout_ms);
     } catch (const SqlError& e) {
       throw open_error(path_, e);
     }
@@ -181,6 +189,18 @@ SqliteStore::~SqliteStore() = default;
 
 std::uint64_t SqliteStore::checkpoints() const { return checkpointer_ ? checkpointer_->checkpoints() : 0; }
 std::uint64_t SqliteStore::checkpoint_restarts() const { return checkpointer_ ? checkpointer_->restarts() : 0; }
+std::uint64_t SqliteStore::checkpoint_failures() const { return checkpointer_ ? checkpointer_->failures() : 0; }
+
+StoreHealth SqliteStore::health() const {
+  StoreHealth h;
+  if (path_.empty()) return h;
+  std::error_code ec;
+  const auto wal = fs::file_size(fs::path(path_.string() + "-wal"), ec);
+  h.wal_bytes = ec ? 0 : static_cast<std::int64_t>(wal);
+  h.checkpoints = static_cast<std::int64_t>(checkpoints());
+  h.checkpoint_failures = static_cast<std::int64_t>(checkpoint_failures());
+  return h;
+}
 
 std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options options) {
   std::error_code ec;
@@ -426,8 +446,8 @@ std::variant<int, std::string> SqliteStore::purge_idle_before(std::int64_t ms) {
 }
 
 // ---- reads -----------------------------------------------------------------------------
-std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
-  Stmt r = db_->prepare(
+std::optional<StoredRoom> SqliteStore::read_room(Db& db, const std::string& id) {
+  Stmt r = db.prepare(
       "SELECT id, phase, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms WHERE id = ?1");
   r.bind(1, id);
   if (!r.step()) return std::nullopt;
@@ -438,8 +458,7 @@ std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
   room.created_ms = r.int64(3);
   room.updated_ms = r.int64(4);
   room.quarantined = r.text(5);
-  known_[room.id] = room.updated_ms;
-  Stmt a = db_->prepare("SELECT seq, payload, version FROM actions WHERE room = ?1 ORDER BY seq");
+  Stmt a = db.prepare("SELECT seq, payload, version FROM actions WHERE room = ?1 ORDER BY seq");
   a.bind(1, id);
   while (a.step()) {
     room.actions.push_back({a.int64(0), a.text(1)});
@@ -449,10 +468,10 @@ std::optional<StoredRoom> SqliteStore::load_locked(const std::string& id) {
 }
 
 RoomLoad SqliteStore::load_room(const std::string& id) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(reader_ ? read_mu_ : mu_);
   RoomLoad out;
   try {
-    out.room = load_locked(id);
+    out.room = read_room(reader_ ? *reader_ : *db_, id);
   } catch (const std::exception& e) {
     out.error = "load_room " + id + ": " + e.what();
   }
@@ -465,11 +484,16 @@ RoomsLoad SqliteStore::load_rooms() {
   try {
     std::vector<std::string> ids;
     {
-      Stmt s = db_->prepare("SELECT id FROM rooms WHERE quarantined IS NULL ORDER BY created_ms, id");
+      // Finished games are read on demand (load_room), not replayed at every start.
+      Stmt s = db_->prepare(
+          "SELECT id FROM rooms WHERE quarantined IS NULL AND phase <> 'finished' ORDER BY created_ms, id");
       while (s.step()) ids.push_back(s.text(0));
     }
     for (const std::string& id : ids) {
-      if (auto r = load_locked(id)) out.rooms.push_back(std::move(*r));
+      if (auto r = read_room(*db_, id)) {
+        known_[r->id] = r->updated_ms;
+        out.rooms.push_back(std::move(*r));
+      }
     }
   } catch (const std::exception& e) {
     out.rooms.clear();

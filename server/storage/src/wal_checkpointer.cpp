@@ -4,15 +4,21 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "sqlite.hpp"
 
 namespace carc::server {
 
 WalCheckpointer::WalCheckpointer(const std::string& file, sqlite3* writer, int pages, const std::string& sync_pragma,
-                                 int busy_timeout_ms)
-    : writer_(writer), pages_(pages), db_(std::make_unique<Db>(file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)) {
+                                 int busy_timeout_ms, std::function<void(const std::string&)> warn)
+    : writer_(writer), warn_(std::move(warn)), pages_(pages), db_(std::make_unique<Db>(file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)) {
   db_->exec(sync_pragma);  // how the checkpoint syncs the files, as the writer would
-  sqlite3_busy_timeout(db_->handle(), busy_timeout_ms);  // RESTART waits for the commit under way
+  // RESTART waits for the commit under way (milliseconds), and holds the next commits while
+  // it waits: a reader that keeps an old snapshot (a backup) must not hold them for the
+  // writer's whole busy timeout at every attempt. Past kRestartWaitMs it gives up (counted).
+  sqlite3_busy_timeout(db_->handle(), std::min(busy_timeout_ms, kRestartWaitMs));
   thread_ = std::thread([this] { run(); });
   sqlite3_wal_hook(writer_, &WalCheckpointer::on_wal, this);
 }
@@ -32,6 +38,11 @@ std::uint64_t WalCheckpointer::checkpoints() const {
   return checkpoints_;
 }
 
+std::uint64_t WalCheckpointer::failures() const {
+  std::lock_guard lock(mu_);
+  return failures_;
+}
+
 std::uint64_t WalCheckpointer::restarts() const {
   std::lock_guard lock(mu_);
   return restarts_;
@@ -48,6 +59,11 @@ int WalCheckpointer::on_wal(void* self, sqlite3*, const char*, int pages) {
   }
   c->wake_.notify_one();
   return SQLITE_OK;
+}
+
+void WalCheckpointer::say(const std::string& what) const {
+  if (warn_) warn_(what);
+  else std::fprintf(stderr, "storage: %s\n", what.c_str());
 }
 
 void WalCheckpointer::run() {
@@ -70,11 +86,21 @@ void WalCheckpointer::run() {
       rc = sqlite3_wal_checkpoint_v2(db_->handle(), "main", SQLITE_CHECKPOINT_RESTART, &log, &copied);
       restarted = rc == SQLITE_OK;
     }
+    const std::string why = rc == SQLITE_OK ? std::string() : sqlite3_errmsg(db_->handle());
     lock.lock();
     if (rc == SQLITE_OK) ++checkpoints_;
     if (restarted) ++restarts_;
-    // Otherwise (SQLITE_BUSY: another checkpoint runs; a full disk) the next commit past
-    // the threshold asks again.
+    // A failure (SQLITE_BUSY: a reader held the log past the busy timeout; a full disk; an
+    // I/O error) is counted, and logged once per episode: the next commit past the
+    // threshold asks again, and the log grows meanwhile (carc_storage_wal_bytes).
+    if (rc != SQLITE_OK) {
+      ++failures_;
+      if (!failing_) say("a WAL checkpoint failed (" + why + "); the log grows until one succeeds");
+      failing_ = true;
+    } else if (failing_) {
+      failing_ = false;
+      say("WAL checkpoints succeed again");
+    }
   }
 }
 

@@ -15,9 +15,11 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 struct sqlite3;
@@ -32,7 +34,7 @@ class WalCheckpointer {
   // `writer` (which replaces SQLite's automatic checkpoint on that connection). `pages`:
   // the log's size, in pages, that asks for a checkpoint. Throws SqlError.
   WalCheckpointer(const std::string& file, sqlite3* writer, int pages, const std::string& sync_pragma,
-                  int busy_timeout_ms);
+                  int busy_timeout_ms, std::function<void(const std::string&)> warn);
   // Removes the hook, stops and joins the thread. The writer's connection, closed last,
   // checkpoints what is left.
   ~WalCheckpointer();
@@ -41,14 +43,18 @@ class WalCheckpointer {
 
   std::uint64_t checkpoints() const;  // completed, since the store opened
   std::uint64_t restarts() const;     // of them, RESTART ones (the log had reached kCap times the threshold)
+  std::uint64_t failures() const;     // checkpoints that failed (busy past the timeout, disk full, I/O)
 
   static constexpr int kCap = 4;
+  static constexpr int kRestartWaitMs = 250;  // the longest a RESTART checkpoint holds commits waiting for readers
 
  private:
   static int on_wal(void* self, sqlite3*, const char*, int pages);
   void run();
+  void say(const std::string& what) const;
 
   sqlite3* writer_;
+  std::function<void(const std::string&)> warn_;
   int pages_;
   std::unique_ptr<Db> db_;
   mutable std::mutex mu_;
@@ -57,6 +63,8 @@ class WalCheckpointer {
   bool stop_ = false;
   std::uint64_t checkpoints_ = 0;
   std::uint64_t restarts_ = 0;
+  std::uint64_t failures_ = 0;
+  bool failing_ = false;  // the last checkpoint failed: logged once per episode
   std::thread thread_;  // last: starts once everything above is ready
 };
 

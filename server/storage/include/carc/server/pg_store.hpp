@@ -11,12 +11,18 @@
 // - load_room() claims the room (a new epoch) unless another node with a live lease owns it;
 //   it then answers `owner` instead of the room.
 //
-// One connection behind a mutex, used from the server's one writer thread; a batch is one
-// implicit transaction of libpq's pipeline mode (one round trip for every room's writes).
-// A lost connection is re-opened at the next call; meanwhile calls fail (the rooms answer
-// `unavailable`) and nothing is half-stored.
+// Three connections, each behind its own mutex, opened on first use: the writer's (commit:
+// a batch is one implicit transaction of libpq's pipeline mode, one round trip for every
+// room's writes; maintenance), the reads' (load_room claims and reads a room beside the
+// commits), and the lease's (renewals never wait behind a commit). No call waits for the
+// server without a deadline (pg.hpp: io_timeout_ms, statement_timeout, TCP keepalives and
+// tcp_user_timeout). A lost or timed-out connection is re-opened at its next use;
+// meanwhile calls fail (the rooms answer `unavailable`) and nothing is half-stored. Once
+// this node's own clock says its lease ran out without a renewal, commits fail at once
+// (the database's fence would refuse them anyway).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -38,18 +44,13 @@ struct PgOptions {
   std::int64_t lease_ms = 10'000;       // a node that did not renew for this long has lost its rooms
   std::string advertise;                // how others may name this node in logs ("host:port"); optional
   std::function<std::int64_t()> clock;  // unix ms for created/updated times; empty = system clock
-  int connect_timeout_s = 5;
+  int connect_timeout_s = 2;
+  // The longest any statement may wait for its answer; 0: a quarter of the lease, between
+  // 250 ms and 5 s (a stalled database fails a node's writes well within its lease).
+  int io_timeout_ms = 0;
 };
 
-// What a lease renewal found.
-struct LeaseRenewal {
-  bool ok = false;            // renewed (the lease was still running)
-  bool lost = false;          // it had expired: every room claimed before is lost (re-registered now)
-  std::string error;          // the database could not be reached (then neither ok nor lost)
-  std::vector<std::string> wanted;  // rooms of this node that another node asks for (handoff)
-};
-
-class PgStore final : public RoomStore {
+class PgStore final : public RoomStore, public ClusterStore {
  public:
   using Options = PgOptions;
   static constexpr int kSchemaVersion = 2;
@@ -68,45 +69,46 @@ class PgStore final : public RoomStore {
   // Claims the room for this node (a new epoch) unless another live node owns it, then
   // reads it. Quarantined rooms are read, not claimed.
   RoomLoad load_room(const std::string& id) override;
-  // Claims and reads every room no other live node owns (a single node's restart).
+  // Claims and reads every playable room no other live node owns (a single node's restart).
   RoomsLoad load_rooms() override;
   std::vector<std::pair<std::string, std::string>> quarantined() override;
   std::uint64_t commits() const override;
   std::string describe() const override;
+  ClusterStore* cluster() override { return this; }
 
-  // Renews this node's lease (the writer thread calls it every lease_ms / 4). When it had
-  // run out, the node has lost every room it held: they are forgotten here (later writes
-  // are refused) and the caller must drop them from memory.
-  LeaseRenewal renew_lease();
-  // Asks the owner of `room` to hand it over (it is routed here now). The owner sees it in
-  // its next renewal and releases the room.
-  Status request_handoff(const std::string& room);
-  // Gives up a room this node holds (after its clients were sent away and its writes
-  // stored): no owner, so the next node asked claims it.
-  Status release(const std::string& room);
-  // A clean stop: gives up every room and the lease, so other nodes take the rooms at once
-  // instead of after the lease. Call it after the last write.
-  Status retire();
-  // Rooms this store holds a claim on (tests, metrics).
-  std::size_t held() const;
-  const std::string& node_id() const { return options_.node_id; }
+  // ---- ClusterStore ----
+  LeaseRenewal renew_lease() override;
+  Status request_handoff(const std::string& room) override;
+  Status release(const std::string& room) override;
+  Status retire() override;
+  std::size_t held() const override;
+  const std::string& node_id() const override { return options_.node_id; }
+  std::int64_t lease_ms() const override { return options_.lease_ms; }
+  bool lease_running() const override { return !lease_ran_out(); }
 
  private:
-  PgStore(std::unique_ptr<PgConn> conn, std::string where, Options options);
+  struct Link;  // one connection, its mutex and its reconnect pacing
+  PgStore(std::unique_ptr<PgConn> conn, std::string url, std::string where, Options options);
   std::int64_t now() const;
-  bool ensure_connected(std::string* why);
-  std::optional<StoredRoom> read_locked(const std::string& id);
+  // Under link.mu: connected (opened or re-opened), or false with `why`.
+  bool ensure_connected(Link& link, std::string* why);
+  std::optional<StoredRoom> read_locked(PgConn& c, const std::string& id);
   std::int64_t epoch_of(const std::string& room) const;  // 0: not held
+  void hold(const std::string& room, std::int64_t epoch);
+  void forget(const std::string& room);
+  // Registered or renewed at `sent`: the lease runs until sent + lease_ms by our clock.
+  void lease_from(std::chrono::steady_clock::time_point sent);
+  bool lease_ran_out() const;
   std::variant<int, std::string> purge(const char* what, const std::string& sql, std::int64_t ms, bool fence_live);
 
-  mutable std::mutex mu_;
-  std::unique_ptr<PgConn> conn_;
+  const std::string url_;
   std::string where_;  // host:port/db, no password
   Options options_;
-  std::unordered_map<std::string, std::int64_t> epochs_;  // rooms held: room -> epoch
-  std::uint64_t commits_ = 0;
-  std::chrono::steady_clock::time_point next_reconnect_{};
-  std::string last_reconnect_error_;
+  std::unique_ptr<Link> write_, read_, lease_;
+  mutable std::mutex held_mu_;
+  std::unordered_map<std::string, std::int64_t> epochs_;  // rooms held: room -> epoch (under held_mu_)
+  std::atomic<std::uint64_t> commits_{0};
+  std::atomic<std::int64_t> lease_until_ns_{0};  // steady clock: our lease surely ran out after
 };
 
 }  // namespace carc::server

@@ -10,6 +10,7 @@
 // (commit), one transaction per batch, from the server's one writer thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -122,6 +123,49 @@ struct RoomsLoad {
   std::string error;
 };
 
+// What a lease renewal found (several nodes).
+struct LeaseRenewal {
+  bool ok = false;                  // renewed (the lease was still running)
+  bool lost = false;                // it had expired: every room claimed before is lost (re-registered now)
+  std::string error;                // the database could not be reached (then neither ok nor lost)
+  std::vector<std::string> wanted;  // rooms of this node that another node asks for (handoff)
+};
+
+// The operations of a store shared by several nodes (PostgreSQL): the node's lease, and
+// rooms moving between nodes. A single-node store (SQLite) has none: RoomStore::cluster()
+// is null. Each may be called from any thread; none waits for the writer's commits.
+class ClusterStore {
+ public:
+  virtual ~ClusterStore() = default;
+  // Renews this node's lease (a thread of its own calls it every lease / 4, so that a
+  // writer held by a slow commit never lets it run out). When it had run out, the node has
+  // lost every room it held: they are forgotten (later writes are refused) and the caller
+  // must drop them from memory.
+  virtual LeaseRenewal renew_lease() = 0;
+  // Asks the owner of `room` to hand it over (it is routed here now). The owner sees it in
+  // its next renewal and releases the room.
+  virtual Status request_handoff(const std::string& room) = 0;
+  // Gives up a room this node holds (after its clients were sent away and its writes
+  // stored): no owner, so the next node asked claims it.
+  virtual Status release(const std::string& room) = 0;
+  // A clean stop: gives up every room and the lease, so other nodes take the rooms at once
+  // instead of after the lease. Call it after the last write.
+  virtual Status retire() = 0;
+  virtual const std::string& node_id() const = 0;
+  virtual std::int64_t lease_ms() const = 0;
+  virtual std::size_t held() const = 0;  // rooms this node holds a claim on
+  // False once the lease ran out by this node's own clock without a renewal (the database
+  // did not answer): its rooms are surely not its own any more.
+  virtual bool lease_running() const = 0;
+};
+
+// What a store can tell about its own health, for /metrics. -1: not applicable.
+struct StoreHealth {
+  std::int64_t wal_bytes = -1;             // SQLite: the write-ahead log's size on disk
+  std::int64_t checkpoints = -1;           // SQLite: checkpoints completed by its own thread
+  std::int64_t checkpoint_failures = -1;   // SQLite: checkpoints that failed (busy, disk, I/O)
+};
+
 class RoomStore {
  public:
   virtual ~RoomStore() = default;
@@ -140,9 +184,18 @@ class RoomStore {
   virtual std::variant<int, std::string> purge_finished_before(std::int64_t ms) = 0;
   virtual std::variant<int, std::string> purge_idle_before(std::int64_t ms) = 0;
 
-  virtual RoomLoad load_room(const std::string& id) = 0;  // quarantined ones too
-  virtual RoomsLoad load_rooms() = 0;                     // all but the quarantined
+  // Quarantined ones too. May run on another thread beside commit() (the server reads on
+  // a thread of its own, on a connection of its own, so that reads never hold commits).
+  // Several nodes: claims the room for this node unless another live node holds it.
+  virtual RoomLoad load_room(const std::string& id) = 0;
+  // Every room that can still be played (lobby, playing), not quarantined: start-up.
+  // Finished games are read on demand (load_room).
+  virtual RoomsLoad load_rooms() = 0;
   virtual std::vector<std::pair<std::string, std::string>> quarantined() = 0;  // (id, reason)
+
+  // The operations of several nodes, or null (a single-node store).
+  virtual ClusterStore* cluster() { return nullptr; }
+  virtual StoreHealth health() const { return {}; }
 
   // Write transactions committed since open: for tests and metrics.
   virtual std::uint64_t commits() const = 0;

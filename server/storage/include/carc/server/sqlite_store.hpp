@@ -1,8 +1,10 @@
 // The SQLite room store (issue 4): one database `carcassonne.db` in the data folder, WAL
 // mode, forward migrations on `PRAGMA user_version`. The default: nothing else to run.
 //
-// Thread-safe (one connection behind a mutex), though the server calls it from its one
-// writer thread only.
+// Thread-safe. Writes go through one connection behind a mutex (the server's one writer
+// thread); load_room reads on a second, read-only connection with its own mutex, so a read
+// never waits for a commit nor a commit for a read (WAL: readers see the last commit). An
+// in-memory database has one connection for both.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,9 @@ struct SqliteOptions {
   // task/<writer>/io`, docs/hot-path.md); at 1,000 rooms it costs half a KB a room.
   int cache_kib = 512;
   std::function<std::int64_t()> clock;  // unix ms; empty = system clock
+  // Where the store reports trouble that no call returns (a checkpoint that failed, then
+  // succeeds again: once per episode). Empty: stderr.
+  std::function<void(const std::string&)> warn;
 };
 
 class SqliteStore final : public RoomStore {
@@ -76,10 +81,12 @@ class SqliteStore final : public RoomStore {
   std::vector<std::pair<std::string, std::string>> quarantined() override;
   std::uint64_t commits() const override;
   std::string describe() const override;
+  StoreHealth health() const override;
 
   const std::filesystem::path& path() const { return path_; }  // empty in memory
   std::uint64_t checkpoints() const;          // completed by the checkpoint thread
   std::uint64_t checkpoint_restarts() const;  // of them, the ones that held commits (the log reached 4x)
+  std::uint64_t checkpoint_failures() const;  // checkpoints that failed (busy, disk full, I/O)
   std::size_t cache_bytes() const;            // the writer connection's page cache now
 
  private:
@@ -87,7 +94,8 @@ class SqliteStore final : public RoomStore {
   std::int64_t now() const;
   // Applies one write inside the open transaction; the reason it was refused, or "".
   std::string write_locked(const Write& w, std::int64_t now);
-  std::optional<StoredRoom> load_locked(const std::string& id);
+  // Reads a room through `db` (the writer's or the reads' connection, under its mutex).
+  static std::optional<StoredRoom> read_room(Db& db, const std::string& id);
   std::variant<int, std::string> purge(const char* what, const char* sql, std::int64_t ms);
 
   mutable std::mutex mu_;
@@ -95,6 +103,8 @@ class SqliteStore final : public RoomStore {
   std::filesystem::path path_;
   Options options_;
   std::unique_ptr<WalCheckpointer> checkpointer_;  // after db_: it goes first
+  mutable std::mutex read_mu_;
+  std::unique_ptr<Db> reader_;  // read-only, for load_room; null in memory (db_ then)
   // Rooms known to exist and the updated_ms last written for each (under mu_): an append
   // of one of them reads nothing of the rooms table (commit).
   std::unordered_map<std::string, std::int64_t> known_;
