@@ -54,10 +54,10 @@ const en = {
   'offline': 'offline',
   'players': 'Players',
   'score': 'Score',
-  'meeplesLeft': '{n} meeples left',
+  'meeplesLeft': { one: '{n} meeple left', other: '{n} meeples left' },
   'holds': 'Next tile',
   'bag.title': 'Bag',
-  'bag.left': '{n} tiles left',
+  'bag.left': { one: '{n} tile left', other: '{n} tiles left' },
   'bag.remaining': 'Remaining tiles',
   'log.title': 'Game log',
   'chat.title': 'Chat',
@@ -95,11 +95,11 @@ const en = {
   'ev.scored': '{names} +{points}: {feature}',
   'ev.scoredEnd': 'Final scoring — {names} +{points}: {feature}',
   'ev.scoredNobody': '{feature} completed (no meeple on it)',
-  'ev.detailTiles': '{n} tiles',
+  'ev.detailTiles': { one: '{n} tile', other: '{n} tiles' },
   'ev.detailTiles1': '1 tile',
-  'ev.detailPennants': '{n} coats of arms',
+  'ev.detailPennants': { one: '{n} coat of arms', other: '{n} coats of arms' },
   'ev.detailPennants1': '1 coat of arms',
-  'ev.detailCities': '{n} completed cities',
+  'ev.detailCities': { one: '{n} completed city', other: '{n} completed cities' },
   'ev.detailCities1': '1 completed city',
   'ev.gameOver': 'Game over!',
   'ev.joined': '{name} joined',
@@ -314,10 +314,10 @@ const fr = {
   'offline': 'hors ligne',
   'players': 'Joueurs',
   'score': 'Score',
-  'meeplesLeft': '{n} meeples restants',
+  'meeplesLeft': { one: '{n} meeple restant', other: '{n} meeples restants' },
   'holds': 'Tuile suivante',
   'bag.title': 'Sac',
-  'bag.left': '{n} tuiles restantes',
+  'bag.left': { one: '{n} tuile restante', other: '{n} tuiles restantes' },
   'bag.remaining': 'Tuiles restantes',
   'log.title': 'Journal',
   'chat.title': 'Discussion',
@@ -355,11 +355,11 @@ const fr = {
   'ev.scored': '{names} +{points} : {feature}',
   'ev.scoredEnd': 'Décompte final — {names} +{points} : {feature}',
   'ev.scoredNobody': '{feature} terminée (sans meeple)',
-  'ev.detailTiles': '{n} tuiles',
+  'ev.detailTiles': { one: '{n} tuile', other: '{n} tuiles' },
   'ev.detailTiles1': '1 tuile',
-  'ev.detailPennants': '{n} blasons',
+  'ev.detailPennants': { one: '{n} blason', other: '{n} blasons' },
   'ev.detailPennants1': '1 blason',
-  'ev.detailCities': '{n} villes terminées',
+  'ev.detailCities': { one: '{n} ville terminée', other: '{n} villes terminées' },
   'ev.detailCities1': '1 ville terminée',
   'ev.gameOver': 'Partie terminée !',
   'ev.joined': '{name} a rejoint la partie',
@@ -425,16 +425,51 @@ export function getLanguage() {
   return current;
 }
 
+const pluralRules = new Map();
+/** The plural category of n in a language ('one', 'few', 'other'...), by Intl.PluralRules. */
+export function pluralOf(n, lang = current) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(Number(n));
+}
+
+/**
+ * A text with its {name} placeholders filled. A text that depends on a number is an object
+ * of plural forms ({one, other}, and whatever else the language has), chosen by params.n.
+ */
 export function t(key, params = {}, lang = current) {
-  const s = DICTS[lang]?.[key] ?? en[key] ?? key;
+  let s = DICTS[lang]?.[key] ?? en[key] ?? key;
+  if (typeof s === 'object') {
+    const dict = DICTS[lang]?.[key] ? lang : 'en';
+    s = s[pluralOf(params.n ?? 0, dict)] ?? s.other;
+  }
   return s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
 }
 
-/** Joins names the way the language does ("A, B and C"). */
+// English lists without the serial comma ("A, B and C"), as the rest of the page writes.
+const LIST_LOCALE = { en: 'en-GB' };
+const listFormats = new Map();
+function listFormat(lang) {
+  if (!listFormats.has(lang)) listFormats.set(lang, new Intl.ListFormat(LIST_LOCALE[lang] ?? lang, { type: 'conjunction' }));
+  return listFormats.get(lang);
+}
+
+/** Joins names the way the language does ("A, B and C", "A、B、C"), by Intl.ListFormat. */
 export function joinNames(names, lang = current) {
-  if (names.length <= 1) return names.join('');
-  const sep = { en: [', ', ' and '], fr: [', ', ' et '], ja: ['、', '、'] }[lang] ?? [', ', ' and '];
-  return names.slice(0, -1).join(sep[0]) + sep[1] + names[names.length - 1];
+  return listFormat(lang).format(names.map(String));
+}
+
+/**
+ * A list of n items as parts: numbers (the index of an item) and the words between them,
+ * so that elements (name spans) can be joined the way the language does.
+ */
+export function listParts(n, lang = current) {
+  const marks = Array.from({ length: n }, (_, i) => `\u0001${i}\u0001`);
+  const out = [];
+  for (const part of listFormat(lang).format(marks).split('\u0001')) {
+    if (/^\d+$/.test(part)) out.push(Number(part));
+    else if (part) out.push(part);
+  }
+  return out;
 }
 
 /**

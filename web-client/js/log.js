@@ -2,7 +2,7 @@
 // its cells on the board (hover, click, tap, Enter).
 
 import { t } from './i18n.js';
-import { h, tileIcon, nameSpan } from './dom.js';
+import { h, tileIcon, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { narrate } from './narrate.js';
 
@@ -10,7 +10,7 @@ function featureLabel(kind) {
   return t(`feature.${kind}`);
 }
 
-const count = (key, n) => t(n === 1 ? `${key}1` : key, { n });
+const count = (key, n) => t(key, { n });
 
 /** Fills a translated text into `li`, with {name}-like params given as elements. */
 function fill(li, key, params, nameParams = {}) {
@@ -22,12 +22,7 @@ function fill(li, key, params, nameParams = {}) {
 }
 
 function namesOf(state, seats) {
-  const names = h('span', { class: 'names' });
-  seats.forEach((s, i) => {
-    if (i) names.appendChild(document.createTextNode(i === seats.length - 1 ? ' & ' : ', '));
-    names.appendChild(nameSpan(playerBySeat(state, s)));
-  });
-  return names;
+  return namesSpan(seats.map((s) => playerBySeat(state, s)));
 }
 
 function featureDetail(line) {

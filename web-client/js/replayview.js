@@ -4,7 +4,7 @@
 // Names are user text: they only reach the page through textContent.
 
 import { t } from './i18n.js';
-import { h, add, nameSpan, renderPlayers, renderLog, bindLog, renderEnd } from './ui.js';
+import { h, add, nameSpan, namesSpan, renderPlayers, renderLog, bindLog, renderEnd } from './ui.js';
 import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { featureAt } from './geometry.js';
@@ -22,12 +22,7 @@ function fill(key, params, nodes) {
 }
 
 function namesOf(state, seats) {
-  const out = h('span', { class: 'names' });
-  seats.forEach((s, i) => {
-    if (i) out.append(i === seats.length - 1 ? ' & ' : ', ');
-    out.append(nameSpan(playerBySeat(state, s)));
-  });
-  return out;
+  return namesSpan(seats.map((s) => playerBySeat(state, s)));
 }
 
 export class ReplayPage {

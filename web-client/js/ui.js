@@ -7,7 +7,7 @@ import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
 
-export { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
+export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
 export { renderEnd } from './endscreen.js';
 
