@@ -1,12 +1,16 @@
-// English, Japanese and French strings. t(key, params) fills {name} placeholders; the
+// English, Japanese, French, German and Spanish strings. t(key, params) fills {name} placeholders; the
 // result is always put into the page as text, never as HTML.
 
 import * as play from './strings/play.js';
+import { de } from './strings/de.js';
+import { es } from './strings/es.js';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
   { code: 'ja', label: '日本語' },
   { code: 'fr', label: 'Français' },
+  { code: 'de', label: 'Deutsch' },
+  { code: 'es', label: 'Español' },
 ];
 
 const en = {
@@ -403,7 +407,7 @@ Object.assign(en, play.en);
 Object.assign(ja, play.ja);
 Object.assign(fr, play.fr);
 
-export const DICTS = { en, ja, fr };
+export const DICTS = { en, ja, fr, de, es };
 
 export function pickLanguage(saved, navigatorLanguages = []) {
   if (saved && DICTS[saved]) return saved;
@@ -436,6 +440,11 @@ export function pluralOf(n, lang = current) {
  * A text with its {name} placeholders filled. A text that depends on a number is an object
  * of plural forms ({one, other}, and whatever else the language has), chosen by params.n.
  */
+/** Whether the language has its own text for `key` (a more precise wording to prefer). */
+export function hasText(key, lang = current) {
+  return DICTS[lang]?.[key] !== undefined;
+}
+
 export function t(key, params = {}, lang = current) {
   let s = DICTS[lang]?.[key] ?? en[key] ?? key;
   if (typeof s === 'object') {
@@ -490,7 +499,9 @@ export function errorText(err, lang = current) {
   return t('err.unknown', { message: err?.message ?? err?.code ?? '?' }, lang);
 }
 
-// The replay viewer's, "your games"' and the lobby's strings live in their own file.
+// The replay viewer's, "your games"' and the lobby's strings live in their own file, and
+// so do the board's words for assistive technology and placing.
 import * as games from './strings/games.js';
+import * as boardWords from './strings/board.js';
 
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code]);
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code], boardWords[code]);

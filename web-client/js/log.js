@@ -41,7 +41,7 @@ export function logLine(line, state, tiles) {
   if (line.cells?.length) {
     li.dataset.cells = JSON.stringify(line.cells);
     li.classList.add('linked');
-    li.tabIndex = 0;
+    li.tabIndex = -1; // the log is one tab stop: arrows move between its lines (bindLog)
   }
   const who = (seat) => nameSpan(playerBySeat(state, seat));
   switch (line.type) {
@@ -144,6 +144,18 @@ export function bindLog(ol, { onHover, onPick }) {
     if (cells) onPick(cells);
   });
   ol.addEventListener('keydown', (ev) => {
+    const lines = [...ol.querySelectorAll('li[data-cells]')];
+    const at = lines.indexOf(ev.target.closest?.('li'));
+    const to = { ArrowDown: at + 1, ArrowUp: at < 0 ? lines.length - 1 : at - 1, Home: 0, End: lines.length - 1 }[ev.key];
+    if (to !== undefined) {
+      // Arrows stay in the log (the board's arrow keys are for the board).
+      ev.preventDefault();
+      ev.stopPropagation();
+      const li = lines[Math.max(0, Math.min(lines.length - 1, to))];
+      li?.focus();
+      if (li) onHover(JSON.parse(li.dataset.cells));
+      return;
+    }
     if (ev.key !== 'Enter' && ev.key !== ' ') return;
     const cells = cellsOf(ev);
     if (!cells) return;

@@ -18,6 +18,7 @@ export function applyStaticI18n(root = document) {
   document.documentElement.lang = getLanguage();
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', t(e.dataset.i18nLabel));
   for (const e of root.querySelectorAll('[data-i18n-title]')) {
     e.title = t(e.dataset.i18nTitle);
     e.setAttribute('aria-label', t(e.dataset.i18nTitle));

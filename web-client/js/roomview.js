@@ -54,7 +54,7 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
   }
 }
 
-export function renderActionBar({ state, store, draft, tiles }) {
+export function renderActionBar({ state, store, draft, tiles, spots = [], queued = false }) {
   const bar = $('action-bar');
   const mine = isMyTurn(store);
   // The bar stays while the game runs, so the board does not jump at every turn.
@@ -65,6 +65,7 @@ export function renderActionBar({ state, store, draft, tiles }) {
   bar.dataset.pending = draft?.pending ? '1' : '0';
   const label = $('current-tile-label');
   const tileDef = tiles[state.turn.tile];
+  $('current-tile-btn').disabled = !mine || !!draft?.pending;
   if (!mine) {
     label.textContent = t('action.beingPlaced');
     $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
@@ -82,10 +83,15 @@ export function renderActionBar({ state, store, draft, tiles }) {
   $('btn-cancel').disabled = idle;
   $('btn-confirm').disabled = idle;
   const hint = $('action-hint');
-  if (!draft) hint.textContent = t('action.pickCell');
+  bar.dataset.queued = queued ? '1' : '0';
+  if (queued) hint.textContent = t('offline.queued');
+  else if (!draft) hint.textContent = t('action.pickCell');
   else if (draft.meeple) {
+    // The choice in words with what it is worth (spots.js), else the feature's name.
+    const spot = spots.find((s) => s.port === draft.meeple);
     const kind = featureAt(tileDef, entry.rotation, draft.meeple)?.kind ?? 'road';
-    hint.textContent = t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+    const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+    hint.textContent = name.charAt(0).toUpperCase() + name.slice(1);
   } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
   else hint.textContent = t('action.noMeepleChosen');
 }
@@ -123,6 +129,7 @@ export class ConnIndicator {
     $('view-room').dataset.conn = status.state;
     box.hidden = false;
     box.dataset.state = status.state;
+    box.dataset.retryMs = status.state === 'waiting' ? String(Math.max(0, status.retryAt - Date.now())) : '';
     const text = $('conn-text');
     clearInterval(this.timer);
     $('conn-retry').hidden = status.state !== 'waiting' && status.reason !== 'replaced';

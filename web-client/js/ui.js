@@ -6,6 +6,7 @@ import { t, getLanguage } from './i18n.js';
 import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
+import { tileWords } from './spots.js';
 
 export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
@@ -85,7 +86,8 @@ export function renderBag(grid, leftEl, state, catalog) {
   const tilesLeft = state.bag?.tiles ?? {};
   for (const def of catalog.tiles) {
     const n = tilesLeft[def.letter] ?? 0;
-    grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, title: def.letter, 'data-letter': def.letter, 'data-count': n },
+    const words = t('bag.item', { tile: tileWords(def), n });
+    grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, role: 'listitem', title: words, 'aria-label': words, 'data-letter': def.letter, 'data-count': n },
       tileIcon(def, 0, 'tile-icon small'), h('span', { class: 'count', text: `×${n}` })));
   }
 }
