@@ -47,6 +47,7 @@ async function boot() {
     page = { relabel: () => { home.relabel(); replay.relabel(); } };
   }
   document.body.dataset.ready = '1';
+  performance.mark?.('carc-ready'); // the page is usable (tests/browser/load.test.mjs reads it)
 }
 
 boot();

@@ -10,7 +10,7 @@
 import { TILE } from './geometry.js';
 import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.js';
 import {
-  MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, followView, spotScale, cellInside, viewCentreCell, viewCentre, viewFromCentre,
+  MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, followView, spotScale, cellInside, coveredCells, viewCentreCell, viewCentre, viewFromCentre,
 } from './view.js';
 import { bindBoardInput } from './boardinput.js';
 import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
@@ -235,7 +235,9 @@ export class Board {
     if (!this.turnLegal || !this.bounds) return false;
     const vp = this.viewport();
     const min = this.sizes().legalCell;
-    const shown = this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y));
+    // The view stays if it shows a legal cell big enough to hit and none under the zoom buttons.
+    const shown = this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))
+      && coveredCells(vp, this.view, legal) === 0;
     if ((this.camera === 'keep' || !this.autoFit) && shown) return false;
     this.autoFit = this.camera !== 'keep';
     this.autoMoved = false;

@@ -1,7 +1,7 @@
 // The game log: narrate.js's lines in the page's language, and the link from a line to
 // its cells on the board (hover, click, tap, Enter).
 
-import { t } from './i18n.js';
+import { t, getLanguage } from './i18n.js';
 import { h, tileIcon, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { narrate } from './narrate.js';
@@ -104,15 +104,27 @@ function narrated(ol, state, tiles) {
   return ol.narrated.lines;
 }
 
+const lineOf = (line, state, tiles) => {
+  try {
+    return logLine(line, state, tiles);
+  } catch {
+    return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
+  }
+};
+
+/**
+ * Draws the log. New lines are appended to those already drawn (same language, same
+ * names), so a line with the keyboard focus or a selection stays where it is.
+ */
 export function renderLog(ol, state, tiles) {
   const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
-  ol.replaceChildren(...narrated(ol, state, tiles).map((line) => {
-    try {
-      return logLine(line, state, tiles);
-    } catch {
-      return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
-    }
-  }));
+  const lines = narrated(ol, state, tiles);
+  const words = JSON.stringify([getLanguage(), (state.players ?? []).map((p) => [p.seat, p.name, p.color, p.bot])]);
+  const drawn = ol.drawn;
+  const extends_ = drawn && drawn.words === words && drawn.ids.length <= lines.length && drawn.ids.every((id, i) => lines[i]?.id === id && lines[i]?.type === drawn.types[i]);
+  if (extends_) ol.append(...lines.slice(drawn.ids.length).map((line) => lineOf(line, state, tiles)));
+  else ol.replaceChildren(...lines.map((line) => lineOf(line, state, tiles)));
+  ol.drawn = { words, ids: lines.map((l) => l.id), types: lines.map((l) => l.type) };
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';
 }

@@ -67,7 +67,8 @@ export class RoomPage {
     this.bindSoundToggle();
     const bag = $('bag-details');
     const bagOpen = local.get(KEYS.bagOpen);
-    bag.open = bagOpen === null ? window.innerWidth > 860 : bagOpen === '1';
+    // Open by default where there is room for it (not on a phone, nor a 768 px laptop).
+    bag.open = bagOpen === null ? window.innerWidth > 860 && window.innerHeight >= 900 : bagOpen === '1';
     bag.addEventListener('toggle', () => local.set(KEYS.bagOpen, bag.open ? '1' : '0'));
 
     this.intent = storedIntent(this.room);
