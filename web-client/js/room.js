@@ -196,8 +196,8 @@ export class RoomPage {
     const on = local.get(KEYS.sound) !== '0';
     const btn = $('sound-toggle');
     btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+    // The visible word ("Sound") is the button's name; the title says what it does.
     btn.title = t(on ? 'sound.on' : 'sound.off');
-    btn.setAttribute('aria-label', btn.title);
     btn.classList.toggle('off', !on);
   }
 

@@ -53,7 +53,7 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
     const clock = active && clockMs !== null
       ? h('span', { class: `clock${clockMs <= 10000 ? ' urgent' : ''}`, 'data-testid': 'clock', role: 'timer', title: t('clock.title'), text: formatClock(clockMs) })
       : null;
-    const online = p.bot ? null : h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, title: t(p.connected ? 'online' : 'offline'), 'aria-label': t(p.connected ? 'online' : 'offline') });
+    const online = p.bot ? null : h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', title: t(p.connected ? 'online' : 'offline'), 'aria-label': t(p.connected ? 'online' : 'offline') });
     add(li,
       h('span', { class: 'turn-mark', 'aria-hidden': 'true', text: active ? '▶' : '' }),
       colorChip(p.color),
