@@ -74,6 +74,14 @@ export async function startServer() {
       await kill();
       await launch();
     },
+    /** Stops the server (same port and data folder kept for up()). */
+    async down() {
+      await kill();
+    },
+    /** Starts it again after down(); resolves once /healthz answers. */
+    async up() {
+      await launch();
+    },
     async stop() {
       await kill();
       fs.rmSync(dataDir, { recursive: true, force: true });
