@@ -137,3 +137,36 @@ test('the replay: its banner says what its log says; its title names the players
     }
   });
 });
+
+test('a move the computer made for an away player is logged as the computer\'s', async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    const res = await fetch(`${server.base}/api/rooms`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const { room } = await res.json();
+    const { WsClient } = await import('./wsclient.mjs');
+    const ann = await WsClient.connect(server.base, room);
+    ann.send({ type: 'join', name: 'Ann' });
+    await ann.next('welcome', 0);
+    const ben = await WsClient.connect(server.base, room);
+    ben.send({ type: 'join', name: 'Ben' });
+    await ben.next('welcome', 0);
+    ann.send({ type: 'settings', away_seconds: 5 });
+    await ann.until((c) => c.state?.settings?.away_seconds === 5, 'the setting');
+    ann.send({ type: 'start' });
+    await ann.until((c) => c.state?.phase === 'playing', 'the start');
+    const ctx = await browser.newContext({ ...LAPTOP, locale: 'en-US' });
+    const page = await ctx.newPage();
+    await page.goto(`${server.base}/r/${room}`);
+    await page.click('[data-testid="join-watch"]');
+    await page.waitForSelector('#view-room[data-phase="playing"]');
+    // Ann plays; Ben is gone when his turn comes, and the computer plays it after 5 s.
+    await ben.close();
+    const l = ann.state.turn.legal[0];
+    ann.send({ type: 'play', version: ann.version, x: l.x, y: l.y, rotation: l.rotation, meeple: null });
+    await page.waitForSelector('[data-testid="auto-move"]', { timeout: 20000 });
+    const line = await page.textContent('#log li:has([data-testid="auto-move"])');
+    assert.match(line, /^Ben .*\(played by the computer for them\)$/);
+    assert.equal(await page.locator('[data-testid="auto-move"]').count(), 1, 'Ann\'s own move is hers');
+    await ann.close();
+  });
+});

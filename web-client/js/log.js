@@ -104,9 +104,14 @@ function narrated(ol, state, tiles) {
   return ol.narrated.lines;
 }
 
-const lineOf = (line, state, tiles) => {
+const lineOf = (line, state, tiles, autoIds) => {
   try {
-    return logLine(line, state, tiles);
+    const li = logLine(line, state, tiles);
+    // Said as the computer's move, not the player's own.
+    if (autoIds?.has(line.id) && (line.type === 'placed' || line.type === 'discarded')) {
+      li.append(' ', h('span', { class: 'muted auto-move', 'data-testid': 'auto-move', text: t('replay.auto') }));
+    }
+    return li;
   } catch {
     return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
   }
@@ -116,14 +121,14 @@ const lineOf = (line, state, tiles) => {
  * Draws the log. New lines are appended to those already drawn (same language, same
  * names), so a line with the keyboard focus or a selection stays where it is.
  */
-export function renderLog(ol, state, tiles) {
+export function renderLog(ol, state, tiles, { autoIds = null } = {}) {
   const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
   const lines = narrated(ol, state, tiles);
   const words = JSON.stringify([getLanguage(), (state.players ?? []).map((p) => [p.seat, p.name, p.color, p.bot])]);
   const drawn = ol.drawn;
   const extends_ = drawn && drawn.words === words && drawn.ids.length <= lines.length && drawn.ids.every((id, i) => lines[i]?.id === id && lines[i]?.type === drawn.types[i]);
-  if (extends_) ol.append(...lines.slice(drawn.ids.length).map((line) => lineOf(line, state, tiles)));
-  else ol.replaceChildren(...lines.map((line) => lineOf(line, state, tiles)));
+  if (extends_) ol.append(...lines.slice(drawn.ids.length).map((line) => lineOf(line, state, tiles, autoIds)));
+  else ol.replaceChildren(...lines.map((line) => lineOf(line, state, tiles, autoIds)));
   ol.drawn = { words, ids: lines.map((l) => l.id), types: lines.map((l) => l.type) };
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';

@@ -33,6 +33,7 @@ export class RoomPage {
     this.intent = null; // {type:'token', token} | {type:'name', name} | {type:'watch'}
     this.draft = null; // see draft.js
     this.queued = null; // a draft confirmed while the connection was down
+    this.autoIds = new Set(); // events of moves the computer made for an away player
     this.board = null;
     this.endDismissed = false;
     this.feel = null; // sounds, the turn clock, absences, the turn view, the final scoring (feel.js)
@@ -166,6 +167,10 @@ export class RoomPage {
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
     if (live && prev) {
+      // A move of a seat whose player was away was the computer's, for them (protocol 1.1).
+      for (const ev of newEvents(prev, state)) {
+        if ((ev.type === 'placed' || ev.type === 'discarded') && playerBySeat(prev, ev.seat)?.away) this.autoIds.add(ev.id);
+      }
       // Points rise from what a move completed; the final scoring is played by feel.js.
       const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && !ev.end && (ev.points ?? 0) > 0);
       scored.forEach((ev, i) => {
@@ -386,7 +391,7 @@ export class RoomPage {
 
     renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });
     this.panels.render({
-      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live,
+      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live, autoIds: this.autoIds,
       lobby: {
         mySeat,
         inviteUrl: this.inviteUrl(),

@@ -65,7 +65,7 @@ export class RoomPanels {
     this.part('bag', state.bag ?? null, () => renderBag($('bag-grid'), $('bag-left'), state, ctx.catalog));
     const events = state.events ?? [];
     const names = players.map((p) => [p.name, p.color]);
-    const logDrawn = this.part('log', [events.length, events.at(-1)?.id, names], () => renderLog($('log'), state, ctx.tiles));
+    const logDrawn = this.part('log', [events.length, events.at(-1)?.id, names], () => renderLog($('log'), state, ctx.tiles, { autoIds: ctx.autoIds }));
     const chat = state.chat ?? [];
     this.part('chat', [chat.length, chat.at(-1), names], () => renderChat($('chat'), state));
 
