@@ -12,7 +12,7 @@ import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.
 import {
   MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, followView, spotScale, cellInside, coveredCells, viewCentreCell, viewCentre, viewFromCentre,
 } from './view.js';
-import { bindBoardInput } from './boardinput.js';
+import { bindBoardInput, focusedKey, restoreFocus } from './boardinput.js';
 import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -356,26 +356,12 @@ export class Board {
     this.layers[name].innerHTML = key === null ? k : markup();
   }
 
-  /** What has the keyboard focus inside the board: {cell: "x,y"} | {spot} | {ghost} | null. */
   focusedKey() {
-    const el = document.activeElement;
-    if (!el || !this.svg.contains(el) || el === this.svg) return null;
-    const g = el.closest('[data-testid]');
-    if (!g) return null;
-    if (g.dataset.testid === 'cell') return { cell: `${g.dataset.x},${g.dataset.y}` };
-    if (g.dataset.testid === 'meeple-spot') return { spot: g.dataset.port };
-    if (g.dataset.testid === 'ghost') return { ghost: true };
-    return null;
+    return focusedKey(this);
   }
 
-  /** Gives the focus back after a redraw: the same control, else the tile being placed. */
   restoreFocus(key) {
-    if (!key || this.svg.contains(document.activeElement)) return;
-    let el = null;
-    if (key.cell) el = this.layers.legal.querySelector(`[data-testid="cell"][data-x="${key.cell.split(',')[0]}"][data-y="${key.cell.split(',')[1]}"]`);
-    if (key.spot) el = this.layers.draft.querySelector(`[data-testid="meeple-spot"][data-port="${key.spot}"]`);
-    el ??= this.layers.draft.querySelector('[data-testid="ghost"]') ?? this.layers.legal.querySelector('[tabindex="0"]');
-    el?.focus({ preventScroll: true });
+    restoreFocus(this, key);
   }
 
   /** Moves the focus to the tile being placed (after the keyboard chose a cell). */

@@ -143,3 +143,29 @@ export function bindBoardInput(board) {
     ev.stopPropagation();
   });
 }
+
+/** What has the keyboard focus inside the board: {cell: "x,y"} | {spot} | {ghost} | null. */
+export function focusedKey(board) {
+  const el = document.activeElement;
+  if (!el || !board.svg.contains(el) || el === board.svg) return null;
+  const g = el.closest('[data-testid]');
+  if (!g) return null;
+  if (g.dataset.testid === 'cell') return { cell: `${g.dataset.x},${g.dataset.y}` };
+  if (g.dataset.testid === 'meeple-spot') return { spot: g.dataset.port };
+  if (g.dataset.testid === 'ghost') return { ghost: true };
+  return null;
+}
+
+/** Gives the focus back after a redraw: the same control, else the tile being placed. */
+export function restoreFocus(board, key) {
+  if (!key || board.svg.contains(document.activeElement)) return;
+  const { legal, draft } = board.layers;
+  let el = null;
+  if (key.cell) {
+    const [x, y] = key.cell.split(',');
+    el = legal.querySelector(`[data-testid="cell"][data-x="${x}"][data-y="${y}"]`);
+  }
+  if (key.spot) el = draft.querySelector(`[data-testid="meeple-spot"][data-port="${key.spot}"]`);
+  el ??= draft.querySelector('[data-testid="ghost"]') ?? legal.querySelector('[tabindex="0"]');
+  el?.focus({ preventScroll: true });
+}

@@ -39,3 +39,22 @@ export function setupLanguage(onChange) {
   });
   applyStaticI18n();
 }
+
+/** The sound button in the top bar (a room page): on or off, kept in storage. */
+export function bindSoundToggle() {
+  $('sound-toggle').hidden = false;
+  $('sound-toggle').addEventListener('click', () => {
+    local.set(KEYS.sound, local.get(KEYS.sound) === '0' ? '1' : '0');
+    renderSoundToggle();
+  });
+  renderSoundToggle();
+}
+
+export function renderSoundToggle() {
+  const on = local.get(KEYS.sound) !== '0';
+  const btn = $('sound-toggle');
+  btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+  // The visible word ("Sound") is the button's name; the title says what it does.
+  btn.title = t(on ? 'sound.on' : 'sound.off');
+  btn.classList.toggle('off', !on);
+}

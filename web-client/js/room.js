@@ -16,7 +16,7 @@ import { roomKeyAction, describeKey } from './keys.js';
 import { renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
 import { RoomPanels } from './roompanels.js';
 import { joinMessage, storedIntent, askName, bindJoinForm, showMissing } from './join.js';
-import { $, toast } from './page.js';
+import { $, toast, bindSoundToggle, renderSoundToggle } from './page.js';
 import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
@@ -65,7 +65,7 @@ export class RoomPage {
     $('end-download').href = `/api/rooms/${encodeURIComponent(this.room)}/record`;
     $('end-download').setAttribute('download', `carcassonne-${this.room}.json`);
     this.bindControls();
-    this.bindSoundToggle();
+    bindSoundToggle();
     const bag = $('bag-details');
     const bagOpen = local.get(KEYS.bagOpen);
     // Open by default where there is room for it (not on a phone, nor a 768 px laptop).
@@ -183,27 +183,6 @@ export class RoomPage {
     this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
     this.live = live;
     this.render();
-  }
-
-  // -------------------------------------------------------------------------
-  // Sound.
-
-  bindSoundToggle() {
-    $('sound-toggle').hidden = false;
-    $('sound-toggle').addEventListener('click', () => {
-      local.set(KEYS.sound, local.get(KEYS.sound) === '0' ? '1' : '0');
-      this.renderSoundToggle();
-    });
-    this.renderSoundToggle();
-  }
-
-  renderSoundToggle() {
-    const on = local.get(KEYS.sound) !== '0';
-    const btn = $('sound-toggle');
-    btn.setAttribute('aria-pressed', on ? 'true' : 'false');
-    // The visible word ("Sound") is the button's name; the title says what it does.
-    btn.title = t(on ? 'sound.on' : 'sound.off');
-    btn.classList.toggle('off', !on);
   }
 
   // -------------------------------------------------------------------------
@@ -353,7 +332,7 @@ export class RoomPage {
   relabel() {
     this.panels.invalidate();
     this.render();
-    this.renderSoundToggle();
+    renderSoundToggle();
     this.connIndicator.show(this.conn?.status ?? { state: 'idle' });
   }
 
