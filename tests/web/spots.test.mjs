@@ -47,3 +47,9 @@ test('a tile in words for the bag', () => {
   assert.equal(tileWords(tiles.D), 'a city, a road and 2 fields');
   assert.equal(tileWords(tiles.B), 'a monastery and a field');
 });
+
+test('spots of several figures are laid out together, each keeping its figure', () => {
+  const spots = spotLayout(tiles.A, 0, [{ port: 'C', figure: 'meeple' }, { port: 'S', figure: 'meeple' }, { port: 'C', figure: 'abbot' }], 24);
+  assert.deepEqual(spots.map((s) => s.figure), ['meeple', 'meeple', 'abbot']);
+  assert.ok(closestPair(spots) >= 25.9, 'no two overlap, even on the same feature');
+});

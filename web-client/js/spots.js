@@ -19,10 +19,13 @@ const GAP = 2; // tile units between two rings
 export function spotLayout(def, rotation, ports, ring = 24, figure = 'meeple') {
   const r = ring / 2;
   const spots = [];
-  for (const port of ports) {
+  // A port alone is a spot for `figure`; {port, figure} names its own figure (several
+  // figures' spots are laid out together, so none overlaps another).
+  for (const item of ports) {
+    const port = typeof item === 'string' ? item : item.port;
     const a = meepleAnchor(def, rotation, port);
     if (!a) continue;
-    spots.push({ port, figure, kind: featureAt(def, rotation, port)?.kind ?? 'road', x: a[0], y: a[1] });
+    spots.push({ port, figure: typeof item === 'string' ? figure : item.figure, kind: featureAt(def, rotation, port)?.kind ?? 'road', x: a[0], y: a[1] });
   }
   const lo = r;
   const hi = 100 - r;
@@ -131,13 +134,16 @@ let cache = { key: '', spots: null };
  * The draft's spots, laid out and named: draftView's `spots` (ports) become [{port,
  * figure, kind, x, y, name, points, value}], for boardart.js's draftMarkup.
  */
-export function describeSpots(state, tiles, draft, ring, seat) {
+export function describeSpots(state, tiles, draft, ring, seat, figures = [{ figure: 'meeple', ports: draft.spots }]) {
   const def = tiles[draft.tile];
   if (!def) return [];
-  const key = `${state.board?.length}:${draft.x},${draft.y},${draft.rotation}:${draft.spots.join(' ')}:${ring}:${t('feature.road')}`;
+  // The meeple step's choices, figure by figure: another figure (an expansion's) adds its
+  // own {figure, ports}; each figure names its spots with its own strings (spot.<figure>).
+  const items = figures.flatMap((f) => f.ports.map((port) => ({ port, figure: f.figure })));
+  const key = `${state.board?.length}:${draft.x},${draft.y},${draft.rotation}:${items.map((i) => `${i.figure}@${i.port}`).join(' ')}:${ring}:${t('feature.road')}`;
   if (cache.key === key) return cache.spots;
-  const info = projectSpots(state, tiles, { x: draft.x, y: draft.y, tile: draft.tile, rotation: draft.rotation, ports: draft.spots, seat });
-  const spots = spotLayout(def, draft.rotation, draft.spots, ring).map((s) => ({
+  const info = projectSpots(state, tiles, { x: draft.x, y: draft.y, tile: draft.tile, rotation: draft.rotation, ports: items.map((i) => i.port), seat });
+  const spots = spotLayout(def, draft.rotation, items, ring).map((s) => ({
     ...s, name: spotName(s, info[s.port]), points: spotPoints(s, info[s.port]), value: info[s.port]?.points ?? null,
   }));
   cache = { key, spots };
