@@ -11,7 +11,8 @@ import { renderBanner } from './roomview.js';
 import { isMyTurn, legalCells } from './state.js';
 import { $ } from './page.js';
 
-const AWAY_STEP_MS = 30000;
+// How often the time an away player has been gone is said again (feel.js redraws as often).
+const AWAY_STEP_MS = 5000;
 
 export class RoomPanels {
   constructor() {
