@@ -112,7 +112,7 @@ test('meeple spots never overlap at any zoom; each names its feature, its size a
         assert.match(s.label, /, \d+ tiles? · (worth \d+ points? so far|completes it: \+\d+ now)$/, s.label);
         assert.match(s.label, new RegExp(`${s.points}`), 'the points are those projected');
       }
-      if (s.kind === 'field') assert.match(s.label, /3 points per completed city/);
+      if (s.kind === 'field') assert.match(s.label, /· \d+ points? at the end as it stands \(3 per completed city\)$/);
     }
     // Choosing a spot: the action bar says the same, with the points.
     const road = spots.find((s) => s.kind !== 'field') ?? spots[0];

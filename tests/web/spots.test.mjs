@@ -37,6 +37,13 @@ test('a spot says what it claims and what it is worth', () => {
   assert.equal(city.S.points, 4);
   assert.equal(spotPoints({ kind: 'city' }, city.S), 'completes it: +4 now');
   assert.equal(spotName({ figure: 'meeple', kind: 'field' }, null), 'meeple on the field');
+  // The farmer beside that city, completed by the same tile: 3 points at the end.
+  const farm = projectSpots(state, tiles, { x: 0, y: -1, tile: 'E', rotation: 180, ports: ['NL'], seat: 0 });
+  assert.equal(farm.NL.kind, 'field');
+  assert.equal(farm.NL.points, 3);
+  assert.equal(spotPoints({ kind: 'field' }, farm.NL), '3 points at the end as it stands (3 per completed city)');
+  const open = projectSpots(state, tiles, { x: -1, y: 0, tile: 'U', rotation: 0, ports: ['NL'], seat: 0 });
+  assert.equal(open.NL.points, 0, 'a field by no completed city: nothing yet');
   setLanguage('de');
   assert.equal(spotName(spot, info.E), 'Gefolgsmann auf der Straße, 2 Plättchen');
   setLanguage('en');

@@ -80,8 +80,8 @@ export function closestPair(spots) {
 /**
  * What a meeple on each port of the draft would claim, from the public board:
  * {port: {kind, tiles, pennants, complete, points}}. `points`: what the feature scores now
- * if the tile completes it, else what it would be worth at the end as it stands (null for
- * a field, which scores by the completed cities it touches at the end).
+ * if the tile completes it, else what it would be worth at the end as it stands (a field:
+ * 3 for each completed city it touches).
  */
 export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }) {
   const out = {};
@@ -99,6 +99,7 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
       let points = null;
       if (f.kind === 'road') points = f.tiles;
       else if (f.kind === 'city') points = (complete ? 2 : 1) * (f.tiles + f.pennants);
+      else if (f.kind === 'field') points = 3 * completedCitiesOf(map, root);
       else if (f.kind === 'monastery') {
         let n = 0;
         for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (map.cells.has(`${x + dx},${y + dy}`)) n++;
@@ -110,6 +111,21 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
     }
   }
   return out;
+}
+
+/** How many completed cities the field `root` touches (each worth 3 to its farmers at the end). */
+function completedCitiesOf(map, root) {
+  const cities = new Set();
+  for (const cell of map.cells.values()) {
+    for (const f of map.tiles[cell.tile].features) {
+      if (f.kind !== 'field' || map.find(cell.nodes[f.id]) !== root) continue;
+      for (const c of f.cities ?? []) {
+        const city = map.find(cell.nodes[c]);
+        if (map.info[city]?.done) cities.add(city);
+      }
+    }
+  }
+  return cities.size;
 }
 
 /** The spot's name: "meeple on the road, 3 tiles". */
@@ -124,7 +140,7 @@ export function spotName(spot, info) {
 
 /** The points the choice is worth, in words: "+4 now: it completes the city", "3 points so far". */
 export function spotPoints(spot, info) {
-  if (spot.kind === 'field') return t('spot.fieldPoints');
+  if (spot.kind === 'field') return info ? t('spot.farm', { n: info.points }) : t('spot.fieldPoints');
   if (!info || info.points === null) return '';
   return info.complete ? t('spot.completes', { n: info.points }) : t('spot.sofar', { n: info.points });
 }

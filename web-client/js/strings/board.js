@@ -5,6 +5,7 @@
 // is an object of plural forms (Intl.PluralRules categories).
 
 export const en = {
+  'spot.farm': { one: '{n} point at the end as it stands (3 per completed city)', other: '{n} points at the end as it stands (3 per completed city)' },
   'board.label': 'Board',
   'board.cell': 'Free square, column {x}, row {y}: place the tile here',
   'board.ghost': 'Your tile at column {x}, row {y}, turned {deg}°. Space turns it, Enter confirms.',
@@ -34,6 +35,7 @@ export const en = {
 };
 
 export const ja = {
+  'spot.farm': '現状で終了時{n}点（完成した都市1つにつき3点）',
   'board.label': '盤面',
   'board.cell': '空きマス（列{x}、行{y}）：ここにタイルを置く',
   'board.ghost': 'あなたのタイル（列{x}、行{y}、{deg}°回転）。スペースで回転、Enterで確定。',
@@ -63,6 +65,7 @@ export const ja = {
 };
 
 export const fr = {
+  'spot.farm': { one: '{n} point à la fin en l’état (3 par ville terminée)', other: '{n} points à la fin en l’état (3 par ville terminée)' },
   'board.label': 'Plateau',
   'board.cell': 'Case libre, colonne {x}, ligne {y} : poser la tuile ici',
   'board.ghost': 'Votre tuile en colonne {x}, ligne {y}, tournée de {deg}°. Espace la tourne, Entrée valide.',

@@ -313,6 +313,7 @@ export const de = {
   'spot.completes': 'schließt ab: jetzt +{n}',
   'spot.sofar': { one: 'bisher {n} Punkt wert', other: 'bisher {n} Punkte wert' },
   'spot.fieldPoints': '3 Punkte je fertiger Stadt am Spielende',
+  'spot.farm': { one: 'bei Spielende so {n} Punkt (3 je fertiger Stadt)', other: 'bei Spielende so {n} Punkte (3 je fertiger Stadt)' },
   'log.label': 'Spielverlauf: Pfeiltasten gehen durch die Zeilen, Eingabe zeigt eine auf dem Brett',
   'bag.label': 'Plättchen im Beutel',
   'bag.item': '{tile}: noch {n}',

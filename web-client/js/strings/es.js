@@ -313,6 +313,7 @@ export const es = {
   'spot.completes': 'lo completa: +{n} ahora',
   'spot.sofar': { one: 'vale {n} punto por ahora', other: 'vale {n} puntos por ahora' },
   'spot.fieldPoints': '3 puntos por ciudad completada al final',
+  'spot.farm': { one: '{n} punto al final tal como está (3 por ciudad completada)', other: '{n} puntos al final tal como está (3 por ciudad completada)' },
   'log.label': 'Registro: las flechas recorren las líneas, Intro muestra una en el tablero',
   'bag.label': 'Losetas que quedan en la bolsa',
   'bag.item': { one: '{tile}: queda {n}', other: '{tile}: quedan {n}' },
