@@ -116,6 +116,9 @@ test('meeple spots never overlap at any zoom; each names its feature, its size a
     }
     // Choosing a spot: the action bar says the same, with the points.
     const road = spots.find((s) => s.kind !== 'field') ?? spots[0];
+    // Back to the zoom the cell was brought to, so the spot is on screen, then a click.
+    await page.click('#zoom-out');
+    await settled(page);
     await page.click(`[data-testid="meeple-spot"][data-port="${road.port}"]`, { force: true });
     await page.waitForSelector(`[data-testid="meeple-spot"].chosen[data-port="${road.port}"]`);
     const hint = await page.textContent('#action-hint');

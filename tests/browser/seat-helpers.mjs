@@ -39,7 +39,9 @@ export function clickableCells(page) {
 }
 
 /** A point on the tile being placed that is on no meeple spot (where a click turns it). */
-export function ghostPoint(page) {
+export async function ghostPoint(page) {
+  // Once the tile has finished turning.
+  await page.waitForFunction(() => !document.getAnimations().some((a) => /ghost-turn/.test(a.animationName ?? '') && a.playState === 'running'));
   return page.evaluate(() => {
     const g = document.querySelector('[data-testid="ghost"]');
     const r = g.querySelector('.ghost-frame').getBoundingClientRect();
