@@ -31,6 +31,7 @@ test('a move made while the server is down is queued, said, and sent when it is 
     await page.waitForSelector('[data-testid="action-bar"][data-queued="1"]');
     assert.match(await page.textContent('#action-hint'), /Not connected: your move will be sent/);
     assert.match(await page.textContent('[data-testid="toast-info"]'), /Not connected/);
+    assert.match(await page.textContent('[data-testid="turn-banner"]'), /Not connected: your move waits/, 'the banner no longer says "your turn"');
     // While it is down, every retry is planned within 2 s.
     const delays = [];
     const until = Date.now() + 5000;

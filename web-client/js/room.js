@@ -370,7 +370,7 @@ export class RoomPage {
 
     renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });
     this.panels.render({
-      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live, autoIds: this.autoIds,
+      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live, autoIds: this.autoIds, queued: !!this.queued,
       lobby: {
         mySeat,
         inviteUrl: this.inviteUrl(),

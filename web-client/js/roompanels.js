@@ -52,9 +52,9 @@ export class RoomPanels {
       const o = ctx.lobby;
       this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat], () => renderLobby(lobby, state, o));
     }
-    const banner = [state.phase, state.turn?.number, state.turn?.seat, mine, !!ctx.draft, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
+    const banner = [state.phase, state.turn?.number, state.turn?.seat, mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
     this.part('banner', banner, () => renderBanner($('turn-banner'), {
-      state, store, draft: ctx.draft, tiles: ctx.tiles, awaySince: feel.awaySince, finalScoring: feel.finalScoring, onShowEnd: ctx.onShowEnd,
+      state, store, draft: ctx.draft, tiles: ctx.tiles, awaySince: feel.awaySince, finalScoring: feel.finalScoring, onShowEnd: ctx.onShowEnd, queued: ctx.queued,
     }));
     this.part('players', [players, state.phase, state.turn?.seat, mySeat, away, feel.clockMs === null], () => {
       renderPlayers($('players'), state, mySeat, ctx.tiles, { awaySince: feel.awaySince, clockMs: feel.clockMs });

@@ -22,7 +22,7 @@ function withName(key, player, params = {}) {
  * absent seat dropped (clock.js trackAway); finalScoring: the final scoring is being
  * played on the board.
  */
-export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince = {}, finalScoring = false, now = Date.now() }) {
+export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince = {}, finalScoring = false, queued = false, now = Date.now() }) {
   banner.replaceChildren();
   banner.className = 'turn-banner';
   const mine = isMyTurn(store);
@@ -31,7 +31,8 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
     if (mine) {
       banner.classList.add('mine');
-      banner.append(h('strong', { text: draft ? t('turn.yoursPicked') : t('turn.yours') }));
+      // A move confirmed while the connection is down: the banner says it waits.
+      banner.append(h('strong', { text: queued ? t('offline.banner') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
       return;
     }
     const p = playerBySeat(state, state.turn.seat);

@@ -5,6 +5,7 @@
 // is an object of plural forms (Intl.PluralRules categories).
 
 export const en = {
+  'offline.banner': 'Not connected: your move waits for the connection',
   'spot.farm': { one: '{n} point at the end as it stands (3 per completed city)', other: '{n} points at the end as it stands (3 per completed city)' },
   'board.label': 'Board',
   'board.cell': 'Free square, column {x}, row {y}: place the tile here',
@@ -35,6 +36,7 @@ export const en = {
 };
 
 export const ja = {
+  'offline.banner': '接続されていません：手は接続を待っています',
   'spot.farm': '現状で終了時{n}点（完成した都市1つにつき3点）',
   'board.label': '盤面',
   'board.cell': '空きマス（列{x}、行{y}）：ここにタイルを置く',
@@ -65,6 +67,7 @@ export const ja = {
 };
 
 export const fr = {
+  'offline.banner': 'Pas de connexion : votre coup attend la connexion',
   'spot.farm': { one: '{n} point à la fin en l’état (3 par ville terminée)', other: '{n} points à la fin en l’état (3 par ville terminée)' },
   'board.label': 'Plateau',
   'board.cell': 'Case libre, colonne {x}, ligne {y} : poser la tuile ici',

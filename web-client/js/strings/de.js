@@ -324,6 +324,7 @@ export const de = {
   'tile.pennant': 'ein Wappen',
   'announce.yourTurn': { one: 'Du bist dran: das Plättchen passt auf {n} Feld.', other: 'Du bist dran: das Plättchen passt auf {n} Felder.' },
   'offline.queued': 'Keine Verbindung: dein Zug wird gesendet, sobald die Verbindung zurück ist.',
+  'offline.banner': 'Keine Verbindung: dein Zug wartet auf die Verbindung',
   'offline.sent': 'Verbindung zurück: dein Zug wurde gesendet.',
   'offline.dropped': 'Verbindung zurück, aber das Brett hat sich geändert: dein Zug wurde nicht gesendet. Spiel noch einmal.',
   'home.soloCount': 'Computerspieler',

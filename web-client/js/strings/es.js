@@ -324,6 +324,7 @@ export const es = {
   'tile.pennant': 'un escudo',
   'announce.yourTurn': { one: 'Tu turno: la loseta cabe en {n} casilla.', other: 'Tu turno: la loseta cabe en {n} casillas.' },
   'offline.queued': 'Sin conexión: tu jugada se enviará en cuanto vuelva la conexión.',
+  'offline.banner': 'Sin conexión: tu jugada espera a la conexión',
   'offline.sent': 'Conexión recuperada: tu jugada se ha enviado.',
   'offline.dropped': 'Conexión recuperada, pero el tablero ha cambiado: tu jugada no se envió. Vuelve a jugar.',
   'home.soloCount': 'Jugadores ordenador',
