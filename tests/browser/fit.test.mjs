@@ -170,3 +170,42 @@ test('a move the computer made for an away player is logged as the computer\'s',
     await ann.close();
   });
 });
+
+test('words: "1 tile left" and its plurals in every language, names listed the way each language lists them', async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    // A lobby of three, seen from the join dialog in Japanese: a Japanese list.
+    const res = await fetch(`${server.base}/api/rooms`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const { room: lobbyRoom } = await res.json();
+    const { WsClient } = await import('./wsclient.mjs');
+    const seated = [];
+    for (const name of ['Ann', 'Ben', 'Chloé']) {
+      const c = await WsClient.connect(server.base, lobbyRoom);
+      c.send({ type: 'join', name });
+      await c.next('welcome', 0);
+      seated.push(c);
+    }
+    const ja = await browser.newContext({ ...LAPTOP, locale: 'ja-JP' });
+    const jp = await ja.newPage();
+    await jp.goto(`${server.base}/r/${lobbyRoom}`);
+    await jp.waitForSelector('.join-names');
+    assert.equal(await jp.textContent('.join-names'), 'Ann、Ben、Chloé');
+    await ja.close();
+    for (const c of seated) await c.close();
+    // A game down to its last tile in the bag.
+    const { room, clients } = await startRoom(server.base, ['Ann', 'Ben']);
+    await playUntil(clients, (s) => s.bag.left <= 1, (l, s, i) => spreadPick(l, s, i));
+    assert.equal(clients[0].state.bag.left, 1);
+    const ctx = await browser.newContext({ ...LAPTOP, locale: 'en-US' });
+    const page = await ctx.newPage();
+    await page.goto(`${server.base}/r/${room}`);
+    await page.click('[data-testid="join-watch"]');
+    await page.waitForSelector('#view-room[data-phase="playing"]');
+    for (const [lang, text] of [['en', '1 tile left'], ['fr', '1 tuile restante'], ['de', '1 Plättchen übrig'], ['es', 'Queda 1 loseta'], ['ja', '残り1枚']]) {
+      await page.selectOption('[data-testid="lang-select"]', lang);
+      assert.equal(await page.textContent('[data-testid="bag-left"]'), text, lang);
+    }
+    await ctx.close();
+    for (const c of clients) await c.close();
+  });
+});
