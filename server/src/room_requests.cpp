@@ -272,12 +272,16 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
   if (rematch_asked_) return;  // being created: everybody connected hears of it
   rematch_asked_ = true;
   // The same seats rotated by one, so that another player starts; the same host and clock.
+  // A game against the computer (one human) keeps its seats, so the player keeps their
+  // colour and place ("Play again").
   RematchRequest r;
   const int n = static_cast<int>(seats_.size());
+  const auto humans = std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.bot; });
+  const int shift = humans == 1 ? 0 : 1;
   for (int k = 0; k < n; ++k) {
-    const SeatState& s = seats_[static_cast<std::size_t>((k + 1) % n)];
+    const SeatState& s = seats_[static_cast<std::size_t>((k + shift) % n)];
     // The new room's token hashes are set once its id is known (rematch_created).
-    r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + 1) % n == seats_.host()});
+    r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + shift) % n == seats_.host()});
   }
   r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions});
   fx.rematch = std::move(r);

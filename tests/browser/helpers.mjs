@@ -14,6 +14,8 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
 export const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// The client served (CARC_WEB_ROOT: another checkout's web-client, to see a test fail on it).
+export const webRoot = process.env.CARC_WEB_ROOT || 'web-client';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -47,7 +49,7 @@ export async function startServer() {
   let output = '';
   let proc = null;
   const launch = async () => {
-    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', 'web-client'], {
+    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stdout.on('data', (d) => { output += d; });
@@ -70,6 +72,14 @@ export async function startServer() {
     /** Stops the server and starts it again on the same port and data folder. */
     async restart() {
       await kill();
+      await launch();
+    },
+    /** Stops the server (same port and data folder kept for up()). */
+    async down() {
+      await kill();
+    },
+    /** Starts it again after down(); resolves once /healthz answers. */
+    async up() {
       await launch();
     },
     async stop() {

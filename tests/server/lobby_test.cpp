@@ -253,4 +253,36 @@ TEST_CASE("rematch: the same players rotated by one, the same host and clock, on
   CHECK(bob3.join_token(to_bob["token"])["seat"] == 0);
 }
 
+TEST_CASE("rematch of a game against the computer: the seats stay where they were, so the player keeps their colour") {
+  ServerProcess server;
+  Table t(server, 1);
+  Peer& alice = *t.players[0];
+  alice.send({{"type", "add_bot"}, {"level", "easy"}});
+  alice.expect("patch");
+  alice.send({{"type", "add_bot"}, {"level", "easy"}});
+  alice.expect("patch");
+  t.start();
+  Rng rng(11);
+  for (int moves = 0; !t.finished(); ++moves) {
+    if (alice.state()["turn"]["seat"] == 0) {
+      t.play_random(rng);
+    } else {
+      alice.expect("patch", 10s);
+      t.sync();
+    }
+    REQUIRE(moves < 300);
+  }
+  const std::string colour = players_of(alice)[0]["color"];
+  alice.send({{"type", "rematch"}});
+  const json to_alice = alice.expect("rematch");
+  const auto info = json::parse(http(server.port(), "GET", "/api/rooms/" + std::string(to_alice["room"])).body);
+  std::vector<std::string> seated;
+  for (const auto& p : info["players"]) seated.push_back(p["name"]);
+  CHECK(seated == std::vector<std::string>{"Alice", "Bot 2 (easy)", "Bot 3 (easy)"});
+  Peer alice2(server.port(), to_alice["room"]);
+  CHECK(alice2.join_token(to_alice["token"])["seat"] == 0);
+  CHECK(host_of(players_of(alice2)) == 0);
+  CHECK(players_of(alice2)[0]["color"] == colour);
+}
+
 }  // namespace carc::test

@@ -1,7 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard } from '../../web-client/js/boardart.js';
+import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard, legalMarkup } from '../../web-client/js/boardart.js';
+import { spotLayout } from '../../web-client/js/spots.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
 const tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));
@@ -41,8 +42,25 @@ test('markup: the fresh tile slides, bad meeples are dropped, spots have the rin
   assert.equal((t.match(/class="fresh"/g) ?? []).length, 1);
   assert.equal((t.match(/data-testid="tile"/g) ?? []).length, 4);
   assert.equal((meeplesMarkup(board, tiles, state).match(/data-testid="board-meeple"/g) ?? []).length, 1);
-  const d = draftMarkup({ x: 0, y: 1, tile: 'U', rotation: 90, spots: ['N', 'EL', 'bad'], meeple: 'N', color: 'red' }, tiles, 26);
+  const spots = spotLayout(tiles.U, 90, ['N', 'EL'], 26).map((sp) => ({ ...sp, name: `meeple on the ${sp.kind}`, points: '"<b>' }));
+  spots.push({ port: 'bad', figure: 'meeple', kind: 'road', x: 50, y: 50 });
+  const d = draftMarkup({ x: 0, y: 1, tile: 'U', rotation: 90, spots, meeple: 'N', color: 'red', label: 'Your tile', turnFrom: 270 }, tiles, 26);
   assert.equal((d.match(/data-testid="meeple-spot"/g) ?? []).length, 2);
   assert.match(d, /<circle r="13"/);
-  assert.match(d, /class="spot chosen" data-spot="N"/);
+  assert.match(d, /class="spot chosen" role="button" aria-pressed="true" tabindex="0" aria-label="meeple on the road · &quot;&lt;b&gt;"/);
+  assert.match(d, /<title>meeple on the field · &quot;&lt;b&gt;<\/title>/, 'a tooltip, with the text escaped');
+  assert.equal((d.match(/tabindex="0"/g) ?? []).length, 2, 'one tab stop for the tile, one for its spots');
+  assert.match(d, /data-turn="180"/, 'from 270 to 90: half a turn clockwise');
+  const same = draftMarkup({ x: 0, y: 1, tile: 'U', rotation: 90, spots: [], color: 'red', turnFrom: 90 }, tiles, 26);
+  assert.match(same, /data-turn="0"/);
+});
+
+test('legal cells are buttons with a name, one of them the tab stop', () => {
+  const cells = [{ x: 1, y: 0, rotation: 0 }, { x: 0, y: 1, rotation: 90 }, { x: -1, y: 0, rotation: 0 }];
+  const m = legalMarkup(cells, null, null, { labelOf: (c) => `square ${c.x} ${c.y}`, focusKey: '0,1' });
+  assert.equal((m.match(/role="button"/g) ?? []).length, 3);
+  assert.equal((m.match(/tabindex="0"/g) ?? []).length, 1);
+  assert.match(m, /tabindex="0" aria-label="square 0 1"/);
+  const first = legalMarkup(cells, null, null, { labelOf: () => 'x' });
+  assert.match(first, /tabindex="0" aria-label="x" data-testid="cell" data-cell="1" data-x="1" data-y="0"/, 'without a focus, the first cell');
 });

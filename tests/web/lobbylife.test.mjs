@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  seatChange, hostChange, lobbyControls, freeSeatMessage, clockChoices, settingsMessage, durationParts, rematchOffer, soloStep,
+  seatChange, hostChange, lobbyControls, freeSeatMessage, clockChoices, settingsMessage, durationParts, rematchOffer, soloStep, soloPlan, soloText, soloRematchReady,
   TURN_CHOICES, AWAY_CHOICES,
 } from '../../web-client/js/lobbylife.js';
 
@@ -86,4 +86,19 @@ test('a game against the computer: add a bot, then start', () => {
   assert.equal(soloStep({ ...withBot, phase: 'playing' }, 0, 'medium'), 'done');
   assert.equal(soloStep(lobby([player(0, 'Ann', { host: true }), player(1, 'Ben')]), 1, 'medium'), null, 'not the host: wait');
   assert.equal(soloStep(null, 0, 'medium'), null);
+});
+
+test('a game against the computer with several computer players of a level, and its "Play again"', () => {
+  assert.deepEqual(soloPlan('hard:3'), { level: 'hard', count: 3 });
+  assert.deepEqual(soloPlan('easy'), { level: 'easy', count: 1 });
+  assert.deepEqual(soloPlan('evil:9'), { level: 'medium', count: 1 });
+  assert.equal(soloText({ level: 'hard', count: 2 }), 'hard:2');
+  const one = lobby([player(0, 'Ann', { host: true }), player(1, 'Bot 2 (hard)', { bot: 'hard' })]);
+  assert.deepEqual(soloStep(one, 0, 'hard:2'), { type: 'add_bot', level: 'hard' }, 'a second computer player');
+  const two = lobby([...one.players, player(2, 'Bot 3 (hard)', { bot: 'hard' })]);
+  assert.deepEqual(soloStep(two, 0, 'hard:2'), { type: 'start' });
+  assert.equal(soloRematchReady(two, 0), true, 'the host and computer players only: start at once');
+  assert.equal(soloRematchReady(lobby([player(0, 'Ann', { host: true }), player(1, 'Ben')]), 0), false, 'another human: wait for them');
+  assert.equal(soloRematchReady(two, 1), false, 'not the host');
+  assert.equal(soloRematchReady({ ...two, phase: 'playing' }, 0), false);
 });

@@ -16,3 +16,12 @@ test('reconnect delays grow exponentially, with jitter, up to a cap', () => {
   assert.ok(backoffDelay(3, () => 0) < backoffDelay(3, () => 0.999));
   for (let i = 0; i < 30; i++) assert.ok(backoffDelay(i) <= 18000);
 });
+
+test('while the page is visible, every retry comes within 2 s', () => {
+  for (let i = 0; i < 30; i++) {
+    assert.ok(backoffDelay(i, Math.random, true) < 2000, `attempt ${i}`);
+    assert.ok(backoffDelay(i, () => 0.999, true) < 2000, `attempt ${i}, the most jitter`);
+  }
+  assert.equal(backoffDelay(0, () => 0.5, true), 500, 'the first retry is as quick as before');
+  assert.equal(backoffDelay(20, () => 0.5, false), 15000, 'a background tab backs off');
+});

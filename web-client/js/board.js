@@ -1,14 +1,21 @@
 // The board: SVG rendering of the placed tiles, meeples, legal cells and the tile being
 // placed, plus pan (drag), zoom (wheel, pinch, buttons), fit, the view for a turn and for
 // a chosen cell (view.js does the arithmetic), and the board's animations.
+//
+// The camera keeps the player's view (camera: 'keep', the room): the board is fitted once,
+// then only followed, panned smoothly at the same zoom, when a new tile falls outside the
+// view; the zoom and the centre are remembered (`memory`, per room) across reloads. The
+// replay viewer (camera: 'fit') fits every step until the player moves the view.
 
 import { TILE } from './geometry.js';
 import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.js';
-import { MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, spotScale, cellInside, viewCentreCell } from './view.js';
+import {
+  MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, followView, spotScale, cellInside, coveredCells, viewCentreCell, viewCentre, viewFromCentre,
+} from './view.js';
+import { bindBoardInput, focusedKey, restoreFocus } from './boardinput.js';
 import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const DRAG_THRESHOLD = 6;
 const TWEEN_MS = 200;
 // Meeples grow when the board is zoomed out, up to this factor, so that they stay about
 // MEEPLE_MIN_PX tall and their colour and glyph can be told apart.
@@ -23,8 +30,12 @@ function el(name, attrs = {}) {
 
 export class Board {
   /** overlay: an element over the board (the zoom buttons) where no needed cell may sit. */
-  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove, overlay = null } = {}) {
+  /** memory: {load() -> {scale, cx, cy} | null, save(v)}: where the view is kept (camera 'keep'). */
+  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove, overlay = null, camera = 'fit', memory = null } = {}) {
     this.svg = svg;
+    this.camera = camera;
+    this.memory = memory;
+    this.hasView = false; // the first view (fit or remembered) was set
     this.overlay = overlay ?? svg.parentElement?.querySelector('.board-tools') ?? null;
     this.tween = null;
     this.onCellClick = onCellClick ?? (() => {});
@@ -52,11 +63,18 @@ export class Board {
       this.vp.appendChild(this.layers[name]);
     }
     svg.appendChild(this.vp);
-    this.bindInput();
+    bindBoardInput(this);
     if (typeof ResizeObserver === 'function') {
+      let last = null;
       new ResizeObserver(() => {
+        const now = this.size();
         if (this.autoFit) this.autoView();
-        else this.apply();
+        else if (last && this.camera === 'keep') {
+          // The same board point stays in the middle when the page changes size.
+          this.view = { ...this.view, tx: this.view.tx + (now.w - last.w) / 2, ty: this.view.ty + (now.h - last.h) / 2 };
+          this.apply();
+        } else this.apply();
+        last = now;
       }).observe(svg);
     }
   }
@@ -164,6 +182,39 @@ export class Board {
     this.autoMoved = false;
     this.fitAsked = true;
     this.fit();
+    this.remember();
+  }
+
+  /** Keeps the view (its zoom and the board point in the middle) for the next visit. */
+  remember() {
+    if (this.camera !== 'keep' || !this.memory || !this.hasView) return;
+    this.memory.save(viewCentre(this.viewport(), this.view));
+  }
+
+  /** The player moved the view (pan, pinch, wheel, buttons). */
+  userMoved() {
+    this.remember();
+    this.onUserMove();
+  }
+
+  /** The first view: the one remembered for this room, else the fit. */
+  firstView() {
+    this.hasView = true;
+    const saved = this.camera === 'keep' ? this.memory?.load() : null;
+    if (saved) {
+      this.autoFit = false;
+      this.setView(viewFromCentre(this.viewport(), saved));
+    } else this.autoView();
+  }
+
+  /** A new tile at (x, y): the view pans to it, at the same zoom, only if it is outside. */
+  follow(x, y) {
+    const vp = this.viewport();
+    if (cellInside(vp, this.view, x, y)) return false;
+    this.autoFit = false;
+    this.setView(followView(vp, this.view, x, y), { animate: true });
+    this.remember();
+    return true;
   }
 
   /** The view the board chooses: the turn view during the player's turn, else the fit. */
@@ -184,12 +235,18 @@ export class Board {
     if (!this.turnLegal || !this.bounds) return false;
     const vp = this.viewport();
     const min = this.sizes().legalCell;
-    if (!this.autoFit && this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))) return false;
-    this.autoFit = true;
+    // The view stays if it shows a legal cell big enough to hit and none under the zoom buttons.
+    const shown = this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))
+      && coveredCells(vp, this.view, legal) === 0;
+    if ((this.camera === 'keep' || !this.autoFit) && shown) return false;
+    this.autoFit = this.camera !== 'keep';
     this.autoMoved = false;
     // At once, not animated: the legal cells are where they will stay as soon as the
     // player (or a test) sees that it is their turn.
-    this.autoView();
+    if (this.camera === 'keep') {
+      this.setView(turnView(vp, this.bounds, this.turnLegal, { minCell: min }));
+      this.remember();
+    } else this.autoView();
     return true;
   }
 
@@ -198,6 +255,13 @@ export class Board {
     if (!this.turnLegal && !this.autoMoved) return;
     this.turnLegal = null;
     this.fitAsked = false;
+    if (this.camera === 'keep') {
+      // The view goes back to where it was before a chosen cell was brought close.
+      if (this.autoMoved && this.beforeFocus) this.setView(this.beforeFocus, { animate: true });
+      this.autoMoved = false;
+      this.beforeFocus = null;
+      return;
+    }
     if (this.autoMoved) {
       this.autoFit = true;
       this.autoMoved = false;
@@ -214,6 +278,7 @@ export class Board {
     const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits), this.placed ?? []);
     const same = Math.abs(v.scale - this.view.scale) < 1e-6 && Math.abs(v.tx - this.view.tx) < 0.5 && Math.abs(v.ty - this.view.ty) < 0.5;
     if (same) return false;
+    if (!this.autoMoved) this.beforeFocus = { ...this.view };
     this.autoFit = false;
     this.autoMoved = true;
     this.setView(v, { animate: true });
@@ -237,134 +302,71 @@ export class Board {
     this.autoFit = false;
     this.autoMoved = false;
     this.apply();
-    this.onUserMove();
-  }
-
-  localPoint(ev) {
-    const r = this.svg.getBoundingClientRect();
-    return [ev.clientX - r.left, ev.clientY - r.top];
-  }
-
-  bindInput() {
-    const svg = this.svg;
-    svg.addEventListener('wheel', (ev) => {
-      ev.preventDefault();
-      const [sx, sy] = this.localPoint(ev);
-      const delta = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
-      this.zoomBy(Math.exp(-delta * 0.0015), sx, sy);
-    }, { passive: false });
-
-    svg.addEventListener('pointerdown', (ev) => {
-      if (ev.button !== undefined && ev.button > 0) return;
-      this.stopTween();
-      this.pointers.set(ev.pointerId, this.localPoint(ev));
-      if (this.pointers.size === 1) {
-        this.gesture = { kind: 'maybe-pan', start: this.localPoint(ev), view: { ...this.view }, id: ev.pointerId };
-        this.suppressClick = false;
-      } else if (this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()];
-        this.gesture = {
-          kind: 'pinch',
-          dist: Math.hypot(a[0] - b[0], a[1] - b[1]) || 1,
-          mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2],
-          view: { ...this.view },
-        };
-        this.suppressClick = true;
-        for (const id of this.pointers.keys()) {
-          try { svg.setPointerCapture(id); } catch { /* pointer gone */ }
-        }
-      }
-    });
-
-    svg.addEventListener('pointermove', (ev) => {
-      if (!this.pointers.has(ev.pointerId)) return;
-      const p = this.localPoint(ev);
-      this.pointers.set(ev.pointerId, p);
-      const g = this.gesture;
-      if (!g) return;
-      if (g.kind === 'maybe-pan' || g.kind === 'pan') {
-        const dx = p[0] - g.start[0];
-        const dy = p[1] - g.start[1];
-        if (g.kind === 'maybe-pan' && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-        if (g.kind === 'maybe-pan') {
-          g.kind = 'pan';
-          this.suppressClick = true;
-          svg.classList.add('panning');
-          try { svg.setPointerCapture(ev.pointerId); } catch { /* ignore */ }
-        }
-        this.view = { ...g.view, tx: g.view.tx + dx, ty: g.view.ty + dy };
-        this.autoFit = false;
-        this.autoMoved = false;
-        this.apply();
-      } else if (g.kind === 'pinch' && this.pointers.size >= 2) {
-        const [a, b] = [...this.pointers.values()];
-        const dist = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
-        const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-        const v = g.view;
-        const ns = Math.max(MIN_SCALE, Math.min(MAX_SCALE, v.scale * (dist / g.dist)));
-        const wx = (g.mid[0] - v.tx) / v.scale;
-        const wy = (g.mid[1] - v.ty) / v.scale;
-        this.view = { scale: ns, tx: mid[0] - wx * ns, ty: mid[1] - wy * ns };
-        this.autoFit = false;
-        this.autoMoved = false;
-        this.apply();
-      }
-    });
-
-    const end = (ev) => {
-      if (!this.pointers.has(ev.pointerId)) return;
-      this.pointers.delete(ev.pointerId);
-      svg.classList.remove('panning');
-      if (this.gesture && (this.gesture.kind === 'pan' || this.gesture.kind === 'pinch')) this.onUserMove();
-      if (this.pointers.size === 1 && this.gesture?.kind === 'pinch') {
-        const [id, p] = [...this.pointers.entries()][0];
-        this.gesture = { kind: 'pan', start: p, view: { ...this.view }, id };
-      } else if (this.pointers.size === 0) {
-        this.gesture = null;
-      }
-    };
-    svg.addEventListener('pointerup', end);
-    svg.addEventListener('pointercancel', end);
-
-    svg.addEventListener('click', (ev) => {
-      if (this.suppressClick) {
-        this.suppressClick = false;
-        return;
-      }
-      const t = ev.target instanceof Element ? ev.target : null;
-      if (!t) return;
-      const spot = t.closest('[data-spot]');
-      if (spot) return this.onSpotClick(spot.getAttribute('data-spot'));
-      const ghost = t.closest('[data-ghost]');
-      if (ghost) return this.onGhostClick();
-      const cell = t.closest('[data-cell]');
-      if (cell) return this.onCellClick(Number(cell.getAttribute('data-x')), Number(cell.getAttribute('data-y')));
-    });
+    this.userMoved();
   }
 
   /**
    * Draws everything. view = {state, legalCells: [{x, y, rotation}], draft:
    * {x, y, tile, rotation, spots, meeple, color} | null, bounds, previewTile}
    */
-  render({ state, legalCells = [], draft = null, bounds, previewTile = null }) {
+  render({ state, legalCells = [], draft = null, bounds, previewTile = null, cellLabel = () => '' }) {
     const board = cleanBoard(state);
     this.placed = board.map((b) => ({ x: b.x, y: b.y }));
     // The newest tile slides in once, when it is new to this page.
     const lastKey = board.length > 1 ? `${board.length}:${board[board.length - 1].x},${board[board.length - 1].y}` : '';
     const fresh = this.freshKey !== undefined && lastKey !== this.freshKey && board.length > 1;
     this.freshKey = lastKey;
-    this.layers.tiles.innerHTML = tilesMarkup(board, this.tiles, fresh ? board.length - 1 : -1);
-    this.layers.last.innerHTML = board.length > 1 ? lastMarkup(state) : '';
-    this.layers.meeples.innerHTML = meeplesMarkup(board, this.tiles, state);
-    this.layers.legal.innerHTML = legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null);
-    this.layers.draft.innerHTML = draftMarkup(draft, this.tiles, this.sizes().spotUnits);
+    const focus = this.focusedKey();
+    const tilesKey = board.map((b) => `${b.x},${b.y},${b.tile},${b.rotation}`).join(';');
+    this.setLayer('tiles', () => tilesMarkup(board, this.tiles, fresh ? board.length - 1 : -1), tilesKey);
+    this.setLayer('last', () => (board.length > 1 ? lastMarkup(state) : ''));
+    this.setLayer('meeples', () => meeplesMarkup(board, this.tiles, state));
+    if (focus?.cell) this.cellFocus = focus.cell;
+    this.setLayer('legal', () => legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null, { labelOf: cellLabel, focusKey: this.cellFocus }));
+    // The tile turns from the rotation shown before, once per change of rotation.
+    const ghostKey = draft ? `${draft.x},${draft.y}` : '';
+    if (!draft) this.turning = null;
+    else if (!this.turning || this.turning.cell !== ghostKey) this.turning = { cell: ghostKey, rotation: draft.rotation, from: null };
+    else if (this.turning.rotation !== draft.rotation) this.turning = { cell: ghostKey, rotation: draft.rotation, from: this.turning.rotation };
+    this.setLayer('draft', () => draftMarkup(draft && { ...draft, turnFrom: this.turning?.from }, this.tiles, this.sizes().spotUnits));
+    this.restoreFocus(focus);
 
     const key = bounds ? `${bounds.minX},${bounds.minY},${bounds.maxX},${bounds.maxY}` : '';
     if (bounds) this.bounds = bounds;
-    if (key !== this.lastBoundsKey) {
+    if (bounds && !this.hasView) {
+      this.lastBoundsKey = key;
+      this.firstView();
+    } else if (this.camera === 'keep') {
+      if (fresh) {
+        // The board was fitted once; from the first move on, only followed.
+        this.autoFit = false;
+        this.follow(board.at(-1).x, board.at(-1).y);
+      }
+    } else if (key !== this.lastBoundsKey) {
       this.lastBoundsKey = key;
       if (this.autoFit) this.autoView();
     }
+  }
+
+  /** Redraws a layer only when what it shows changed, so that focus and animations survive. */
+  setLayer(name, markup, key = null) {
+    const k = key ?? markup();
+    if (this.layerKeys?.[name] === k) return;
+    (this.layerKeys ??= {})[name] = k;
+    this.layers[name].innerHTML = key === null ? k : markup();
+  }
+
+  focusedKey() {
+    return focusedKey(this);
+  }
+
+  restoreFocus(key) {
+    restoreFocus(this, key);
+  }
+
+  /** Moves the focus to the tile being placed (after the keyboard chose a cell). */
+  focusGhost() {
+    this.layers.draft.querySelector('[data-testid="ghost"]')?.focus({ preventScroll: true });
   }
 
   /** Briefly outlines some cells (a log line was clicked), bringing them into view. */

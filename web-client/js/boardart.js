@@ -86,34 +86,57 @@ export function meeplesMarkup(board, tiles, state) {
   return out;
 }
 
-export function legalMarkup(legalCells, draft, previewDef) {
+/**
+ * The legal cells, each a button for assistive technology (`labelOf(c)` names it). One of
+ * them is the board's tab stop (roving tab index): the cell `focusKey` ("x,y") names, else
+ * the first.
+ */
+export function legalMarkup(legalCells, draft, previewDef, { labelOf = () => '', focusKey = null } = {}) {
   let out = '';
-  for (const c of legalCells) {
-    if (!Number.isInteger(c.x) || !Number.isInteger(c.y)) continue;
-    if (draft && draft.x === c.x && draft.y === c.y) continue;
+  const cells = legalCells.filter((c) => Number.isInteger(c.x) && Number.isInteger(c.y) && !(draft && draft.x === c.x && draft.y === c.y));
+  const stop = cells.some((c) => `${c.x},${c.y}` === focusKey) ? focusKey : (cells[0] ? `${cells[0].x},${cells[0].y}` : null);
+  for (const c of cells) {
     const preview = previewDef && [0, 90, 180, 270].includes(c.rotation)
       ? `<g class="preview" transform="translate(${c.x * TILE} ${c.y * TILE})">${tileMarkup(previewDef, c.rotation)}</g>` : '';
-    out += `<g class="legal-cell" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">${preview}
+    out += `<g class="legal-cell" role="button" tabindex="${`${c.x},${c.y}` === stop ? 0 : -1}" aria-label="${escapeAttr(labelOf(c))}" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">${preview}
       <rect x="${c.x * TILE + 3}" y="${c.y * TILE + 3}" width="${TILE - 6}" height="${TILE - 6}" rx="8"/>
       <path d="M${c.x * TILE + 50} ${c.y * TILE + 36} v28 M${c.x * TILE + 36} ${c.y * TILE + 50} h28"/></g>`;
   }
   return out;
 }
 
-/** draft: {x, y, tile, rotation, spots, meeple, color}; ringUnits: a spot's diameter. */
+/** Text for an attribute of markup built as a string (labels come from the dictionaries and names). */
+export function escapeAttr(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * draft: {x, y, tile, rotation, spots: [{port, figure, kind, x, y, name, points}] (spots.js),
+ * meeple, color, label, turnFrom}; ringUnits: a spot's diameter. `turnFrom`: the rotation
+ * shown before this one on the same cell, so the tile visibly turns (even when the new
+ * rotation looks the same). The spots are a roving group: the chosen one, else the first,
+ * is the tab stop.
+ */
 export function draftMarkup(draft, tiles, ringUnits = 24) {
   if (!draft) return '';
   const def = tiles[draft.tile];
   if (!def || !Number.isInteger(draft.x) || !Number.isInteger(draft.y)) return '';
   const ox = draft.x * TILE;
   const oy = draft.y * TILE;
-  let out = `<g class="ghost" data-ghost="1" data-testid="ghost" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${tileMarkup(def, draft.rotation)}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
-  for (const port of (draft.spots ?? []).filter((p) => PORT_RE.test(p))) {
-    const a = meepleAnchor(def, draft.rotation, port);
-    if (!a) continue;
-    const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';
-    const chosen = draft.meeple === port;
-    out += `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${port}" data-testid="meeple-spot" data-port="${port}" transform="translate(${ox + a[0]} ${oy + a[1]})">
+  const from = Number.isInteger(draft.turnFrom) && draft.turnFrom !== draft.rotation ? draft.turnFrom : null;
+  // Clockwise from the old rotation to the new one (a full turn when they look alike).
+  const turn = from === null ? 0 : (((draft.rotation - from) % 360) + 360) % 360 || 360;
+  // A class per angle: the page's Content-Security-Policy allows no inline style.
+  const body = turn ? `<g class="turning turn-${turn}">${tileMarkup(def, draft.rotation)}</g>` : tileMarkup(def, draft.rotation);
+  let out = `<g class="ghost" data-ghost="1" data-testid="ghost" role="button" tabindex="0" aria-label="${escapeAttr(draft.label ?? '')}" data-turn="${turn}" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${body}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
+  const spots = (draft.spots ?? []).filter((sp) => PORT_RE.test(sp.port) && Number.isFinite(sp.x) && Number.isFinite(sp.y));
+  const stop = spots.some((sp) => sp.port === draft.meeple) ? draft.meeple : spots[0]?.port;
+  for (const sp of spots) {
+    const farmer = sp.kind === 'field';
+    const chosen = draft.meeple === sp.port;
+    const name = [sp.name, sp.points].filter(Boolean).join(' · ');
+    out += `<g class="spot${chosen ? ' chosen' : ''}" role="button" aria-pressed="${chosen}" tabindex="${sp.port === stop ? 0 : -1}" aria-label="${escapeAttr(name)}" data-keys="own" data-spot="${sp.port}" data-figure="${sp.figure}" data-kind="${sp.kind}" data-testid="meeple-spot" data-port="${sp.port}" data-points="${sp.value ?? ''}" transform="translate(${ox + sp.x} ${oy + sp.y})">
+      <title>${escapeAttr(name)}</title>
       <circle r="${ringUnits / 2}" class="spot-ring"/>
       ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
     </g>`;

@@ -2,7 +2,7 @@
 // ever goes in through textContent (h's `text`, or string children as text nodes).
 
 import { tileMarkup, playerColor, glyphPath } from './tileart.js';
-import { playerName } from './i18n.js';
+import { playerName, listParts } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -57,4 +57,12 @@ export function colorChip(colorName, cls = 'chip') {
 export function nameSpan(player, extraClass = '') {
   if (!player) return h('span', { class: 'pname unknown', text: '?' });
   return h('span', { class: `pname c-${player.color} ${extraClass}`.trim(), text: playerName(player) });
+}
+
+/** Players' name spans joined the way the page's language joins a list (Intl.ListFormat). */
+export function namesSpan(players) {
+  const spans = players.map((p) => nameSpan(p));
+  const out = h('span', { class: 'names' });
+  for (const part of listParts(spans.length)) out.append(typeof part === 'number' ? spans[part] : part);
+  return out;
 }

@@ -60,6 +60,12 @@ export function stepTarget(cells, d, key, origin = { x: 0, y: 0 }) {
   if (d) return nextCell(cells, d, key);
   const ahead = nextCell(cells, origin, key);
   if (ahead || !cells.length || !/^Arrow/.test(key ?? '')) return ahead;
+  return nearestCell(cells, origin);
+}
+
+/** The cell nearest `origin` (the middle of the view), or null. */
+export function nearestCell(cells, origin) {
+  if (!cells.length) return null;
   const dist = (c) => Math.hypot(c.x - origin.x, c.y - origin.y);
   return cells.reduce((best, c) => (dist(c) < dist(best) ? c : best));
 }

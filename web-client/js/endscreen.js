@@ -4,7 +4,7 @@
 import { t } from './i18n.js';
 import { playerColor } from './tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
-import { h, colorChip, nameSpan } from './dom.js';
+import { h, colorChip, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -96,11 +96,7 @@ export function renderEnd(modal, state, mySeat) {
   const winners = (result.winners ?? []).map((s) => playerBySeat(state, s)).filter(Boolean);
   const key = winners.length > 1 ? 'end.winners' : 'end.winner';
   const parts = t(key, { names: '\u0000' }).split('\u0000');
-  const names = h('span', { class: 'names' });
-  winners.forEach((p, i) => {
-    if (i) names.appendChild(document.createTextNode(i === winners.length - 1 ? ' & ' : ', '));
-    names.appendChild(nameSpan(p));
-  });
+  const names = namesSpan(winners);
   winnersEl.replaceChildren(h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }), ' ', parts[0], names, parts[1] ?? '');
   renderTable(modal.querySelector('#end-table'), state, mySeat);
   const figure = modal.querySelector('#end-chart');

@@ -314,7 +314,6 @@ export function tileShapes(tileDef) {
     fields: [],
     junction: null,
     monastery: monasteryFeature ? { id: monasteryFeature.id, center: [50, 50] } : null,
-    anchors: {},
     kinds: {},
   };
 
@@ -346,61 +345,71 @@ export function tileShapes(tileDef) {
   const deadEnds = out.roads.filter((r) => r.dead && !monasteryFeature);
   if (deadEnds.length >= 3) out.junction = [50, 50];
 
-  // Which grid cells are covered by something other than field.
-  const free = new Uint8Array(N * N);
-  const cityOf = new Int16Array(N * N).fill(-1);
-  for (let j = 0; j < N; j++) {
-    for (let i = 0; i < N; i++) {
-      const k = j * N + i;
-      const p = gridPoint(i, j);
-      let blocked = false;
-      for (const c of out.cities) {
-        if (pointInPolygon(p, c.polygon)) {
-          cityOf[k] = c.id;
-          blocked = true;
+  // Where meeples and coats of arms stand: a search over a grid of the tile, the costly
+  // part, done the first time a tile's anchors are asked for (drawing a tile needs none,
+  // so the start page does not wait for it).
+  const anchors = {};
+  let placedOnce = false;
+  const place = () => {
+    if (placedOnce) return;
+    placedOnce = true;
+    // Which grid cells are covered by something other than field.
+    const free = new Uint8Array(N * N);
+    const cityOf = new Int16Array(N * N).fill(-1);
+    for (let j = 0; j < N; j++) {
+      for (let i = 0; i < N; i++) {
+        const k = j * N + i;
+        const p = gridPoint(i, j);
+        let blocked = false;
+        for (const c of out.cities) {
+          if (pointInPolygon(p, c.polygon)) {
+            cityOf[k] = c.id;
+            blocked = true;
+          }
         }
+        for (const r of out.roads) if (distToPolyline(p, r.points) <= ROAD_HALF_WIDTH + 1.5) blocked = true;
+        if (out.monastery && Math.abs(p[0] - 50) <= 19 && Math.abs(p[1] - 50) <= 19) blocked = true;
+        if (out.junction && Math.hypot(p[0] - 50, p[1] - 50) <= 10) blocked = true;
+        free[k] = blocked ? 0 : 1;
       }
-      for (const r of out.roads) if (distToPolyline(p, r.points) <= ROAD_HALF_WIDTH + 1.5) blocked = true;
-      if (out.monastery && Math.abs(p[0] - 50) <= 19 && Math.abs(p[1] - 50) <= 19) blocked = true;
-      if (out.junction && Math.hypot(p[0] - 50, p[1] - 50) <= 10) blocked = true;
-      free[k] = blocked ? 0 : 1;
     }
-  }
 
-  // Anchors: monastery at its centre, roads along the road, cities and fields at the
-  // roomiest point of their area.
-  if (out.monastery) out.anchors[out.monastery.id] = [50, 52];
-  for (const r of out.roads) {
-    let p;
-    if (r.dead) {
-      const side = SIDE_MID[r.sides[0]];
-      const t = out.monastery ? 0.5 : 0.6;
-      p = [r.end[0] + (side[0] - r.end[0]) * t, r.end[1] + (side[1] - r.end[1]) * t];
-    } else {
-      p = r.points[Math.floor(r.points.length / 2)];
-      if (r.points.length === 2) p = [(r.points[0][0] + r.points[1][0]) / 2, (r.points[0][1] + r.points[1][1]) / 2];
+    // Anchors: monastery at its centre, roads along the road, cities and fields at the
+    // roomiest point of their area.
+    if (out.monastery) anchors[out.monastery.id] = [50, 52];
+    for (const r of out.roads) {
+      let p;
+      if (r.dead) {
+        const side = SIDE_MID[r.sides[0]];
+        const t = out.monastery ? 0.5 : 0.6;
+        p = [r.end[0] + (side[0] - r.end[0]) * t, r.end[1] + (side[1] - r.end[1]) * t];
+      } else {
+        p = r.points[Math.floor(r.points.length / 2)];
+        if (r.points.length === 2) p = [(r.points[0][0] + r.points[1][0]) / 2, (r.points[0][1] + r.points[1][1]) / 2];
+      }
+      anchors[r.id] = p;
     }
-    out.anchors[r.id] = p;
-  }
-  const placed = () => Object.values(out.anchors);
-  for (const c of out.cities) {
-    const region = new Uint8Array(N * N);
-    for (let k = 0; k < N * N; k++) region[k] = cityOf[k] === c.id ? 1 : 0;
-    const dist = distanceTransform(region);
-    const anchor = bestPoint(region, dist, centroid(c.polygon), placed()) ?? centroid(c.polygon);
-    out.anchors[c.id] = anchor;
-    if (c.pennant) {
-      c.pennantAt = bestPoint(region, dist, [anchor[0] - 22, anchor[1] - 10], [...placed(), anchor]) ?? anchor;
+    const placed = () => Object.values(anchors);
+    for (const c of out.cities) {
+      const region = new Uint8Array(N * N);
+      for (let k = 0; k < N * N; k++) region[k] = cityOf[k] === c.id ? 1 : 0;
+      const dist = distanceTransform(region);
+      const anchor = bestPoint(region, dist, centroid(c.polygon), placed()) ?? centroid(c.polygon);
+      anchors[c.id] = anchor;
+      if (c.pennant) {
+        c.pennantAt = bestPoint(region, dist, [anchor[0] - 22, anchor[1] - 10], [...placed(), anchor]) ?? anchor;
+      }
     }
-  }
-  const dist = distanceTransform(free);
-  for (const f of out.fields) {
-    const seeds = f.ports.filter((p) => HALF_POINT[p]).map((p) => HALF_POINT[p]);
-    const region = floodFill(free, seeds);
-    const prefer = centroid(seeds.length ? seeds : [[50, 50]]);
-    const p = bestPoint(region, dist, prefer, placed());
-    out.anchors[f.id] = p ?? prefer;
-  }
+    const dist = distanceTransform(free);
+    for (const f of out.fields) {
+      const seeds = f.ports.filter((p) => HALF_POINT[p]).map((p) => HALF_POINT[p]);
+      const region = floodFill(free, seeds);
+      const prefer = centroid(seeds.length ? seeds : [[50, 50]]);
+      const p = bestPoint(region, dist, prefer, placed());
+      anchors[f.id] = p ?? prefer;
+    }
+  };
+  Object.defineProperty(out, 'anchors', { enumerable: true, get() { place(); return anchors; } });
   shapeCache.set(key, out);
   return out;
 }
@@ -418,8 +427,10 @@ export function meepleAnchor(tileDef, rotation, boardPort) {
 
 /** Coats of arms in board orientation: [[x, y], ...]. */
 export function pennantPoints(tileDef, rotation) {
-  return tileShapes(tileDef)
-    .cities.filter((c) => c.pennant && c.pennantAt)
+  const shapes = tileShapes(tileDef);
+  if (!shapes.cities.some((c) => c.pennant)) return [];
+  void shapes.anchors; // places the coats of arms too
+  return shapes.cities.filter((c) => c.pennant && c.pennantAt)
     .map((c) => rotatePoint(c.pennantAt, rotation));
 }
 

@@ -1,5 +1,6 @@
 // The start page: a small scene of tiles, the "create a game" form (or a game against the
-// computer), "your games", and opening a record file for the replay viewer.
+// computer: how many computer players and their level), "your games", and opening a record
+// file for the replay viewer.
 
 import { t } from './i18n.js';
 import { tileMarkup, meepleMarkup } from './tileart.js';
@@ -8,6 +9,7 @@ import { KEYS, local, session } from './storage.js';
 import { roomPath } from './routes.js';
 import { YourGames } from './yourgames.js';
 import { acceptDrops } from './recordfile.js';
+import { soloText } from './lobbylife.js';
 
 const SCENE = [
   [-1, -1, 'B', 0], [0, -1, 'E', 180], [1, -1, 'V', 180],
@@ -52,7 +54,7 @@ function bindCreateForm() {
       // The room page joins under this name without asking again, and for a solo game
       // adds a medium computer player and starts.
       session.set(KEYS.pendingName(room), n);
-      if (solo) session.set(KEYS.solo(room), 'medium');
+      if (solo) session.set(KEYS.solo(room), soloText({ level: $('solo-level').value, count: Number($('solo-count').value) }));
       location.assign(roomPath(room));
     } catch {
       $('create-error').textContent = t('home.createFailed');

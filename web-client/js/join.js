@@ -1,7 +1,7 @@
 // How a room page joins: with the seat token this browser keeps, with the name given on
 // the start page, or by asking (the join dialog).
 
-import { t } from './i18n.js';
+import { t, joinNames } from './i18n.js';
 import { h } from './ui.js';
 import { $ } from './page.js';
 import { KEYS, local, session } from './storage.js';
@@ -36,7 +36,7 @@ function describeRoom(info, r) {
   if (r.phase === 'lobby' && n < 5) {
     info.textContent = t('join.lobby', { n });
     const names = (r.players ?? []).map((p) => String(p.name ?? '')).filter(Boolean);
-    if (names.length) info.append(h('br'), h('span', { class: 'join-names', text: names.join(', ') }));
+    if (names.length) info.append(h('br'), h('span', { class: 'join-names', text: joinNames(names) }));
   } else if (r.phase === 'lobby') info.textContent = t('join.full');
   else if (r.phase === 'playing') info.textContent = t('join.started');
   else info.textContent = t('join.finished');

@@ -111,16 +111,42 @@ export function rematchOffer(state, mySeat) {
 }
 
 /**
- * The next step of setting up a game against the computer, for the host who asked for it:
- * a message to send, 'done' once the game runs, or null to wait.
+ * A game against the computer as the start page asks for it: {level, count} from what the
+ * session keeps ("hard:2"; a bare level, as before, is one computer player).
  */
-export function soloStep(state, mySeat, level) {
+export function soloPlan(text) {
+  const [level, n] = String(text ?? '').split(':');
+  const count = Number(n ?? 1);
+  return { level: BOT_LEVELS.includes(level) ? level : 'medium', count: Number.isInteger(count) && count >= 1 && count < MAX_SEATS ? count : 1 };
+}
+
+export const soloText = ({ level, count }) => `${level}:${count}`;
+
+/**
+ * The next step of setting up a game against the computer, for the host who asked for it:
+ * a message to send, 'done' once the game runs, or null to wait. `plan`: soloPlan's
+ * {level, count} (or a bare level).
+ */
+export function soloStep(state, mySeat, plan) {
   if (!state) return null;
   if (state.phase !== 'lobby') return 'done';
   const me = playerBySeat(state, mySeat);
   if (!me?.host) return null;
+  const { level, count } = typeof plan === 'object' && plan ? plan : soloPlan(plan);
   const players = state.players ?? [];
-  if (!players.some((p) => p.bot)) return { type: 'add_bot', level: BOT_LEVELS.includes(level) ? level : 'medium' };
+  const bots = players.filter((p) => p.bot).length;
+  if (bots < count && players.length < MAX_SEATS) return { type: 'add_bot', level };
   if (players.length >= 2) return { type: 'start' };
   return null;
+}
+
+/**
+ * A rematch lobby of a game against the computer: this player is the host and everybody
+ * else is a computer player, so "Play again" starts the game at once.
+ */
+export function soloRematchReady(state, mySeat) {
+  if (state?.phase !== 'lobby') return false;
+  const players = state.players ?? [];
+  const me = playerBySeat(state, mySeat);
+  return !!me?.host && players.length >= 2 && players.every((p) => p.seat === mySeat || p.bot);
 }

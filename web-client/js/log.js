@@ -1,8 +1,8 @@
 // The game log: narrate.js's lines in the page's language, and the link from a line to
 // its cells on the board (hover, click, tap, Enter).
 
-import { t } from './i18n.js';
-import { h, tileIcon, nameSpan } from './dom.js';
+import { t, getLanguage } from './i18n.js';
+import { h, tileIcon, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { narrate } from './narrate.js';
 
@@ -10,7 +10,7 @@ function featureLabel(kind) {
   return t(`feature.${kind}`);
 }
 
-const count = (key, n) => t(n === 1 ? `${key}1` : key, { n });
+const count = (key, n) => t(key, { n });
 
 /** Fills a translated text into `li`, with {name}-like params given as elements. */
 function fill(li, key, params, nameParams = {}) {
@@ -22,12 +22,7 @@ function fill(li, key, params, nameParams = {}) {
 }
 
 function namesOf(state, seats) {
-  const names = h('span', { class: 'names' });
-  seats.forEach((s, i) => {
-    if (i) names.appendChild(document.createTextNode(i === seats.length - 1 ? ' & ' : ', '));
-    names.appendChild(nameSpan(playerBySeat(state, s)));
-  });
-  return names;
+  return namesSpan(seats.map((s) => playerBySeat(state, s)));
 }
 
 function featureDetail(line) {
@@ -46,7 +41,7 @@ export function logLine(line, state, tiles) {
   if (line.cells?.length) {
     li.dataset.cells = JSON.stringify(line.cells);
     li.classList.add('linked');
-    li.tabIndex = 0;
+    li.tabIndex = -1; // the log is one tab stop: arrows move between its lines (bindLog)
   }
   const who = (seat) => nameSpan(playerBySeat(state, seat));
   switch (line.type) {
@@ -109,15 +104,32 @@ function narrated(ol, state, tiles) {
   return ol.narrated.lines;
 }
 
-export function renderLog(ol, state, tiles) {
-  const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
-  ol.replaceChildren(...narrated(ol, state, tiles).map((line) => {
-    try {
-      return logLine(line, state, tiles);
-    } catch {
-      return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
+const lineOf = (line, state, tiles, autoIds) => {
+  try {
+    const li = logLine(line, state, tiles);
+    // Said as the computer's move, not the player's own.
+    if (autoIds?.has(line.id) && (line.type === 'placed' || line.type === 'discarded')) {
+      li.append(' ', h('span', { class: 'muted auto-move', 'data-testid': 'auto-move', text: t('replay.auto') }));
     }
-  }));
+    return li;
+  } catch {
+    return h('li', { class: 'ev', text: String(line?.type ?? '?') }); // a line this client cannot word
+  }
+};
+
+/**
+ * Draws the log. New lines are appended to those already drawn (same language, same
+ * names), so a line with the keyboard focus or a selection stays where it is.
+ */
+export function renderLog(ol, state, tiles, { autoIds = null } = {}) {
+  const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
+  const lines = narrated(ol, state, tiles);
+  const words = JSON.stringify([getLanguage(), (state.players ?? []).map((p) => [p.seat, p.name, p.color, p.bot])]);
+  const drawn = ol.drawn;
+  const extends_ = drawn && drawn.words === words && drawn.ids.length <= lines.length && drawn.ids.every((id, i) => lines[i]?.id === id && lines[i]?.type === drawn.types[i]);
+  if (extends_) ol.append(...lines.slice(drawn.ids.length).map((line) => lineOf(line, state, tiles, autoIds)));
+  else ol.replaceChildren(...lines.map((line) => lineOf(line, state, tiles, autoIds)));
+  ol.drawn = { words, ids: lines.map((l) => l.id), types: lines.map((l) => l.type) };
   if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
   ol.dataset.init = '1';
 }
@@ -149,6 +161,18 @@ export function bindLog(ol, { onHover, onPick }) {
     if (cells) onPick(cells);
   });
   ol.addEventListener('keydown', (ev) => {
+    const lines = [...ol.querySelectorAll('li[data-cells]')];
+    const at = lines.indexOf(ev.target.closest?.('li'));
+    const to = { ArrowDown: at + 1, ArrowUp: at < 0 ? lines.length - 1 : at - 1, Home: 0, End: lines.length - 1 }[ev.key];
+    if (to !== undefined) {
+      // Arrows stay in the log (the board's arrow keys are for the board).
+      ev.preventDefault();
+      ev.stopPropagation();
+      const li = lines[Math.max(0, Math.min(lines.length - 1, to))];
+      li?.focus();
+      if (li) onHover(JSON.parse(li.dataset.cells));
+      return;
+    }
     if (ev.key !== 'Enter' && ev.key !== ' ') return;
     const cells = cellsOf(ev);
     if (!cells) return;

@@ -18,6 +18,7 @@ export function applyStaticI18n(root = document) {
   document.documentElement.lang = getLanguage();
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', t(e.dataset.i18nLabel));
   for (const e of root.querySelectorAll('[data-i18n-title]')) {
     e.title = t(e.dataset.i18nTitle);
     e.setAttribute('aria-label', t(e.dataset.i18nTitle));
@@ -37,4 +38,23 @@ export function setupLanguage(onChange) {
     onChange();
   });
   applyStaticI18n();
+}
+
+/** The sound button in the top bar (a room page): on or off, kept in storage. */
+export function bindSoundToggle() {
+  $('sound-toggle').hidden = false;
+  $('sound-toggle').addEventListener('click', () => {
+    local.set(KEYS.sound, local.get(KEYS.sound) === '0' ? '1' : '0');
+    renderSoundToggle();
+  });
+  renderSoundToggle();
+}
+
+export function renderSoundToggle() {
+  const on = local.get(KEYS.sound) !== '0';
+  const btn = $('sound-toggle');
+  btn.setAttribute('aria-pressed', on ? 'true' : 'false');
+  // The visible word ("Sound") is the button's name; the title says what it does.
+  btn.title = t(on ? 'sound.on' : 'sound.off');
+  btn.classList.toggle('off', !on);
 }

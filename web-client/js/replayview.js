@@ -3,11 +3,12 @@
 // step is drawn by the room's own board, players panel and log.
 // Names are user text: they only reach the page through textContent.
 
-import { t } from './i18n.js';
-import { h, add, nameSpan, renderPlayers, renderLog, bindLog, renderEnd } from './ui.js';
+import { t, playerName, joinNames, getLanguage } from './i18n.js';
+import { knownGames } from './games.js';
+import { local } from './storage.js';
+import { h, add, namesSpan, renderPlayers, renderLog, bindLog, renderEnd } from './ui.js';
 import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
-import { featureAt } from './geometry.js';
 import { buildReplay, clampStep, stepForKey, stepEvents, problemText } from './replay.js';
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
@@ -22,12 +23,7 @@ function fill(key, params, nodes) {
 }
 
 function namesOf(state, seats) {
-  const out = h('span', { class: 'names' });
-  seats.forEach((s, i) => {
-    if (i) out.append(i === seats.length - 1 ? ' & ' : ', ');
-    out.append(nameSpan(playerBySeat(state, s)));
-  });
-  return out;
+  return namesSpan(seats.map((s) => playerBySeat(state, s)));
 }
 
 export class ReplayPage {
@@ -130,7 +126,7 @@ export class ReplayPage {
     const read = await readRecordFile(file);
     const problem = read.error
       ? problemText({ move: null, reason: read.error })
-      : this.load(read.record, { kind: 'file', name: String(file.name ?? '') }, null);
+      : this.load(read.record, { kind: 'file', name: String(file.name ?? ''), date: file.lastModified }, null);
     if (errorEl) errorEl.textContent = problem ?? '';
     if (!problem) {
       this.enter();
@@ -237,7 +233,6 @@ export class ReplayPage {
     svg.dataset.move = String(step);
     svg.dataset.tiles = String(frame.board.length);
     this.view.dataset.move = String(step);
-    this.renderBanner(frame);
     this.renderControls();
     renderPlayers($('replay-players'), frame, null, this.tiles);
     const log = $('replay-log');
@@ -245,6 +240,7 @@ export class ReplayPage {
     const current = new Set(stepEvents(replay, step).map((e) => String(e.id)));
     let first = null;
     for (const li of log.querySelectorAll('li[data-id]')) {
+      li.classList.remove('current'); // lines drawn for another step stay (renderLog appends)
       if (!current.has(li.dataset.id)) continue;
       li.classList.add('current');
       first ??= li;
@@ -252,6 +248,16 @@ export class ReplayPage {
     if (first && (first.offsetTop < log.scrollTop || first.offsetTop > log.scrollTop + log.clientHeight - 20)) {
       log.scrollTop = first.offsetTop - log.offsetTop - 8;
     }
+    this.renderBanner(frame, [...log.querySelectorAll('li.current')]);
+    this.renderTitle(frame);
+  }
+
+  /** The page's title: the players and the date of the game (when this browser knows it). */
+  renderTitle(frame) {
+    const names = (frame.players ?? []).map((p) => playerName(p));
+    const when = this.source?.kind === 'file' ? this.source.date : knownGames(local).find((g) => g.room === this.source?.room)?.updated;
+    const date = Number.isFinite(when) ? new Intl.DateTimeFormat(getLanguage(), { dateStyle: 'medium' }).format(new Date(when)) : null;
+    document.title = date ? t('replay.pageTitle', { names: joinNames(names), date }) : `${joinNames(names)} — ${t('app.title')}`;
   }
 
   renderControls() {
@@ -272,7 +278,11 @@ export class ReplayPage {
     $('replay-count').textContent = t('replay.count', { k: this.step, n: steps });
   }
 
-  renderBanner(frame) {
+  /**
+   * The banner says what the log says: the log's own lines for this step (`lines`, the
+   * current ones), copied, so the two never word a move differently.
+   */
+  renderBanner(frame, lines = []) {
     const banner = $('replay-banner');
     const { replay, step } = this;
     banner.replaceChildren();
@@ -281,24 +291,13 @@ export class ReplayPage {
       return;
     }
     banner.append(h('span', { class: 'turn-no', text: t('replay.move', { k: step, n: replay.steps }) }));
-    const events = stepEvents(replay, step);
-    const move = events.find((e) => e.type === 'placed' || e.type === 'discarded');
-    if (move) {
-      const p = playerBySeat(frame, move.seat);
-      let key = 'replay.discarded';
-      let feature = '';
-      if (move.type === 'placed') {
-        const def = this.tiles[move.tile];
-        key = move.meeple ? 'replay.placedMeeple' : 'replay.placed';
-        if (move.meeple && def) feature = t(`feature.${featureAt(def, move.rotation, move.meeple)?.kind ?? 'road'}`);
-      }
-      banner.append(h('span', { class: 'replay-what-move' }, ...fill(key, { tile: move.tile, feature }, { name: nameSpan(p) })));
-      if (replay.auto[step - 1]) banner.append(h('span', { class: 'muted replay-auto', 'data-testid': 'replay-auto', text: t('replay.auto') }));
+    for (const li of lines) {
+      if (li.dataset.line === 'final' || li.dataset.line === 'game_over') continue;
+      const line = h('span', { class: 'replay-what-move', 'data-testid': 'replay-line', 'data-id': li.dataset.id });
+      line.append(...[...li.cloneNode(true).childNodes]);
+      banner.append(line);
     }
-    for (const e of events.filter((x) => x.type === 'scored' && !x.end)) {
-      banner.append(h('span', { class: 'replay-points' },
-        ...fill('replay.points', { feature: t(`feature.${e.kind}`), points: e.points }, { names: namesOf(frame, e.seats) })));
-    }
+    if (replay.auto[step - 1]) banner.append(h('span', { class: 'muted replay-auto', 'data-testid': 'replay-auto', text: t('replay.auto') }));
     if (frame.phase === 'finished' && frame.result) {
       const winners = frame.result.winners ?? [];
       banner.append(h('strong', { class: 'replay-final', text: t('replay.final') }),

@@ -2,24 +2,26 @@
 // prepared, and the rendering of the lobby, the board, the panels and the end screen.
 // The server decides everything; this page shows its state and sends the player's choices.
 
-import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from './state.js';
+import { initialStore, reduce, newEvents, isMyTurn, legalCells, legalAt, boardBounds, playerBySeat } from './state.js';
 import { Connection, wsUrl } from './net.js';
 import { Board } from './board.js';
 import { t, errorText } from './i18n.js';
-import { renderPlayers, renderBag, renderLog, renderChat, renderEnd, bindLog } from './ui.js';
+import { bindLog } from './ui.js';
 import { PlayFeel } from './feel.js';
-import { renderLobby, copyInvite } from './lobby.js';
+import { copyInvite } from './lobby.js';
 import {
-  startDraft, rotateDraft, toggleMeeple, withoutMeeple, cycleMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
+  startDraft, nearestCell, entryOf, rotateDraft, toggleMeeple, withoutMeeple, cycleMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
 } from './draft.js';
 import { roomKeyAction, describeKey } from './keys.js';
-import { renderBanner, renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
+import { renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
+import { RoomPanels } from './roompanels.js';
 import { joinMessage, storedIntent, askName, bindJoinForm, showMissing } from './join.js';
-import { $, toast } from './page.js';
-import { KEYS, local } from './storage.js';
+import { $, toast, bindSoundToggle, renderSoundToggle } from './page.js';
+import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { RoomLife } from './roomlife.js';
+import { describeSpots } from './spots.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -30,11 +32,15 @@ export class RoomPage {
     this.conn = null;
     this.intent = null; // {type:'token', token} | {type:'name', name} | {type:'watch'}
     this.draft = null; // see draft.js
+    this.queued = null; // a draft confirmed while the connection was down
+    this.autoIds = new Set(); // events of moves the computer made for an away player
     this.board = null;
     this.endDismissed = false;
     this.feel = null; // sounds, the turn clock, absences, the turn view, the final scoring (feel.js)
     this.title = new TitleCue();
     this.connIndicator = new ConnIndicator();
+    this.panels = new RoomPanels();
+    this.live = false;
     this.life = new RoomLife(room, { send: (msg) => this.send(msg), askName: () => askName(this.room) });
   }
 
@@ -48,6 +54,8 @@ export class RoomPage {
       onCellClick: (x, y) => this.selectCell(x, y),
       onSpotClick: (port) => this.chooseSpot(port),
       onGhostClick: () => this.rotate(),
+      camera: 'keep',
+      memory: viewMemory(this.room),
     });
     this.board.setCatalog(this.catalog);
     this.feel = new PlayFeel({
@@ -57,10 +65,11 @@ export class RoomPage {
     $('end-download').href = `/api/rooms/${encodeURIComponent(this.room)}/record`;
     $('end-download').setAttribute('download', `carcassonne-${this.room}.json`);
     this.bindControls();
-    this.bindSoundToggle();
+    bindSoundToggle();
     const bag = $('bag-details');
     const bagOpen = local.get(KEYS.bagOpen);
-    bag.open = bagOpen === null ? window.innerWidth > 860 : bagOpen === '1';
+    // Open by default where there is room for it (not on a phone, nor a 768 px laptop).
+    bag.open = bagOpen === null ? window.innerWidth > 860 && window.innerHeight >= 900 : bagOpen === '1';
     bag.addEventListener('toggle', () => local.set(KEYS.bagOpen, bag.open ? '1' : '0'));
 
     this.intent = storedIntent(this.room);
@@ -134,6 +143,7 @@ export class RoomPage {
     if (r.resync) this.send({ type: 'resync' });
     if (r.error) this.handleError(this.life.onError(r.error));
     if (r.changed) this.onStateChanged(prev, msg.type === 'patch', prevSeat);
+    if (msg.type === 'welcome') this.sendQueued();
   }
 
   handleError(err) {
@@ -157,6 +167,10 @@ export class RoomPage {
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
     if (live && prev) {
+      // A move of a seat whose player was away was the computer's, for them (protocol 1.1).
+      for (const ev of newEvents(prev, state)) {
+        if ((ev.type === 'placed' || ev.type === 'discarded') && playerBySeat(prev, ev.seat)?.away) this.autoIds.add(ev.id);
+      }
       // Points rise from what a move completed; the final scoring is played by feel.js.
       const scored = newEvents(prev, state).filter((ev) => ev.type === 'scored' && !ev.end && (ev.points ?? 0) > 0);
       scored.forEach((ev, i) => {
@@ -167,28 +181,8 @@ export class RoomPage {
     }
     if (state.phase !== 'finished') this.endDismissed = false;
     this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
+    this.live = live;
     this.render();
-  }
-
-  // -------------------------------------------------------------------------
-  // Sound.
-
-  bindSoundToggle() {
-    $('sound-toggle').hidden = false;
-    $('sound-toggle').addEventListener('click', () => {
-      local.set(KEYS.sound, local.get(KEYS.sound) === '0' ? '1' : '0');
-      this.renderSoundToggle();
-    });
-    this.renderSoundToggle();
-  }
-
-  renderSoundToggle() {
-    const on = local.get(KEYS.sound) !== '0';
-    const btn = $('sound-toggle');
-    btn.setAttribute('aria-pressed', on ? 'true' : 'false');
-    btn.title = t(on ? 'sound.on' : 'sound.off');
-    btn.setAttribute('aria-label', btn.title);
-    btn.classList.toggle('off', !on);
   }
 
   // -------------------------------------------------------------------------
@@ -210,6 +204,17 @@ export class RoomPage {
   stepCell(key) {
     if (this.draft?.pending) return;
     const best = stepTarget(legalCells(this.store.state), this.draft, key, this.board.centreCell());
+    if (!best) return;
+    this.selectCell(best.x, best.y);
+    // The keyboard goes on with the tile: its name says where it is (assistive technology).
+    this.board.focusGhost();
+  }
+
+  /** The tile in the action bar: turns the tile being placed, or picks a cell to start with. */
+  previewClick() {
+    if (!isMyTurn(this.store) || this.draft?.pending) return;
+    if (this.draft) return this.rotate();
+    const best = nearestCell(legalCells(this.store.state), this.board.centreCell());
     if (best) this.selectCell(best.x, best.y);
   }
 
@@ -240,7 +245,31 @@ export class RoomPage {
   confirmDraft() {
     const d = this.draft;
     if (!d || d.pending || !isMyTurn(this.store)) return;
-    if (this.send(playMessage(d, this.store.version))) this.updateDraft(markPending(d));
+    if (!this.send(playMessage(d, this.store.version))) {
+      // The connection is down: the move waits, says so, and goes once it is back (if the
+      // board still allows it, see sendQueued).
+      this.queued = d;
+      toast(t('offline.queued'), 'info', 6000);
+    }
+    this.updateDraft(markPending(d));
+  }
+
+  /** Back online (a welcome): the move made while offline is sent if it is still legal. */
+  sendQueued() {
+    const d = this.queued;
+    if (!d) return;
+    this.queued = null;
+    const rotation = entryOf(d).rotation;
+    const entry = legalAt(this.store.state, d.x, d.y).find((l) => l.rotation === rotation);
+    const still = keepDraft(d, this.store) && entry && (!d.meeple || entry.meeples.includes(d.meeple));
+    if (still && this.send(playMessage(d, this.store.version))) {
+      this.draft = markPending(d);
+      toast(t('offline.sent'), 'info', 4000);
+    } else {
+      this.draft = null;
+      toast(t('offline.dropped'), 'error', 7000);
+    }
+    this.render();
   }
 
   // -------------------------------------------------------------------------
@@ -267,6 +296,7 @@ export class RoomPage {
       this.connect();
     });
     $('btn-rotate').addEventListener('click', () => this.rotate());
+    $('current-tile-btn').addEventListener('click', () => this.previewClick());
     $('btn-no-meeple').addEventListener('click', () => this.noMeeple());
     $('btn-cancel').addEventListener('click', () => this.cancelDraft());
     $('btn-confirm').addEventListener('click', () => this.confirmDraft());
@@ -300,8 +330,9 @@ export class RoomPage {
 
   /** The language changed: every text again. */
   relabel() {
+    this.panels.invalidate();
     this.render();
-    this.renderSoundToggle();
+    renderSoundToggle();
     this.connIndicator.show(this.conn?.status ?? { state: 'idle' });
   }
 
@@ -321,54 +352,45 @@ export class RoomPage {
     view.dataset.seat = mySeat ?? '';
     view.dataset.version = this.store.version;
 
-    const lobby = $('lobby');
-    lobby.hidden = state.phase !== 'lobby';
-    if (state.phase === 'lobby') {
-      renderLobby(lobby, state, {
+    const mine = isMyTurn(this.store) && !this.draft?.pending;
+    const b = boardBounds(state);
+    const dv = draftView(this.draft, this.store);
+    if (dv) {
+      dv.spots = describeSpots(state, this.tiles, dv, this.board.sizes().spotUnits, mySeat);
+      dv.label = t('board.ghost', { x: dv.x, y: dv.y, deg: dv.rotation });
+    }
+    this.board.render({
+      state,
+      legalCells: mine ? legalCells(state) : [],
+      draft: dv,
+      bounds: { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 },
+      previewTile: state.turn?.tile,
+      cellLabel: (c) => t('board.cell', { x: c.x, y: c.y }),
+    });
+
+    renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });
+    this.panels.render({
+      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live, autoIds: this.autoIds, queued: !!this.queued,
+      lobby: {
         mySeat,
         inviteUrl: this.inviteUrl(),
         onCopy: (ev) => copyInvite(ev?.currentTarget, this.inviteUrl()),
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
         ...this.life.lobbyOptions(state),
-      });
-    }
-
-    const mine = isMyTurn(this.store) && !this.draft?.pending;
-    const b = boardBounds(state);
-    this.board.render({
-      state,
-      legalCells: mine ? legalCells(state) : [],
-      draft: draftView(this.draft, this.store),
-      bounds: { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 },
-      previewTile: state.turn?.tile,
-    });
-
-    const ctx = { state, store: this.store, draft: this.draft, tiles: this.tiles };
-    renderBanner($('turn-banner'), {
-      ...ctx, awaySince: this.feel.awaySince, finalScoring: this.feel.finalScoring,
+      },
       onShowEnd: () => {
         this.feel.skipFinale();
         this.endDismissed = false;
         this.render();
       },
+      // The end dialog waits for the final scoring played on the board.
+      end: {
+        show: state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring,
+        life: this.life, rerender: () => this.render(),
+      },
     });
-    renderActionBar(ctx);
-    renderPlayers($('players'), state, mySeat, this.tiles, { awaySince: this.feel.awaySince, clockMs: this.feel.clockMs });
-    $('spectators').textContent = `· ${t('spectators', { n: state.spectators ?? 0 })}`;
-    $('bag-panel').hidden = state.phase === 'lobby';
-    renderBag($('bag-grid'), $('bag-left'), state, this.catalog);
-    renderLog($('log'), state, this.tiles);
-    renderChat($('chat'), state);
-
-    const end = $('end-modal');
-    // The end dialog waits for the final scoring played on the board.
-    const showEnd = state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring;
-    end.hidden = !showEnd;
-    if (showEnd) {
-      renderEnd(end, state, mySeat);
-      this.life.renderEnd(end, state, mySeat, () => this.render());
-    }
+    this.live = false;
     this.title.update(isMyTurn(this.store));
     // Last, once the panels around the board have their size: a view to play in.
     this.feel.afterRender(state, isMyTurn(this.store));

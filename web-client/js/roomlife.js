@@ -10,7 +10,7 @@ import { toast } from './page.js';
 import { KEYS, local, session } from './storage.js';
 import { forgetGame } from './games.js';
 import { roomPath, replayPath } from './routes.js';
-import { seatChange, hostChange, freeSeatMessage, rematchOffer, soloStep } from './lobbylife.js';
+import { seatChange, hostChange, freeSeatMessage, rematchOffer, soloStep, soloRematchReady } from './lobbylife.js';
 
 const ROOM_ID = /^[A-Za-z0-9_-]{10,64}$/;
 
@@ -23,7 +23,7 @@ export class RoomLife {
     this.go = go;
     this.seatNotice = null; // why this page watches instead of playing
     this.kicked = false;
-    this.soloSent = null; // the type of the last solo set-up message sent
+    this.soloSent = null; // the last solo set-up step sent (type:seats)
     this.rematchAsked = false;
     this.rematchOnArrival = false; // the room already named its rematch when this page joined
     this.offered = null; // a rematch seat kept for one click: {room}
@@ -84,6 +84,11 @@ export class RoomLife {
   }
 
   solo(store) {
+    // "Play again" after a game against the computer: the same seats, started at once.
+    if (!this.soloSent && session.get(KEYS.rematchFrom(this.room)) && soloRematchReady(store.state, store.seat)) {
+      if (this.send({ type: 'start' })) this.soloSent = 'start';
+      return;
+    }
     const level = session.get(KEYS.solo(this.room));
     if (!level) return;
     const step = soloStep(store.state, store.seat, level);
@@ -91,7 +96,9 @@ export class RoomLife {
       session.del(KEYS.solo(this.room));
       return;
     }
-    if (step && step.type !== this.soloSent && this.send(step)) this.soloSent = step.type;
+    // Each step once: a step is known by its type and the number of seats it starts from.
+    const key = step && `${step.type}:${store.state.players?.length ?? 0}`;
+    if (step && key !== this.soloSent && this.send(step)) this.soloSent = key;
   }
 
   /** A refused request: the solo set-up or the rematch request stops (the page says why). */

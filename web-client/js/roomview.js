@@ -22,7 +22,7 @@ function withName(key, player, params = {}) {
  * absent seat dropped (clock.js trackAway); finalScoring: the final scoring is being
  * played on the board.
  */
-export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince = {}, finalScoring = false, now = Date.now() }) {
+export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince = {}, finalScoring = false, queued = false, now = Date.now() }) {
   banner.replaceChildren();
   banner.className = 'turn-banner';
   const mine = isMyTurn(store);
@@ -31,7 +31,8 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
     if (mine) {
       banner.classList.add('mine');
-      banner.append(h('strong', { text: draft ? t('turn.yoursPicked') : t('turn.yours') }));
+      // A move confirmed while the connection is down: the banner says it waits.
+      banner.append(h('strong', { text: queued ? t('offline.banner') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
       return;
     }
     const p = playerBySeat(state, state.turn.seat);
@@ -54,7 +55,7 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
   }
 }
 
-export function renderActionBar({ state, store, draft, tiles }) {
+export function renderActionBar({ state, store, draft, tiles, spots = [], queued = false }) {
   const bar = $('action-bar');
   const mine = isMyTurn(store);
   // The bar stays while the game runs, so the board does not jump at every turn.
@@ -65,6 +66,7 @@ export function renderActionBar({ state, store, draft, tiles }) {
   bar.dataset.pending = draft?.pending ? '1' : '0';
   const label = $('current-tile-label');
   const tileDef = tiles[state.turn.tile];
+  $('current-tile-btn').disabled = !mine || !!draft?.pending;
   if (!mine) {
     label.textContent = t('action.beingPlaced');
     $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
@@ -82,10 +84,15 @@ export function renderActionBar({ state, store, draft, tiles }) {
   $('btn-cancel').disabled = idle;
   $('btn-confirm').disabled = idle;
   const hint = $('action-hint');
-  if (!draft) hint.textContent = t('action.pickCell');
+  bar.dataset.queued = queued ? '1' : '0';
+  if (queued) hint.textContent = t('offline.queued');
+  else if (!draft) hint.textContent = t('action.pickCell');
   else if (draft.meeple) {
+    // The choice in words with what it is worth (spots.js), else the feature's name.
+    const spot = spots.find((s) => s.port === draft.meeple);
     const kind = featureAt(tileDef, entry.rotation, draft.meeple)?.kind ?? 'road';
-    hint.textContent = t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+    const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+    hint.textContent = name.charAt(0).toUpperCase() + name.slice(1);
   } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
   else hint.textContent = t('action.noMeepleChosen');
 }
@@ -123,6 +130,7 @@ export class ConnIndicator {
     $('view-room').dataset.conn = status.state;
     box.hidden = false;
     box.dataset.state = status.state;
+    box.dataset.retryMs = status.state === 'waiting' ? String(Math.max(0, status.retryAt - Date.now())) : '';
     const text = $('conn-text');
     clearInterval(this.timer);
     $('conn-retry').hidden = status.state !== 'waiting' && status.reason !== 'replaced';

@@ -7,6 +7,7 @@ export const KEYS = {
   game: (room) => `carc.game.${room}`, // what "your games" shows before asking the server
   solo: (room) => `carc.solo.${room}`, // session: a game against the computer to set up
   rematchFrom: (room) => `carc.rematchFrom.${room}`, // session: this room is the rematch of that one
+  view: (room) => `carc.view.${room}`, // the board's zoom and centre in that room
   name: 'carc.name',
   lang: 'carc.lang',
   sound: 'carc.sound',
@@ -33,3 +34,20 @@ export function safeStorage(area) {
 
 export const local = safeStorage(() => globalThis.localStorage);
 export const session = safeStorage(() => globalThis.sessionStorage);
+
+/** The board's view kept for a room ({scale, cx, cy}, board.js's `memory`). */
+export function viewMemory(room, store = local) {
+  return {
+    load() {
+      try {
+        const v = JSON.parse(store.get(KEYS.view(room)) ?? 'null');
+        return v && [v.scale, v.cx, v.cy].every(Number.isFinite) ? v : null;
+      } catch {
+        return null;
+      }
+    },
+    save(v) {
+      store.set(KEYS.view(room), JSON.stringify({ scale: +v.scale.toFixed(4), cx: +v.cx.toFixed(1), cy: +v.cy.toFixed(1) }));
+    },
+  };
+}

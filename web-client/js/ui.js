@@ -6,8 +6,9 @@ import { t, getLanguage } from './i18n.js';
 import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
+import { tileWords } from './spots.js';
 
-export { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
+export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
 export { renderEnd } from './endscreen.js';
 
@@ -52,7 +53,7 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
     const clock = active && clockMs !== null
       ? h('span', { class: `clock${clockMs <= 10000 ? ' urgent' : ''}`, 'data-testid': 'clock', role: 'timer', title: t('clock.title'), text: formatClock(clockMs) })
       : null;
-    const online = p.bot ? null : h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, title: t(p.connected ? 'online' : 'offline'), 'aria-label': t(p.connected ? 'online' : 'offline') });
+    const online = p.bot ? null : h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', title: t(p.connected ? 'online' : 'offline'), 'aria-label': t(p.connected ? 'online' : 'offline') });
     add(li,
       h('span', { class: 'turn-mark', 'aria-hidden': 'true', text: active ? '▶' : '' }),
       colorChip(p.color),
@@ -85,7 +86,8 @@ export function renderBag(grid, leftEl, state, catalog) {
   const tilesLeft = state.bag?.tiles ?? {};
   for (const def of catalog.tiles) {
     const n = tilesLeft[def.letter] ?? 0;
-    grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, title: def.letter, 'data-letter': def.letter, 'data-count': n },
+    const words = t('bag.item', { tile: tileWords(def), n });
+    grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, role: 'listitem', title: words, 'aria-label': words, 'data-letter': def.letter, 'data-count': n },
       tileIcon(def, 0, 'tile-icon small'), h('span', { class: 'count', text: `×${n}` })));
   }
 }

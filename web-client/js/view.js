@@ -159,6 +159,38 @@ export function focusView(vp, view, x, y, minScale, keep = [], margin = 6) {
   return { scale, tx, ty };
 }
 
+/**
+ * The view that shows cell (x, y) after a move: the same zoom, panned as little as
+ * possible so that the cell (with a margin of a fifth of a cell when there is room) lies
+ * in the free part of the viewport; centred when it cannot fit.
+ */
+export function followView(vp, view, x, y) {
+  const r = safeRect(vp);
+  const c = cellRect(view, x, y);
+  const m = Math.max(0, Math.min(c.w / 5, (r.w - c.w) / 2, (r.h - c.h) / 2));
+  const axis = (t, start, size, lo, len) => {
+    if (size + 2 * m > len) return t + (lo + len / 2) - (start + size / 2);
+    if (start < lo + m) return t + (lo + m - start);
+    if (start + size > lo + len - m) return t - (start + size - (lo + len - m));
+    return t;
+  };
+  return { scale: view.scale, tx: axis(view.tx, c.x, c.w, r.x, r.w), ty: axis(view.ty, c.y, c.h, r.y, r.h) };
+}
+
+/** A view as what outlives the page's size: its zoom and the board point in the middle. */
+export function viewCentre(vp, view) {
+  const r = safeRect(vp);
+  return { scale: view.scale, cx: (r.x + r.w / 2 - view.tx) / view.scale, cy: (r.y + r.h / 2 - view.ty) / view.scale };
+}
+
+/** The view with board point (cx, cy) in the middle at `scale` (a remembered view), or null. */
+export function viewFromCentre(vp, { scale, cx, cy } = {}) {
+  if (![scale, cx, cy].every(Number.isFinite)) return null;
+  const s = clamp(scale, MIN_SCALE, MAX_SCALE);
+  const r = safeRect(vp);
+  return viewAt(s, cx, cy, r.x + r.w / 2, r.y + r.h / 2);
+}
+
 /** The scale at which a meeple spot of `units` tile units is `px` CSS pixels across. */
 export function spotScale(px, units) {
   return px / units;
