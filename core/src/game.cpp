@@ -116,6 +116,12 @@ Game Game::replay(int players, ExpansionSet expansions) {
 
 void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) {
   rules_ = &rules;
+  for (const GridLayout& l : kGridLayouts) {
+    grid_stride_ = l.stride;
+    grid_mask_ = l.slots - 1;
+    if (rules.bag_size + 1 <= l.max_tiles) break;
+  }
+  std::fill(grid_.begin(), grid_.begin() + grid_mask_ + 1, std::uint16_t{0});
   players_ = static_cast<std::uint8_t>(std::clamp(players, kMinPlayers, kMaxPlayers));
   for (int k = 0; k < kTileKinds; ++k) unseen_[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
   unseen_[static_cast<std::size_t>(rules.start)]--;

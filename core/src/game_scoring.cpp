@@ -300,7 +300,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   int tiles = 0;
   int pennants = 0;
   std::vector<Cell> cells;
-  std::array<MeepleReturned, kMaxTilesInGame> returned;
+  std::array<MeepleReturned, kMaxPlayers * 12> returned;  // every figure a player has, and more
   int returned_count = 0;
   std::uint16_t n = root;
   do {

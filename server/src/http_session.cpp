@@ -63,7 +63,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void do_read() {
     parser_.emplace();
     parser_->header_limit(8 * 1024);
-    parser_->body_limit(kBodyLimit);
+    // The parser checks a Content-Length against this as the header ends: the larger limit
+    // here, the route's own in on_header.
+    parser_->body_limit(kRecordBodyLimit);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
     http::async_read_header(stream_, buffer_, *parser_,
                             beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
@@ -72,7 +74,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_header(beast::error_code ec, std::size_t n) {
     if (ec) return on_read(ec, n);
     const auto target = parser_->get().target();
-    if (path_of(std::string_view(target.data(), target.size())) == "/api/replay") parser_->body_limit(kRecordBodyLimit);
+    if (path_of(std::string_view(target.data(), target.size())) != "/api/replay") {
+      const auto length = parser_->content_length();
+      if (length && *length > kBodyLimit) return on_read(http::error::body_limit, n);
+      parser_->body_limit(kBodyLimit);  // a chunked body is counted as it comes
+    }
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
 
@@ -244,8 +250,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         // `?expansions=river,abbot`: that game's tile set (../shared/expansions/README.md).
         std::string body = ctx_.tiles_json;
         if (const auto q = r.arg.find("expansions="); q != std::string_view::npos) {
-          std::string_view list = r.arg.substr(q + 11);
-          list = list.substr(0, std::min(list.find('&'), list.size()));
+          std::string_view raw = r.arg.substr(q + 11);
+          raw = raw.substr(0, std::min(raw.find('&'), raw.size()));
+          // A comma may come percent-encoded (%2C): decoded here, nothing else is needed.
+          std::string decoded;
+          for (std::size_t i = 0; i < raw.size(); ++i) {
+            if (raw[i] == '%' && i + 2 < raw.size() && (raw.substr(i + 1, 2) == "2C" || raw.substr(i + 1, 2) == "2c")) {
+              decoded += ',';
+              i += 2;
+            } else {
+              decoded += raw[i];
+            }
+          }
+          std::string_view list = decoded;
           nlohmann::json ids = nlohmann::json::array();
           while (!list.empty()) {
             const auto comma = std::min(list.find(','), list.size());

@@ -5,6 +5,7 @@
 // replaying to the scores everybody saw.
 #include <doctest/doctest.h>
 
+#include "carc/core/random_player.hpp"
 #include "carc/protocol/record.hpp"
 #include "table.hpp"
 
@@ -86,6 +87,49 @@ TEST_CASE("GET /api/tiles lists every tile with its expansion; ?expansions= give
   for (const auto& t : set["tiles"]) count += t["count"].get<int>();
   CHECK(count == 83);  // the spring included
   CHECK(http(server.port(), "GET", "/api/tiles?expansions=river,bogus").status == 400);
+  const auto encoded = http(server.port(), "GET", "/api/tiles?expansions=river%2Cabbot");
+  REQUIRE(encoded.status == 200);
+  CHECK(json::parse(encoded.body)["bag"] == 82);
+}
+
+TEST_CASE("POST /api/replay replays a record of any set and stores nothing; other bodies stay at 4 KiB") {
+  ServerProcess server;
+  const json example = json::parse(R"({"format": "carcassonne-record/1", "expansions": ["abbot"], "players": 2, "moves": [
+    {"tile": "B", "x": 0, "y": 1, "rotation": 0, "meeple": "C", "figure": "abbot"},
+    {"tile": "Vg", "x": 1, "y": 0, "rotation": 0, "meeple": "G", "figure": "abbot"},
+    {"tile": "U", "x": -1, "y": 0, "rotation": 0},
+    {"tile": "E", "x": 0, "y": -1, "rotation": 180, "return": {"x": 1, "y": 0}},
+    {"tile": "U", "x": 1, "y": 1, "rotation": 90, "meeple": "N"},
+    {"tile": "Eg", "x": -1, "y": 1, "rotation": 180, "meeple": "G", "figure": "abbot"}], "final": true})");
+  const auto ok = http(server.port(), "POST", "/api/replay", example.dump());
+  REQUIRE(ok.status == 200);
+  CHECK(json::parse(ok.body)["final_scores"] == json::array({10, 8}));
+  CHECK(json::parse(ok.body)["figures_in_supply"] == json::parse(R"([{"abbot":0},{"abbot":0}])"));
+  json bad = example;
+  bad["moves"][3]["return"] = {{"x", 0}, {"y", 1}};
+  const auto refused = http(server.port(), "POST", "/api/replay", bad.dump());
+  CHECK(refused.status == 422);
+  CHECK(json::parse(refused.body)["move"] == 3);
+  CHECK(http(server.port(), "POST", "/api/replay", "{nope").status == 400);
+  // A whole river + abbot game (about 6 KB) fits; other routes still refuse 5 KB bodies.
+  Game g = Game::seeded(4, 99, ExpansionSet{}.with(Expansion::River).with(Expansion::Abbot));
+  std::vector<Event> events;
+  RandomPlayer player(5);
+  while (!g.finished()) REQUIRE_FALSE(g.play(player.choose(g), &events));
+  std::vector<Move> moves;
+  for (const Event& e : events) {
+    if (const auto* p = std::get_if<TilePlaced>(&e)) moves.push_back(move_of(*p));
+    if (const auto* d = std::get_if<TileDiscarded>(&e)) moves.push_back(Move::discard(d->tile));
+  }
+  json record = protocol::record_json(4, moves, true, g.expansions());
+  record["note"] = std::string(1000, 'n');  // extra keys are welcome (record-format.md)
+  const std::string big = record.dump();
+  REQUIRE(big.size() > 4096);
+  const auto whole = http(server.port(), "POST", "/api/replay", big);
+  REQUIRE(whole.status == 200);
+  for (Seat s = 0; s < 4; ++s) CHECK(json::parse(whole.body)["final_scores"][static_cast<std::size_t>(s)] == g.score(s));
+  CHECK(http(server.port(), "POST", "/api/rooms", std::string(5000, ' ')).status == 413);
+  CHECK(http(server.port(), "GET", "/api/rooms").status == 405);  // nothing was made or stored by the replays
 }
 
 TEST_CASE("a river + abbot game to the end: abbot targets, take-backs and refusals, through a crash") {

@@ -275,15 +275,24 @@ class Game {
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
   // ---- internals, public for the implementation's helpers and the expansions' parts ----
-  // The board lives in 16384 two-byte slots: cell (x, y) is slot (x + 181 y) mod 16384.
-  // A game of at most 127 tiles spans at most 126 steps (|dx| + |dy| between any two), so
-  // every cell the engine looks at (within two cells of the placed tiles' bounding box)
-  // differs from any other by |dx| + |dy| <= 134, and no such difference is a multiple of
-  // 16384 along the lattice x + 181 y (the shortest such vector has |dx| + |dy| = 178;
-  // checked by a test). Every lookup is first checked against the bounding box.
+  // The board lives in two-byte slots: cell (x, y) is slot (x + stride y) mod slots, with
+  // the smallest layout that holds the game's tiles. A game of n tiles spans at most n - 1
+  // steps (|dx| + |dy| between any two), so every cell the engine looks at (within two
+  // cells of the placed tiles' bounding box) differs from any other by |dx| + |dy| <= n + 3,
+  // and the layout's lattice has no shorter vector: 4096 slots, stride 90 (shortest vector
+  // 90) for the base game's 72 tiles; 8192, stride 3969 (128) up to 120 tiles; 16384,
+  // stride 181 (178) up to 127 (checked by a test). A base game touches 8 KB of board,
+  // as it did with one-byte slots and 4096. Every lookup is first checked against the
+  // bounding box.
+  struct GridLayout {
+    int slots;
+    int stride;
+    int max_tiles;
+  };
+  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72}, {8192, 3969, 120}, {16384, 181, 127}}};
   static constexpr int kGridSlots = 16384;
-  static constexpr int kGridStride = 181;
-  static constexpr int grid_index(Cell c) { return (c.x + kGridStride * c.y) & (kGridSlots - 1); }
+  static constexpr int grid_index(Cell c, int stride, int slots) { return (c.x + stride * c.y) & (slots - 1); }
+  int grid_index(Cell c) const { return (c.x + grid_stride_ * c.y) & grid_mask_; }
   static constexpr int kMaxNodes = kMaxNodesInGame;
   static constexpr std::uint8_t kNone = 0xFF;
   static constexpr std::uint8_t kUnknown = 0xFE;
@@ -363,7 +372,9 @@ class Game {
   // One slot a cell: 0 empty, 1..127 placed index + 1, kFrontierBase + i for the i-th
   // frontier cell (an empty cell next to a tile; at most 2 * 127 + 2 of them).
   static constexpr std::uint16_t kFrontierBase = kMaxTilesInGame + 1;
-  std::array<std::uint16_t, kGridSlots> grid_{};
+  std::array<std::uint16_t, kGridSlots> grid_;  // the first grid_mask_ + 1 in use, cleared by start()
+  int grid_stride_ = 90;
+  int grid_mask_ = 4095;
   // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
   std::uint16_t slot(Cell c) const {
     const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
