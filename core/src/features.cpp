@@ -13,7 +13,7 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
   std::array<std::uint16_t, kMaxListed> roots{};
 
   auto fitting = [&](Cell c) {
-    const std::uint8_t want = g.constraint(c);
+    const std::uint16_t want = g.constraint(c);
     int n = 0;
     for (int t = 0; t < kTileKinds; ++t) {
       const std::uint8_t left = g.unseen_[static_cast<std::size_t>(t)];
@@ -38,7 +38,7 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
     FeatureInfo f;
     f.kind = r.kind;
     for (int s = 0; s < kMaxPlayers; ++s) f.meeples[static_cast<std::size_t>(s)] = r.meeples[static_cast<std::size_t>(s)];
-    if (r.kind == Kind::Monastery) {
+    if (is_cloister(r.kind)) {
       const Game::Placed& p = g.placed_[r.tile];
       f.tiles = 1;
       for (int dy = -1; dy <= 1; ++dy) {

@@ -23,6 +23,7 @@ std::string_view rule_error_name(RuleError e) {
     case RuleError::IllegalPlacement: return "illegal_placement";
     case RuleError::IllegalMeeple: return "illegal_meeple";
     case RuleError::IllegalDiscard: return "illegal_discard";
+    case RuleError::IllegalReturn: return "illegal_return";
   }
   return "unknown";
 }
@@ -32,11 +33,16 @@ std::string_view rule_error_message(RuleError e) {
     case RuleError::GameOver: return "the game is over: nobody holds a tile";
     case RuleError::NotYourTurn: return "it is not this seat's turn";
     case RuleError::WrongTile: return "this is not the tile the player holds";
-    case RuleError::TileExhausted: return "more copies of this tile than the 72-tile set holds";
+    case RuleError::TileExhausted: return "more copies of this tile than the game's tile set holds";
     case RuleError::IllegalPlacement:
-      return "the tile cannot go there: the cell must be empty, touch a placed tile and match every edge";
+      return "the tile cannot go there: the cell must be empty, touch a placed tile and match every edge (a river "
+             "tile continues the river, without a U-turn or a third turn the same way)";
     case RuleError::IllegalMeeple:
-      return "no meeple can go there: not a feature of this tile, the feature is occupied, or no meeple is left";
+      return "no meeple can go there: not a feature of this tile this figure may take, the feature is occupied, "
+             "or none is left";
+    case RuleError::IllegalReturn:
+      return "no abbot to take back there: this player has no abbot at that cell, its feature completes with this "
+             "tile, or the game has no abbot";
     case RuleError::IllegalDiscard: return "the tile has a legal placement, so it cannot be discarded";
   }
   return "unknown error";
@@ -68,38 +74,61 @@ std::uint32_t Rng::below(std::uint32_t n) {
 // ---------------------------------------------------------------- setup
 
 Game Game::seeded(int players, std::uint64_t seed, std::vector<Event>* events) {
+  return seeded(players, seed, ExpansionSet{}, events);
+}
+
+// Each pile in catalog order, shuffled from `seed`: the land bag first (so a base game's
+// bag is what it always was), then the other piles in draw order; laid out in draw order.
+Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std::vector<Event>* events) {
   Game g;
   g.seeded_ = true;
   g.seed_ = seed;
-  int n = 0;
-  for (const TileDef& d : catalog()) {
-    const int copies = d.tile == kStartTile ? d.count - 1 : d.count;
-    for (int i = 0; i < copies; ++i) g.bag_[static_cast<std::size_t>(n++)] = d.tile;
-  }
+  const Ruleset& rules = ruleset(expansions);
+  const int land = rules.piles - 1;
   Rng rng(seed);
-  for (int i = kBagSize - 1; i > 0; --i) {
-    const auto j = rng.below(static_cast<std::uint32_t>(i + 1));
-    std::swap(g.bag_[static_cast<std::size_t>(i)], g.bag_[j]);
-  }
-  g.start(players, events);
+  std::array<int, 4> begin{};
+  for (int p = 1; p < rules.piles; ++p) begin[static_cast<std::size_t>(p)] = begin[static_cast<std::size_t>(p - 1)] + rules.pile_size[static_cast<std::size_t>(p - 1)];
+  auto shuffle_pile = [&](int p) {
+    int n = begin[static_cast<std::size_t>(p)];
+    for (int k = 0; k < kTileKinds; ++k) {
+      if (rules.pile[static_cast<std::size_t>(k)] != p) continue;
+      const int copies = rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0);
+      for (int i = 0; i < copies; ++i) g.bag_[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
+    }
+    const int first = begin[static_cast<std::size_t>(p)];
+    for (int i = n - first - 1; i > 0; --i) {
+      const auto j = rng.below(static_cast<std::uint32_t>(i + 1));
+      std::swap(g.bag_[static_cast<std::size_t>(first + i)], g.bag_[static_cast<std::size_t>(first) + j]);
+    }
+  };
+  shuffle_pile(land);
+  for (int p = 0; p < land; ++p) shuffle_pile(p);
+  g.start(players, rules, events);
   return g;
 }
 
-Game Game::replay(int players) {
+Game Game::replay(int players, ExpansionSet expansions) {
   Game g;
   g.seeded_ = false;
-  g.start(players, nullptr);
+  g.start(players, ruleset(expansions), nullptr);
   return g;
 }
 
-void Game::start(int players, std::vector<Event>* events) {
+void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) {
+  rules_ = &rules;
+  for (const GridLayout& l : kGridLayouts) {
+    grid_stride_ = l.stride;
+    grid_mask_ = l.slots - 1;
+    if (rules.bag_size + 1 <= l.max_tiles) break;
+  }
+  std::fill(grid_.begin(), grid_.begin() + grid_mask_ + 1, std::uint16_t{0});
   players_ = static_cast<std::uint8_t>(std::clamp(players, kMinPlayers, kMaxPlayers));
-  for (const TileDef& d : catalog()) unseen_[static_cast<std::size_t>(d.tile)] = static_cast<std::uint8_t>(d.count);
-  unseen_[static_cast<std::size_t>(kStartTile)]--;
+  for (int k = 0; k < kTileKinds; ++k) unseen_[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
+  unseen_[static_cast<std::size_t>(rules.start)]--;
   held_.fill(kNone);
-  supply_.fill(0);
-  for (int s = 0; s < players_; ++s) supply_[static_cast<std::size_t>(s)] = kMeeplesPerPlayer;
-  place(kStartTile, Placement{{0, 0}, Rotation{}}, -1, -1, std::nullopt, nullptr);
+  for (auto& s : supply_) s.fill(0);
+  for (int s = 0; s < players_; ++s) supply_[static_cast<std::size_t>(s)] = rules.figures;
+  place(rules.start, Placement{{0, 0}, Rotation{}}, -1, -1, std::nullopt, Figure::Meeple, nullptr);
   for (int s = 0; s < players_; ++s) draw(s, events);
   current_ = 0;
   if (seeded_) settle(events);
@@ -110,16 +139,18 @@ void Game::start(int players, std::vector<Event>* events) {
 bool Game::reorder_bag(std::span<const Tile> order) {
   if (!seeded_ || static_cast<int>(order.size()) != bag_left()) return false;
   std::array<std::uint8_t, kTileKinds> counts{};
+  int draw = drawn_;
   for (const Tile t : order) {
     const auto k = static_cast<std::size_t>(t);
     if (k >= counts.size() || ++counts[k] > unseen_[k]) return false;
+    if (rules_->pile[k] != rules_->pile_of_draw(draw++)) return false;  // each pile keeps its place
   }
   std::copy(order.begin(), order.end(), bag_.begin() + drawn_);
   seed_ = 0;
   return true;
 }
 
-std::uint8_t Game::fitting_rotations(Tile t, std::uint8_t want) {
+std::uint8_t Game::fitting_rotations(Tile t, std::uint16_t want) {
   return kTables.fits[static_cast<std::size_t>(t)][want];
 }
 
@@ -127,10 +158,11 @@ std::uint8_t Game::fitting_rotations(Tile t, std::uint8_t want) {
 
 void Game::draw(Seat s, std::vector<Event>* events) {
   auto& h = held_[static_cast<std::size_t>(s)];
-  if (drawn_ >= kBagSize) {
+  if (drawn_ >= rules_->bag_size) {
     h = kNone;
     return;
   }
+  held_draw_[static_cast<std::size_t>(s)] = drawn_;
   if (seeded_) {
     const Tile t = bag_[drawn_];
     h = static_cast<std::uint8_t>(t);
@@ -175,6 +207,11 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
   if (static_cast<int>(m.tile) >= kTileKinds) return RuleError::WrongTile;
   const std::uint8_t h = held_[static_cast<std::size_t>(current_)];
   if (h == kUnknown) {
+    // A replay names the tile: one of the set, from the pile this seat's draw came from.
+    if (rules_->pile[static_cast<std::size_t>(m.tile)] !=
+        rules_->pile_of_draw(held_draw_[static_cast<std::size_t>(current_)])) {
+      return RuleError::WrongTile;
+    }
     if (unseen_[static_cast<std::size_t>(m.tile)] == 0) return RuleError::TileExhausted;
   } else if (h != static_cast<std::uint8_t>(m.tile)) {
     return RuleError::WrongTile;
@@ -184,13 +221,22 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     return std::nullopt;
   }
   if (!is_legal_placement(m.tile, m.placement)) return RuleError::IllegalPlacement;
+  if (m.take_back) {
+    if (m.meeple) return RuleError::IllegalReturn;  // a figure and an action together
+    const std::optional<Cell> offer = take_back_offer(m.tile, m.placement, current_);
+    if (!offer || !(*offer == *m.take_back)) return RuleError::IllegalReturn;
+  }
   if (m.meeple) {
+    const auto f = static_cast<std::size_t>(m.figure);
+    if (f >= static_cast<std::size_t>(kFigureKinds) || supply_[static_cast<std::size_t>(current_)][f] == 0) {
+      return RuleError::IllegalMeeple;
+    }
     const Oriented& o = oriented(m.tile, m.placement.rotation.quarter_turns());
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(*m.meeple)];
     if (seg == kNoSeg) return RuleError::IllegalMeeple;
-    if (supply_[static_cast<std::size_t>(current_)] == 0 || ((free_segments(m.tile, m.placement) >> seg) & 1) == 0) {
-      return RuleError::IllegalMeeple;
-    }
+    const Kind kind = tile_def(m.tile).segments[seg].kind;
+    if (((rules_->figure_kinds[f] >> static_cast<int>(kind)) & 1) == 0) return RuleError::IllegalMeeple;
+    if (((free_segments(m.tile, m.placement) >> seg) & 1) == 0) return RuleError::IllegalMeeple;
     *meeple_seg = seg;
   }
   return std::nullopt;
@@ -209,7 +255,8 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
     draw(seat, events);
     if (!holds(seat)) advance_turn();
   } else {
-    place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, events);
+    place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
+          m.take_back);
     draw(seat, events);
     advance_turn();
   }

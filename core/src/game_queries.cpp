@@ -2,6 +2,7 @@
 // meeple may go, and the board as placed.
 #include "carc/core/game.hpp"
 
+#include "expansions/part.hpp"
 #include "game_tables.hpp"
 
 namespace carc {
@@ -39,29 +40,42 @@ std::array<int, kTileKinds> Game::bag_counts() const {
 }
 
 
-std::uint8_t Game::constraint(Cell c) const {
-  std::uint8_t want = 0;
+std::uint16_t Game::constraint(Cell c) const {
+  std::uint16_t want = 0;
   for (int side = 0; side < 4; ++side) {
     const Cell n = neighbour(c, static_cast<Side>(side));
-    const std::uint8_t g = slot(n);
+    const std::uint16_t g = slot(n);
     if (g == 0) continue;
     const Placed& p = placed_[g - 1u];
-    const Terrain t = edge(oriented(p.tile, p.rotation).edges, (side + 2) % 4);
-    want = static_cast<std::uint8_t>(want | (static_cast<int>(t) << (2 * side)));
+    const Oriented& o = oriented(p.tile, p.rotation);
+    const Terrain t = edge(o.edges, (side + 2) % 4);
+    want = static_cast<std::uint16_t>(want | (static_cast<int>(t) << (2 * side)));
+    if ((o.river >> ((side + 2) % 4)) & 1) want |= kRiverWant;
   }
   return want;
 }
 
+// A tile some part places (river.md) is asked of that part; every other tile goes on the
+// frontier by the base rules.
 bool Game::is_legal_placement(Tile t, Placement p) const {
+  if (static_cast<int>(t) >= kTileKinds) return false;
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) {
+    return part->allows(*this, t, p);
+  }
   if (!in_grid(p.cell)) return false;
   if (slot(p.cell) != 0) return false;
-  const std::uint8_t want = constraint(p.cell);
+  const std::uint16_t want = constraint(p.cell);
   if (want == 0) return false;
   return (kTables.fits[static_cast<std::size_t>(t)][want] >> p.rotation.quarter_turns()) & 1;
 }
 
 void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
   out.clear();
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) {
+    const int n = part->count_placements(*this, t);
+    for (int k = 0; k < n; ++k) out.push_back(part->nth_placement(*this, t, k));
+    return;
+  }
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
     const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
@@ -75,6 +89,9 @@ void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
 }
 
 bool Game::has_legal_placement(Tile t) const {
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) {
+    return part->count_placements(*this, t) > 0;
+  }
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
     if (fits[frontier_[static_cast<std::size_t>(i)].want] != 0) return true;
@@ -83,6 +100,9 @@ bool Game::has_legal_placement(Tile t) const {
 }
 
 int Game::count_legal_placements(Tile t) const {
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) {
+    return part->count_placements(*this, t);
+  }
   const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
   int n = 0;
   for (int i = 0; i < frontier_count_; ++i) n += counts[frontier_[static_cast<std::size_t>(i)].want];
@@ -90,6 +110,9 @@ int Game::count_legal_placements(Tile t) const {
 }
 
 Placement Game::nth_legal_placement(Tile t, int k) const {
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) {
+    return part->nth_placement(*this, t, k);
+  }
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
@@ -108,15 +131,29 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
 }
 
 PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {
+  return figure_targets(t, p, seat, Figure::Meeple);
+}
+
+PortList Game::figure_targets(Tile t, Placement p, Seat seat, Figure f) const {
   PortList out;
-  if (seat < 0 || seat >= players_ || supply_[static_cast<std::size_t>(seat)] == 0) return out;
+  const auto fi = static_cast<std::size_t>(f);
+  if (seat < 0 || seat >= players_ || supply_[static_cast<std::size_t>(seat)][fi] == 0) return out;
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
-  const int segments = tile_def(t).segment_count;
+  const TileDef& d = tile_def(t);
+  const std::uint8_t kinds = rules_->figure_kinds[fi];
   const std::uint8_t free = free_segments(t, p);
-  for (int s = 0; s < segments; ++s) {
-    if ((free >> s) & 1) out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
+  for (int s = 0; s < d.segment_count; ++s) {
+    if (((free >> s) & 1) == 0) continue;
+    if (((kinds >> static_cast<int>(d.segments[static_cast<std::size_t>(s)].kind)) & 1) == 0) continue;
+    out.ports[out.size++] = o.canonical[static_cast<std::size_t>(s)];
   }
   return out;
+}
+
+std::optional<Cell> Game::take_back_offer(Tile t, Placement p, Seat seat, int* points) const {
+  if (rules_->action == nullptr || seat < 0 || seat >= players_) return std::nullopt;
+  int scratch = 0;
+  return rules_->action->offer(*this, seat, t, p, points != nullptr ? points : &scratch);
 }
 
 void Game::legal_moves(std::vector<LegalMove>& out) const {
@@ -126,7 +163,16 @@ void Game::legal_moves(std::vector<LegalMove>& out) const {
   std::vector<Placement> ps;
   legal_placements(*t, ps);
   out.reserve(ps.size());
-  for (const Placement& p : ps) out.push_back(LegalMove{p, meeple_targets(*t, p, current_)});
+  for (const Placement& p : ps) {
+    LegalMove m{p, meeple_targets(*t, p, current_), {}, std::nullopt, 0};
+    if (rules_->has_specials) {
+      for (int f = 1; f < kFigureKinds; ++f) {
+        m.figures[static_cast<std::size_t>(f)] = figure_targets(*t, p, current_, static_cast<Figure>(f));
+      }
+    }
+    m.take_back = take_back_offer(*t, p, current_, &m.take_back_points);
+    out.push_back(m);
+  }
 }
 
 std::vector<BoardTile> Game::board() const {
@@ -134,10 +180,11 @@ std::vector<BoardTile> Game::board() const {
   out.reserve(placed_count_);
   for (int i = 0; i < placed_count_; ++i) {
     const Placed& p = placed_[static_cast<std::size_t>(i)];
-    BoardTile b{p.tile, Cell{p.x, p.y}, Rotation::quarters(p.rotation), std::nullopt, std::nullopt};
+    BoardTile b{p.tile, Cell{p.x, p.y}, Rotation::quarters(p.rotation), std::nullopt, std::nullopt, Figure::Meeple};
     if (p.meeple_seat != kNone) {
       b.meeple_seat = p.meeple_seat;
       b.meeple_port = p.meeple_port;
+      b.figure = p.figure;
     }
     out.push_back(b);
   }
@@ -146,13 +193,14 @@ std::vector<BoardTile> Game::board() const {
 
 std::optional<BoardTile> Game::tile_at(Cell c) const {
   if (!in_grid(c)) return std::nullopt;
-  const std::uint8_t g = slot(c);
+  const std::uint16_t g = slot(c);
   if (g == 0) return std::nullopt;
   const Placed& p = placed_[g - 1u];
-  BoardTile b{p.tile, Cell{p.x, p.y}, Rotation::quarters(p.rotation), std::nullopt, std::nullopt};
+  BoardTile b{p.tile, Cell{p.x, p.y}, Rotation::quarters(p.rotation), std::nullopt, std::nullopt, Figure::Meeple};
   if (p.meeple_seat != kNone) {
     b.meeple_seat = p.meeple_seat;
     b.meeple_port = p.meeple_port;
+    b.figure = p.figure;
   }
   return b;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "expansions/part.hpp"
 #include "game_tables.hpp"
 
 namespace carc {
@@ -54,7 +55,7 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
     return s;
   };
   std::uint16_t taken = 0;  // bit i: contact i's feature holds a meeple
-  std::array<std::uint8_t, 4> neighbour_tile{};
+  std::array<std::uint16_t, 4> neighbour_tile{};
   for (int side = 0; side < 4; ++side) {
     neighbour_tile[static_cast<std::size_t>(side)] =
         slot(neighbour(p.cell, static_cast<Side>(side)));
@@ -62,7 +63,7 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
   for (int q = 0; q < 12; ++q) {
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
     if (seg == kNoSeg) continue;
-    const std::uint8_t g = neighbour_tile[static_cast<std::size_t>(q < 4 ? q : (q - 4) / 2)];
+    const std::uint16_t g = neighbour_tile[static_cast<std::size_t>(q < 4 ? q : (q - 4) / 2)];
     if (g == 0) continue;
     const Placed& np = placed_[g - 1u];
     const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
@@ -133,28 +134,30 @@ int Game::monastery_neighbours(Cell c) const {
 }
 
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
-  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
+  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
   if (g == 0) {
     frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
-    g = static_cast<std::uint8_t>(kFrontierBase + frontier_count_++);
+    g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
   }
   FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
-  f.want = static_cast<std::uint8_t>(f.want | (static_cast<int>(t) << (2 * static_cast<int>(towards_tile))));
+  const std::uint16_t bits = t == Terrain::River ? kRiverWant
+                                                 : static_cast<std::uint16_t>(static_cast<int>(t) << (2 * static_cast<int>(towards_tile)));
+  f.want = static_cast<std::uint16_t>(f.want | bits);
 }
 
 void Game::remove_frontier(int grid_idx) {
-  std::uint8_t& g = grid_[static_cast<std::size_t>(grid_idx)];
+  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_idx)];
   if (g < kFrontierBase) return;
   const int pos = g - kFrontierBase;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
   frontier_[static_cast<std::size_t>(pos)] = last;
-  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint8_t>(kFrontierBase + pos);
+  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint16_t>(kFrontierBase + pos);
   g = 0;
   --frontier_count_;
 }
 
-void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port,
-                 std::vector<Event>* events) {
+void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
+                 std::vector<Event>* events, std::optional<Cell> take_back) {
   const int r = p.rotation.quarter_turns();
   const Oriented& o = oriented(t, r);
   const TileDef& d = tile_def(t);
@@ -162,11 +165,12 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   const auto base = node_count_;
   Placed& pl = placed_[static_cast<std::size_t>(index)];
   pl = Placed{static_cast<std::int8_t>(p.cell.x), static_cast<std::int8_t>(p.cell.y), t, static_cast<std::uint8_t>(r),
-              base, kNone, kNoSeg, Port::C};
+              base, kNone, kNoSeg, Port::C, Figure::Meeple};
   for (int s = 0; s < d.segment_count; ++s) {
     const auto id = static_cast<std::uint16_t>(base + s);
     const Segment& seg = d.segments[static_cast<std::size_t>(s)];
     const int open = (seg.kind == Kind::Road || seg.kind == Kind::City) ? kSidesOf[seg.ports & 0x0F] : 0;
+    static_assert(kMaxNodes < 0xFFFF);
     nodes_[id] = Node{id, id, static_cast<std::uint16_t>(open), 1, static_cast<std::uint8_t>(index),
                       static_cast<std::uint8_t>(s), seg.kind, 0, {}, seg.cities};
   }
@@ -177,11 +181,11 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
   remove_frontier(gi);
-  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint8_t>(index + 1);
+  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint16_t>(index + 1);
 
   for (int side = 0; side < 4; ++side) {
     const Cell nc = neighbour(p.cell, static_cast<Side>(side));
-    const std::uint8_t g = slot(nc);
+    const std::uint16_t g = slot(nc);
     const Terrain mine = edge(o.edges, side);
     if (g == 0) {
       add_frontier(nc, static_cast<Side>((side + 2) % 4), mine);
@@ -189,7 +193,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
     }
     const Placed& np = placed_[g - 1u];
     const Oriented& no = oriented(np.tile, np.rotation);
-    if (mine != Terrain::Field) {
+    if (mine == Terrain::Road || mine == Terrain::City) {
       const auto a = static_cast<std::uint16_t>(base + o.seg_at[static_cast<std::size_t>(side)]);
       const auto b = static_cast<std::uint16_t>(np.base + no.seg_at[static_cast<std::size_t>((side + 2) % 4)]);
       const std::uint16_t root = unite(a, b);
@@ -205,20 +209,47 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
     }
   }
 
+  if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) part->placed(*this, t, p);
   if (meeple_seg >= 0) {
     Node& root = nodes_[find(static_cast<std::uint16_t>(base + meeple_seg))];
     root.meeples[static_cast<std::size_t>(seat)]++;
     root.meeple_total++;
-    if (root.kind == Kind::Monastery) ++monks_;
-    supply_[static_cast<std::size_t>(seat)]--;
+    if (is_cloister(root.kind)) ++monks_;
+    supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]--;
     pl.meeple_seat = static_cast<std::uint8_t>(seat);
     pl.meeple_seg = static_cast<std::uint8_t>(meeple_seg);
     pl.meeple_port = *port;
+    pl.figure = figure;
   }
   if (events != nullptr && seat >= 0) {
-    events->push_back(TilePlaced{seat, t, p.cell, p.rotation, port});
+    events->push_back(TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, take_back});
   }
+  if (take_back) rules_->action->act(*this, seat, *take_back, events);
   if (seat >= 0) score_completed(index, events);
+}
+
+void Game::score_and_return(int index, std::vector<Event>* events) {
+  Placed& p = placed_[static_cast<std::size_t>(index)];
+  const auto node = static_cast<std::uint16_t>(p.base + p.meeple_seg);
+  const Kind kind = nodes_[node].kind;
+  const Seat seat = p.meeple_seat;
+  const Figure figure = p.figure;
+  const int points = 1 + monastery_neighbours(Cell{p.x, p.y});
+  scores_[static_cast<std::size_t>(seat)] += points;
+  Node& root = nodes_[find(node)];
+  root.meeples[static_cast<std::size_t>(seat)]--;
+  root.meeple_total--;
+  if (is_cloister(kind)) --monks_;
+  supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]++;
+  p.meeple_seat = kNone;
+  p.meeple_seg = kNoSeg;
+  p.figure = Figure::Meeple;
+  if (events != nullptr) {
+    FeatureScored e{kind, false, points, {seat}, {}, 1, 0, 0, {Cell{p.x, p.y}}, true};
+    e.meeples[static_cast<std::size_t>(seat)] = 1;
+    events->push_back(std::move(e));
+    events->push_back(MeepleReturned{seat, index, Cell{p.x, p.y}, figure});
+  }
 }
 
 void Game::score_completed(int tile_index, std::vector<Event>* events) {
@@ -240,14 +271,14 @@ void Game::score_completed(int tile_index, std::vector<Event>* events) {
   for (int dy = -1; dy <= 1; ++dy) {
     for (int dx = -1; dx <= 1; ++dx) {
       const Cell m{c.x + dx, c.y + dy};
-      const std::uint8_t g = slot(m);
+      const std::uint16_t g = slot(m);
       if (g == 0) continue;
       const Placed& mp = placed_[g - 1u];
-      const std::uint8_t mseg = kTables.monastery_seg[static_cast<std::size_t>(mp.tile)];
+      const std::uint8_t mseg = kTables.cloister_seg[static_cast<std::size_t>(mp.tile)];
       if (mseg == kNoSeg) continue;
       const auto node = static_cast<std::uint16_t>(mp.base + mseg);
       if (nodes_[node].meeple_total == 0) continue;
-      if (monastery_neighbours(m) == 8) score_feature(node, Kind::Monastery, false, events, 9, 0, g - 1);
+      if (monastery_neighbours(m) == 8) score_feature(node, nodes_[node].kind, false, events, 9, 0, g - 1);
     }
   }
 }
@@ -269,7 +300,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   int tiles = 0;
   int pennants = 0;
   std::vector<Cell> cells;
-  std::array<MeepleReturned, kMaxPlayers * kMeeplesPerPlayer> returned;
+  std::array<MeepleReturned, kMaxPlayers * 12> returned;  // every figure a player has, and more
   int returned_count = 0;
   std::uint16_t n = root;
   do {
@@ -285,12 +316,14 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
     if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
       if (events != nullptr) {
-        returned[static_cast<std::size_t>(returned_count++)] = MeepleReturned{p.meeple_seat, node.tile, Cell{p.x, p.y}};
+        returned[static_cast<std::size_t>(returned_count++)] =
+            MeepleReturned{p.meeple_seat, node.tile, Cell{p.x, p.y}, p.figure};
       }
-      supply_[p.meeple_seat]++;
-      if (kind == Kind::Monastery) --monks_;
+      supply_[p.meeple_seat][static_cast<std::size_t>(p.figure)]++;
+      if (is_cloister(kind)) --monks_;
       placed_[node.tile].meeple_seat = kNone;
       placed_[node.tile].meeple_seg = kNoSeg;
+      placed_[node.tile].figure = Figure::Meeple;
     }
     n = node.next;
   } while (n != root);
@@ -299,8 +332,10 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   switch (kind) {
     case Kind::Road: points = tiles; break;
     case Kind::City: points = end ? tiles + pennants : 2 * tiles + 2 * pennants; break;
-    case Kind::Monastery: points = points_override; break;
+    case Kind::Monastery:
+    case Kind::Garden: points = points_override; break;
     case Kind::Field: points = 3 * cities; break;
+    case Kind::River: break;
   }
   std::vector<Seat> winners;
   for (int s = 0; s < players_; ++s) {
@@ -314,7 +349,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     r.meeples.fill(0);
   }
   if (events != nullptr) {
-    if (kind == Kind::Monastery && monastery_tile >= 0) {
+    if (is_cloister(kind) && monastery_tile >= 0) {
       const Placed& mp = placed_[static_cast<std::size_t>(monastery_tile)];
       cells.assign(1, Cell{mp.x, mp.y});
       tiles = 1;
@@ -331,7 +366,7 @@ void Game::finish(std::vector<Event>* events) {
   // The features that still hold meeples, found from the meeples themselves, scored by kind
   // (roads, cities, monasteries, then fields: the order does not change totals), then in
   // board order.
-  std::array<std::uint32_t, kMaxPlayers * kMeeplesPerPlayer> keys{};
+  std::array<std::uint32_t, kMaxTilesInGame> keys{};
   int count = 0;
   for (int i = 0; i < placed_count_; ++i) {
     const Placed& p = placed_[static_cast<std::size_t>(i)];
@@ -351,14 +386,16 @@ void Game::finish(std::vector<Event>* events) {
       case Kind::City:
         if (node.open != 0) score_feature(root, node.kind, true, events);
         break;
-      case Kind::Monastery: {
+      case Kind::Monastery:
+      case Kind::Garden: {
         const Placed& p = placed_[node.tile];
         const int around = monastery_neighbours(Cell{p.x, p.y});
-        if (around != 8) score_feature(root, Kind::Monastery, true, events, 1 + around, 0, node.tile);
+        if (around != 8) score_feature(root, node.kind, true, events, 1 + around, 0, node.tile);
         break;
       }
+      case Kind::River: break;
       case Kind::Field: {
-        std::array<std::uint16_t, kTileCount> cities;
+        std::array<std::uint16_t, kMaxTilesInGame> cities;
         int city_count = 0;
         std::uint16_t m = root;
         do {

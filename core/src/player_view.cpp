@@ -5,18 +5,24 @@
 namespace carc {
 namespace {
 
-// The undrawn tiles in catalog order, then shuffled when `rng` is given.
-std::array<Tile, kBagSize> undrawn(const Game& g, Rng* rng) {
-  std::array<Tile, kBagSize> order{};
+// The undrawn tiles pile by pile in draw order, each pile in catalog order, then each pile
+// shuffled when `rng` is given (the piles keep their places: river.md's lake stays last).
+std::array<Tile, kMaxTilesInGame> undrawn(const Game& g, Rng* rng) {
+  std::array<Tile, kMaxTilesInGame> order{};
   int n = 0;
   const auto counts = g.bag_counts();
-  for (int t = 0; t < kTileKinds; ++t) {
-    for (int i = 0; i < counts[static_cast<std::size_t>(t)]; ++i) order[static_cast<std::size_t>(n++)] = static_cast<Tile>(t);
-  }
-  if (rng != nullptr) {
-    for (int i = n - 1; i > 0; --i) {
-      const auto j = rng->below(static_cast<std::uint32_t>(i + 1));
-      std::swap(order[static_cast<std::size_t>(i)], order[j]);
+  const Ruleset& rules = g.rules();
+  for (int pile = 0; pile < rules.piles; ++pile) {
+    const int first = n;
+    for (int t = 0; t < kTileKinds; ++t) {
+      if (rules.pile[static_cast<std::size_t>(t)] != pile) continue;
+      for (int i = 0; i < counts[static_cast<std::size_t>(t)]; ++i) order[static_cast<std::size_t>(n++)] = static_cast<Tile>(t);
+    }
+    if (rng != nullptr) {
+      for (int i = n - first - 1; i > 0; --i) {
+        const auto j = rng->below(static_cast<std::uint32_t>(i + 1));
+        std::swap(order[static_cast<std::size_t>(first + i)], order[static_cast<std::size_t>(first) + j]);
+      }
     }
   }
   return order;

@@ -1,5 +1,7 @@
 #include "carc/core/random_player.hpp"
 
+#include <array>
+
 namespace carc {
 
 Move RandomPlayer::choose(const Game& g) {
@@ -8,12 +10,34 @@ Move RandomPlayer::choose(const Game& g) {
   const int n = g.count_legal_placements(t);
   if (n == 0) return Move::discard(t);
   const Placement p = g.nth_legal_placement(t, static_cast<int>(rng_.below(static_cast<std::uint32_t>(n))));
-  std::optional<Port> meeple;
-  if (rng_.below(4) != 0) {
-    const PortList targets = g.meeple_targets(t, p, seat);
-    if (targets.size > 0) meeple = targets.ports[rng_.below(targets.size)];
+  const Ruleset& rules = g.rules();
+  if (!rules.has_specials && rules.action == nullptr) {
+    std::optional<Port> meeple;
+    if (rng_.below(4) != 0) {
+      const PortList targets = g.meeple_targets(t, p, seat);
+      if (targets.size > 0) meeple = targets.ports[rng_.below(targets.size)];
+    }
+    return Move::place(t, p.cell, p.rotation, meeple);
   }
-  return Move::place(t, p.cell, p.rotation, meeple);
+  // With special figures and actions: most of the time, one of every figure's targets or
+  // the take-back, uniformly.
+  if (rng_.below(4) == 0) return Move::place(t, p.cell, p.rotation);
+  std::array<PortList, kFigureKinds> targets{};
+  int options = 0;
+  for (int f = 0; f < kFigureKinds; ++f) {
+    targets[static_cast<std::size_t>(f)] = g.figure_targets(t, p, seat, static_cast<Figure>(f));
+    options += targets[static_cast<std::size_t>(f)].size;
+  }
+  const std::optional<Cell> back = g.take_back_offer(t, p, seat);
+  if (back) ++options;
+  if (options == 0) return Move::place(t, p.cell, p.rotation);
+  int k = static_cast<int>(rng_.below(static_cast<std::uint32_t>(options)));
+  for (int f = 0; f < kFigureKinds; ++f) {
+    const PortList& list = targets[static_cast<std::size_t>(f)];
+    if (k < list.size) return Move::place(t, p.cell, p.rotation, list.ports[static_cast<std::size_t>(k)], static_cast<Figure>(f));
+    k -= list.size;
+  }
+  return Move::place_taking_back(t, p.cell, p.rotation, *back);
 }
 
 }  // namespace carc

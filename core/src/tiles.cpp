@@ -18,117 +18,225 @@ constexpr Segment city(std::initializer_list<Port> ps, bool pennant = false) {
   return Segment{Kind::City, ports(ps), pennant, 0};
 }
 constexpr Segment road(std::initializer_list<Port> ps) { return Segment{Kind::Road, ports(ps), false, 0}; }
+constexpr Segment river(std::initializer_list<Port> ps) { return Segment{Kind::River, ports(ps), false, 0}; }
 constexpr Segment field(std::initializer_list<Port> ps, std::uint8_t cities = 0) {
   return Segment{Kind::Field, ports(ps), false, cities};
 }
 constexpr Segment monastery() { return Segment{Kind::Monastery, bit(Port::C), false, 0}; }
+constexpr Segment garden() { return Segment{Kind::Garden, bit(Port::G), false, 0}; }
 constexpr Segment all_field() { return Segment{Kind::Field, kAllHalves, false, 0}; }
 
 constexpr Terrain f = Terrain::Field;
 constexpr Terrain r = Terrain::Road;
 constexpr Terrain c = Terrain::City;
+constexpr Terrain w = Terrain::River;
 
 using P = Port;
+using T = Tile;
+constexpr std::optional<Expansion> kBase = std::nullopt;
 
 template <typename... S>
-constexpr TileDef def(Tile t, int count, std::array<Terrain, 4> sides, S... segs) {
-  TileDef d{t, count, sides, {}, static_cast<int>(sizeof...(segs))};
+constexpr TileDef def(Tile t, std::string_view name, int count, std::array<Terrain, 4> sides, S... segs) {
+  TileDef d{t, name, kBase, t, count, sides, {}, static_cast<int>(sizeof...(segs))};
   int i = 0;
   ((d.segments[static_cast<std::size_t>(i++)] = segs), ...);
   return d;
 }
+template <typename... S>
+constexpr TileDef river_def(Tile t, std::string_view name, int count, std::array<Terrain, 4> sides, S... segs) {
+  TileDef d = def(t, name, count, sides, segs...);
+  d.expansion = Expansion::River;
+  return d;
+}
+// The garden copy `t` of `plain` (abbot.md): the same tile with a garden at G.
+constexpr TileDef garden_copy(Tile t, std::string_view name, const TileDef& plain) {
+  TileDef d = plain;
+  d.tile = t;
+  d.name = name;
+  d.expansion = Expansion::Abbot;
+  d.plain = plain.tile;
+  d.count = 1;
+  d.segments[static_cast<std::size_t>(d.segment_count++)] = garden();
+  return d;
+}
 
 // Field `cities` masks name segment indexes on the same tile (bit k = segment k).
-constexpr std::array<TileDef, kTileKinds> kCatalog = {{
-    def(Tile::A, 2, {f, f, r, f}, monastery(), road({P::S}), all_field()),
-    def(Tile::B, 4, {f, f, f, f}, monastery(), all_field()),
-    def(Tile::C, 1, {c, c, c, c}, city({P::N, P::E, P::S, P::W}, true)),
-    def(Tile::D, 4, {c, r, f, r}, city({P::N}), road({P::E, P::W}), field({P::EL, P::WR}, 0b1),
+constexpr std::array<TileDef, kBaseTileKinds> kBaseCatalog = {{
+    def(T::A, "A", 2, {f, f, r, f}, monastery(), road({P::S}), all_field()),
+    def(T::B, "B", 4, {f, f, f, f}, monastery(), all_field()),
+    def(T::C, "C", 1, {c, c, c, c}, city({P::N, P::E, P::S, P::W}, true)),
+    def(T::D, "D", 4, {c, r, f, r}, city({P::N}), road({P::E, P::W}), field({P::EL, P::WR}, 0b1),
         field({P::ER, P::SL, P::SR, P::WL})),
-    def(Tile::E, 5, {c, f, f, f}, city({P::N}), field({P::EL, P::ER, P::SL, P::SR, P::WL, P::WR}, 0b1)),
-    def(Tile::F, 2, {f, c, f, c}, city({P::E, P::W}, true), field({P::NL, P::NR}, 0b1), field({P::SL, P::SR}, 0b1)),
-    def(Tile::G, 1, {f, c, f, c}, city({P::E, P::W}), field({P::NL, P::NR}, 0b1), field({P::SL, P::SR}, 0b1)),
-    def(Tile::H, 3, {c, f, c, f}, city({P::N}), city({P::S}), field({P::EL, P::ER, P::WL, P::WR}, 0b11)),
-    def(Tile::I, 2, {c, f, f, c}, city({P::N}), city({P::W}), field({P::EL, P::ER, P::SL, P::SR}, 0b11)),
-    def(Tile::J, 3, {c, r, r, f}, city({P::N}), road({P::E, P::S}), field({P::ER, P::SL}),
+    def(T::E, "E", 5, {c, f, f, f}, city({P::N}), field({P::EL, P::ER, P::SL, P::SR, P::WL, P::WR}, 0b1)),
+    def(T::F, "F", 2, {f, c, f, c}, city({P::E, P::W}, true), field({P::NL, P::NR}, 0b1), field({P::SL, P::SR}, 0b1)),
+    def(T::G, "G", 1, {f, c, f, c}, city({P::E, P::W}), field({P::NL, P::NR}, 0b1), field({P::SL, P::SR}, 0b1)),
+    def(T::H, "H", 3, {c, f, c, f}, city({P::N}), city({P::S}), field({P::EL, P::ER, P::WL, P::WR}, 0b11)),
+    def(T::I, "I", 2, {c, f, f, c}, city({P::N}), city({P::W}), field({P::EL, P::ER, P::SL, P::SR}, 0b11)),
+    def(T::J, "J", 3, {c, r, r, f}, city({P::N}), road({P::E, P::S}), field({P::ER, P::SL}),
         field({P::EL, P::SR, P::WL, P::WR}, 0b1)),
-    def(Tile::K, 3, {c, f, r, r}, city({P::N}), road({P::S, P::W}), field({P::SR, P::WL}),
+    def(T::K, "K", 3, {c, f, r, r}, city({P::N}), road({P::S, P::W}), field({P::SR, P::WL}),
         field({P::EL, P::ER, P::SL, P::WR}, 0b1)),
-    def(Tile::L, 3, {c, r, r, r}, city({P::N}), road({P::E}), road({P::S}), road({P::W}), field({P::EL, P::WR}, 0b1),
+    def(T::L, "L", 3, {c, r, r, r}, city({P::N}), road({P::E}), road({P::S}), road({P::W}), field({P::EL, P::WR}, 0b1),
         field({P::ER, P::SL}), field({P::SR, P::WL})),
-    def(Tile::M, 2, {c, f, f, c}, city({P::N, P::W}, true), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
-    def(Tile::N, 3, {c, f, f, c}, city({P::N, P::W}), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
-    def(Tile::O, 2, {c, r, r, c}, city({P::N, P::W}, true), road({P::E, P::S}), field({P::ER, P::SL}),
+    def(T::M, "M", 2, {c, f, f, c}, city({P::N, P::W}, true), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
+    def(T::N, "N", 3, {c, f, f, c}, city({P::N, P::W}), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
+    def(T::O, "O", 2, {c, r, r, c}, city({P::N, P::W}, true), road({P::E, P::S}), field({P::ER, P::SL}),
         field({P::EL, P::SR}, 0b1)),
-    def(Tile::P, 3, {c, r, r, c}, city({P::N, P::W}), road({P::E, P::S}), field({P::ER, P::SL}),
+    def(T::P, "P", 3, {c, r, r, c}, city({P::N, P::W}), road({P::E, P::S}), field({P::ER, P::SL}),
         field({P::EL, P::SR}, 0b1)),
-    def(Tile::Q, 1, {c, c, f, c}, city({P::N, P::E, P::W}, true), field({P::SL, P::SR}, 0b1)),
-    def(Tile::R, 3, {c, c, f, c}, city({P::N, P::E, P::W}), field({P::SL, P::SR}, 0b1)),
-    def(Tile::S, 2, {c, c, r, c}, city({P::N, P::E, P::W}, true), road({P::S}), field({P::SL}, 0b1),
+    def(T::Q, "Q", 1, {c, c, f, c}, city({P::N, P::E, P::W}, true), field({P::SL, P::SR}, 0b1)),
+    def(T::R, "R", 3, {c, c, f, c}, city({P::N, P::E, P::W}), field({P::SL, P::SR}, 0b1)),
+    def(T::S, "S", 2, {c, c, r, c}, city({P::N, P::E, P::W}, true), road({P::S}), field({P::SL}, 0b1),
         field({P::SR}, 0b1)),
-    def(Tile::T, 1, {c, c, r, c}, city({P::N, P::E, P::W}), road({P::S}), field({P::SL}, 0b1), field({P::SR}, 0b1)),
-    def(Tile::U, 8, {f, r, f, r}, road({P::E, P::W}), field({P::WR, P::NL, P::NR, P::EL}),
+    def(T::T, "T", 1, {c, c, r, c}, city({P::N, P::E, P::W}), road({P::S}), field({P::SL}, 0b1), field({P::SR}, 0b1)),
+    def(T::U, "U", 8, {f, r, f, r}, road({P::E, P::W}), field({P::WR, P::NL, P::NR, P::EL}),
         field({P::ER, P::SL, P::SR, P::WL})),
-    def(Tile::V, 9, {f, f, r, r}, road({P::S, P::W}), field({P::SR, P::WL}),
+    def(T::V, "V", 9, {f, f, r, r}, road({P::S, P::W}), field({P::SR, P::WL}),
         field({P::NL, P::NR, P::EL, P::ER, P::SL, P::WR})),
-    def(Tile::W, 4, {f, r, r, r}, road({P::E}), road({P::S}), road({P::W}), field({P::NL, P::NR, P::EL, P::WR}),
+    def(T::W, "W", 4, {f, r, r, r}, road({P::E}), road({P::S}), road({P::W}), field({P::NL, P::NR, P::EL, P::WR}),
         field({P::ER, P::SL}), field({P::SR, P::WL})),
-    def(Tile::X, 1, {r, r, r, r}, road({P::N}), road({P::E}), road({P::S}), road({P::W}), field({P::NR, P::EL}),
+    def(T::X, "X", 1, {r, r, r, r}, road({P::N}), road({P::E}), road({P::S}), road({P::W}), field({P::NR, P::EL}),
         field({P::ER, P::SL}), field({P::SR, P::WL}), field({P::WR, P::NL})),
 }};
 
-constexpr std::array<std::string_view, kPortCount> kPortNames = {"N",  "E",  "S",  "W",  "NL", "NR", "EL",
-                                                                  "ER", "SL", "SR", "WL", "WR", "C"};
+// river.md "Tiles": segment 0 is the river on every river tile.
+constexpr std::array<TileDef, 10> kRiverCatalog = {{
+    river_def(T::RS, "RS", 1, {f, w, f, f}, river({P::E}), all_field()),
+    river_def(T::RL, "RL", 1, {f, f, f, w}, river({P::W}), all_field()),
+    river_def(T::R1, "R1", 2, {f, w, f, w}, river({P::E, P::W}), field({P::WR, P::NL, P::NR, P::EL}),
+              field({P::ER, P::SL, P::SR, P::WL})),
+    river_def(T::R2, "R2", 1, {c, w, c, w}, river({P::E, P::W}), city({P::N}), city({P::S}), field({P::EL, P::WR}, 0b010),
+              field({P::ER, P::WL}, 0b100)),
+    river_def(T::R3, "R3", 1, {c, w, r, w}, river({P::E, P::W}), city({P::N}), road({P::S}), field({P::EL}, 0b010),
+              field({P::WR}, 0b010), field({P::ER, P::SL}), field({P::SR, P::WL})),
+    river_def(T::R4, "R4", 1, {f, w, r, w}, river({P::E, P::W}), monastery(), road({P::S}),
+              field({P::WR, P::NL, P::NR, P::EL}), field({P::ER, P::SL}), field({P::SR, P::WL})),
+    river_def(T::R5, "R5", 1, {w, r, w, r}, river({P::N, P::S}), road({P::E, P::W}), field({P::WR, P::NL}),
+              field({P::NR, P::EL}), field({P::ER, P::SL}), field({P::SR, P::WL})),
+    river_def(T::R6, "R6", 2, {f, f, w, w}, river({P::S, P::W}), field({P::WR, P::NL, P::NR, P::EL, P::ER, P::SL}),
+              field({P::SR, P::WL})),
+    river_def(T::R7, "R7", 1, {c, w, w, c}, river({P::E, P::S}), city({P::N, P::W}), field({P::EL, P::SR}, 0b010),
+              field({P::ER, P::SL})),
+    river_def(T::R8, "R8", 1, {r, r, w, w}, river({P::S, P::W}), road({P::N, P::E}), field({P::WR, P::NL, P::ER, P::SL}),
+              field({P::NR, P::EL}), field({P::SR, P::WL})),
+}};
 
-// Compile-time checks of the catalog against tiles.md: 72 tiles, 10 coats of arms, every
-// side port used by exactly one feature matching its terrain, every half of a non-city side
-// by exactly one field.
+constexpr const TileDef& base_def(Tile t) { return kBaseCatalog[static_cast<std::size_t>(t)]; }
+constexpr const TileDef& river_tile(Tile t) {
+  return kRiverCatalog[static_cast<std::size_t>(t) - static_cast<std::size_t>(Tile::RS)];
+}
+
+constexpr std::array<TileDef, kTileKinds> make_catalog() {
+  std::array<TileDef, kTileKinds> out{};
+  std::size_t n = 0;
+  for (const TileDef& d : kBaseCatalog) out[n++] = d;
+  for (const TileDef& d : kRiverCatalog) out[n++] = d;
+  // abbot.md: the garden copies of the 3rd-edition box.
+  out[n++] = garden_copy(T::Eg, "Eg", base_def(T::E));
+  out[n++] = garden_copy(T::Hg, "Hg", base_def(T::H));
+  out[n++] = garden_copy(T::Ig, "Ig", base_def(T::I));
+  out[n++] = garden_copy(T::Mg, "Mg", base_def(T::M));
+  out[n++] = garden_copy(T::Ng, "Ng", base_def(T::N));
+  out[n++] = garden_copy(T::Rg, "Rg", base_def(T::R));
+  out[n++] = garden_copy(T::Ug, "Ug", base_def(T::U));
+  out[n++] = garden_copy(T::Vg, "Vg", base_def(T::V));
+  out[n++] = garden_copy(T::R6g, "R6g", river_tile(T::R6));
+  return out;
+}
+constexpr std::array<TileDef, kTileKinds> kCatalog = make_catalog();
+
+constexpr std::array<std::string_view, kPortCount> kPortNames = {"N",  "E",  "S",  "W",  "NL", "NR", "EL", "ER",
+                                                                  "SL", "SR", "WL", "WR", "C",  "G",  "I"};
+
+// Compile-time checks of the catalog against tiles.md and the expansions' tables: every
+// kind at its index, 72 base tiles with 10 coats of arms, every side port used by exactly
+// one feature matching its terrain, every half of a non-city side by exactly one field.
 constexpr bool catalog_is_consistent() {
-  int total = 0;
+  int base_total = 0;
   int pennants = 0;
-  for (const TileDef& d : kCatalog) {
-    total += d.count;
+  for (std::size_t k = 0; k < kCatalog.size(); ++k) {
+    const TileDef& d = kCatalog[k];
+    if (static_cast<std::size_t>(d.tile) != k || d.segment_count > kMaxSegments) return false;
+    if (!d.expansion) base_total += d.count;
     std::uint16_t seen = 0;
     for (int i = 0; i < d.segment_count; ++i) {
       const Segment& s = d.segments[static_cast<std::size_t>(i)];
       if ((seen & s.ports) != 0) return false;
       seen = static_cast<std::uint16_t>(seen | s.ports);
-      if (s.pennant) pennants += d.count;
+      if (s.pennant && !d.expansion) pennants += d.count;
       for (int side = 0; side < 4; ++side) {
         if ((s.ports >> side) & 1) {
           const Terrain t = d.sides[static_cast<std::size_t>(side)];
           if (s.kind == Kind::City && t != Terrain::City) return false;
           if (s.kind == Kind::Road && t != Terrain::Road) return false;
-          if (s.kind == Kind::Field || s.kind == Kind::Monastery) return false;
+          if (s.kind == Kind::River && t != Terrain::River) return false;
+          if (s.kind == Kind::Field || is_cloister(s.kind)) return false;
         }
       }
       if (s.kind == Kind::Field && (s.ports & 0x0F) != 0) return false;
     }
     for (int side = 0; side < 4; ++side) {
-      const bool is_city = d.sides[static_cast<std::size_t>(side)] == Terrain::City;
+      const Terrain t = d.sides[static_cast<std::size_t>(side)];
       const bool side_used = (seen >> side) & 1;
       const bool halves_used = ((seen >> (4 + 2 * side)) & 3) == 3;
       const bool any_half = ((seen >> (4 + 2 * side)) & 3) != 0;
-      if (d.sides[static_cast<std::size_t>(side)] == Terrain::Field) {
+      if (t == Terrain::Field) {
         if (side_used || !halves_used) return false;
-      } else if (is_city) {
+      } else if (t == Terrain::City) {
         if (!side_used || any_half) return false;
       } else {
         if (!side_used || !halves_used) return false;
       }
     }
   }
-  return total == kTileCount && pennants == 10;
+  return base_total == kTileCount && pennants == 10;
 }
 static_assert(catalog_is_consistent(), "tile catalog disagrees with tiles.md");
 
 }  // namespace
 
-char tile_letter(Tile t) { return static_cast<char>('A' + static_cast<int>(t)); }
+std::string_view tile_name(Tile t) {
+  const auto k = static_cast<std::size_t>(t);
+  return k < kCatalog.size() ? kCatalog[k].name : std::string_view("?");
+}
 
-std::optional<Tile> tile_from_letter(std::string_view s) {
-  if (s.size() != 1 || s[0] < 'A' || s[0] > 'X') return std::nullopt;
-  return static_cast<Tile>(s[0] - 'A');
+std::optional<Tile> tile_from_name(std::string_view s) {
+  for (const TileDef& d : kCatalog) {
+    if (d.name == s) return d.tile;
+  }
+  return std::nullopt;
+}
+
+std::string_view expansion_name(Expansion e) {
+  switch (e) {
+    case Expansion::River: return "river";
+    case Expansion::Abbot: return "abbot";
+    case Expansion::Inns: return "inns";
+    case Expansion::Traders: return "traders";
+  }
+  return "?";
+}
+
+std::optional<Expansion> expansion_from_name(std::string_view s) {
+  for (int k = 0; k < kExpansionKinds; ++k) {
+    if (expansion_name(static_cast<Expansion>(k)) == s) return static_cast<Expansion>(k);
+  }
+  return std::nullopt;
+}
+
+std::string_view figure_name(Figure f) {
+  switch (f) {
+    case Figure::Meeple: return "meeple";
+    case Figure::Abbot: return "abbot";
+  }
+  return "?";
+}
+
+std::optional<Figure> figure_from_name(std::string_view s) {
+  for (int k = 0; k < kFigureKinds; ++k) {
+    if (figure_name(static_cast<Figure>(k)) == s) return static_cast<Figure>(k);
+  }
+  return std::nullopt;
 }
 
 std::string_view port_name(Port p) { return kPortNames[static_cast<std::size_t>(p)]; }
@@ -151,12 +259,15 @@ std::string_view kind_name(Kind k) {
     case Kind::City: return "city";
     case Kind::Monastery: return "monastery";
     case Kind::Field: return "field";
+    case Kind::Garden: return "garden";
+    case Kind::River: return "river";
   }
   return "?";
 }
 
 std::string_view terrain_name(Terrain t) {
   switch (t) {
+    case Terrain::River: return "river";
     case Terrain::Field: return "field";
     case Terrain::Road: return "road";
     case Terrain::City: return "city";
@@ -164,12 +275,21 @@ std::string_view terrain_name(Terrain t) {
   return "?";
 }
 
-constexpr int segments_in_set() {
+namespace {
+constexpr int segments_in_base_set() {
+  int n = 0;
+  for (const TileDef& d : kBaseCatalog) n += d.count * d.segment_count;
+  return n;
+}
+static_assert(segments_in_base_set() == kSegmentsInSet, "kSegmentsInSet must match the catalog");
+
+constexpr int segments_in_all() {
   int n = 0;
   for (const TileDef& d : kCatalog) n += d.count * d.segment_count;
   return n;
 }
-static_assert(segments_in_set() == kSegmentsInSet, "kSegmentsInSet must match the catalog");
+static_assert(segments_in_all() <= kMaxNodesInGame, "kMaxNodesInGame must hold every segment of a game");
+}  // namespace
 
 const TileDef& tile_def(Tile t) { return kCatalog[static_cast<std::size_t>(t)]; }
 

@@ -25,7 +25,7 @@ int s8(std::uint8_t v) { return static_cast<std::int8_t>(v); }
 
 void letter(std::string& out, std::uint8_t tile) {
   out += '"';
-  out += tile_letter(static_cast<Tile>(tile));
+  out += tile_name(static_cast<Tile>(tile));
   out += '"';
 }
 
@@ -79,6 +79,11 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       put8(bytes_, p->cell.y);
       put8(bytes_, p->rotation.quarter_turns());
       put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
+      put8(bytes_, static_cast<int>(p->figure) | (p->take_back ? 0x80 : 0));
+      if (p->take_back) {
+        put8(bytes_, p->take_back->x);
+        put8(bytes_, p->take_back->y);
+      }
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       put8(bytes_, kDiscarded);
       put16(bytes_, next_turn_++);
@@ -88,11 +93,15 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       put8(bytes_, kScored);
       put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
       put8(bytes_, static_cast<int>(s->kind));
-      put8(bytes_, s->end_of_game ? 1 : 0);
+      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->abbot_return ? 2 : 0));
       put16(bytes_, s->points);
       int mask = 0;
       for (Seat w : s->winners) {
         mask |= 1 << w;
+        if (s->abbot_return) {
+          totals_.abbot[static_cast<std::size_t>(w)] += s->points;
+          continue;
+        }
         auto& by_kind = s->end_of_game ? totals_.end : totals_.game;
         by_kind[static_cast<std::size_t>(w)][static_cast<std::size_t>(s->kind)] += s->points;
       }
@@ -150,8 +159,22 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
         out += port_name(static_cast<Port>(b[at + 7]));
         out += '"';
       }
+      const int extra = b[at + 8];
+      const auto figure = static_cast<Figure>(extra & 0x0F);
+      if (b[at + 7] != kNoPort && figure != Figure::Meeple) {
+        out += R"(,"figure":")";
+        out += figure_name(figure);
+        out += '"';
+      }
+      if ((extra & 0x80) != 0) {
+        out += R"(,"return":{"x":)";
+        append_int(out, s8(b[at + 9]));
+        out += R"(,"y":)";
+        append_int(out, s8(b[at + 10]));
+        out += '}';
+      }
       out += '}';
-      return at + 8;
+      return at + ((extra & 0x80) != 0 ? 11 : 9);
     }
     case kDiscarded:
       out += R"(,"type":"discarded","turn":)";
@@ -168,7 +191,8 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += R"(,"kind":")";
       out += kind_name(static_cast<Kind>(b[at + 2]));
       out += R"(","end":)";
-      append_bool(out, b[at + 3] != 0);
+      append_bool(out, (b[at + 3] & 1) != 0);
+      if ((b[at + 3] & 2) != 0) out += R"(,"abbot_return":true)";
       out += R"(,"points":)";
       append_int(out, get16(b, at + 4));
       out += R"(,"seats":)";

@@ -5,7 +5,7 @@
 namespace carc::protocol {
 namespace {
 
-std::string letter(Tile t) { return std::string(1, tile_letter(t)); }
+std::string letter(Tile t) { return std::string(tile_name(t)); }
 
 json ports_json(std::uint16_t mask) {
   json out = json::array();
@@ -25,9 +25,11 @@ json seats_json(const std::vector<Seat>& seats) {
 
 json cell_json(Cell c) { return json{{"x", c.x}, {"y", c.y}}; }
 
-json tiles_json() {
+static json tile_list(const Ruleset* rules) {
   json tiles = json::array();
   for (const TileDef& d : catalog()) {
+    const int count = rules != nullptr ? rules->counts[static_cast<std::size_t>(d.tile)] : d.count;
+    if (rules != nullptr && count == 0) continue;
     json sides = json::array();
     for (Terrain t : d.sides) sides.push_back(std::string(terrain_name(t)));
     json features = json::array();
@@ -47,42 +49,70 @@ json tiles_json() {
       features.push_back(std::move(f));
     }
     tiles.push_back(json{{"letter", letter(d.tile)},
-                         {"count", d.count},
+                         {"count", count},
                          {"pennants", pennants},
                          {"sides", sides},
-                         {"features", features}});
+                         {"features", features},
+                         {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}});
   }
+  return tiles;
+}
+
+static json ports_list() {
   json ports = json::array();
   for (int p = 0; p < kPortCount; ++p) ports.push_back(std::string(port_name(static_cast<Port>(p))));
-  return json{{"ports", ports},
-              {"start", {{"tile", letter(kStartTile)}, {"x", 0}, {"y", 0}, {"rotation", 0}}},
-              {"tiles", tiles}};
+  return ports;
 }
+
+json tiles_json() {
+  return json{{"ports", ports_list()},
+              {"start", {{"tile", letter(kStartTile)}, {"x", 0}, {"y", 0}, {"rotation", 0}}},
+              {"tiles", tile_list(nullptr)}};
+}
+
+json tiles_json(ExpansionSet set) {
+  const Ruleset& rules = ruleset(set);
+  json expansions = json::array();
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (set.has(static_cast<Expansion>(e))) expansions.push_back(std::string(expansion_name(static_cast<Expansion>(e))));
+  }
+  return json{{"ports", ports_list()},
+              {"expansions", expansions},
+              {"start", {{"tile", letter(rules.start)}, {"x", 0}, {"y", 0}, {"rotation", 0}}},
+              {"bag", rules.bag_size},
+              {"tiles", tile_list(&rules)}};
+}
+
 
 json event_json(const Event& e) {
   return std::visit(
       [](const auto& ev) -> json {
         using T = std::decay_t<decltype(ev)>;
         if constexpr (std::is_same_v<T, TilePlaced>) {
-          return json{{"type", "placed"},
+          json out{{"type", "placed"},
                       {"seat", ev.seat},
                       {"tile", letter(ev.tile)},
                       {"x", ev.cell.x},
                       {"y", ev.cell.y},
                       {"rotation", ev.rotation.degrees()},
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
+          if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
+          if (ev.take_back) out["return"] = cell_json(*ev.take_back);
+          return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
           return json{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
         } else if constexpr (std::is_same_v<T, TileDrawn>) {
           return json{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
         } else if constexpr (std::is_same_v<T, MeepleReturned>) {
-          return json{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
+          json out{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
+          if (ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
+          return out;
         } else if constexpr (std::is_same_v<T, FeatureScored>) {
           json cells = json::array();
           for (Cell c : ev.cells) cells.push_back(cell_json(c));
           json meeples = json::array();
           for (std::size_t s = 0; s < ev.meeples.size(); ++s) meeples.push_back(ev.meeples[s]);
-          return json{{"type", "scored"},
+          json out{{"type", "scored"},
                       {"kind", std::string(kind_name(ev.kind))},
                       {"end", ev.end_of_game},
                       {"points", ev.points},
@@ -92,6 +122,8 @@ json event_json(const Event& e) {
                       {"pennants", ev.pennants},
                       {"cities", ev.cities},
                       {"cells", cells}};
+          if (ev.abbot_return) out["abbot_return"] = true;
+          return out;
         } else {
           return json{{"type", "game_over"}, {"final_scores", ev.final_scores}, {"winners", seats_json(ev.winners)}};
         }

@@ -1,5 +1,7 @@
 #include "carc/protocol/messages.hpp"
 
+#include "carc/protocol/record.hpp"
+
 #include <array>
 
 namespace carc::protocol {
@@ -12,7 +14,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_json",    "bad_message",        "too_large",   "rate_limited", "not_joined",
     "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
     "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
-    "room_full",
+    "room_full",   "illegal_return",
 };
 constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
 
@@ -88,6 +90,21 @@ std::variant<ClientMessage, MessageError> parse_play(const json& j) {
     if (!m->is_string()) return bad("play: \"meeple\" must be a port name or null");
     p.meeple = m->get<std::string>();
   }
+  if (const auto f = j.find("figure"); f != j.end() && !f->is_null()) {
+    if (!f->is_string()) return bad("play: \"figure\" must be a figure name or null");
+    if (!figure_from_name(f->get_ref<const std::string&>())) return bad("play: unknown figure \"" + f->get<std::string>() + "\"");
+    if (!p.meeple) return bad("play: a \"figure\" needs a \"meeple\" port");
+    p.figure = f->get<std::string>();
+  }
+  if (const auto r = j.find("return"); r != j.end() && !r->is_null()) {
+    const auto rx = r->is_object() ? r->find("x") : r->end();
+    const auto ry = r->is_object() ? r->find("y") : r->end();
+    if (!r->is_object() || rx == r->end() || ry == r->end() || !is_integer(*rx) || !is_integer(*ry)) {
+      return bad("play: \"return\" must be an object with integer \"x\" and \"y\"");
+    }
+    if (p.meeple) return bad("play: take the abbot back or place a figure, not both");
+    p.take_back = std::pair<std::int64_t, std::int64_t>{as_int(*rx), as_int(*ry)};
+  }
   return ClientMessage{std::move(p)};
 }
 
@@ -137,6 +154,11 @@ std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
   SettingsMsg s;
   if (auto e = clock_setting(j, "turn_seconds", kMinTurnSeconds, kMaxTurnSeconds, s.turn_seconds)) return bad(*e);
   if (auto e = clock_setting(j, "away_seconds", kMinAwaySeconds, kMaxAwaySeconds, s.away_seconds)) return bad(*e);
+  if (const auto x = j.find("expansions"); x != j.end()) {
+    auto set = parse_expansions(&*x);
+    if (const auto* why = std::get_if<std::string>(&set)) return bad("settings: " + *why);
+    s.expansions = std::get<ExpansionSet>(set);
+  }
   return ClientMessage{s};
 }
 

@@ -25,7 +25,7 @@ bool parse_int(std::string_view s, int lo, int hi, int* out) {
 }  // namespace
 
 void append_move_text(std::string& out, const Move& m) {
-  out += tile_letter(m.tile);
+  out += tile_name(m.tile);
   if (m.type == Move::Type::Discard) {
     out += ",discard";
     return;
@@ -41,6 +41,19 @@ void append_move_text(std::string& out, const Move& m) {
   if (m.meeple) {
     out += ',';
     out += port_name(*m.meeple);
+    if (m.figure != Figure::Meeple) {
+      out += ',';
+      out += figure_name(m.figure);
+    }
+  }
+  if (m.take_back) {
+    p = buf;
+    for (const int v : {m.take_back->x, m.take_back->y}) {
+      *p++ = ',';
+      p = std::to_chars(p, buf + sizeof buf, v).ptr;
+    }
+    out += ",return";
+    out.append(buf, p);
   }
 }
 
@@ -57,9 +70,9 @@ std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
   }
   std::string_view rest = text;
   const std::string_view letter = next_field(rest);
-  const auto tile = tile_from_letter(letter);
+  const auto tile = tile_from_name(letter);
   if (!tile) {
-    *why = "unknown tile letter \"" + std::string(letter.substr(0, 8)) + "\"";
+    *why = "unknown tile \"" + std::string(letter.substr(0, 8)) + "\"";
     return std::nullopt;
   }
   if (rest == "discard") return Move::discard(*tile);
@@ -77,14 +90,32 @@ std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
     return std::nullopt;
   }
   std::optional<Port> meeple;
+  Figure figure = Figure::Meeple;
   if (!rest.empty()) {
-    meeple = port_from_name(rest);
+    const std::string_view port = next_field(rest);
+    if (port == "return") {
+      int rx = 0, ry = 0;
+      if (!parse_int(next_field(rest), -kFar, kFar, &rx) || !parse_int(rest, -kFar, kFar, &ry)) {
+        *why = "a take-back needs integer x and y";
+        return std::nullopt;
+      }
+      return Move::place_taking_back(*tile, Cell{x, y}, *rotation, Cell{rx, ry});
+    }
+    meeple = port_from_name(port);
     if (!meeple) {
-      *why = "unknown meeple port \"" + std::string(rest.substr(0, 8)) + "\"";
+      *why = "unknown meeple port \"" + std::string(port.substr(0, 8)) + "\"";
       return std::nullopt;
     }
+    if (!rest.empty()) {
+      const auto f = figure_from_name(rest);
+      if (!f) {
+        *why = "unknown figure \"" + std::string(rest.substr(0, 8)) + "\"";
+        return std::nullopt;
+      }
+      figure = *f;
+    }
   }
-  return Move::place(*tile, Cell{x, y}, *rotation, meeple);
+  return Move::place(*tile, Cell{x, y}, *rotation, meeple, figure);
 }
 
 }  // namespace carc::protocol

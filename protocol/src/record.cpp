@@ -21,12 +21,12 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
   }
   const auto tile_it = m.find("tile");
   if (tile_it == m.end() || !tile_it->is_string()) {
-    *why = "a move needs \"tile\", a letter A..X";
+    *why = "a move needs \"tile\", a tile id (A..X, or an expansion's)";
     return std::nullopt;
   }
-  const auto tile = tile_from_letter(tile_it->get_ref<const std::string&>());
+  const auto tile = tile_from_name(tile_it->get_ref<const std::string&>());
   if (!tile) {
-    *why = "unknown tile letter \"" + tile_it->get<std::string>() + "\"";
+    *why = "unknown tile \"" + tile_it->get<std::string>() + "\"";
     return std::nullopt;
   }
   const auto discard_it = m.find("discard");
@@ -71,7 +71,66 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
       return std::nullopt;
     }
   }
-  return Move::place(*tile, cell, *rot, meeple);
+  Figure figure = Figure::Meeple;
+  const auto figure_it = m.find("figure");
+  if (figure_it != m.end() && !figure_it->is_null()) {
+    if (!figure_it->is_string()) {
+      *why = "\"figure\" must be a figure name or null";
+      return std::nullopt;
+    }
+    const auto f = figure_from_name(figure_it->get_ref<const std::string&>());
+    if (!f) {
+      *why = "unknown figure \"" + figure_it->get<std::string>() + "\"";
+      return std::nullopt;
+    }
+    if (!meeple) {
+      *why = "a \"figure\" needs a \"meeple\" port";
+      return std::nullopt;
+    }
+    figure = *f;
+  }
+  std::optional<Cell> take_back;
+  const auto return_it = m.find("return");
+  if (return_it != m.end() && !return_it->is_null()) {
+    const auto rx = return_it->is_object() ? return_it->find("x") : return_it->end();
+    const auto ry = return_it->is_object() ? return_it->find("y") : return_it->end();
+    if (!return_it->is_object() || rx == return_it->end() || ry == return_it->end() || !rx->is_number_integer() ||
+        !ry->is_number_integer()) {
+      *why = "\"return\" must be an object with integer \"x\" and \"y\"";
+      return std::nullopt;
+    }
+    if (meeple) {
+      *why = "a placement takes a figure back or places one, never both";
+      return std::nullopt;
+    }
+    take_back = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
+                     static_cast<int>(std::clamp(ry->get<long long>(), -kFar, kFar))};
+  }
+  if (take_back) return Move::place_taking_back(*tile, cell, *rot, *take_back);
+  return Move::place(*tile, cell, *rot, meeple, figure);
+}
+
+std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
+  ExpansionSet set;
+  if (value == nullptr || value->is_null()) return set;
+  if (!value->is_array()) return std::string("\"expansions\" must be an array of expansion ids");
+  for (const json& id : *value) {
+    if (!id.is_string()) return std::string("\"expansions\" must be an array of expansion ids");
+    const auto e = expansion_from_name(id.get_ref<const std::string&>());
+    if (!e) return "unknown expansion \"" + id.get<std::string>() + "\"";
+    if (set.has(*e)) return "expansion \"" + id.get<std::string>() + "\" is listed twice";
+    if (!expansion_implemented(*e)) return "expansion \"" + id.get<std::string>() + "\" is not implemented here";
+    set = set.with(*e);
+  }
+  return set;
+}
+
+json expansions_json(ExpansionSet set) {
+  json out = json::array();
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (set.has(static_cast<Expansion>(e))) out.push_back(std::string(expansion_name(static_cast<Expansion>(e))));
+  }
+  return out;
 }
 
 std::variant<Record, RecordError> parse_record(const json& j) {
@@ -86,6 +145,11 @@ std::variant<Record, RecordError> parse_record(const json& j) {
   if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5");
   Record r;
   r.players = static_cast<int>(n);
+  const auto exp_it = j.find("expansions");
+  auto expansions = parse_expansions(exp_it == j.end() ? nullptr : &*exp_it);
+  if (auto* why = std::get_if<std::string>(&expansions)) return err(*why);
+  r.expansions = std::get<ExpansionSet>(expansions);
+  const Ruleset& rules = ruleset(r.expansions);
   const auto final_it = j.find("final");
   if (final_it != j.end() && !final_it->is_null()) {
     if (!final_it->is_boolean()) return err("\"final\" must be true or false");
@@ -99,6 +163,13 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     std::string why;
     auto move = parse_move(m, &why);
     if (!move) return err(why, index);
+    if (rules.counts[static_cast<std::size_t>(move->tile)] == 0) {
+      return err("tile \"" + std::string(tile_name(move->tile)) + "\" is not in this game's tile set", index);
+    }
+    if (move->meeple && rules.figures[static_cast<std::size_t>(move->figure)] == 0) {
+      return err("figure \"" + std::string(figure_name(move->figure)) + "\" is not in this game", index);
+    }
+    if (move->take_back && rules.action == nullptr) return err("\"return\" needs the abbot expansion", index);
     r.moves.push_back(*move);
     ++index;
   }
@@ -106,7 +177,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
 }
 
 json move_json(const Move& m) {
-  json out{{"tile", std::string(1, tile_letter(m.tile))}};
+  json out{{"tile", std::string(tile_name(m.tile))}};
   if (m.type == Move::Type::Discard) {
     out["discard"] = true;
     return out;
@@ -115,20 +186,28 @@ json move_json(const Move& m) {
   out["y"] = m.placement.cell.y;
   out["rotation"] = m.placement.rotation.degrees();
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
+  if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
+  if (m.take_back) out["return"] = json{{"x", m.take_back->x}, {"y", m.take_back->y}};
   return out;
 }
 
-json record_json(int players, const std::vector<Move>& moves, bool final) {
+json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions) {
   json ms = json::array();
   for (const Move& m : moves) ms.push_back(move_json(m));
-  return json{{"format", "carcassonne-record/1"}, {"players", players}, {"moves", ms}, {"final", final}};
+  json out{{"format", "carcassonne-record/1"}, {"players", players}};
+  if (!expansions.empty()) out["expansions"] = expansions_json(expansions);
+  out["moves"] = std::move(ms);
+  out["final"] = final;
+  return out;
 }
 
-json breakdown_json(int players, const std::vector<Event>& events) {
+json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions) {
   struct Line {
-    int game[3] = {0, 0, 0};  // road, city, monastery
-    int end[4] = {0, 0, 0, 0};  // road, city, monastery, field
+    int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), garden
+    int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, garden
+    int abbot = 0;                  // take-backs (abbot.md)
   };
+  const bool gardens = expansions.has(Expansion::Abbot);
   std::vector<Line> lines(static_cast<std::size_t>(players));
   for (const Event& e : events) {
     const auto* s = std::get_if<FeatureScored>(&e);
@@ -137,9 +216,12 @@ json breakdown_json(int players, const std::vector<Event>& events) {
     for (Seat seat : s->winners) {
       if (seat < 0 || seat >= players) continue;
       Line& l = lines[static_cast<std::size_t>(seat)];
-      if (s->end_of_game) {
+      if (k >= 5) continue;
+      if (s->abbot_return) {
+        l.abbot += s->points;
+      } else if (s->end_of_game) {
         l.end[k] += s->points;
-      } else if (k < 3) {
+      } else {
         l.game[k] += s->points;
       }
     }
@@ -147,17 +229,24 @@ json breakdown_json(int players, const std::vector<Event>& events) {
   json out = json::array();
   for (int seat = 0; seat < players; ++seat) {
     const Line& l = lines[static_cast<std::size_t>(seat)];
-    const int total = l.game[0] + l.game[1] + l.game[2] + l.end[0] + l.end[1] + l.end[2] + l.end[3];
-    out.push_back(json{{"seat", seat},
-                       {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
-                       {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}},
-                       {"total", total}});
+    int total = l.abbot;
+    for (int k = 0; k < 5; ++k) total += l.game[k] + l.end[k];
+    json line{{"seat", seat},
+              {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
+              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}},
+              {"total", total}};
+    if (gardens) {
+      line["game"]["garden"] = l.game[4];
+      line["game"]["abbot"] = l.abbot;
+      line["end"]["garden"] = l.end[4];
+    }
+    out.push_back(std::move(line));
   }
   return out;
 }
 
 std::variant<json, RecordError> replay(const Record& r) {
-  Game g = Game::replay(r.players);
+  Game g = Game::replay(r.players, r.expansions);
   std::vector<Event> events;
   json scores_after = json::array();
   json event_log = json::array();
@@ -179,6 +268,18 @@ std::variant<json, RecordError> replay(const Record& r) {
   }
   json supply = json::array();
   for (int s = 0; s < r.players; ++s) supply.push_back(g.meeples(s));
+  json figures = nullptr;
+  if (g.rules().has_specials) {
+    figures = json::array();
+    for (int s = 0; s < r.players; ++s) {
+      json mine = json::object();
+      for (int f = 1; f < kFigureKinds; ++f) {
+        if (g.rules().figures[static_cast<std::size_t>(f)] == 0) continue;
+        mine[std::string(figure_name(static_cast<Figure>(f)))] = g.figures(s, static_cast<Figure>(f));
+      }
+      figures.push_back(std::move(mine));
+    }
+  }
   if (r.final) {
     const std::size_t before = events.size();
     g.finish(&events);
@@ -194,12 +295,14 @@ std::variant<json, RecordError> replay(const Record& r) {
   for (int s = 0; s < r.players; ++s) {
     if (g.score(s) == best) winners.push_back(s);
   }
-  return json{{"scores_after_move", scores_after},
-              {"final_scores", finals},
-              {"meeples_in_supply", supply},
-              {"winners", winners},
-              {"breakdown", breakdown_json(r.players, events)},
-              {"events", event_log}};
+  json out{{"scores_after_move", scores_after},
+           {"final_scores", finals},
+           {"meeples_in_supply", supply},
+           {"winners", winners},
+           {"breakdown", breakdown_json(r.players, events, r.expansions)},
+           {"events", event_log}};
+  if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
+  return out;
 }
 
 }  // namespace carc::protocol

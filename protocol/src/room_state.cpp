@@ -14,7 +14,7 @@ void append_letter(std::string& out, std::optional<Tile> t) {
     return;
   }
   out += '"';
-  out += tile_letter(*t);
+  out += tile_name(*t);
   out += '"';
 }
 
@@ -30,35 +30,69 @@ int score_of(const RoomFacts& f, int seat) {
 int meeples_of(const RoomFacts& f, int seat) {
   return f.game != nullptr && seat < f.game->players() ? f.game->meeples(seat) : kMeeplesPerPlayer;
 }
+// Special figures in supply (index by Figure); the lobby shows the game's starting supply.
+std::array<int, kFigureKinds> figures_of(const RoomFacts& f, int seat) {
+  std::array<int, kFigureKinds> out{};
+  const Ruleset& rules = ruleset(f.settings.expansions);
+  for (int k = 1; k < kFigureKinds; ++k) {
+    out[static_cast<std::size_t>(k)] = f.game != nullptr && seat < f.game->players()
+                                           ? f.game->figures(seat, static_cast<Figure>(k))
+                                           : rules.figures[static_cast<std::size_t>(k)];
+  }
+  return out;
+}
+
+void write_figures(std::string& out, const Ruleset& rules, const std::array<int, kFigureKinds>& figures) {
+  out += '{';
+  bool first = true;
+  for (int k = 1; k < kFigureKinds; ++k) {
+    if (rules.figures[static_cast<std::size_t>(k)] == 0) continue;
+    if (!first) out += ',';
+    first = false;
+    append_key(out, figure_name(static_cast<Figure>(k)));
+    append_int(out, figures[static_cast<std::size_t>(k)]);
+  }
+  out += '}';
+}
+
 std::optional<Tile> tile_of(const RoomFacts& f, int seat) {
   return f.game != nullptr && seat < f.game->players() ? f.game->held(seat) : std::nullopt;
 }
 
-std::array<int, kTileKinds> bag_of(const Game* g, int* left) {
+std::array<int, kTileKinds> bag_of(const Game* g, const Ruleset& rules, int* left) {
   if (g != nullptr) {
     *left = g->bag_left();
     return g->bag_counts();
   }
   std::array<int, kTileKinds> counts{};
   *left = 0;
-  for (const TileDef& d : catalog()) {
-    const int n = d.count - (d.tile == kStartTile ? 1 : 0);
-    counts[static_cast<std::size_t>(d.tile)] = n;
+  for (int k = 0; k < kTileKinds; ++k) {
+    const int n = rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0);
+    counts[static_cast<std::size_t>(k)] = n;
     *left += n;
   }
   return counts;
 }
 
-void write_bag(std::string& out, const Game* g) {
+// The kinds `bag.tiles` lists: every kind of the game's tile set but a start tile that has
+// no other copy (the base game: A..X, as always).
+bool in_bag_list(const Ruleset& rules, int k) {
+  return rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0) > 0;
+}
+
+void write_bag(std::string& out, const Game* g, const Ruleset& rules) {
   int left = 0;
-  const auto counts = bag_of(g, &left);
+  const auto counts = bag_of(g, rules, &left);
   out += R"({"left":)";
   append_int(out, left);
   out += R"(,"tiles":{)";
+  bool first = true;
   for (int k = 0; k < kTileKinds; ++k) {
-    if (k > 0) out += ',';
+    if (!in_bag_list(rules, k)) continue;
+    if (!first) out += ',';
+    first = false;
     out += '"';
-    out += tile_letter(static_cast<Tile>(k));
+    out += tile_name(static_cast<Tile>(k));
     out += "\":";
     append_int(out, counts[static_cast<std::size_t>(k)]);
   }
@@ -74,7 +108,7 @@ void write_players(std::string& out, const RoomFacts& f) {
   out += ']';
 }
 
-void write_meeple(std::string& out, std::optional<Seat> seat, std::optional<Port> port) {
+void write_meeple(std::string& out, std::optional<Seat> seat, std::optional<Port> port, Figure figure) {
   if (!seat || !port) {
     out += "null";
     return;
@@ -83,7 +117,13 @@ void write_meeple(std::string& out, std::optional<Seat> seat, std::optional<Port
   append_int(out, *seat);
   out += R"(,"at":")";
   out += port_name(*port);
-  out += "\"}";
+  out += '"';
+  if (figure != Figure::Meeple) {
+    out += R"(,"figure":")";
+    out += figure_name(figure);
+    out += '"';
+  }
+  out += '}';
 }
 
 }  // namespace
@@ -103,6 +143,10 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
   append_int(out, score_of(f, seat));
   out += R"(,"meeples":)";
   append_int(out, meeples_of(f, seat));
+  if (const Ruleset& rules = ruleset(f.settings.expansions); rules.has_specials) {
+    out += R"(,"figures":)";
+    write_figures(out, rules, figures_of(f, seat));
+  }
   out += R"(,"connected":)";
   append_bool(out, s.connected);
   out += R"(,"tile":)";
@@ -138,7 +182,41 @@ void write_legal(std::string& out, const Game& g) {
       first_port = false;
       append_name(out, port_name(p));
     }
-    out += "]}";
+    out += ']';
+    const Ruleset& rules = g.rules();
+    if (rules.has_specials) {
+      out += R"(,"figures":{)";
+      bool first_figure = true;
+      for (int k = 1; k < kFigureKinds; ++k) {
+        if (rules.figures[static_cast<std::size_t>(k)] == 0) continue;
+        if (!first_figure) out += ',';
+        first_figure = false;
+        append_key(out, figure_name(static_cast<Figure>(k)));
+        out += '[';
+        bool first_p = true;
+        for (Port p : m.figures[static_cast<std::size_t>(k)]) {
+          if (!first_p) out += ',';
+          first_p = false;
+          append_name(out, port_name(p));
+        }
+        out += ']';
+      }
+      out += '}';
+    }
+    if (rules.action != nullptr) {
+      out += R"(,"return":)";
+      if (m.take_back) {
+        out += R"({"x":)";
+        append_int(out, m.take_back->x);
+        out += R"(,"y":)";
+        append_int(out, m.take_back->y);
+        out += R"(},"return_points":)";
+        append_int(out, m.take_back_points);
+      } else {
+        out += "null";
+      }
+    }
+    out += '}';
   }
   out += ']';
 }
@@ -173,7 +251,7 @@ void write_board_tile(std::string& out, const BoardTile& t) {
   out += R"(,"rotation":)";
   append_int(out, t.rotation.degrees());
   out += R"(,"meeple":)";
-  write_meeple(out, t.meeple_seat, t.meeple_port);
+  write_meeple(out, t.meeple_seat, t.meeple_port, t.figure);
   out += '}';
 }
 
@@ -196,7 +274,15 @@ void write_settings(std::string& out, const ClockSettings& s) {
   append_opt_int(out, s.turn_seconds);
   out += R"(,"away_seconds":)";
   append_opt_int(out, s.away_seconds);
-  out += '}';
+  out += R"(,"expansions":[)";
+  bool first = true;
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!s.expansions.has(static_cast<Expansion>(e))) continue;
+    if (!first) out += ',';
+    first = false;
+    append_name(out, expansion_name(static_cast<Expansion>(e)));
+  }
+  out += "]}";
 }
 
 void write_state(std::string& out, const RoomFacts& f, const EventHistory& events, const std::deque<ChatLine>& chat) {
@@ -210,7 +296,8 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   write_turn(out, f);
   out += R"(,"board":[)";
   if (f.game == nullptr) {
-    write_board_tile(out, BoardTile{kStartTile, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt});
+    write_board_tile(out, BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt,
+                                    std::nullopt, Figure::Meeple});
   } else {
     bool first = true;
     for (const BoardTile& t : f.game->board()) {
@@ -220,7 +307,7 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
     }
   }
   out += R"(],"bag":)";
-  write_bag(out, f.game);
+  write_bag(out, f.game, ruleset(f.settings.expansions));
   out += R"(,"spectators":)";
   append_int(out, f.spectators);
   out += R"(,"events":)";
@@ -262,7 +349,8 @@ std::string result_text(const Game& g, const EventHistory& events) {
   }
   out += R"(],"breakdown":[)";
   const auto& t = events.totals();
-  static constexpr std::array<std::string_view, 4> kKinds = {"road", "city", "monastery", "field"};
+  static constexpr std::array<std::string_view, 5> kKinds = {"road", "city", "monastery", "field", "garden"};
+  const bool gardens = g.expansions().has(Expansion::Abbot);
   for (int s = 0; s < n; ++s) {
     const auto& game = t.game[static_cast<std::size_t>(s)];
     const auto& end = t.end[static_cast<std::size_t>(s)];
@@ -277,12 +365,24 @@ std::string result_text(const Game& g, const EventHistory& events) {
       append_int(out, game[k]);
       total += game[k];
     }
+    if (gardens) {
+      out += R"(,"garden":)";
+      append_int(out, game[4]);
+      out += R"(,"abbot":)";
+      append_int(out, t.abbot[static_cast<std::size_t>(s)]);
+      total += game[4] + t.abbot[static_cast<std::size_t>(s)];
+    }
     out += R"(},"end":{)";
     for (std::size_t k = 0; k < 4; ++k) {
       if (k > 0) out += ',';
       append_key(out, kKinds[k]);
       append_int(out, end[k]);
       total += end[k];
+    }
+    if (gardens) {
+      out += R"(,"garden":)";
+      append_int(out, end[4]);
+      total += end[4];
     }
     out += R"(},"total":)";
     append_int(out, total);
@@ -298,7 +398,7 @@ std::string result_text(const Game& g, const EventHistory& events) {
 StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
   const SeatFacts& s = f.seats[static_cast<std::size_t>(seat)];
   return SeatMirror{std::string(s.name), s.bot,           s.connected,        s.away, seat == f.host,
-              score_of(f, seat),   meeples_of(f, seat), tile_of(f, seat)};
+              score_of(f, seat),   meeples_of(f, seat), tile_of(f, seat), figures_of(f, seat)};
 }
 
 std::optional<std::array<int, 3>> StatePatcher::turn_key(const RoomFacts& f) {
@@ -317,7 +417,7 @@ void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
   settings_ = f.settings;
   rematch_ = std::string(f.rematch);
   result_ = !f.result.empty();
-  bag_ = bag_of(f.game, &bag_left_);
+  bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
   turn_ = turn_key(f);
   deadline_ = f.deadline_ms;
   board_size_ = board_size;
@@ -355,7 +455,7 @@ std::string& StatePatcher::replace(std::string_view path) {
 void StatePatcher::board_added(const TilePlaced& p, int seat) {
   append_int(op("add", "/board/"), board_size_++);
   write_board_tile(value(), BoardTile{p.tile, p.cell, p.rotation, p.meeple ? std::optional<Seat>(seat) : std::nullopt,
-                                      p.meeple});
+                                      p.meeple, p.figure});
   frame_ += '}';
 }
 
@@ -430,6 +530,10 @@ void StatePatcher::players(const RoomFacts& f) {
     if (now.score != was.score) append_int(field("score"), now.score), frame_ += '}';
     if (now.meeples != was.meeples) append_int(field("meeples"), now.meeples), frame_ += '}';
     if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';
+    if (now.figures != was.figures) {
+      write_figures(field("figures"), ruleset(f.settings.expansions), now.figures);
+      frame_ += '}';
+    }
     was = std::move(now);
   }
   for (std::size_t i = common; i < n; ++i) {
@@ -441,6 +545,20 @@ void StatePatcher::players(const RoomFacts& f) {
 }
 
 void StatePatcher::sync(const RoomFacts& f) {
+  if (!(f.settings.expansions == settings_.expansions)) {
+    // The host changed the expansions in the lobby: the bag's kinds change, and the start
+    // tile and the players' figures with them.
+    write_bag(replace("/bag"), f.game, ruleset(f.settings.expansions));
+    frame_ += '}';
+    bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
+    write_board_tile(replace("/board/0"), BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{},
+                                                    std::nullopt, std::nullopt, Figure::Meeple});
+    frame_ += '}';
+    write_players(replace("/players"), f);
+    frame_ += '}';
+    seats_.clear();
+    for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
+  }
   players(f);
   if (f.phase != phase_) {
     append_name(replace("/phase"), phase_name(f.phase));
@@ -448,7 +566,7 @@ void StatePatcher::sync(const RoomFacts& f) {
     phase_ = f.phase;
   }
   int left = 0;
-  const auto bag = bag_of(f.game, &left);
+  const auto bag = bag_of(f.game, ruleset(f.settings.expansions), &left);
   if (left != bag_left_) {
 
     append_int(replace("/bag/left"), left);
@@ -458,7 +576,7 @@ void StatePatcher::sync(const RoomFacts& f) {
   for (int k = 0; k < kTileKinds; ++k) {
     const auto i = static_cast<std::size_t>(k);
     if (bag[i] == bag_[i]) continue;
-    op("replace", "/bag/tiles/") += tile_letter(static_cast<Tile>(k));
+    op("replace", "/bag/tiles/") += tile_name(static_cast<Tile>(k));
     append_int(value(), bag[i]);
     frame_ += '}';
     bag_[i] = bag[i];

@@ -171,6 +171,7 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       SettingsChanged c;
       c.turn_seconds = in.opt(0, INT32_MAX);
       c.away_seconds = in.opt(0, INT32_MAX);
+      if (!in.at_end()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, 15)));
       d.action = c;
       break;
     }
@@ -255,7 +256,8 @@ std::variant<DecodedAction, std::string> decode_legacy(std::string_view payload)
       const auto opt = [&](const char* k) {
         return j.at(k).is_null() ? std::optional<int>() : std::optional<int>(j.at(k).get<int>());
       };
-      d.action = SettingsChanged{opt("turn_seconds"), opt("away_seconds")};
+      d.action = SettingsChanged{opt("turn_seconds"), opt("away_seconds"),
+                                 ExpansionSet::from_bits(static_cast<std::uint8_t>(j.value("expansions", 0) & 15))};
     } else if (type == "rematch") {
       d.action = RematchCreated{j.at("room").get<std::string>()};
     } else {
@@ -288,7 +290,12 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           [&](const SeatFreed& f) {
             return head('F').num(f.seat).word(kFreedReasons[static_cast<std::size_t>(f.reason)]).take();
           },
-          [&](const SettingsChanged& c) { return head('T').opt(c.turn_seconds).opt(c.away_seconds).take(); },
+          [&](const SettingsChanged& c) {
+            Writer w = head('T');
+            w.opt(c.turn_seconds).opt(c.away_seconds);
+            if (!c.expansions.empty()) w.num(c.expansions.bits());  // absent: the base game (older rows)
+            return w.take();
+          },
           [&](const GameStarted& g) { return head('G').num(g.players).unum(g.seed).num(g.time_ms).take(); },
           [&](const MovePlayed& m) {
             Writer w = head('M');

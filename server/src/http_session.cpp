@@ -10,6 +10,8 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
 #include "net.hpp"
 #include "random.hpp"
 
@@ -53,11 +55,30 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   std::string where() const { return peer_.to_string(); }
 
+  // Bodies: 4 KiB, but a record posted to /api/replay may take 64 KiB (an expansion game's
+  // record is about 6 KiB). The header comes first, so the limit follows the target.
+  static constexpr std::size_t kBodyLimit = 4 * 1024;
+  static constexpr std::size_t kRecordBodyLimit = 64 * 1024;
+
   void do_read() {
     parser_.emplace();
     parser_->header_limit(8 * 1024);
-    parser_->body_limit(4 * 1024);
+    // The parser checks a Content-Length against this as the header ends: the larger limit
+    // here, the route's own in on_header.
+    parser_->body_limit(kRecordBodyLimit);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
+  }
+
+  void on_header(beast::error_code ec, std::size_t n) {
+    if (ec) return on_read(ec, n);
+    const auto target = parser_->get().target();
+    if (path_of(std::string_view(target.data(), target.size())) != "/api/replay") {
+      const auto length = parser_->content_length();
+      if (length && *length > kBodyLimit) return on_read(http::error::body_limit, n);
+      parser_->body_limit(kBodyLimit);  // a chunked body is counted as it comes
+    }
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
 
@@ -226,11 +247,42 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return send(std::move(res), req);
       }
       case K::Tiles: {
-        auto res = json_response(req, http::status::ok, ctx_.tiles_json);
+        // `?expansions=river,abbot`: that game's tile set (../shared/expansions/README.md).
+        std::string body = ctx_.tiles_json;
+        if (const auto q = r.arg.find("expansions="); q != std::string_view::npos) {
+          std::string_view raw = r.arg.substr(q + 11);
+          raw = raw.substr(0, std::min(raw.find('&'), raw.size()));
+          // A comma may come percent-encoded (%2C): decoded here, nothing else is needed.
+          std::string decoded;
+          for (std::size_t i = 0; i < raw.size(); ++i) {
+            if (raw[i] == '%' && i + 2 < raw.size() && (raw.substr(i + 1, 2) == "2C" || raw.substr(i + 1, 2) == "2c")) {
+              decoded += ',';
+              i += 2;
+            } else {
+              decoded += raw[i];
+            }
+          }
+          std::string_view list = decoded;
+          nlohmann::json ids = nlohmann::json::array();
+          while (!list.empty()) {
+            const auto comma = std::min(list.find(','), list.size());
+            ids.push_back(std::string(list.substr(0, comma)));
+            list.remove_prefix(std::min(comma + 1, list.size()));
+          }
+          auto set = protocol::parse_expansions(&ids);
+          if (const auto* why = std::get_if<std::string>(&set)) {
+            return send(json_response(req, http::status::bad_request,
+                                      nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()),
+                        req);
+          }
+          body = protocol::tiles_json(std::get<ExpansionSet>(set)).dump();
+        }
+        auto res = json_response(req, http::status::ok, std::move(body));
         res.set(http::field::cache_control, "public, max-age=3600");
         return send(std::move(res), req);
       }
       case K::CreateRoom: return create_room(req);
+      case K::Replay: return replay_record(req);
       case K::RoomInfo:
       case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
       case K::Upgrade: return upgrade(req, r.arg);
@@ -243,10 +295,64 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
   }
 
+  // A record replayed by the server's engine and nothing stored: the browser replays
+  // expansion games this way (one rules engine; web-client/js/rules.js stays the base game's
+  // independent test oracle). The answer is `carcassonne replay`'s: the result, or
+  // {"error", "move"} with 422.
+  void replay_record(const Request& req) {
+    const auto record = nlohmann::json::parse(req.body(), nullptr, false);
+    if (record.is_discarded()) {
+      return send(json_response(req, http::status::bad_request, R"({"error":"malformed JSON","move":null})"));
+    }
+    auto parsed = protocol::parse_record(record);
+    const protocol::RecordError* error = std::get_if<protocol::RecordError>(&parsed);
+    std::variant<nlohmann::json, protocol::RecordError> result;
+    if (error == nullptr) {
+      result = protocol::replay(std::get<protocol::Record>(parsed));
+      error = std::get_if<protocol::RecordError>(&result);
+    }
+    if (error != nullptr) {
+      nlohmann::json body{{"error", error->message}, {"move", error->move ? nlohmann::json(*error->move) : nlohmann::json(nullptr)}};
+      return send(json_response(req, http::status::unprocessable_entity, body.dump()));
+    }
+    send(json_response(req, http::status::ok, std::get<nlohmann::json>(result).dump()));
+  }
+
   void create_room(const Request& req) {
     if (const double wait = ctx_.room_buckets.take(client_key(req)); wait > 0) {
       ctx_.metrics.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
       return send(rate_limited(req, wait, "new games"));
+    }
+    // `{"expansions": [...]}` (../shared/expansions/README.md): the new room's settings.
+    ExpansionSet expansions;
+    if (!req.body().empty()) {
+      const auto body = nlohmann::json::parse(req.body(), nullptr, false);
+      const nlohmann::json* ids = nullptr;
+      if (body.is_object()) {
+        if (const auto it = body.find("expansions"); it != body.end()) ids = &*it;
+      }
+      auto set = body.is_object() ? protocol::parse_expansions(ids)
+                                  : std::variant<ExpansionSet, std::string>(std::string("the body must be a JSON object"));
+      if (const auto* why = std::get_if<std::string>(&set)) {
+        return send(json_response(req, http::status::bad_request,
+                                  nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()));
+      }
+      expansions = std::get<ExpansionSet>(set);
+    }
+    if (!expansions.empty()) {
+      // Made as a rematch is: stored with its settings before it is announced.
+      std::vector<RoomAction> actions{SettingsChanged{std::nullopt, protocol::kDefaultAwaySeconds, expansions}};
+      ctx_.rooms.create_rematch(std::move(actions), [self = shared_from_this(), req](std::string id) {
+        asio::dispatch(self->stream_.get_executor(), [self, req, id = std::move(id)] {
+          if (id.empty()) {
+            return self->send(self->json_response(req, http::status::service_unavailable,
+                                                  R"({"error":"unavailable","message":"no room can be created right now"})"));
+          }
+          nlohmann::json body{{"room", id}, {"invite_url", self->invite_base(req) + "/r/" + id}};
+          self->send(self->json_response(req, http::status::created, body.dump()));
+        });
+      });
+      return;
     }
     // Stored before it is announced: answered from the store's thread, sent from here.
     ctx_.rooms.create([self = shared_from_this(), req](std::shared_ptr<Room> room) {

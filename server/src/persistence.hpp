@@ -35,6 +35,7 @@ struct SeatFreed {
 struct SettingsChanged {
   std::optional<int> turn_seconds;
   std::optional<int> away_seconds;
+  ExpansionSet expansions = {};  // the game's expansions (README.md of ../shared/expansions)
 };
 struct GameStarted {
   int players;

@@ -62,7 +62,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
     free_seat(*f, now_ms, nullptr);
   } else if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
@@ -265,7 +265,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
@@ -300,7 +300,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
 
 void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
-  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, &events));
+  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, settings_.expansions, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
   record_.reserve();

@@ -7,15 +7,15 @@
 namespace carc::server {
 
 void RoomRecord::reserve() {
-  moves_.reserve(kBagSize);
-  automatic_.reserve(kBagSize);
+  moves_.reserve(kMaxTilesInGame);
+  automatic_.reserve(kMaxTilesInGame);
 }
 
 void RoomRecord::add(const std::vector<Event>& events, bool automatic) {
   bool first = true;  // the move itself comes first; automatic discards after it are the engine's
   for (const Event& e : events) {
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      moves_.push_back(Move::place(p->tile, p->cell, p->rotation, p->meeple));
+      moves_.push_back(move_of(*p));
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       moves_.push_back(Move::discard(d->tile));
     } else {
@@ -26,8 +26,8 @@ void RoomRecord::add(const std::vector<Event>& events, bool automatic) {
   }
 }
 
-std::string RoomRecord::json(int players, bool finished) const {
-  nlohmann::json record = protocol::record_json(players, moves_, finished);
+std::string RoomRecord::json(int players, bool finished, ExpansionSet expansions) const {
+  nlohmann::json record = protocol::record_json(players, moves_, finished, expansions);
   auto& moves = record["moves"];
   for (std::size_t i = 0; i < automatic_.size() && i < moves.size(); ++i) {
     if (automatic_[i]) moves[i]["auto"] = true;

@@ -24,7 +24,7 @@ class RoomRecord {
   void add(const std::vector<Event>& events, bool automatic);
   void finish(std::string result_text) { result_ = std::move(result_text); }
   const std::string& result() const { return result_; }
-  std::string json(int players, bool finished) const;
+  std::string json(int players, bool finished, ExpansionSet expansions) const;
   std::size_t memory_bytes() const;
 };
 

@@ -24,6 +24,7 @@ std::optional<ErrorCode> error_of(RuleError e) {
     case RuleError::NotYourTurn: return ErrorCode::NotYourTurn;
     case RuleError::IllegalPlacement: return ErrorCode::IllegalPlacement;
     case RuleError::IllegalMeeple: return ErrorCode::IllegalMeeple;
+    case RuleError::IllegalReturn: return ErrorCode::IllegalReturn;
     default: return std::nullopt;
   }
 }
@@ -145,7 +146,18 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
     port = port_from_name(*msg.meeple);
     if (!port) return refuse(*m.client, ErrorCode::IllegalMeeple, "no such meeple port");
   }
-  const Move move = Move::place(*held, Cell{static_cast<int>(msg.x), static_cast<int>(msg.y)}, *rotation, port);
+  const Figure figure = msg.figure ? figure_from_name(*msg.figure).value_or(Figure::Meeple) : Figure::Meeple;
+  if (msg.figure && game_->rules().figures[static_cast<std::size_t>(figure)] == 0) {
+    return refuse(*m.client, ErrorCode::IllegalMeeple, "this game has no " + *msg.figure);
+  }
+  Move move = Move::place(*held, Cell{static_cast<int>(msg.x), static_cast<int>(msg.y)}, *rotation, port, figure);
+  if (msg.take_back) {
+    const auto [rx, ry] = *msg.take_back;
+    if (rx < -kFar || rx > kFar || ry < -kFar || ry > kFar) {
+      return refuse(*m.client, ErrorCode::IllegalReturn, "you have no abbot there");
+    }
+    move.take_back = Cell{static_cast<int>(rx), static_cast<int>(ry)};
+  }
   std::vector<Event> events;
   auto next = try_move(move, events);
   if (const auto* err = std::get_if<RuleError>(&next)) {
@@ -225,9 +237,10 @@ void RoomLogic::on_remove_bot(Member& m, const protocol::RemoveBotMsg& msg, Stea
 
 void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx) {
   if (!host_in_lobby(m, "change the clock")) return;
-  SettingsChanged next{settings_.turn_seconds, settings_.away_seconds};
+  SettingsChanged next{settings_.turn_seconds, settings_.away_seconds, settings_.expansions};
   if (msg.turn_seconds) next.turn_seconds = *msg.turn_seconds;
   if (msg.away_seconds) next.away_seconds = *msg.away_seconds;
+  if (msg.expansions) next.expansions = *msg.expansions;
   const RoomAction action = next;
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }
@@ -270,7 +283,7 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
     // The new room's token hashes are set once its id is known (rematch_created).
     r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + shift) % n == seats_.host()});
   }
-  r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds});
+  r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions});
   fx.rematch = std::move(r);
 }
 

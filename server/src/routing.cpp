@@ -59,7 +59,14 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
   }
   if (path == "/healthz" && get) return {K::Healthz, {}, {}};
   if (path == "/metrics" && get) return {listen == Listen::Public ? K::Metrics : K::NotFound, {}, {}};
-  if (path == "/api/tiles" && get) return {K::Tiles, {}, {}};
+  if (path == "/api/tiles" && get) {
+    const auto query = target.find('?');
+    return {K::Tiles, query == std::string_view::npos ? std::string_view() : target.substr(query + 1), {}};
+  }
+  if (path == "/api/replay") {
+    if (method != HttpMethod::Post) return {K::MethodNotAllowed, {}, "POST"};
+    return {K::Replay, {}, {}};
+  }
   if (path == "/api/rooms") {
     if (method != HttpMethod::Post) return {K::MethodNotAllowed, {}, "POST"};
     return {K::CreateRoom, {}, {}};

@@ -92,10 +92,11 @@ export class Cluster {
   }
 }
 
-export async function createRoom(front) {
+export async function createRoom(front, expansions = []) {
+  const body = JSON.stringify(expansions.length ? { expansions } : {});
   for (let i = 0; i < 50; i++) {
     try {
-      const res = await fetch(`${front}/api/rooms`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${front}/api/rooms`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
       if (res.status === 201) return (await res.json()).room;
     } catch { /* a node going down: try again */ }
     await sleep(200);
@@ -318,8 +319,8 @@ export async function relay(upstreamPort) {
 }
 
 /** A room of `n` players through the front, started; resolves once the game runs. */
-export async function playingRoom(front, n, seed) {
-  const room = await createRoom(front);
+export async function playingRoom(front, n, seed, expansions = []) {
+  const room = await createRoom(front, expansions);
   const players = [];
   for (let i = 0; i < n; i++) {
     const p = new Player(front, room, `P${i}`, seed * 10 + i);

@@ -52,7 +52,10 @@ function ownersOf(rooms) {
 
 test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothing lost', { timeout: 200000 }, async () => {
   const rooms = [];
-  for (let i = 0; i < 20; i++) rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i));
+  // Every fourth room plays the River and the Abbot: expansion games move between nodes too.
+  for (let i = 0; i < 20; i++) {
+    rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i, i % 4 === 0 ? ['river', 'abbot'] : []));
+  }
   await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 8), 'a few moves in every room', 60000);
 
   // The node holding the most rooms dies.

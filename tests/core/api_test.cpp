@@ -157,20 +157,27 @@ TEST_CASE("every meeple that comes back during the game has its own MeepleReturn
 namespace carc::test {
 
 TEST_CASE("no two cells the engine can look at in one game share a board slot") {
-  // Any two cells within two cells of a 72-tile board's bounding box differ by at most
-  // 79 in |dx| + |dy| (the grid comment in game.hpp); the mapping is checked a bit further.
-  constexpr int kReach = 86;
-  for (int dy = 0; dy <= kReach; ++dy) {
-    for (int dx = -(kReach - dy); dx <= kReach - dy; ++dx) {
-      if (dy == 0 && dx <= 0) continue;
-      const Cell a{-40, -40};
-      const Cell b{a.x + dx, a.y + dy};
-      REQUIRE_MESSAGE(Game::grid_index(a) != Game::grid_index(b), "dx " << dx << " dy " << dy);
+  // Any two cells within two cells of an n-tile board's bounding box differ by at most
+  // n + 3 in |dx| + |dy| (the grid comment in game.hpp), for each layout's n.
+  for (const auto& layout : Game::kGridLayouts) {
+    CAPTURE(layout.slots);
+    const int reach = layout.max_tiles + 3;
+    for (int dy = 0; dy <= reach; ++dy) {
+      for (int dx = -(reach - dy); dx <= reach - dy; ++dx) {
+        if (dy == 0 && dx <= 0) continue;
+        const Cell a{-40, -40};
+        const Cell b{a.x + dx, a.y + dy};
+        REQUIRE_MESSAGE(Game::grid_index(a, layout.stride, layout.slots) != Game::grid_index(b, layout.stride, layout.slots),
+                        "dx " << dx << " dy " << dy);
+      }
     }
+    CHECK(layout.slots <= Game::kGridSlots);
   }
-  // A line of 72 tiles is a legal board (fields only): its two ends are 71 apart.
-  CHECK(Game::grid_index(Cell{0, 0}) != Game::grid_index(Cell{71, 0}));
-  CHECK(Game::memory_bytes() < 12 * 1024);
+  // Every set of expansions finds a layout for its tiles.
+  for (int bits = 0; bits < 16; ++bits) {
+    CHECK(ruleset(ExpansionSet::from_bits(static_cast<std::uint8_t>(bits))).bag_size + 1 <= Game::kGridLayouts.back().max_tiles);
+  }
+  CHECK(Game::memory_bytes() < 48 * 1024);
 }
 
 }  // namespace carc::test

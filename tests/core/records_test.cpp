@@ -30,7 +30,7 @@ Game board_of(const nlohmann::json& j) {
   auto parsed = protocol::parse_record(j);
   REQUIRE(std::holds_alternative<protocol::Record>(parsed));
   const auto& r = std::get<protocol::Record>(parsed);
-  Game g = Game::replay(r.players);
+  Game g = Game::replay(r.players, r.expansions);
   for (const Move& m : r.moves) REQUIRE_FALSE(g.play(m));
   return g;
 }
@@ -75,7 +75,7 @@ TEST_CASE("every record in tests/core/data gives what it expects") {
       FAIL("refused at move " << (e->move ? *e->move : -1) << ": " << e->message);
     }
     const auto& res = std::get<nlohmann::json>(out);
-    for (const char* key : {"scores_after_move", "final_scores", "meeples_in_supply", "winners"}) {
+    for (const char* key : {"scores_after_move", "final_scores", "meeples_in_supply", "figures_in_supply", "winners"}) {
       if (expect.contains(key)) CHECK_MESSAGE(res[key] == expect[key], key << ": " << res[key].dump());
     }
     if (!j.value("final", true) && !res["scores_after_move"].empty()) {
@@ -86,6 +86,14 @@ TEST_CASE("every record in tests/core/data gives what it expects") {
       for (const auto& [letter, n] : expect["legal_placements"].items()) {
         CAPTURE(letter);
         CHECK(count_placements(g, tile(letter[0])) == n.get<int>());
+      }
+    }
+    if (expect.contains("legal_placements_after")) {  // by tile id, expansions' tiles too
+      const Game g = board_of(j);
+      for (const auto& [id, n] : expect["legal_placements_after"].items()) {
+        CAPTURE(id);
+        REQUIRE(tile_from_name(id).has_value());
+        CHECK(count_placements(g, *tile_from_name(id)) == n.get<int>());
       }
     }
     if (expect.contains("discard_at")) {
@@ -102,7 +110,8 @@ TEST_CASE("perft: legal placements next to the start tile alone, by hand") {
   // side on the constrained side, so a tile fits (#city sides + #field sides + 2 #road sides).
   const Game g = Game::replay(2);
   for (const TileDef& d : catalog()) {
-    CAPTURE(tile_letter(d.tile));
+    if (d.expansion) continue;  // base tiles only: an expansion's tiles are not in the base game
+    CAPTURE(tile_name(d.tile));
     int c = 0;
     int f = 0;
     int r = 0;

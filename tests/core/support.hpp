@@ -18,7 +18,7 @@
 namespace carc::test {
 
 inline Tile tile(char letter) {
-  const auto t = tile_from_letter(std::string_view(&letter, 1));
+  const auto t = tile_from_name(std::string_view(&letter, 1));
   REQUIRE_MESSAGE(t.has_value(), "no tile " << letter);
   return *t;
 }

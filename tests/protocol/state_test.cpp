@@ -119,6 +119,7 @@ struct Room {
 
 TEST_CASE("the written state equals the oracle's, and every patch turns the previous state into the next") {
   int total_ops = 0;
+  std::array<int, 16> by_set{};
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     Rng rng(seed * 7919);
     Room r;
@@ -156,6 +157,8 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
         case 5:
           r.settings.turn_seconds = rng.below(2) == 0 ? std::optional<int>() : std::optional<int>(10 + static_cast<int>(rng.below(100)));
           r.settings.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(100)));
+          // The expansions too (README.md of ../shared/expansions): none, river, abbot or both.
+          r.settings.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(4)));
           break;
         default: break;
       }
@@ -171,8 +174,9 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
     // The start.
     r.begin();
     std::vector<Event> ev;
-    r.game = std::make_unique<Game>(Game::seeded(players, seed, &ev));
+    r.game = std::make_unique<Game>(Game::seeded(players, seed, r.settings.expansions, &ev));
     r.phase = RoomPhase::Playing;
+    ++by_set[r.settings.expansions.bits()];
     if (r.settings.turn_seconds) r.deadline = 1700000000000;
     r.patcher.events_started(r.history);
     r.oracle_events.append_started();
@@ -210,6 +214,7 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
     total_ops += r.ops_seen;
   }
   CHECK(total_ops > 10000);
+  for (int bits = 0; bits < 4; ++bits) CHECK(by_set[static_cast<std::size_t>(bits)] > 0);  // every set was played
 }
 
 TEST_CASE("the state names no seed and no bag order") {

@@ -199,7 +199,7 @@ TEST_CASE("an illegal meeple gets illegal_meeple, including on an occupied featu
     const auto v = s.t.max_version();
     p.send(play_msg(p.version(), legal["x"], legal["y"], legal["rotation"], "Q"));
     CHECK(p.expect_error() == "illegal_meeple");
-    const Tile tile = *tile_from_letter(p.state()["turn"]["tile"].get<std::string>());
+    const Tile tile = *tile_from_name(p.state()["turn"]["tile"].get<std::string>());
     const bool monastery = tile_def(tile).segments[0].kind == Kind::Monastery;
     if (!monastery) {
       p.send(play_msg(p.version(), legal["x"], legal["y"], legal["rotation"], "C"));
@@ -213,7 +213,7 @@ TEST_CASE("an illegal meeple gets illegal_meeple, including on an occupied featu
   for (int turn = 0; turn < 70 && !tested && !s.t.finished(); ++turn) {
     Peer& p = s.t.current();
     const json turn_state = p.state()["turn"];
-    const Tile tile = *tile_from_letter(turn_state["tile"].get<std::string>());
+    const Tile tile = *tile_from_name(turn_state["tile"].get<std::string>());
     const int seat = *p.seat();
     if (p.state()["players"][seat]["meeples"].get<int>() > 0) {
       for (const auto& l : turn_state["legal"]) {

@@ -10,7 +10,7 @@ using protocol::RoomPhase;
 
 namespace {
 
-std::string letter(Tile t) { return std::string(1, tile_letter(t)); }
+std::string letter(Tile t) { return std::string(tile_name(t)); }
 
 json players_json(const RoomFacts& f) {
   json players = json::array();
@@ -27,6 +27,17 @@ json players_json(const RoomFacts& f) {
            {"host", seat == f.host},
            {"bot", s.bot ? json(protocol::bot_level_name(*s.bot)) : json(nullptr)},
            {"away", s.away}};
+    const Ruleset& rules = ruleset(f.settings.expansions);
+    if (rules.has_specials) {
+      json figures = json::object();
+      for (int k = 1; k < kFigureKinds; ++k) {
+        if (rules.figures[static_cast<std::size_t>(k)] == 0) continue;
+        const bool in_game = f.game != nullptr && seat < f.game->players();
+        figures[std::string(figure_name(static_cast<Figure>(k)))] =
+            in_game ? f.game->figures(seat, static_cast<Figure>(k)) : rules.figures[static_cast<std::size_t>(k)];
+      }
+      p["figures"] = figures;
+    }
     if (f.game != nullptr && seat < f.game->players()) {
       p["score"] = f.game->score(seat);
       p["meeples"] = f.game->meeples(seat);
@@ -37,16 +48,17 @@ json players_json(const RoomFacts& f) {
   return players;
 }
 
-json board_json(const Game* g) {
+json board_json(const Game* g, const Ruleset& rules) {
   json board = json::array();
   if (g == nullptr) {
-    board.push_back(json{{"x", 0}, {"y", 0}, {"tile", letter(kStartTile)}, {"rotation", 0}, {"meeple", nullptr}});
+    board.push_back(json{{"x", 0}, {"y", 0}, {"tile", letter(rules.start)}, {"rotation", 0}, {"meeple", nullptr}});
     return board;
   }
   for (const BoardTile& t : g->board()) {
     json meeple = nullptr;
     if (t.meeple_seat && t.meeple_port) {
       meeple = json{{"seat", *t.meeple_seat}, {"at", std::string(port_name(*t.meeple_port))}};
+      if (t.figure != Figure::Meeple) meeple["figure"] = std::string(figure_name(t.figure));
     }
     board.push_back(json{{"x", t.cell.x},
                          {"y", t.cell.y},
@@ -57,20 +69,18 @@ json board_json(const Game* g) {
   return board;
 }
 
-json bag_json(const Game* g) {
+// bag.tiles: the kinds of the game's tile set (README.md of ../shared/expansions), a
+// start tile with no other copy left out.
+json bag_json(const Game* g, const Ruleset& rules) {
   json tiles = json::object();
   int left = 0;
-  if (g == nullptr) {
-    for (const TileDef& d : catalog()) {
-      const int n = d.count - (d.tile == kStartTile ? 1 : 0);
-      tiles[letter(d.tile)] = n;
-      left += n;
-    }
-  } else {
-    const auto counts = g->bag_counts();
-    for (int k = 0; k < kTileKinds; ++k) tiles[letter(static_cast<Tile>(k))] = counts[static_cast<std::size_t>(k)];
-    left = g->bag_left();
+  for (const TileDef& d : catalog()) {
+    const int n = rules.counts[static_cast<std::size_t>(d.tile)] - (d.tile == rules.start ? 1 : 0);
+    if (n <= 0) continue;
+    tiles[letter(d.tile)] = g == nullptr ? n : g->bag_counts()[static_cast<std::size_t>(d.tile)];
+    left += g == nullptr ? n : 0;
   }
+  if (g != nullptr) left = g->bag_left();
   return json{{"left", left}, {"tiles", std::move(tiles)}};
 }
 
@@ -98,7 +108,9 @@ json result_json(const Game& g, const std::vector<Event>& all) {
   for (int s = 0; s < g.players(); ++s) {
     if (g.score(s) == best) winners.push_back(s);
   }
-  return json{{"final_scores", finals}, {"winners", winners}, {"breakdown", protocol::breakdown_json(g.players(), all)}};
+  return json{{"final_scores", finals},
+              {"winners", winners},
+              {"breakdown", protocol::breakdown_json(g.players(), all, g.expansions())}};
 }
 
 }  // namespace
@@ -110,10 +122,26 @@ json oracle_legal(const Game& g) {
   for (const LegalMove& m : moves) {
     json ports = json::array();
     for (Port p : m.meeples) ports.push_back(std::string(port_name(p)));
-    legal.push_back(json{{"x", m.placement.cell.x},
-                         {"y", m.placement.cell.y},
-                         {"rotation", m.placement.rotation.degrees()},
-                         {"meeples", std::move(ports)}});
+    json entry{{"x", m.placement.cell.x},
+               {"y", m.placement.cell.y},
+               {"rotation", m.placement.rotation.degrees()},
+               {"meeples", std::move(ports)}};
+    const Ruleset& rules = g.rules();
+    if (rules.has_specials) {
+      json figures = json::object();
+      for (int k = 1; k < kFigureKinds; ++k) {
+        if (rules.figures[static_cast<std::size_t>(k)] == 0) continue;
+        json fp = json::array();
+        for (Port p : m.figures[static_cast<std::size_t>(k)]) fp.push_back(std::string(port_name(p)));
+        figures[std::string(figure_name(static_cast<Figure>(k)))] = std::move(fp);
+      }
+      entry["figures"] = std::move(figures);
+    }
+    if (rules.action != nullptr) {
+      entry["return"] = m.take_back ? json{{"x", m.take_back->x}, {"y", m.take_back->y}} : json(nullptr);
+      if (m.take_back) entry["return_points"] = m.take_back_points;
+    }
+    legal.push_back(std::move(entry));
   }
   return legal;
 }
@@ -155,14 +183,15 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
               {"phase", protocol::phase_name(f.phase)},
               {"players", players_json(f)},
               {"turn", turn_json(f)},
-              {"board", board_json(f.game)},
-              {"bag", bag_json(f.game)},
+              {"board", board_json(f.game, ruleset(f.settings.expansions))},
+              {"bag", bag_json(f.game, ruleset(f.settings.expansions))},
               {"spectators", f.spectators},
               {"events", log.list()},
               {"chat", std::move(lines)},
               {"result", finished ? result_json(*f.game, all_events) : json(nullptr)},
               {"settings", {{"turn_seconds", f.settings.turn_seconds ? json(*f.settings.turn_seconds) : json(nullptr)},
-                            {"away_seconds", f.settings.away_seconds ? json(*f.settings.away_seconds) : json(nullptr)}}},
+                            {"away_seconds", f.settings.away_seconds ? json(*f.settings.away_seconds) : json(nullptr)},
+                            {"expansions", protocol::expansions_json(f.settings.expansions)}}},
               {"rematch", f.rematch.empty() ? json(nullptr) : json(f.rematch)}};
 }
 

@@ -30,6 +30,7 @@ struct Options {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   bool cpu_clock = false;
+  ExpansionSet expansions;
 };
 
 // What one entry did in one game.
@@ -67,7 +68,7 @@ Result play(const Options& o, std::uint64_t game_index) {
     specs.back().clock = o.cpu_clock ? BotClock(thread_cpu_ns) : BotClock(wall_ns);
   }
   const BotClock& clock = specs.front().clock;
-  Game g = Game::seeded(players, deal_seed);
+  Game g = Game::seeded(players, deal_seed, o.expansions);
   while (!g.finished()) {
     const Seat seat = g.current_seat();
     const int e = entry_of(seat);
@@ -194,6 +195,7 @@ std::optional<std::string> parse(const std::vector<std::string>& args, Options* 
   if (o->entries.size() != players) return "--bots needs one bot per seat (--players of them)";
   if (threads == 0 || threads > 64) return "--threads must be 1..64";
   if (clock != nullptr && *clock != "wall" && *clock != "cpu") return "--clock is wall or cpu";
+  if (std::string why; !expansions_flag(args, &o->expansions, &why)) return why;
   o->players = static_cast<int>(players);
   o->deals = (games + players - 1) / players;
   o->threads = static_cast<unsigned>(threads);

@@ -28,4 +28,8 @@ std::optional<BotSpec> parse_bot(const std::string& s, int iterations, std::int6
 
 int usage_error(const std::string& why);
 
+// `--expansions river,abbot` (absent: the base game). False with `*why` on an unknown,
+// repeated or unimplemented id.
+bool expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why);
+
 }  // namespace carc::tools

@@ -25,10 +25,15 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage:\n"
     "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
-    "  carcassonne random --players N --seed S       play one random game, print its record\n"
-    "  carcassonne bench [--games N] [--players P]   benchmark the engine on one thread\n"
+    "  carcassonne random --players N --seed S [--expansions river,abbot]\n"
+    "                                                play one random game, print its record\n"
+    "  carcassonne legal FILE --tile T               after a record's moves, every legal placement of T for\n"
+    "                                                the seat to play, with its figures and take-back (JSON)\n"
+    "  carcassonne bench [--games N] [--players P] [--expansions ...]\n"
+    "                                                benchmark the engine on one thread\n"
     "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
     "                    [--iterations K] [--seed S] [--threads T] [--clock wall|cpu]\n"
+    "                    [--expansions river,abbot]\n"
     "      bots play paired deals (each deal once per rotation of the seats, so N is\n"
     "      rounded up to a multiple of P; one bot per seat, P defaults to their number);\n"
     "      prints one JSON object (wins, win_rate, ci95, mean_score, mean_margin,\n"
@@ -38,6 +43,7 @@ constexpr const char* kUsage =
     "      medium (mcts:300ms), hard (mcts:1500ms). --clock cpu measures think time in\n"
     "      each thread's CPU time (fair on a busy machine); --threads plays games in parallel.\n"
     "  carcassonne bench-bots [--players P] [--positions N] [--iterations K] [--tiles-placed T]\n"
+    "                         [--expansions ...]\n"
     "      each bot's think time and mcts playouts per second on mid-game boards, one thread\n"
     "  carcassonne bench-view [--games N] [--players P]\n"
     "      the public state on the hot path: rules and patch per move, the whole state\n"
@@ -48,6 +54,27 @@ constexpr const char* kUsage =
 int carc::tools::usage_error(const std::string& why) {
   std::cerr << "carcassonne: " << why << "\n" << kUsage;
   return 64;
+}
+
+bool carc::tools::expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why) {
+  bool bad = false;
+  const std::string* v = carc::cli::value(args, "--expansions", &bad);
+  *out = ExpansionSet{};
+  if (bad) {
+    *why = "--expansions needs a list (river,abbot)";
+    return false;
+  }
+  if (v == nullptr) return true;
+  json ids = json::array();
+  std::stringstream list(*v);
+  for (std::string id; std::getline(list, id, ',');) ids.push_back(id);
+  auto set = carc::protocol::parse_expansions(&ids);
+  if (const auto* w = std::get_if<std::string>(&set)) {
+    *why = *w;
+    return false;
+  }
+  *out = std::get<ExpansionSet>(set);
+  return true;
 }
 
 namespace {
@@ -95,10 +122,11 @@ int cmd_replay(const std::vector<std::string>& args) {
 }
 
 // Plays a seeded game with random players; returns the moves in record order.
-std::vector<carc::Move> random_game(int players, std::uint64_t seed, std::vector<carc::Event>* events) {
+std::vector<carc::Move> random_game(int players, std::uint64_t seed, carc::ExpansionSet expansions,
+                                    std::vector<carc::Event>* events) {
   std::vector<carc::Event> local;
   std::vector<carc::Event>& ev = events != nullptr ? *events : local;
-  carc::Game g = carc::Game::seeded(players, seed, &ev);
+  carc::Game g = carc::Game::seeded(players, seed, expansions, &ev);
   carc::RandomPlayer player(seed ^ 0x5DEECE66DULL);
   while (!g.finished()) {
     const carc::Move m = player.choose(g);
@@ -107,7 +135,7 @@ std::vector<carc::Move> random_game(int players, std::uint64_t seed, std::vector
   std::vector<carc::Move> moves;
   for (const carc::Event& e : ev) {
     if (const auto* p = std::get_if<carc::TilePlaced>(&e)) {
-      moves.push_back(carc::Move::place(p->tile, p->cell, p->rotation, p->meeple));
+      moves.push_back(carc::move_of(*p));
     } else if (const auto* d = std::get_if<carc::TileDiscarded>(&e)) {
       moves.push_back(carc::Move::discard(d->tile));
     }
@@ -122,9 +150,11 @@ int cmd_random(const std::vector<std::string>& args) {
   if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5)");
   if (players < 2 || players > 5) return usage_error("--players must be 2..5");
   if (!flag(args, "--seed", &seed, &bad) || bad) return usage_error("random needs --seed S (an unsigned 64-bit integer)");
-  const auto moves = random_game(static_cast<int>(players), seed, nullptr);
-  json record = carc::protocol::record_json(static_cast<int>(players), moves, true);
-  carc::protocol::Record r{static_cast<int>(players), moves, true};
+  carc::ExpansionSet expansions;
+  if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
+  const auto moves = random_game(static_cast<int>(players), seed, expansions, nullptr);
+  json record = carc::protocol::record_json(static_cast<int>(players), moves, true, expansions);
+  carc::protocol::Record r{static_cast<int>(players), expansions, moves, true};
   auto result = carc::protocol::replay(r);
   if (auto* e = std::get_if<carc::protocol::RecordError>(&result)) {
     print_error("internal error: the random game does not replay: " + e->message, e->move);
@@ -136,10 +166,10 @@ int cmd_random(const std::vector<std::string>& args) {
   return 0;
 }
 
-[[gnu::noinline]] void play_games(std::uint64_t games, int players, std::uint64_t* placements,
-                                  std::uint64_t* checksum) {
+[[gnu::noinline]] void play_games(std::uint64_t games, int players, carc::ExpansionSet expansions,
+                                  std::uint64_t* placements, std::uint64_t* checksum) {
   for (std::uint64_t i = 0; i < games; ++i) {
-    carc::Game g = carc::Game::seeded(players, i);
+    carc::Game g = carc::Game::seeded(players, i, expansions);
     carc::RandomPlayer player(i * 0x9E3779B97F4A7C15ULL + 1);
     while (!g.finished()) {
       if (g.play(player.choose(g))) break;
@@ -157,18 +187,20 @@ int cmd_bench(const std::vector<std::string>& args) {
   flag(args, "--games", &games, &bad);
   flag(args, "--players", &players, &bad);
   if (bad || games == 0 || players < 2 || players > 5) return usage_error("bench [--games N>0] [--players 2..5]");
+  carc::ExpansionSet expansions;
+  if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
 
   // Whole random games, no event collection (what bots and simulations do).
   std::uint64_t placements = 0;
   std::uint64_t checksum = 0;
   const auto t0 = Clock::now();
-  play_games(games, static_cast<int>(players), &placements, &checksum);
+  play_games(games, static_cast<int>(players), expansions, &placements, &checksum);
   const double game_secs = std::chrono::duration<double>(Clock::now() - t0).count();
 
   // Legal placement listing on mid-game boards: 36 tiles placed.
   std::vector<carc::Game> boards;
   for (std::uint64_t i = 0; i < 16; ++i) {
-    carc::Game g = carc::Game::seeded(static_cast<int>(players), 1000 + i);
+    carc::Game g = carc::Game::seeded(static_cast<int>(players), 1000 + i, expansions);
     carc::RandomPlayer player(i + 7);
     while (!g.finished() && g.tiles_placed() < 37) {
       if (g.play(player.choose(g))) break;
@@ -184,6 +216,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     for (int rep = 0; rep < 1000; ++rep) {
       for (const carc::Game& g : boards) {
         for (int t = 0; t < carc::kTileKinds; ++t) {
+          if (g.rules().counts[static_cast<std::size_t>(t)] == 0) continue;
           g.legal_placements(static_cast<carc::Tile>(t), out);
           listed += out.size();
           ++listings;
@@ -195,6 +228,7 @@ int cmd_bench(const std::vector<std::string>& args) {
 
   json report{{"games", games},
               {"players", players},
+              {"expansions", carc::protocol::expansions_json(expansions)},
               {"seconds", game_secs},
               {"games_per_second", static_cast<double>(games) / game_secs},
               {"tiles_placed_per_second", static_cast<double>(placements) / game_secs},
@@ -203,6 +237,68 @@ int cmd_bench(const std::vector<std::string>& args) {
               {"state_bytes", carc::Game::memory_bytes()},
               {"score_checksum", checksum}};
   std::cout << report.dump() << "\n";
+  return 0;
+}
+
+// A record's moves, then every legal placement of a tile for the seat to play: the
+// perft-style view of a position (figures and take-backs included).
+int cmd_legal(const std::vector<std::string>& args) {
+  bool bad = false;
+  const std::string* tile_name = carc::cli::value(args, "--tile", &bad);
+  if (args.empty() || tile_name == nullptr || bad) return usage_error("legal FILE --tile T");
+  std::ifstream in(args[0], std::ios::binary);
+  if (!in) {
+    print_error("cannot read " + args[0], std::nullopt);
+    return 2;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const json j = json::parse(text, nullptr, false);
+  auto parsed = carc::protocol::parse_record(j);
+  if (auto* e = std::get_if<carc::protocol::RecordError>(&parsed)) {
+    print_error(e->message, e->move);
+    return 2;
+  }
+  const auto& record = std::get<carc::protocol::Record>(parsed);
+  const auto tile = carc::tile_from_name(*tile_name);
+  if (!tile) return usage_error("unknown tile " + *tile_name);
+  carc::Game g = carc::Game::replay(record.players, record.expansions);
+  int index = 0;
+  for (const carc::Move& m : record.moves) {
+    if (auto e = g.play(m)) {
+      print_error(std::string(carc::rule_error_message(*e)), index);
+      return 2;
+    }
+    ++index;
+  }
+  std::vector<carc::Placement> placements;
+  g.legal_placements(*tile, placements);
+  json out = json::array();
+  for (const carc::Placement& p : placements) {
+    json entry{{"x", p.cell.x}, {"y", p.cell.y}, {"rotation", p.rotation.degrees()}};
+    json meeples = json::array();
+    for (const carc::Port port : g.meeple_targets(*tile, p, g.current_seat())) meeples.push_back(std::string(carc::port_name(port)));
+    entry["meeples"] = meeples;
+    if (g.rules().has_specials) {
+      json figures = json::object();
+      for (int f = 1; f < carc::kFigureKinds; ++f) {
+        if (g.rules().figures[static_cast<std::size_t>(f)] == 0) continue;
+        json ports = json::array();
+        for (const carc::Port port : g.figure_targets(*tile, p, g.current_seat(), static_cast<carc::Figure>(f))) {
+          ports.push_back(std::string(carc::port_name(port)));
+        }
+        figures[std::string(carc::figure_name(static_cast<carc::Figure>(f)))] = ports;
+      }
+      entry["figures"] = figures;
+    }
+    if (g.rules().action != nullptr) {
+      int points = 0;
+      const auto back = g.take_back_offer(*tile, p, g.current_seat(), &points);
+      entry["return"] = back ? json{{"x", back->x}, {"y", back->y}} : json(nullptr);
+    }
+    out.push_back(std::move(entry));
+  }
+  std::cout << json{{"seat", g.current_seat()}, {"tile", *tile_name}, {"count", placements.size()}, {"legal", out}}.dump()
+            << "\n";
   return 0;
 }
 
@@ -220,6 +316,7 @@ int main(int argc, char** argv) {
     if (cmd == "replay") return cmd_replay(args);
     if (cmd == "random") return cmd_random(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "legal") return cmd_legal(args);
     if (cmd == "arena") return carc::tools::cmd_arena(args);
     if (cmd == "bench-bots") return carc::tools::cmd_bench_bots(args);
     if (cmd == "bench-view") return carc::tools::cmd_bench_view(args);

@@ -10,11 +10,42 @@ BotChoice random_move(const PlayerView& view, Rng& rng);
 BotChoice greedy_move(const PlayerView& view, Rng& rng);
 BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng);
 
-// The move `seat` makes with `t` at `p`, with a meeple at `target` (kNoMeeple: none).
+// What a turn does after placing, in one byte: no figure (kNoMeeple), a figure on a port
+// (the port in bits 0-3, the Figure in bits 4-6), or the abbot's take-back (kTakeBack).
 inline constexpr std::uint8_t kNoMeeple = 0xFF;
+inline constexpr std::uint8_t kTakeBack = 0xFE;
+constexpr std::uint8_t figure_target(Port p, Figure f) {
+  return static_cast<std::uint8_t>(static_cast<int>(p) | (static_cast<int>(f) << 4));
+}
+static_assert(kPortCount <= 16 && kFigureKinds <= 7);
+
+// The move `seat` makes with `t` at `p` and `target`; a take-back needs the game (where
+// the seat's abbot is).
 inline Move make_move(Tile t, Placement p, std::uint8_t target) {
-  return Move::place(t, p.cell, p.rotation,
-                     target == kNoMeeple ? std::nullopt : std::optional<Port>(static_cast<Port>(target)));
+  if (target == kNoMeeple || target == kTakeBack) return Move::place(t, p.cell, p.rotation);
+  return Move::place(t, p.cell, p.rotation, static_cast<Port>(target & 0x0F), static_cast<Figure>(target >> 4));
+}
+inline Move make_move(const Game& g, Tile t, Placement p, std::uint8_t target) {
+  if (target == kTakeBack) {
+    if (const auto back = g.take_back_offer(t, p, g.current_seat())) return Move::place_taking_back(t, p.cell, p.rotation, *back);
+  }
+  return make_move(t, p, target);
+}
+
+// Every target of a placement for `seat`: no figure first, then each figure's ports, then
+// the take-back. Appends to `out` through `push`.
+template <typename Push>
+void for_each_target(const Game& g, Tile t, Placement p, Seat seat, Push push) {
+  push(kNoMeeple);
+  for (const Port port : g.meeple_targets(t, p, seat)) push(figure_target(port, Figure::Meeple));
+  const Ruleset& rules = g.rules();
+  if (rules.has_specials) {
+    for (int f = 1; f < kFigureKinds; ++f) {
+      if (rules.figures[static_cast<std::size_t>(f)] == 0) continue;
+      for (const Port port : g.figure_targets(t, p, seat, static_cast<Figure>(f))) push(figure_target(port, static_cast<Figure>(f)));
+    }
+  }
+  if (rules.action != nullptr && g.take_back_offer(t, p, seat)) push(kTakeBack);
 }
 
 }  // namespace carc::bots

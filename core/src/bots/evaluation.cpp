@@ -33,8 +33,10 @@ double completion(const FeatureInfo& f, const Outlook& o) {
   return p;
 }
 
-double supply_value(int supply, int bag) {
-  const double phase = static_cast<double>(bag) / kBagSize;
+constexpr double kAbbotValue = 3.0;  // an abbot in supply at the start of the game
+
+double supply_value(int supply, int bag, int bag_size) {
+  const double phase = static_cast<double>(bag) / bag_size;
   double v = 0;
   double w = kMeepleValue;
   for (int k = 0; k < supply; ++k, w *= kMeepleDecay) v += w;
@@ -53,7 +55,8 @@ Scores Evaluator::expected(const Game& g) {
   const int bag = g.bag_left();
   const double turns_each = static_cast<double>(bag) / players + 1.0;
   const Outlook outlook{turns_each, turns_each * (players - 1), bag};
-  const double meeple_back = kReturnShare * kMeepleValue * static_cast<double>(bag) / kBagSize;
+  const int bag_size = g.rules().bag_size;
+  const double meeple_back = kReturnShare * kMeepleValue * static_cast<double>(bag) / bag_size;
 
   std::array<double, FeatureInfo::kMaxFeatures> p_city{};
   const std::size_t n = std::min(features_.size(), p_city.size());
@@ -70,6 +73,8 @@ Scores Evaluator::expected(const Game& g) {
     switch (f.kind) {
       case Kind::Road: value = f.tiles; break;
       case Kind::City: value = (f.tiles + f.pennants) * (1.0 + p); break;
+      case Kind::River: break;
+      case Kind::Garden:
       case Kind::Monastery: {
         const double filled = 8 - f.open;
         value = p * 9.0 + (1.0 - p) * (1.0 + filled + 0.5 * f.open);
@@ -88,7 +93,10 @@ Scores Evaluator::expected(const Game& g) {
       if (f.kind != Kind::Field) e[static_cast<std::size_t>(s)] += p * mine * meeple_back;
     }
   }
-  for (Seat s = 0; s < players; ++s) e[static_cast<std::size_t>(s)] += supply_value(g.meeples(s), bag);
+  for (Seat s = 0; s < players; ++s) {
+    e[static_cast<std::size_t>(s)] += supply_value(g.meeples(s), bag, bag_size) +
+                                      kAbbotValue * g.figures(s, Figure::Abbot) * static_cast<double>(bag) / bag_size;
+  }
   return e;
 }
 

@@ -1,3 +1,4 @@
+#include <array>
 #include <vector>
 
 #include "bots.hpp"
@@ -17,10 +18,13 @@ BotChoice greedy_move(const PlayerView& view, Rng& rng) {
   Move chosen = make_move(t, placements.front(), kNoMeeple);
   int ties = 0;
   for (const Placement& p : placements) {
-    const PortList targets = base.meeple_targets(t, p, seat);
-    for (int k = -1; k < targets.size; ++k) {
-      const std::uint8_t target = k < 0 ? kNoMeeple : static_cast<std::uint8_t>(targets.ports[static_cast<std::size_t>(k)]);
-      const Move m = make_move(t, p, target);
+    std::array<std::uint8_t, 32> targets{};
+    std::size_t count = 0;
+    for_each_target(base, t, p, seat, [&](std::uint8_t target) {
+      if (count < targets.size()) targets[count++] = target;
+    });
+    for (std::size_t k = 0; k < count; ++k) {
+      const Move m = make_move(base, t, p, targets[k]);
       Game next = base;
       if (next.play(m)) continue;  // cannot happen: the move comes from the generator
       const double v = Evaluator::margin(eval.expected(next), next.players(), seat);

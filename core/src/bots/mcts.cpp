@@ -43,11 +43,20 @@ void playout(Game& g, Rng& rng) {
     const int n = g.count_legal_placements(t);
     const Placement p = g.nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
     std::uint8_t target = kNoMeeple;
-    if (g.meeples(seat) > 0 && rng.below(kPlayoutMeeple) == 0) {
-      const PortList ports = g.meeple_targets(t, p, seat);
-      if (ports.size > 0) target = static_cast<std::uint8_t>(ports.ports[rng.below(ports.size)]);
+    if (!g.rules().has_specials) {
+      if (g.meeples(seat) > 0 && rng.below(kPlayoutMeeple) == 0) {
+        const PortList ports = g.meeple_targets(t, p, seat);
+        if (ports.size > 0) target = static_cast<std::uint8_t>(ports.ports[rng.below(ports.size)]);
+      }
+    } else if (rng.below(kPlayoutMeeple) == 0) {
+      std::array<std::uint8_t, 32> targets{};
+      std::uint32_t n_targets = 0;
+      for_each_target(g, t, p, seat, [&](std::uint8_t x) {
+        if (x != kNoMeeple && n_targets < targets.size()) targets[n_targets++] = x;
+      });
+      if (n_targets > 0) target = targets[rng.below(n_targets)];
     }
-    if (g.play(make_move(t, p, target))) return;  // cannot happen: the move comes from the generator
+    if (g.play(make_move(g, t, p, target))) return;  // cannot happen: the move comes from the generator
   }
 }
 
@@ -95,7 +104,7 @@ BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
       const std::uint32_t me = tree.select(meeples, kExploration);
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
-      if (g.play(make_move(tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
+      if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
       if (tree.edges[me].visits == 0 || tree.full()) break;  // a new leaf: play out from here
       if (tree.edges[me].child == kNull) {
         const std::uint32_t next = tree.add_turn();
@@ -118,7 +127,7 @@ BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
   const std::uint32_t place = tree.nodes[root].first_branch;
   const Edge& pe = tree.edges[tree.most_visited(place)];
   const Edge& me = tree.edges[tree.most_visited(pe.child)];
-  return BotChoice{make_move(tree.nodes[place].tile, pe.placement(), me.meeple), done};
+  return BotChoice{make_move(view.canonical(), tree.nodes[place].tile, pe.placement(), me.meeple), done};
 }
 
 }  // namespace carc::bots

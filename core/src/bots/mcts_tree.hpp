@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bots.hpp"
 #include "carc/core/game.hpp"
 
 namespace carc::bots {
@@ -22,7 +23,7 @@ struct Edge {
   std::int8_t x = 0;            // placement edges: cell and rotation
   std::int8_t y = 0;
   std::uint8_t rotation = 0;
-  std::uint8_t meeple = 0;      // meeple edges: a Port, or kNoMeeple
+  std::uint8_t meeple = 0;      // meeple edges: a target (bots.hpp: figure and port, kNoMeeple, kTakeBack)
 
   Placement placement() const { return Placement{Cell{x, y}, Rotation::quarters(rotation)}; }
 };
@@ -91,16 +92,14 @@ class Tree {
     n.seat = nodes[place].seat;
     n.tile = nodes[place].tile;
     n.first_edge = static_cast<std::uint32_t>(edges.size());
-    const PortList targets = g.meeple_targets(n.tile, p, n.seat);
-    Edge none;
-    none.meeple = no_meeple;
-    edges.push_back(none);
-    for (const Port port : targets) {
+    int count = 0;
+    for_each_target(g, n.tile, p, n.seat, [&](std::uint8_t target) {
       Edge e;
-      e.meeple = static_cast<std::uint8_t>(port);
+      e.meeple = target == kNoMeeple ? no_meeple : target;
       edges.push_back(e);
-    }
-    finish_node(n, targets.size + 1, rng);
+      ++count;
+    });
+    finish_node(n, count, rng);
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
   }

@@ -1,3 +1,5 @@
+#include <array>
+
 #include "bots.hpp"
 
 namespace carc::bots {
@@ -9,10 +11,12 @@ BotChoice random_move(const PlayerView& view, Rng& rng) {
   const int n = g.count_legal_placements(t);
   const Placement p = g.nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
   Game scratch = g;  // meeple_targets() writes a cache
-  const PortList targets = scratch.meeple_targets(t, p, seat);
-  const std::uint32_t k = rng.below(static_cast<std::uint32_t>(targets.size) + 1u);
-  const std::uint8_t target = k == 0 ? kNoMeeple : static_cast<std::uint8_t>(targets.ports[k - 1]);
-  return BotChoice{make_move(t, p, target), 0};
+  std::array<std::uint8_t, 32> targets{};
+  std::uint32_t count = 0;
+  for_each_target(scratch, t, p, seat, [&](std::uint8_t target) {
+    if (count < targets.size()) targets[count++] = target;
+  });
+  return BotChoice{make_move(scratch, t, p, targets[rng.below(count)]), 0};
 }
 
 }  // namespace carc::bots

@@ -35,8 +35,8 @@ std::string payload(const carc::Move& m, int seat, std::int64_t version, int ind
   // The shape of a stored move (server/src/action_codec.hpp); the bench only needs
   // realistic sizes.
   char buf[160];
-  std::snprintf(buf, sizeof buf, "M %lld %lld %d %d 1764575000000 %c,%d,%d,%d%s", static_cast<long long>(version),
-                static_cast<long long>(version), index, seat, carc::tile_letter(m.tile), m.placement.cell.x,
+  std::snprintf(buf, sizeof buf, "M %lld %lld %d %d 1764575000000 %s,%d,%d,%d%s", static_cast<long long>(version),
+                static_cast<long long>(version), index, seat, std::string(carc::tile_name(m.tile)).c_str(), m.placement.cell.x,
                 m.placement.cell.y, m.placement.rotation.degrees(), m.meeple ? ",N" : "");
   return buf;
 }

@@ -1,4 +1,5 @@
-// The game state of one base game and the rules that change it (rules.md).
+// The game state of one game and the rules that change it (rules.md), with the rules of
+// its expansions asked at fixed points (ruleset.hpp, ../shared/expansions/).
 //
 // A Game is a plain value (no heap): copy it to branch, compare replays, or keep history.
 // `play` mutates in place and reports what happened as events; `apply` is the pure form.
@@ -49,19 +50,26 @@ struct Placement {
   constexpr bool operator==(const Placement&) const = default;
 };
 
-// A whole turn: place `tile` (the one the player holds) with an optional meeple, or
-// discard it when it has no legal placement.
+// A whole turn: place `tile` (the one the player holds) with an optional figure (`meeple`
+// is its port, `figure` which one), or with an expansion's action instead (the abbot's
+// take-back, abbot.md), or discard the tile when it has no legal placement.
 struct Move {
   enum class Type : std::uint8_t { Place, Discard };
   Type type = Type::Place;
   Tile tile = Tile::A;
   Placement placement;
   std::optional<Port> meeple;  // board orientation
+  Figure figure = Figure::Meeple;
+  std::optional<Cell> take_back;  // the cell of the player's abbot to take back
 
-  static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt) {
-    return Move{Type::Place, t, Placement{c, r}, meeple};
+  static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt,
+                    Figure figure = Figure::Meeple) {
+    return Move{Type::Place, t, Placement{c, r}, meeple, figure, std::nullopt};
   }
-  static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt}; }
+  static Move place_taking_back(Tile t, Cell c, Rotation r, Cell abbot) {
+    return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, abbot};
+  }
+  static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt, Figure::Meeple, std::nullopt}; }
 };
 
 // Why a move was refused. Stable names via rule_error_name().
@@ -73,6 +81,7 @@ enum class RuleError : std::uint8_t {
   IllegalPlacement,  // occupied cell, no neighbour, or an edge that does not match
   IllegalMeeple,     // not a port of the tile, occupied feature, or empty supply
   IllegalDiscard,    // the tile has a legal placement
+  IllegalReturn,     // no abbot of this player there, its feature completes, or no abbot in the game
 };
 std::string_view rule_error_name(RuleError e);     // "game_over", "wrong_tile", ...
 std::string_view rule_error_message(RuleError e);  // human text
@@ -84,7 +93,15 @@ struct TilePlaced {
   Cell cell;
   Rotation rotation;
   std::optional<Port> meeple;
+  Figure figure = Figure::Meeple;
+  std::optional<Cell> take_back = {};  // the abbot taken back with this placement
 };
+// The move that placed a tile, from its event (what a record lists).
+inline Move move_of(const TilePlaced& p) {
+  Move m = Move::place(p.tile, p.cell, p.rotation, p.meeple, p.meeple ? p.figure : Figure::Meeple);
+  m.take_back = p.take_back;
+  return m;
+}
 struct TileDiscarded {
   Seat seat;
   Tile tile;
@@ -103,6 +120,7 @@ struct FeatureScored {
   int pennants = 0;
   int cities = 0;                              // fields: completed cities touching it
   std::vector<Cell> cells;                     // distinct tiles of the feature
+  bool abbot_return = false;                   // scored by taking the abbot back (abbot.md)
 };
 // A meeple taken back to its owner's supply when its feature scored during the game
 // (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
@@ -110,6 +128,7 @@ struct MeepleReturned {
   Seat seat;
   int tile_index;  // the tile it stood on, in placement order (the start tile is 0)
   Cell cell;
+  Figure figure = Figure::Meeple;
 };
 struct GameEnded {
   std::vector<int> final_scores;
@@ -120,6 +139,11 @@ using Event = std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, 
 struct LegalMove {
   Placement placement;
   PortList meeples;  // empty when the player has no meeple left
+  // Special figures (index by Figure; [Meeple] unused): empty when the game lacks the
+  // figure or the player has none in supply.
+  std::array<PortList, kFigureKinds> figures{};
+  std::optional<Cell> take_back = {};  // the abbot this placement may take back ...
+  int take_back_points = 0;       // ... and what that scores at once
 };
 
 struct FeatureInfo;  // features.hpp
@@ -131,7 +155,45 @@ struct BoardTile {
   Rotation rotation;
   std::optional<Seat> meeple_seat;
   std::optional<Port> meeple_port;  // board orientation, as the player gave it
+  Figure figure = Figure::Meeple;
 };
+
+namespace detail {
+struct Part;  // an expansion's hooks (core/src/expansions/)
+}
+
+// The rules of one set of expansions: the tile set and its piles, the figures, and the
+// parts (expansions) the engine asks at fixed points. Built once per set, never changed.
+struct Ruleset {
+  ExpansionSet expansions;
+  Tile start = kStartTile;
+  std::array<std::uint8_t, kTileKinds> counts{};  // copies in the game, start tile included
+  // Draw order: pile 0 first. pile[k]: the pile tile kind k is drawn from.
+  std::array<std::uint8_t, kTileKinds> pile{};
+  std::array<std::uint8_t, 4> pile_size{};
+  int piles = 1;
+  int bag_size = 0;  // every tile but the start tile
+  // Figures: how many each player has (0: not in this game), and the kinds of feature
+  // each may stand on (bit per Kind).
+  std::array<std::uint8_t, kFigureKinds> figures{};
+  std::array<std::uint8_t, kFigureKinds> figure_kinds{};
+  bool has_specials = false;  // some figure besides the meeple
+  // The part that places a kind of tile by its own rules (river.md), or null: the frontier.
+  std::array<const detail::Part*, kTileKinds> placer{};
+  // The part that offers an action instead of a figure (abbot.md's take-back), or null.
+  const detail::Part* action = nullptr;
+  std::array<const detail::Part*, kExpansionKinds> parts{};
+  int part_count = 0;
+
+  // The pile the `draw`-th draw of the game (0 first) comes from.
+  int pile_of_draw(int draw) const;
+};
+
+// The ruleset of a set of expansions (every set is built once, at start-up).
+const Ruleset& ruleset(ExpansionSet set);
+// Whether this engine implements an expansion (a record or a room naming one it does not
+// is refused).
+bool expansion_implemented(Expansion e);
 
 class Game {
  public:
@@ -140,11 +202,12 @@ class Game {
   // A game whose bag is shuffled from `seed`; every player draws, unplaceable tiles are
   // discarded automatically and the game ends (with end-of-game scoring) by itself.
   static Game seeded(int players, std::uint64_t seed, std::vector<Event>* events = nullptr);
+  static Game seeded(int players, std::uint64_t seed, ExpansionSet expansions, std::vector<Event>* events = nullptr);
 
   // A game replayed from a record: which tile each draw gives is unknown until a move
   // names it (the record's tile), and discards come as explicit moves. End-of-game scoring
   // runs only when finish() is called.
-  static Game replay(int players);
+  static Game replay(int players, ExpansionSet expansions = {});
 
   // Applies one move of the current seat. On error nothing changes.
   std::optional<RuleError> play(const Move& m, std::vector<Event>* events = nullptr);
@@ -154,6 +217,8 @@ class Game {
 
   // ---- queries ----
   int players() const { return players_; }
+  const Ruleset& rules() const { return *rules_; }
+  ExpansionSet expansions() const { return rules_->expansions; }
   Phase phase() const { return phase_; }
   bool finished() const { return phase_ == Phase::Finished; }
   bool is_seeded() const { return seeded_; }
@@ -165,8 +230,12 @@ class Game {
   std::optional<Tile> held(Seat seat) const;
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
-  int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)]; }
-  int bag_left() const { return kBagSize - drawn_; }
+  int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)][0]; }
+  // Figures of a kind in `seat`'s supply (0 for a figure this game lacks).
+  int figures(Seat seat, Figure f) const {
+    return supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(f)];
+  }
+  int bag_left() const { return rules_->bag_size - drawn_; }
   // How many of each tile kind are still in the bag (seeded) / not yet named (replay).
   std::array<int, kTileKinds> bag_counts() const;
   int moves_played() const { return moves_; }       // placements + discards
@@ -183,6 +252,10 @@ class Game {
   // Ports (one per feature) where a meeple may go if `t` is placed at `p` (which must be
   // legal); empty if `seat` has no meeple left.
   PortList meeple_targets(Tile t, Placement p, Seat seat) const;
+  // The same for any figure: empty when the game lacks it or `seat` has none in supply.
+  PortList figure_targets(Tile t, Placement p, Seat seat, Figure f) const;
+  // The abbot `seat` may take back with this placement (abbot.md), and its points.
+  std::optional<Cell> take_back_offer(Tile t, Placement p, Seat seat, int* points = nullptr) const;
   // Legal placements with their meeple targets for the current seat's held tile.
   void legal_moves(std::vector<LegalMove>& out) const;
 
@@ -196,25 +269,35 @@ class Game {
   bool reorder_bag(std::span<const Tile> order);
   // Bit r set when `t` at rotation r matches `want` (2 bits of Terrain per side N E S W
   // from bit 0, 0 where no tile touches).
-  static std::uint8_t fitting_rotations(Tile t, std::uint8_t want);
+  static std::uint8_t fitting_rotations(Tile t, std::uint16_t want);
 
   // Memory of this state (it owns no heap).
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
-  // ---- internals, public for the implementation's helpers ----
-  // The board lives in 4096 one-byte slots: cell (x, y) is slot (x + 90 y) mod 4096. 72
-  // tiles span at most 71 steps (|dx| + |dy| <= 71 between any two), so every cell the
-  // engine looks at (within two cells of the placed tiles' bounding box) differs from any
-  // other by |dx| + |dy| <= 79, and no such difference is a multiple of 4096 along the
-  // lattice x + 90 y (checked up to 86 by a test). Every lookup is first checked against
-  // the bounding box.
-  static constexpr int kGridSlots = 4096;
-  static constexpr int kGridStride = 90;
-  static constexpr int grid_index(Cell c) { return (c.x + kGridStride * c.y) & (kGridSlots - 1); }
-  // Every segment of every tile of the 72-tile set: the most a board can hold.
-  static constexpr int kMaxNodes = kSegmentsInSet;
+  // ---- internals, public for the implementation's helpers and the expansions' parts ----
+  // The board lives in two-byte slots: cell (x, y) is slot (x + stride y) mod slots, with
+  // the smallest layout that holds the game's tiles. A game of n tiles spans at most n - 1
+  // steps (|dx| + |dy| between any two), so every cell the engine looks at (within two
+  // cells of the placed tiles' bounding box) differs from any other by |dx| + |dy| <= n + 3,
+  // and the layout's lattice has no shorter vector: 4096 slots, stride 90 (shortest vector
+  // 90) for the base game's 72 tiles; 8192, stride 3969 (128) up to 120 tiles; 16384,
+  // stride 181 (178) up to 127 (checked by a test). A base game touches 8 KB of board,
+  // as it did with one-byte slots and 4096. Every lookup is first checked against the
+  // bounding box.
+  struct GridLayout {
+    int slots;
+    int stride;
+    int max_tiles;
+  };
+  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72}, {8192, 3969, 120}, {16384, 181, 127}}};
+  static constexpr int kGridSlots = 16384;
+  static constexpr int grid_index(Cell c, int stride, int slots) { return (c.x + stride * c.y) & (slots - 1); }
+  int grid_index(Cell c) const { return (c.x + grid_stride_ * c.y) & grid_mask_; }
+  static constexpr int kMaxNodes = kMaxNodesInGame;
   static constexpr std::uint8_t kNone = 0xFF;
   static constexpr std::uint8_t kUnknown = 0xFE;
+  // A frontier cell's `want` bit for a river side facing it: no land tile fits there.
+  static constexpr std::uint16_t kRiverWant = 0x100;
 
   struct Node {
     std::uint16_t parent;
@@ -224,8 +307,8 @@ class Game {
     std::uint8_t tile;        // placed-tile index
     std::uint8_t seg;         // segment index on that tile
     Kind kind;
-    std::uint8_t meeple_total;                  // root only
-    std::array<std::uint8_t, kMaxPlayers> meeples;  // root only
+    std::uint8_t meeple_total;                  // root only: figures' strength in all
+    std::array<std::uint8_t, kMaxPlayers> meeples;  // root only: strength per seat
     std::uint8_t cities;      // fields: the city segments of the same tile it touches
   };
   struct Placed {
@@ -236,21 +319,40 @@ class Game {
     std::uint8_t meeple_seat;    // kNone if none
     std::uint8_t meeple_seg;
     Port meeple_port;
+    Figure figure;
   };
   struct FrontierCell {
     std::int8_t x, y;
-    std::uint8_t want;    // 2 bits of Terrain per side that touches a tile, 0 where free
+    std::uint16_t want;   // 2 bits of Terrain per side that touches a tile, 0 where free; kRiverWant
   };
+
+  // For the parts (core/src/expansions/): a few bytes of state each part owns.
+  static constexpr int kPartStateBytes = 16;
+  std::array<std::uint8_t, kPartStateBytes>& part_state() { return part_state_; }
+  const std::array<std::uint8_t, kPartStateBytes>& part_state() const { return part_state_; }
+  int placed_count() const { return placed_count_; }
+  const Placed& placed(int index) const { return placed_[static_cast<std::size_t>(index)]; }
+  // The placed-tile index at a cell, or -1.
+  int placed_at(Cell c) const {
+    if (!in_grid(c)) return -1;
+    return static_cast<int>(slot(c)) - 1;
+  }
+  // Filled cells among the 8 around `c`.
+  int cells_around(Cell c) const { return monastery_neighbours(c); }
+  // Scores the figure on placed tile `index` now as an incomplete feature and returns it
+  // to its owner's supply (the abbot's take-back).
+  void score_and_return(int index, std::vector<Event>* events);
 
  private:
   friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
   Game() = default;
-  void start(int players, std::vector<Event>* events);
+  void start(int players, const Ruleset& rules, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events);
   void advance_turn();
   void settle(std::vector<Event>* events);
   std::optional<RuleError> check(const Move& m, int* meeple_seg) const;
-  void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, std::vector<Event>* events);
+  void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
+             std::vector<Event>* events, std::optional<Cell> take_back = std::nullopt);
   void score_completed(int tile_index, std::vector<Event>* events);
   void score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override = -1,
                      int cities = 0, int monastery_tile = -1);
@@ -263,27 +365,34 @@ class Game {
   bool in_grid(Cell c) const {
     return c.x >= min_x_ - 1 && c.x <= max_x_ + 1 && c.y >= min_y_ - 1 && c.y <= max_y_ + 1;
   }
-  std::uint8_t constraint(Cell c) const;
+  std::uint16_t constraint(Cell c) const;
   // Bit s set: segment s of `t` placed at `p` would join a feature that holds no meeple.
   std::uint8_t free_segments(Tile t, Placement p) const;
 
-  // One byte a cell: 0 empty, 1..72 placed index + 1, kFrontierBase + i for the i-th
-  // frontier cell (an empty cell next to a tile; at most 2 * 72 + 2 of them).
-  static constexpr std::uint8_t kFrontierBase = kTileCount + 1;
-  std::array<std::uint8_t, kGridSlots> grid_{};
+  // One slot a cell: 0 empty, 1..127 placed index + 1, kFrontierBase + i for the i-th
+  // frontier cell (an empty cell next to a tile; at most 2 * 127 + 2 of them).
+  static constexpr std::uint16_t kFrontierBase = kMaxTilesInGame + 1;
+  std::array<std::uint16_t, kGridSlots> grid_;  // the first grid_mask_ + 1 in use, cleared by start()
+  int grid_stride_ = 90;
+  int grid_mask_ = 4095;
   // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
-  std::uint8_t slot(Cell c) const {
-    const std::uint8_t g = grid_[static_cast<std::size_t>(grid_index(c))];
+  std::uint16_t slot(Cell c) const {
+    const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
     return g < kFrontierBase ? g : 0;
   }
-  std::array<Placed, kTileCount> placed_{};
-  mutable std::array<Node, kMaxNodes> nodes_{};     // mutable: path compression in find()
-  std::array<FrontierCell, 2 * kTileCount + 8> frontier_{};
-  std::array<Tile, kBagSize> bag_{};
+  // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
+  // the bag's size), so a new game does not clear them: only the grid must start empty.
+  std::array<Placed, kMaxTilesInGame> placed_;
+  mutable std::array<Node, kMaxNodes> nodes_;     // mutable: path compression in find()
+  std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
+  std::array<Tile, kMaxTilesInGame> bag_;
   std::array<std::uint8_t, kTileKinds> unseen_{};
   std::array<int, kMaxPlayers> scores_{};
-  std::array<std::uint8_t, kMaxPlayers> supply_{};
+  std::array<std::array<std::uint8_t, kFigureKinds>, kMaxPlayers> supply_{};
   std::array<std::uint8_t, kMaxPlayers> held_{};
+  std::array<std::uint8_t, kMaxPlayers> held_draw_{};  // which draw of the game each seat holds
+  std::array<std::uint8_t, kPartStateBytes> part_state_{};
+  const Ruleset* rules_ = nullptr;
   std::uint64_t seed_ = 0;
   std::uint16_t node_count_ = 0;
   std::uint16_t frontier_count_ = 0;
@@ -291,9 +400,9 @@ class Game {
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
   std::int8_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
-  std::uint8_t monks_ = 0;
+  std::uint8_t monks_ = 0;  // figures standing on monasteries and gardens (skip the scan when 0)
   mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
-  mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)  // meeples standing on monasteries (skip the monastery scan when 0)
+  mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)
   Seat current_ = 0;
   int moves_ = 0;
   Phase phase_ = Phase::Playing;

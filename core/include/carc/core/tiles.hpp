@@ -1,4 +1,5 @@
-// Tiles, ports, rotations and the 72-tile catalog of the base game (tiles.md).
+// Tiles, ports, rotations, figures and the tile catalog: the base game (tiles.md) and the
+// expansions' tiles (../shared/expansions/), as data.
 #pragma once
 
 #include <array>
@@ -9,26 +10,58 @@
 
 namespace carc {
 
-// The 24 tile kinds A..X. The underlying value is the catalog index, never put on the wire:
-// use tile_letter() / tile_from_letter().
-enum class Tile : std::uint8_t { A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X };
-inline constexpr int kTileKinds = 24;
-inline constexpr int kTileCount = 72;   // including the start tile
-inline constexpr int kBagSize = 71;     // without the start tile
+// Every tile kind the engine knows. The underlying value is the catalog index, never put
+// on the wire: use tile_name() / tile_from_name(). Base letters first, then each
+// expansion's tiles, then the garden copies (abbot.md).
+enum class Tile : std::uint8_t {
+  A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X,
+  RS, RL, R1, R2, R3, R4, R5, R6, R7, R8,
+  Eg, Hg, Ig, Mg, Ng, Rg, Ug, Vg, R6g,
+};
+inline constexpr int kTileKinds = 43;
+inline constexpr int kBaseTileKinds = 24;
+inline constexpr int kTileCount = 72;   // the base game, including the start tile
+inline constexpr int kBagSize = 71;     // the base game's bag, without the start tile
+// The most tiles one game can hold (every expansion together), start tile included.
+inline constexpr int kMaxTilesInGame = 127;
 inline constexpr int kMaxPlayers = 5;
 inline constexpr int kMinPlayers = 2;
 inline constexpr int kMeeplesPerPlayer = 7;
 
-char tile_letter(Tile t);
-std::optional<Tile> tile_from_letter(std::string_view s);
+std::string_view tile_name(Tile t);  // "A", "RS", "Eg", ...
+std::optional<Tile> tile_from_name(std::string_view s);
+
+// The expansions (../shared/expansions/README.md). A set of them is a bit mask.
+enum class Expansion : std::uint8_t { River, Abbot, Inns, Traders };
+inline constexpr int kExpansionKinds = 4;
+std::string_view expansion_name(Expansion e);  // "river", "abbot", ...
+std::optional<Expansion> expansion_from_name(std::string_view s);
+
+class ExpansionSet {
+ public:
+  constexpr ExpansionSet() = default;
+  static constexpr ExpansionSet from_bits(std::uint8_t bits) { return ExpansionSet(bits); }
+  constexpr bool has(Expansion e) const { return (bits_ >> static_cast<int>(e)) & 1; }
+  constexpr ExpansionSet with(Expansion e) const {
+    return ExpansionSet(static_cast<std::uint8_t>(bits_ | (1u << static_cast<int>(e))));
+  }
+  constexpr std::uint8_t bits() const { return bits_; }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr bool operator==(const ExpansionSet&) const = default;
+
+ private:
+  constexpr explicit ExpansionSet(std::uint8_t b) : bits_(b) {}
+  std::uint8_t bits_ = 0;
+};
 
 // A side of a tile or a direction on the board. Values are the clockwise order from north.
 enum class Side : std::uint8_t { N = 0, E = 1, S = 2, W = 3 };
 
-// Where a feature touches: a side (city/road), a field half, or the centre (monastery).
-// Order: N E S W, then the halves clockwise from the north-west corner, then C.
-enum class Port : std::uint8_t { N, E, S, W, NL, NR, EL, ER, SL, SR, WL, WR, C };
-inline constexpr int kPortCount = 13;
+// Where a feature touches: a side (city/road/river), a field half, the centre (monastery),
+// the garden (abbot.md) or a field touching no side (inns.md).
+// Order: N E S W, then the halves clockwise from the north-west corner, then C, G, I.
+enum class Port : std::uint8_t { N, E, S, W, NL, NR, EL, ER, SL, SR, WL, WR, C, G, I };
+inline constexpr int kPortCount = 15;
 std::string_view port_name(Port p);
 std::optional<Port> port_from_name(std::string_view s);
 
@@ -47,7 +80,7 @@ class Rotation {
   std::uint8_t q_ = 0;
 };
 
-// Rotating a port clockwise: N->E->S->W, NL->EL->SL->WL, NR->ER->SR->WR, C stays.
+// Rotating a port clockwise: N->E->S->W, NL->EL->SL->WL, NR->ER->SR->WR; C, G, I stay.
 constexpr Port rotate(Port p, Rotation r) {
   const int v = static_cast<int>(p);
   const int q = r.quarter_turns();
@@ -70,10 +103,20 @@ constexpr Port across(Port p) {
   return p;
 }
 
-enum class Terrain : std::uint8_t { Field = 1, Road = 2, City = 3 };
-enum class Kind : std::uint8_t { Road, City, Monastery, Field };
-std::string_view kind_name(Kind k);  // "road", "city", "monastery", "field"
-std::string_view terrain_name(Terrain t);  // "field", "road", "city"
+// Side terrains. A river side packs as 0 in the engine's 2-bit edge codes (it constrains
+// nothing a land tile could match); the engine tracks river sides apart.
+enum class Terrain : std::uint8_t { River = 0, Field = 1, Road = 2, City = 3 };
+enum class Kind : std::uint8_t { Road, City, Monastery, Field, Garden, River };
+std::string_view kind_name(Kind k);  // "road", "city", "monastery", "field", "garden", "river"
+std::string_view terrain_name(Terrain t);  // "river", "field", "road", "city"
+// A one-tile feature scored by the 8 cells around it (monastery, garden).
+constexpr bool is_cloister(Kind k) { return k == Kind::Monastery || k == Kind::Garden; }
+
+// Figures (README.md "Figure names"). Meeple first: it is the one every game has.
+enum class Figure : std::uint8_t { Meeple, Abbot };
+inline constexpr int kFigureKinds = 2;
+std::string_view figure_name(Figure f);  // "meeple", "abbot"
+std::optional<Figure> figure_from_name(std::string_view s);
 
 // One feature drawn on a tile, in catalog orientation.
 struct Segment {
@@ -83,22 +126,29 @@ struct Segment {
   std::uint8_t cities;       // fields: bit k set = touches segment k (a city) on this tile
 };
 
-inline constexpr int kMaxSegments = 8;
-// Segments of all 72 tiles together (count x segments, summed over the catalog).
+inline constexpr int kMaxSegments = 8;  // segment masks are one byte
+// Segments of the 72 base tiles together (count x segments, summed over the catalog).
 inline constexpr int kSegmentsInSet = 243;
 
 struct TileDef {
   Tile tile;
-  int count;                          // copies in the 72-tile set (D includes the start tile)
-  std::array<Terrain, 4> sides;       // N E S W
+  std::string_view name;
+  std::optional<Expansion> expansion;  // nullopt: a base tile
+  Tile plain;                          // a garden copy: the tile it copies; else itself
+  int count;                           // copies in its own set (D includes the start tile)
+  std::array<Terrain, 4> sides;        // N E S W
   std::array<Segment, kMaxSegments> segments;
   int segment_count;
+
+  bool is_garden_copy() const { return plain != tile; }
 };
 
 const TileDef& tile_def(Tile t);
 std::span<const TileDef, kTileKinds> catalog();
+// The most feature-forest nodes one game can need (every expansion together).
+inline constexpr int kMaxNodesInGame = 640;
 
-// The start tile: a D at (0, 0), rotation 0.
+// The base game's start tile: a D at (0, 0), rotation 0. The River replaces it.
 inline constexpr Tile kStartTile = Tile::D;
 
 }  // namespace carc

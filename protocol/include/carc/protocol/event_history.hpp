@@ -28,8 +28,9 @@ class EventHistory {
 
   // Points per seat from the scored events, split as the result's breakdown.
   struct Totals {
-    std::array<std::array<int, 4>, kMaxPlayers> game{};  // by Kind, during the game
-    std::array<std::array<int, 4>, kMaxPlayers> end{};   // by Kind, end of the game
+    std::array<std::array<int, 6>, kMaxPlayers> game{};  // by Kind, during the game
+    std::array<std::array<int, 6>, kMaxPlayers> end{};   // by Kind, end of the game
+    std::array<int, kMaxPlayers> abbot{};                // take-backs (abbot.md), not in `game`
   };
   const Totals& totals() const { return totals_; }
 

@@ -10,8 +10,11 @@ namespace carc::protocol {
 
 using json = nlohmann::json;
 
-// `GET /api/tiles`: the catalog with ports, sides, pennants, counts and the start tile.
+// `GET /api/tiles`: every tile the engine knows with ports, sides, pennants, counts (in its
+// own set), its expansion and the base start tile. With a set of expansions
+// (`?expansions=`): that game's tile set, its counts and its start tile.
 json tiles_json();
+json tiles_json(ExpansionSet set);
 
 // One event as in docs/protocol-details.md, without "id" and "turn" (the caller adds them).
 json event_json(const Event& e);

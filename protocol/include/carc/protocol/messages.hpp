@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/core/tiles.hpp"
+
 namespace carc::protocol {
 
 // Every refusal carries exactly one of these codes; the wire spelling comes from
@@ -32,8 +34,9 @@ enum class ErrorCode : std::uint8_t {
   IllegalMeeple,
   Unavailable,
   RoomFull,
+  IllegalReturn,  // abbot.md: a refused take-back
 };
-inline constexpr int kErrorCodeCount = 16;
+inline constexpr int kErrorCodeCount = 17;
 std::string_view error_code_name(ErrorCode c);
 
 struct JoinMsg {
@@ -53,6 +56,8 @@ struct PlayMsg {
   std::int64_t y = 0;
   std::int64_t rotation = 0;
   std::optional<std::string> meeple;
+  std::optional<std::string> figure;  // with a meeple port; absent: a meeple (README.md)
+  std::optional<std::pair<std::int64_t, std::int64_t>> take_back;  // "return": {"x", "y"} (abbot.md)
 };
 struct ChatMsg {
   std::string text;
@@ -74,6 +79,7 @@ struct RemoveBotMsg {
 struct SettingsMsg {
   std::optional<std::optional<int>> turn_seconds;
   std::optional<std::optional<int>> away_seconds;
+  std::optional<ExpansionSet> expansions;
 };
 inline constexpr int kMinTurnSeconds = 10;
 inline constexpr int kMaxTurnSeconds = 604800;

@@ -1,10 +1,12 @@
 // A move in its compact stored form (no JSON): the server's action log keeps one per
 // stored move, and reads them back without building a JSON tree.
 //
-//   placement  "<tile>,<x>,<y>,<rotation>[,<meeple port>]"   e.g. "D,2,-1,90,N"  "V,0,1,0"
-//   discard    "<tile>,discard"                              e.g. "X,discard"
+//   placement  "<tile>,<x>,<y>,<rotation>[,<meeple port>[,<figure>]]"   e.g. "D,2,-1,90,N"  "V,0,1,0"
+//              (the figure only when not a meeple: "B,0,1,0,C,abbot")
+//   take-back  "<tile>,<x>,<y>,<rotation>,return,<x>,<y>"             e.g. "E,0,-1,180,return,1,0"
+//   discard    "<tile>,discard"                                        e.g. "X,discard"
 //
-// The names are the record format's (record-format.md): tile letters A..X, rotations in
+// The names are the record format's (record-format.md): tile ids, rotations in
 // degrees, port names. The record entry (JSON) form is move_json / parse_move in record.hpp.
 #pragma once
 

@@ -13,6 +13,7 @@ namespace carc::protocol {
 
 struct Record {
   int players = 0;
+  ExpansionSet expansions;
   std::vector<Move> moves;
   bool final = true;
 };
@@ -24,7 +25,13 @@ struct RecordError {
 
 // Parses a record's JSON. Never throws; shape errors name the move index when there is one.
 std::variant<Record, RecordError> parse_record(const nlohmann::json& j);
-nlohmann::json record_json(int players, const std::vector<Move>& moves, bool final);
+// `expansions` is written only when not empty, so a base game's record is as it always was.
+nlohmann::json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions = {});
+
+// The `expansions` of a record or a request: absent or null or [] is the base game; an
+// unknown, repeated or unimplemented id is an error with a message (README.md, Records).
+std::variant<ExpansionSet, std::string> parse_expansions(const nlohmann::json* value);
+nlohmann::json expansions_json(ExpansionSet set);  // ["river", "abbot"], in id order
 
 // Replays a record and returns the result object of record-format.md (scores_after_move,
 // final_scores, meeples_in_supply, winners, plus a "breakdown" and "events"), or the error
@@ -32,8 +39,9 @@ nlohmann::json record_json(int players, const std::vector<Move>& moves, bool fin
 std::variant<nlohmann::json, RecordError> replay(const Record& r);
 
 // The result object's end-of-game breakdown, built from the events of a whole game:
-// [{"seat","game":{"road","city","monastery"},"end":{"road","city","monastery","field"},"total"}].
-nlohmann::json breakdown_json(int players, const std::vector<Event>& events);
+// [{"seat","game":{"road","city","monastery"},"end":{"road","city","monastery","field"},"total"}];
+// with the abbot, "garden" in both and "abbot" (take-backs) in "game".
+nlohmann::json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions = {});
 
 // Convert a move from the core to its record entry and back. parse_move never throws: a
 // shape error gives nullopt with `*why` set. (The compact stored form: move_codec.hpp.)

@@ -35,6 +35,7 @@ struct SeatFacts {
 struct ClockSettings {
   std::optional<int> turn_seconds;                       // none: no clock
   std::optional<int> away_seconds = kDefaultAwaySeconds;  // none: wait forever
+  ExpansionSet expansions = {};                           // the room's expansions (README.md)
   bool operator==(const ClockSettings&) const = default;
 };
 
@@ -106,6 +107,7 @@ class StatePatcher {
     bool connected = false, away = false, host = false;
     int score = 0, meeples = kMeeplesPerPlayer;
     std::optional<Tile> tile;
+    std::array<int, kFigureKinds> figures{};
   };
   // `{"op":"<kind>","path":"<path>` (the caller may add to the path), then `","value":`.
   std::string& op(std::string_view kind, std::string_view path);

@@ -1,0 +1,48 @@
+// The Abbot (../shared/expansions/abbot.md): one abbot per player, for monasteries and
+// gardens, and its take-back instead of placing a figure. Gardens are tiles (tiles.cpp) and
+// score like monasteries (game_scoring.cpp: both are cloisters).
+#include "expansions/part.hpp"
+
+namespace carc::detail {
+namespace {
+
+constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
+
+void setup(Ruleset& r) {
+  r.figures[static_cast<std::size_t>(Figure::Abbot)] = 1;
+  r.figure_kinds[static_cast<std::size_t>(Figure::Abbot)] = kind_bit(Kind::Monastery) | kind_bit(Kind::Garden);
+  r.action = &abbot_part();
+}
+
+// The placed-tile index of `seat`'s abbot, or -1.
+int abbot_of(const Game& g, Seat seat) {
+  if (g.figures(seat, Figure::Abbot) > 0) return -1;  // in supply
+  for (int i = 0; i < g.placed_count(); ++i) {
+    const Game::Placed& p = g.placed(i);
+    if (p.meeple_seat == seat && p.figure == Figure::Abbot) return i;
+  }
+  return -1;
+}
+
+// Offered while the abbot's monastery or garden stays incomplete with this tile placed.
+std::optional<Cell> offer(const Game& g, Seat seat, Tile, Placement p, int* points) {
+  const int i = abbot_of(g, seat);
+  if (i < 0) return std::nullopt;
+  const Cell at{g.placed(i).x, g.placed(i).y};
+  const bool touches = p.cell.x >= at.x - 1 && p.cell.x <= at.x + 1 && p.cell.y >= at.y - 1 && p.cell.y <= at.y + 1;
+  const int around = g.cells_around(at) + (touches ? 1 : 0);
+  if (around >= 8) return std::nullopt;
+  *points = 1 + around;
+  return at;
+}
+
+void act(Game& g, Seat seat, Cell, std::vector<Event>* events) { g.score_and_return(abbot_of(g, seat), events); }
+
+}  // namespace
+
+const Part& abbot_part() {
+  static constexpr Part part{Expansion::Abbot, &setup, nullptr, nullptr, nullptr, nullptr, &offer, &act};
+  return part;
+}
+
+}  // namespace carc::detail

@@ -1,0 +1,16 @@
+// The expansions the engine knows: one line each.
+#include "expansions/part.hpp"
+
+namespace carc::detail {
+
+const Part* part_of(Expansion e) {
+  switch (e) {
+    case Expansion::River: return &river_part();
+    case Expansion::Abbot: return &abbot_part();
+    case Expansion::Inns:
+    case Expansion::Traders: return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace carc::detail

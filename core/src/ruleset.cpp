@@ -1,0 +1,78 @@
+// The rules of a set of expansions: the generic tile set (README.md, "How the rules of
+// several expansions combine", 1-3), then each part's setup.
+#include <array>
+
+#include "carc/core/game.hpp"
+#include "expansions/part.hpp"
+
+namespace carc {
+namespace {
+
+constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
+
+bool in_set(const TileDef& d, ExpansionSet set) {
+  if (d.expansion && !set.has(*d.expansion)) return false;
+  if (d.is_garden_copy()) return in_set(tile_def(d.plain), set);
+  return true;
+}
+
+Ruleset make_ruleset(ExpansionSet set) {
+  Ruleset r;
+  r.expansions = set;
+  // 1. The base tiles, each expansion's tiles, and the garden copies in place of plain ones.
+  for (const TileDef& d : catalog()) {
+    if (!in_set(d, set)) continue;
+    r.counts[static_cast<std::size_t>(d.tile)] = static_cast<std::uint8_t>(d.count);
+  }
+  for (const TileDef& d : catalog()) {
+    if (d.is_garden_copy() && in_set(d, set)) r.counts[static_cast<std::size_t>(d.plain)]--;
+  }
+  // 2. The start tile D; 3. one pile, the land bag.
+  r.start = kStartTile;
+  r.figures[static_cast<std::size_t>(Figure::Meeple)] = kMeeplesPerPlayer;
+  r.figure_kinds[static_cast<std::size_t>(Figure::Meeple)] =
+      kind_bit(Kind::Road) | kind_bit(Kind::City) | kind_bit(Kind::Monastery) | kind_bit(Kind::Field);
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!set.has(static_cast<Expansion>(e))) continue;
+    const detail::Part* part = detail::part_of(static_cast<Expansion>(e));
+    if (part == nullptr) continue;
+    r.parts[static_cast<std::size_t>(r.part_count++)] = part;
+    if (part->setup != nullptr) part->setup(r);
+  }
+  r.bag_size = 0;
+  r.pile_size.fill(0);
+  for (int k = 0; k < kTileKinds; ++k) {
+    const int copies = r.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == r.start ? 1 : 0);
+    r.bag_size += copies;
+    r.pile_size[r.pile[static_cast<std::size_t>(k)]] = static_cast<std::uint8_t>(r.pile_size[r.pile[static_cast<std::size_t>(k)]] + copies);
+  }
+  for (int f = 1; f < kFigureKinds; ++f) r.has_specials = r.has_specials || r.figures[static_cast<std::size_t>(f)] > 0;
+  return r;
+}
+
+std::array<Ruleset, 16> make_all() {
+  std::array<Ruleset, 16> all{};
+  for (int bits = 0; bits < 16; ++bits) all[static_cast<std::size_t>(bits)] = make_ruleset(ExpansionSet::from_bits(static_cast<std::uint8_t>(bits)));
+  return all;
+}
+
+}  // namespace
+
+int Ruleset::pile_of_draw(int draw) const {
+  int end = 0;
+  for (int p = 0; p < piles; ++p) {
+    end += pile_size[static_cast<std::size_t>(p)];
+    if (draw < end) return p;
+  }
+  return piles - 1;
+}
+
+const Ruleset& ruleset(ExpansionSet set) {
+  // Built on first use (the catalog and the parts are constant-initialised).
+  static const std::array<Ruleset, 16> all = make_all();
+  return all[static_cast<std::size_t>(set.bits() & 15)];
+}
+
+bool expansion_implemented(Expansion e) { return detail::part_of(e) != nullptr; }
+
+}  // namespace carc
