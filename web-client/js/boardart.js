@@ -3,13 +3,15 @@
 // numbers, tile letters and ports go into the markup (never user text).
 
 import { meepleAnchor, featureAt, TILE } from './geometry.js';
-import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
+import { tileMarkup, playerColor } from './tileart.js';
 import { playerBySeat } from './state.js';
+import { TILE_ID_RE } from './catalog.js';
+import { figureMarkup, parseSpot, spotOffset } from './expansions/abbot.js';
 
-export const PORT_RE = /^(?:[NESW][LR]?|C)$/;
+export const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
 export function validPlacement(b) {
-  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && /^[A-Z]$/.test(b.tile);
+  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && TILE_ID_RE.test(b.tile);
 }
 
 export function colorOfSeat(state, seat) {
@@ -81,7 +83,8 @@ export function meeplesMarkup(board, tiles, state) {
     const a = meepleAnchor(def, b.rotation, b.meeple.at);
     if (!a) continue;
     const farmer = featureAt(def, b.rotation, b.meeple.at)?.kind === 'field';
-    out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${meepleMarkup(0, 0, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
+    const figure = b.meeple.figure === 'abbot' ? 'abbot' : 'meeple';
+    out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" data-figure="${figure}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${figureMarkup(figure, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
   }
   return out;
 }
@@ -108,14 +111,19 @@ export function draftMarkup(draft, tiles, ringUnits = 24) {
   const ox = draft.x * TILE;
   const oy = draft.y * TILE;
   let out = `<g class="ghost" data-ghost="1" data-testid="ghost" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${tileMarkup(def, draft.rotation)}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
-  for (const port of (draft.spots ?? []).filter((p) => PORT_RE.test(p))) {
+  const spots = draft.spots ?? [];
+  for (const spot of spots) {
+    const parsed = parseSpot(spot);
+    if (!parsed) continue;
+    const { port, figure } = parsed;
     const a = meepleAnchor(def, draft.rotation, port);
     if (!a) continue;
+    const [dx, dy] = spotOffset(spot, spots);
     const farmer = featureAt(def, draft.rotation, port)?.kind === 'field';
-    const chosen = draft.meeple === port;
-    out += `<g class="spot${chosen ? ' chosen' : ''}" data-spot="${port}" data-testid="meeple-spot" data-port="${port}" transform="translate(${ox + a[0]} ${oy + a[1]})">
+    const chosen = draft.meeple === spot;
+    out += `<g class="spot${chosen ? ' chosen' : ''}${figure === 'meeple' ? '' : ` spot-${figure}`}" data-spot="${spot}" data-testid="meeple-spot" data-port="${port}" data-figure="${figure}" transform="translate(${ox + a[0] + dx} ${oy + a[1] + dy})">
       <circle r="${ringUnits / 2}" class="spot-ring"/>
-      ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
+      ${chosen ? figureMarkup(figure, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${figureMarkup(figure, draft.color, { farmer, scale: 0.7 })}</g>`}
     </g>`;
   }
   return out;

@@ -457,5 +457,6 @@ export function errorText(err, lang = current) {
 
 // The replay viewer's, "your games"' and the lobby's strings live in their own file.
 import * as games from './strings/games.js';
+import * as expansions from './strings/expansions.js';
 
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code]);
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code], expansions[code]);

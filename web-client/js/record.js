@@ -22,6 +22,9 @@ const FORMAT_TEXT = {
   move_not_object: 'a move must be an object',
   discard_type: 'discard must be a boolean',
   rotation: 'rotation must be 0, 90, 180 or 270',
+  figure: 'a figure the base game does not have',
+  return: 'a take-back the base game does not have',
+  expansions: 'a record of a game with expansions replays on the server (these rules are the base game)',
 };
 
 function refuse(code, move = null, details = {}) {
@@ -40,6 +43,9 @@ function parseMove(m, i) {
   if (m.discard === true) return { move: { tile: m.tile, discard: true } };
   for (const k of ['x', 'y', 'rotation']) if (!isInt(m[k])) return refuse('coordinate', i, { key: k });
   if (![0, 90, 180, 270].includes(m.rotation)) return refuse('rotation', i);
+  // The base game has normal meeples only and no actions (../shared/expansions/README.md).
+  if (m.figure !== undefined && m.figure !== null && m.figure !== 'meeple') return refuse('figure', i, { figure: String(m.figure) });
+  if (m.return !== undefined && m.return !== null) return refuse('return', i);
   let meeple = null;
   if (m.meeple !== undefined && m.meeple !== null) {
     if (typeof m.meeple !== 'string' || !PORTS.has(m.meeple)) return refuse('unknown_port', i, { port: m.meeple });
@@ -53,6 +59,12 @@ export function parseRecord(record) {
   if (!isObject(record)) return refuse('not_object');
   if (record.format !== undefined && record.format !== 'carcassonne-record/1') return refuse('format');
   if (!isInt(record.players) || record.players < 2 || record.players > 5) return refuse('players');
+  // These rules are the base game, kept as the independent oracle: a game with expansions
+  // (../shared/expansions/README.md) is replayed by the server instead.
+  const exp = record.expansions;
+  if (exp !== undefined && exp !== null && !(Array.isArray(exp) && exp.length === 0)) {
+    return refuse('expansions', null, { expansions: Array.isArray(exp) ? exp.filter((e) => typeof e === 'string').join(', ') : '?' });
+  }
   if (record.final !== undefined && record.final !== null && typeof record.final !== 'boolean') return refuse('final');
   if (!Array.isArray(record.moves)) return refuse('moves');
   const moves = [];

@@ -20,6 +20,8 @@ import { KEYS, local } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { RoomLife } from './roomlife.js';
+import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
+import { takeBackButton } from './expansions/takeback.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -70,6 +72,12 @@ export class RoomPage {
 
   inviteUrl() {
     return inviteUrl(location.origin, this.room);
+  }
+
+  /** This game's tile set (its expansions'), from the server once fetched. */
+  gameCatalog(state) {
+    const exps = expansionsOf(state);
+    return gameCatalog(exps, () => this.render()) ?? localGameCatalog(this.catalog, exps);
   }
 
   connect() {
@@ -330,6 +338,7 @@ export class RoomPage {
         onCopy: (ev) => copyInvite(ev?.currentTarget, this.inviteUrl()),
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
+        bagSize: this.gameCatalog(state).bag ?? null,
         ...this.life.lobbyOptions(state),
       });
     }
@@ -354,10 +363,11 @@ export class RoomPage {
       },
     });
     renderActionBar(ctx);
+    takeBackButton($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (choice) => this.chooseSpot(choice) });
     renderPlayers($('players'), state, mySeat, this.tiles, { awaySince: this.feel.awaySince, clockMs: this.feel.clockMs });
     $('spectators').textContent = `· ${t('spectators', { n: state.spectators ?? 0 })}`;
     $('bag-panel').hidden = state.phase === 'lobby';
-    renderBag($('bag-grid'), $('bag-left'), state, this.catalog);
+    renderBag($('bag-grid'), $('bag-left'), state, this.gameCatalog(state));
     renderLog($('log'), state, this.tiles);
     renderChat($('chat'), state);
 

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { h, nameSpan } from './ui.js';
 import { isMyTurn, playerBySeat } from './state.js';
 import { tileMarkup } from './tileart.js';
-import { featureAt } from './geometry.js';
+import { choiceHint } from './expansions/takeback.js';
 import { entryOf, canRotate } from './draft.js';
 import { $ } from './page.js';
 import { presence, awayFor } from './clock.js';
@@ -83,10 +83,7 @@ export function renderActionBar({ state, store, draft, tiles }) {
   $('btn-confirm').disabled = idle;
   const hint = $('action-hint');
   if (!draft) hint.textContent = t('action.pickCell');
-  else if (draft.meeple) {
-    const kind = featureAt(tileDef, entry.rotation, draft.meeple)?.kind ?? 'road';
-    hint.textContent = t('action.meepleChosen', { feature: t(`feature.${kind}`) });
-  } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
+  else if (draft.meeple) hint.textContent = choiceHint(tileDef, entry, draft.meeple) ?? ''; else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
   else hint.textContent = t('action.noMeepleChosen');
 }
 

@@ -6,6 +6,7 @@ import { t, getLanguage } from './i18n.js';
 import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
+import { figuresChips } from './expansions/figures.js';
 
 export { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
@@ -47,6 +48,8 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
     });
     const meeples = h('span', { class: 'meeple-row', title: t('meeplesLeft', { n: p.meeples }) });
     for (let i = 0; i < 7; i++) meeples.appendChild(colorChip(i < p.meeples ? p.color : 'none', `mini-meeple${i < p.meeples ? '' : ' used'}`));
+    const figures = figuresChips(p);
+    if (figures) meeples.appendChild(figures);
     const held = p.tile ? tileIcon(tiles[p.tile], 0, 'tile-icon held') : h('span', { class: 'held-empty' });
     if (p.tile) held.setAttribute('data-testid', 'held-tile');
     const clock = active && clockMs !== null
