@@ -91,7 +91,7 @@ export class FeatureMap {
     for (const f of def.features) {
       const n = this.parent.length;
       this.parent.push(n);
-      const sides = f.ports.filter((p) => p.length === 1 && p !== 'C').length;
+      const sides = f.ports.filter((p) => p.length === 1 && STEP[p]).length;
       this.info.push({
         kind: f.kind, cells: new Set([key]), open: f.kind === 'road' || f.kind === 'city' ? sides : 0,
         pennants: f.pennant ? 1 : 0, meeples: [], done: false, monastery: f.kind === 'monastery' ? { x, y } : null,
@@ -103,7 +103,7 @@ export class FeatureMap {
     // Join each port with the neighbour's port across it.
     for (const f of def.features) {
       for (const catalogPort of f.ports) {
-        if (catalogPort === 'C') continue;
+        if (!STEP[catalogPort[0]]) continue; // the centre (monastery C, garden G, inner field I) joins nothing
         const port = rotatePort(catalogPort, rotation);
         const [dx, dy] = STEP[port[0]];
         const other = this.cells.get(cellKey(x + dx, y + dy));

@@ -45,7 +45,8 @@ export function gameCatalog(expansions, onLoad, fetchFn = (u) => fetch(u)) {
   const hit = cache.get(key);
   if (hit && !(hit instanceof Promise)) return hit;
   if (!hit) {
-    const p = fetchFn(`/api/tiles?expansions=${encodeURIComponent(key)}`)
+    // Known ids only (lower-case letters): the comma goes as it is (the server does not decode %2C).
+    const p = fetchFn(`/api/tiles?expansions=${key}`)
       .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`HTTP ${res.status}`))))
       .then((raw) => {
         const tiles = Array.isArray(raw?.tiles) ? raw.tiles.filter((t) => t && typeof t.letter === 'string') : [];

@@ -1,0 +1,190 @@
+// A River + Abbot game in Chromium against two computer players ("easy": greedy and fast),
+// played to the end through the page: the host ticks the expansions in the lobby, the river
+// tiles are drawn with water, the human puts their abbot on a monastery or a garden through
+// its own spot on the board, takes it back with the action bar's "take your abbot back: +N"
+// (N from the server's return_points, checked against the points the log then shows), and
+// the end screen has a gardens column. The human's moves come from turn.legal; the page's
+// own draft (selectCell, the same call a cell click makes) picks the cell, and every other
+// choice is a real click.
+//
+//   CARC_SERVER_BIN=build/carcassonne-server node --test --test-concurrency=1 tests/browser/expansions.test.mjs
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { setUp, showingServerLog, shotDir, skipToEnd } from './helpers.mjs';
+
+// What the page's store says about the human's turn.
+function turnInfo(page) {
+  return page.evaluate(() => {
+    const p = window.__carc;
+    const s = p.store.state;
+    const me = s.players.find((x) => x.seat === p.store.seat);
+    const mine = s.phase === 'playing' && s.turn?.seat === p.store.seat;
+    return { phase: s.phase, mine, version: p.store.version, legal: mine ? s.turn.legal : [], abbot: me?.figures?.abbot ?? null, tile: s.turn?.tile ?? null };
+  });
+}
+
+// Brings the draft to the legal entry `e` (cell, then rotation) through the page.
+async function draftTo(page, e) {
+  await page.evaluate(({ x, y }) => window.__carc.selectCell(x, y), e);
+  await page.locator('[data-testid="ghost"]').waitFor();
+  for (let i = 0; i < 4; i++) {
+    if (Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')) === e.rotation) return;
+    await page.click('[data-testid="rotate"]');
+  }
+  assert.equal(Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')), e.rotation, 'the draft reaches the chosen rotation');
+}
+
+async function confirm(page, version) {
+  await page.click('[data-testid="confirm"]');
+  await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
+}
+
+let played = null; // the game of the first test: its record and what the human did
+
+test('a River + Abbot game against two computer players, to the end, with an abbot taken back', { timeout: 300000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.setDefaultTimeout(20000);
+    await page.goto(`${server.base}/`);
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.fill('[data-testid="create-name"]', 'Hildegard');
+    await page.click('[data-testid="create-game"]');
+    await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+
+    // The lobby: the host ticks both expansions; the bag grows to the river + abbot set.
+    await page.waitForSelector('[data-testid="expansions"][data-expansions=""]');
+    assert.match(await page.textContent('[data-testid="expansions"]'), /The River.*river tiles.*The Abbot.*garden/s);
+    await page.check('[data-testid="expansion-river"]');
+    await page.waitForSelector('[data-testid="expansions"][data-expansions="river"]');
+    await page.check('[data-testid="expansion-abbot"]');
+    await page.waitForSelector('[data-testid="expansions"][data-expansions="river,abbot"]');
+    await page.waitForFunction(() => /82 tiles/.test(document.querySelector('[data-testid="lobby-bag-size"]')?.textContent ?? ''));
+    await page.selectOption('[data-testid="bot-level"]', 'easy');
+    await page.click('[data-testid="add-bot"]');
+    await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
+    await page.click('[data-testid="add-bot"]');
+    await page.waitForSelector('[data-testid="seat"][data-seat="2"]');
+    await page.screenshot({ path: path.join(shotDir, 'expansions-lobby.png') });
+    await page.click('[data-testid="start"]');
+    await page.waitForSelector('#view-room[data-phase="playing"]');
+
+    // The spring is the start tile, drawn with water; the bag panel lists the river tiles.
+    await page.waitForSelector('#board [data-testid="tile"][data-tile="RS"]');
+    const water = await page.evaluate(() => {
+      const river = document.querySelector('#defs-root #tile-R1 [data-river]');
+      const garden = document.querySelector('#defs-root #tile-Eg [data-garden]');
+      return { river: river?.getAttribute('stroke'), spring: !!document.querySelector('#defs-root #tile-RS .river-end'), garden: !!garden, plain: !!document.querySelector('#defs-root #tile-E [data-garden]') };
+    });
+    assert.deepEqual(water, { river: 'url(#pat-water)', spring: true, garden: true, plain: false }, 'water on river tiles, a garden on Eg only');
+    assert.equal(await page.locator('#board [data-testid="tile"][data-tile="D"]').count(), 0, 'no D start tile with the river');
+    assert.ok(await page.locator('[data-testid="bag"] [data-letter="RL"]').count() === 1, 'the lake is in the bag panel');
+    assert.ok(await page.locator('[data-testid="bag"] [data-letter="Eg"]').count() === 1, 'a garden tile is in the bag panel');
+
+    let placedAbbot = 0;
+    let tookBack = null; // {points, turn}
+    let turns = 0;
+    let shotRiver = false;
+    for (;;) {
+      await page.waitForFunction(() => {
+        const p = window.__carc;
+        const s = p?.store?.state;
+        return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && document.querySelector('[data-testid="action-bar"][data-mine="1"]')));
+      }, null, { timeout: 60000 });
+      const info = await turnInfo(page);
+      if (info.phase === 'finished') break;
+      turns++;
+      const legal = info.legal;
+      assert.ok(legal.length > 0, 'a turn offers placements');
+      const withAbbot = info.abbot === 1 ? legal.find((e) => (e.figures?.abbot ?? []).length) : null;
+      const withReturn = info.abbot === 0 && !tookBack ? legal.find((e) => e.return) : null;
+      if (withAbbot) {
+        await draftTo(page, withAbbot);
+        const port = withAbbot.figures.abbot[0];
+        const spot = page.locator(`[data-testid="meeple-spot"][data-figure="abbot"][data-port="${port}"]`);
+        await spot.click();
+        await page.waitForSelector(`[data-testid="meeple-spot"][data-figure="abbot"].chosen`);
+        assert.match(await page.textContent('#action-hint'), /abbot goes on this (monastery|garden)/);
+        await page.screenshot({ path: path.join(shotDir, 'expansions-abbot-spot.png') });
+        await confirm(page, info.version);
+        await page.waitForSelector(`#board [data-testid="board-meeple"][data-figure="abbot"][data-x="${withAbbot.x}"][data-y="${withAbbot.y}"]`);
+        await page.waitForSelector('[data-testid="player"][data-seat="0"] [data-testid="abbot-supply"][data-count="0"]');
+        placedAbbot++;
+      } else if (withReturn) {
+        await draftTo(page, withReturn);
+        const btn = page.locator('[data-testid="take-back"]');
+        await btn.waitFor({ state: 'visible' });
+        const text = await btn.textContent();
+        assert.equal(text, `Take your abbot back: +${withReturn.return_points}`, 'the take-back says the server\'s points');
+        const scoreBefore = Number(await page.getAttribute('[data-testid="player"][data-seat="0"]', 'data-score'));
+        await btn.click();
+        assert.equal(await btn.getAttribute('aria-pressed'), 'true');
+        await page.screenshot({ path: path.join(shotDir, 'expansions-take-back.png') });
+        await confirm(page, info.version);
+        tookBack = { points: withReturn.return_points, at: withReturn.return };
+        // The abbot left the board and is back in supply; the log says so with the points.
+        await page.waitForSelector('[data-testid="player"][data-seat="0"] [data-testid="abbot-supply"][data-count="1"]');
+        assert.equal(await page.locator(`#board [data-testid="board-meeple"][data-figure="abbot"][data-x="${tookBack.at.x}"][data-y="${tookBack.at.y}"]`).count(), 0);
+        await page.waitForFunction((n) => [...document.querySelectorAll('#log li')].some((li) => li.textContent.includes(`took their abbot back: +${n}`)), tookBack.points, { timeout: 3000 }).catch(async (e) => {
+          console.log(JSON.stringify(await page.evaluate(() => window.__carc.store.state.events.slice(-6))));
+          console.log(await page.evaluate(() => [...document.querySelectorAll('#log li')].slice(-5).map((li) => li.textContent).join('\n')));
+          throw e;
+        });
+        const scoreAfter = Number(await page.getAttribute('[data-testid="player"][data-seat="0"]', 'data-score'));
+        assert.ok(scoreAfter >= scoreBefore + tookBack.points, `the take-back scored (${scoreBefore} -> ${scoreAfter}, +${tookBack.points})`);
+      } else {
+        await draftTo(page, legal[0]);
+        if (!shotRiver && /^R/.test(info.tile)) {
+          await page.screenshot({ path: path.join(shotDir, 'expansions-river.png') });
+          shotRiver = true;
+        }
+        await confirm(page, info.version);
+      }
+    }
+    assert.ok(turns >= 20, `the human played the whole game (${turns} turns)`);
+    assert.ok(placedAbbot >= 1, 'the human placed their abbot');
+    assert.ok(tookBack, 'the human took their abbot back');
+
+    // The end screen: gardens and abbots as their own columns, every total as the server's.
+    await skipToEnd(page);
+    const end = await page.evaluate(() => {
+      const s = window.__carc.store.state;
+      const heads = [...document.querySelectorAll('[data-testid="endgame"] thead th')].map((th) => th.textContent);
+      const rows = [...document.querySelectorAll('[data-testid="breakdown"] tbody tr')].map((tr) => ({
+        seat: Number(tr.dataset.seat), total: Number(tr.dataset.total),
+        garden: tr.querySelector('td[data-kind="garden"] .sum')?.textContent ?? null,
+        abbot: tr.querySelector('td[data-kind="abbot"] .sum')?.textContent ?? null,
+      }));
+      return { heads, rows, result: s.result };
+    });
+    assert.ok(end.heads.includes('Gardens'), `a gardens column: ${end.heads}`);
+    assert.ok(end.heads.includes('Abbot back'), `an abbots column: ${end.heads}`);
+    for (const row of end.rows) {
+      const b = end.result.breakdown.find((r) => r.seat === row.seat);
+      assert.equal(row.total, end.result.final_scores[row.seat]);
+      assert.equal(Number(row.garden), (b.game.garden ?? 0) + (b.end.garden ?? 0), `seat ${row.seat}'s gardens`);
+      assert.equal(Number(row.abbot), b.game.abbot ?? 0, `seat ${row.seat}'s take-backs`);
+    }
+    assert.ok(Number(end.rows.find((r) => r.seat === 0).abbot) >= tookBack.points, 'the human\'s take-back is in the abbot column');
+    await page.screenshot({ path: path.join(shotDir, 'expansions-end.png') });
+
+    // The record download (checked by the next test).
+    const href = await page.getAttribute('[data-testid="download-record"]', 'href');
+    played = { record: await (await fetch(new URL(href, server.base))).json(), tookBack, placedAbbot };
+    assert.deepEqual(errors, [], 'no script errors');
+    await ctx.close();
+  });
+});
+
+test('the record download of that game carries its expansions, the abbot and the take-back', () => {
+  assert.ok(played, 'the game above was played');
+  const { record, tookBack } = played;
+  assert.deepEqual([...record.expansions].sort(), ['abbot', 'river']);
+  assert.ok(record.moves.some((m) => m.figure === 'abbot'), 'an abbot placement is in the record');
+  assert.ok(record.moves.some((m) => m.return?.x === tookBack.at.x && m.return?.y === tookBack.at.y), 'the take-back is in the record');
+});
