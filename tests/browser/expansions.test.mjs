@@ -176,6 +176,18 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     // The record download (checked by the next test).
     const href = await page.getAttribute('[data-testid="download-record"]', 'href');
     played = { record: await (await fetch(new URL(href, server.base))).json(), tookBack, placedAbbot };
+
+    // The replay: the browser's rules are the base game, so an expansion game says it
+    // replays on a server (the room's replay page, and its record file on the start page).
+    const room = await page.evaluate(() => window.__carc.room);
+    await page.goto(`${server.base}/replay/${room}`);
+    await page.waitForSelector('[data-testid="replay-problem"]:not([hidden])');
+    assert.match(await page.textContent('[data-testid="replay-problem"]'), /expansions \(river, abbot\).*replays on a server/);
+    await page.goto(`${server.base}/`);
+    await page.waitForSelector('body[data-ready="1"]');
+    await page.setInputFiles('[data-testid="record-file"]', { name: 'river-abbot.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(played.record)) });
+    await page.waitForFunction(() => /replays on a server/.test(document.querySelector('[data-testid="record-error"]').textContent));
+    assert.equal(await page.locator('#view-replay').isVisible(), false, 'the start page stays');
     assert.deepEqual(errors, [], 'no script errors');
     await ctx.close();
   });

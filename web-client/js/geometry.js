@@ -393,6 +393,11 @@ export function tileShapes(tileDef) {
     } else {
       p = r.points[Math.floor(r.points.length / 2)];
       if (r.points.length === 2) p = [(r.points[0][0] + r.points[1][0]) / 2, (r.points[0][1] + r.points[1][1]) / 2];
+      // A road that crosses the river (a bridge, R5): its meeple stands on the bank, not the bridge.
+      if (out.rivers.some((w) => distToPolyline(p, w.points) < RIVER_HALF_WIDTH + 6)) {
+        const [a, b] = [r.points[0], r.points[r.points.length - 1]];
+        p = r.points.length === 2 ? [a[0] + (b[0] - a[0]) * 0.2, a[1] + (b[1] - a[1]) * 0.2] : r.points[Math.floor(r.points.length / 5)];
+      }
     }
     out.anchors[r.id] = p;
   }
