@@ -124,6 +124,8 @@ test('a River + Abbot game against two computer players, to the end, with an abb
         const scoreBefore = Number(await page.getAttribute('[data-testid="player"][data-seat="0"]', 'data-score'));
         await btn.click();
         assert.equal(await btn.getAttribute('aria-pressed'), 'true');
+        await page.waitForSelector(`#board [data-testid="board-meeple"][data-figure="abbot"].returning[data-x="${withReturn.return.x}"][data-y="${withReturn.return.y}"]`);
+        assert.match(await page.textContent('#action-hint'), new RegExp(`abbot comes back: \\+${withReturn.return_points}`));
         await page.screenshot({ path: path.join(shotDir, 'expansions-take-back.png') });
         await confirm(page, info.version);
         tookBack = { points: withReturn.return_points, at: withReturn.return };

@@ -105,7 +105,12 @@ test('the abbot in the draft: its own spots, the take-back, and what play sends'
     d = cycleMeeple(d);
     seen.push(d.meeple);
   }
-  assert.deepEqual(seen, ['C', 'S', 'abbot:C', null]);
+  assert.deepEqual(seen, ['C', 'S', 'abbot:C', null], 'no take-back on this rotation');
+  d = cycleMeeple(rotateDraft(d));
+  assert.deepEqual([d.idx, d.meeple], [1, 'C']);
+  d = cycleMeeple(cycleMeeple(d));
+  assert.equal(d.meeple, 'return', 'M reaches the take-back after the spots');
+  d = rotateDraft(d);
   d = toggleMeeple(d, 'S');
   assert.deepEqual(playMessage(d, 9), { type: 'play', version: 9, x: 1, y: 0, rotation: 0, meeple: 'S' });
 

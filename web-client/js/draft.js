@@ -4,7 +4,7 @@
 
 import { isMyTurn, legalAt, playerBySeat } from './state.js';
 import { nextCell, nextSpot } from './view.js';
-import { entrySpots, choiceFits, playFields } from './expansions/abbot.js';
+import { entrySpots, entryChoices, choiceFits, playFields } from './expansions/abbot.js';
 
 /** Identifies a turn: a draft made for one turn never survives into another. */
 export function turnKey(state) {
@@ -68,7 +68,7 @@ export function stepTarget(cells, d, key, origin = { x: 0, y: 0 }) {
 /** The M key: the next meeple spot of the draft's rotation, then none. */
 export function cycleMeeple(d) {
   if (!d || d.pending) return d;
-  return { ...d, meeple: nextSpot(entrySpots(entryOf(d)), d.meeple) };
+  return { ...d, meeple: nextSpot(entryChoices(entryOf(d)), d.meeple) };
 }
 
 /** What the board draws for the draft: the ghost tile and its meeple spots. */

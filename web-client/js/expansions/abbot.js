@@ -27,6 +27,11 @@ export function entrySpots(entry) {
   return out;
 }
 
+/** What the M key goes through: the figure spots, then the take-back when offered. */
+export function entryChoices(entry) {
+  return [...entrySpots(entry), ...(entryReturn(entry) ? [RETURN] : [])];
+}
+
 /** The take-back this entry offers: {x, y, points} or null (abbot.md, turn.legal[].return). */
 export function entryReturn(entry) {
   const r = entry?.return;

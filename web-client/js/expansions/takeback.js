@@ -37,6 +37,9 @@ export function takeBackButton(bar, { state, store, draft, onChoose }) {
   btn.hidden = !r;
   if (!r) return;
   const chosen = draft.meeple === RETURN;
+  // The abbot that would come back is marked on the board while the take-back is chosen.
+  const abbot = document.querySelector(`#board [data-testid="board-meeple"][data-figure="abbot"][data-x="${r.x}"][data-y="${r.y}"]`);
+  abbot?.classList.toggle('returning', chosen);
   btn.textContent = t('action.takeBack', { points: r.points ?? '?' });
   btn.dataset.points = r.points ?? '';
   btn.dataset.x = r.x;
