@@ -65,6 +65,17 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     await page.check('[data-testid="expansion-abbot"]');
     await page.waitForSelector('[data-testid="expansions"][data-expansions="river,abbot"]');
     await page.waitForFunction(() => /82 tiles/.test(document.querySelector('[data-testid="lobby-bag-size"]')?.textContent ?? ''));
+    // Everybody sees them: a watcher in French reads the ticked ones, without a control.
+    const invite = await page.inputValue('[data-testid="invite-link"]');
+    const watchCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
+    const watcher = await watchCtx.newPage();
+    watcher.on('pageerror', (e) => errors.push(`watcher: ${e.message}`));
+    await watcher.goto(invite);
+    await watcher.click('[data-testid="join-watch"]');
+    await watcher.waitForSelector('[data-testid="expansions"][data-expansions="river,abbot"]');
+    assert.match(await watcher.textContent('[data-testid="expansions"]'), /Extensions.*82 tuiles.*La Rivière.*L’Abbé/s);
+    assert.deepEqual(await watcher.$$eval('[data-testid="expansions"] input', (ins) => ins.map((i) => [i.checked, i.disabled])), [[true, true], [true, true]]);
+    await watchCtx.close();
     await page.selectOption('[data-testid="bot-level"]', 'easy');
     await page.click('[data-testid="add-bot"]');
     await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
