@@ -7,6 +7,7 @@ import { h, nameSpan } from './ui.js';
 import { isMyTurn, playerBySeat } from './state.js';
 import { tileMarkup } from './tileart.js';
 import { choiceHint } from './expansions/takeback.js';
+import { entryChoices } from './expansions/abbot.js';
 import { entryOf, canRotate } from './draft.js';
 import { $ } from './page.js';
 import { presence, awayFor } from './clock.js';
@@ -83,7 +84,8 @@ export function renderActionBar({ state, store, draft, tiles }) {
   $('btn-confirm').disabled = idle;
   const hint = $('action-hint');
   if (!draft) hint.textContent = t('action.pickCell');
-  else if (draft.meeple) hint.textContent = choiceHint(tileDef, entry, draft.meeple) ?? ''; else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
+  else if (draft.meeple) hint.textContent = choiceHint(tileDef, entry, draft.meeple) ?? '';
+  else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0 && !entryChoices(entry).length) hint.textContent = t('action.noMeeplesLeft');
   else hint.textContent = t('action.noMeepleChosen');
 }
 
