@@ -13,6 +13,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setUp, showingServerLog, shotDir, skipToEnd } from './helpers.mjs';
+import { openWithToken } from './wsclient.mjs';
 
 // What the page's store says about the human's turn.
 function turnInfo(page) {
@@ -185,6 +186,30 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     }
     assert.ok(Number(end.rows.find((r) => r.seat === 0).abbot) >= tookBack.points, 'the human\'s take-back is in the abbot column');
     await page.screenshot({ path: path.join(shotDir, 'expansions-end.png') });
+
+    // On a phone, in French: the two more columns still fit the dialog, nothing sideways.
+    const room0 = await page.evaluate(() => window.__carc.room);
+    const token = await page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room0);
+    const phone = await openWithToken(browser, server.base, room0, token, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'fr-FR' });
+    phone.page.on('pageerror', (e) => errors.push(`phone: ${e.message}`));
+    await phone.page.waitForSelector('[data-testid="endgame"]');
+    const fit = await phone.page.evaluate(() => {
+      const card = document.querySelector('[data-testid="endgame"]');
+      const r = card.getBoundingClientRect();
+      const out = [...card.querySelectorAll('[data-testid="breakdown"] *')].filter((e) => {
+        const b = e.getBoundingClientRect();
+        return (b.width || b.height) && (b.left < r.left - 0.5 || b.right > r.right + 0.5);
+      }).map((e) => e.className || e.tagName);
+      const labels = [...document.querySelectorAll('[data-testid="breakdown"] tbody tr:first-child td.k')].map((td) => td.dataset.label);
+      const names = [...document.querySelectorAll('[data-testid="breakdown"] tbody tr .who .pname')].map((n) => (n.getBoundingClientRect().width > 30 ? n.textContent : ''));
+      return { out, sideways: card.scrollWidth > card.clientWidth + 0.5 || document.documentElement.scrollWidth > innerWidth + 0.5, labels, names };
+    });
+    assert.deepEqual(fit.out, [], 'every cell of the breakdown lies inside the dialog on a phone');
+    assert.equal(fit.sideways, false, 'no horizontal overflow on a phone');
+    assert.deepEqual(fit.labels, ['Routes', 'Villes', 'Abbayes', 'Prés', 'Jardins', 'Abbé repris']);
+    assert.deepEqual([...fit.names].sort(), ['Hildegard', 'Ordinateur 2', 'Ordinateur 3'], 'every name shows in its row');
+    await phone.page.screenshot({ path: path.join(shotDir, 'expansions-end-phone-fr.png') });
+    await phone.ctx.close();
 
     // The record download (checked by the next test).
     const href = await page.getAttribute('[data-testid="download-record"]', 'href');
