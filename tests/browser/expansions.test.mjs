@@ -215,12 +215,32 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     const href = await page.getAttribute('[data-testid="download-record"]', 'href');
     played = { record: await (await fetch(new URL(href, server.base))).json(), tookBack, placedAbbot };
 
-    // The replay: the browser's rules are the base game, so an expansion game says it
-    // replays on a server (the room's replay page, and its record file on the start page).
+    // The replay viewer: the browser's rules are the base game, so a room's expansion game
+    // replays from the room's own events: the abbot on the board, then gone at the take-back.
     const room = await page.evaluate(() => window.__carc.room);
-    await page.goto(`${server.base}/replay/${room}`);
-    await page.waitForSelector('[data-testid="replay-problem"]:not([hidden])');
-    assert.match(await page.textContent('[data-testid="replay-problem"]'), /expansions \(river, abbot\).*replays on a server/);
+    const events = await page.evaluate(() => window.__carc.store.state.events);
+    const moveEvents = events.filter((e) => e.type === 'placed' || e.type === 'discarded');
+    const backStep = moveEvents.findIndex((e) => e.return) + 1;
+    assert.ok(backStep > 0, 'the take-back is among the events');
+    const at = `[data-testid="replay-board"] [data-testid="board-meeple"][data-figure="abbot"][data-seat="0"][data-x="${tookBack.at.x}"][data-y="${tookBack.at.y}"]`;
+    await page.goto(`${server.base}/replay/${room}?move=${backStep - 1}`);
+    await page.waitForSelector('#view-replay[data-state="ready"]');
+    assert.equal(Number(await page.getAttribute('#view-replay', 'data-steps')), moveEvents.length);
+    assert.equal(await page.locator(at).count(), 1, 'the abbot stands there before the take-back');
+    assert.equal(await page.locator('[data-testid="replay-board"] [data-testid="tile"][data-tile="RS"]').count(), 1);
+    await page.click('[data-testid="replay-next"]');
+    await page.waitForSelector(`[data-testid="replay-board"][data-move="${backStep}"]`);
+    assert.equal(await page.locator(at).count(), 0, 'and is gone after it');
+    assert.match(await page.textContent('#replay-log li.current:last-child'), /took their abbot back/);
+    await page.click('[data-testid="replay-last"]');
+    await page.waitForSelector(`[data-testid="replay-board"][data-move="${moveEvents.length}"]`);
+    const finals = await page.locator('[data-testid="replay-players"] [data-testid="player"]').evaluateAll((lis) => lis.map((li) => [Number(li.dataset.seat), Number(li.dataset.score)]).sort((a, b) => a[0] - b[0]));
+    assert.deepEqual(finals.map(([, v]) => v), end.result.final_scores, 'the replay ends on the final scores');
+    await page.click('[data-testid="replay-show-end"]');
+    await page.waitForSelector('[data-testid="endgame"] td[data-kind="garden"]');
+    await page.screenshot({ path: path.join(shotDir, 'expansions-replay.png') });
+
+    // A record file of it dropped on the start page: the base rules say it replays on a server.
     await page.goto(`${server.base}/`);
     await page.waitForSelector('body[data-ready="1"]');
     await page.setInputFiles('[data-testid="record-file"]', { name: 'river-abbot.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(played.record)) });

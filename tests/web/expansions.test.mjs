@@ -187,3 +187,36 @@ test('expansion records: the browser\'s base rules refuse them with a clear word
   assert.deepEqual([figure.move, figure.reason.code], [0, 'figure']);
   assert.match(problemText(figure, 'en'), /no figure "abbot"/);
 });
+
+test('a room\'s expansion game replays from its events: figures, the take-back, scores, the bag', async () => {
+  const { replayFromState } = await import('../../web-client/js/expansions/event-replay.js');
+  const ex = data('abbot_worked_example.json');
+  const events = [{ id: 0, type: 'started' }];
+  ex.moves.forEach((m, i) => {
+    events.push({ id: events.length, type: 'placed', turn: i + 1, seat: i % 2, tile: m.tile, x: m.x, y: m.y, rotation: m.rotation, meeple: m.meeple ?? null, ...(m.figure ? { figure: m.figure } : {}), ...(m.return ? { return: m.return } : {}) });
+    if (m.return) events.push({ id: events.length, type: 'scored', turn: i + 1, kind: 'garden', end: false, abbot_return: true, points: 4, seats: [1], tiles: 1, cells: [m.return] });
+  });
+  events.push({ id: events.length, type: 'scored', kind: 'monastery', end: true, points: 6, seats: [0], cells: [{ x: 0, y: 1 }] });
+  const state = {
+    room: 'r', phase: 'finished', settings: { expansions: ['abbot'] },
+    players: [{ seat: 0, name: 'A', color: 'red', score: 10 }, { seat: 1, name: 'B', color: 'blue', score: 8, bot: 'easy' }],
+    board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: null }], events,
+    result: { final_scores: [10, 8], winners: [0], breakdown: [] },
+  };
+  const counts = { D: 4, B: 4, E: 4, Eg: 1, U: 7, Vg: 1 };
+  const r = replayFromState(state, { expansions: ['abbot'], moves: ex.moves.map((m, i) => (i === 2 ? { ...m, auto: true } : m)) }, all.tiles, { bagSize: 71, counts });
+  assert.equal(r.ok, true);
+  assert.deepEqual([r.steps, r.frames.length, r.seatOf, r.auto], [6, 7, [0, 1, 0, 1, 0, 1], [false, false, true, false, false, false]]);
+  const meeple = (f, x, y) => f.board.find((b) => b.x === x && b.y === y)?.meeple ?? null;
+  assert.deepEqual(meeple(r.frames[2], 1, 0), { seat: 1, at: 'G', figure: 'abbot' });
+  assert.deepEqual(r.frames[2].players.map((p) => p.figures), [{ abbot: 0 }, { abbot: 0 }]);
+  assert.equal(meeple(r.frames[4], 1, 0), null, 'the take-back takes the abbot off');
+  assert.deepEqual(r.frames[4].players.map((p) => [p.score, p.figures.abbot, p.meeples]), [[0, 0, 7], [4, 1, 7]]);
+  assert.deepEqual(r.frames[0].turn, { number: 1, seat: 0, tile: 'B', legal: [], deadline: null });
+  assert.deepEqual(r.frames[0].players.map((p) => p.tile), ['B', 'Vg'], 'each player holds their next tile');
+  assert.deepEqual([r.frames[0].bag.left, r.frames[0].bag.tiles.D, r.frames[0].bag.tiles.B], [69, 3, 3]);
+  assert.deepEqual(r.frames[4].events.map((e) => e.type), ['started', 'placed', 'placed', 'placed', 'placed', 'scored']);
+  const last = r.frames[6];
+  assert.deepEqual([last.phase, last.players.map((p) => p.score), last.result.winners, last.events.length], ['finished', [10, 8], [0], events.length]);
+  assert.equal(replayFromState({ ...state, board: [] }, {}, all.tiles).ok, false, 'no start tile: not replayable here');
+});

@@ -9,6 +9,8 @@ import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { featureAt } from './geometry.js';
 import { buildReplay, clampStep, stepForKey, stepEvents, problemText } from './replay.js';
+import { roomExpansionReplay } from './expansions/event-replay.js';
+import { wsUrl } from './net.js';
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
@@ -115,7 +117,11 @@ export class ReplayPage {
       return;
     }
     const players = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, p]));
+    // A game with expansions replays from the room's own events (the browser's rules are the base game).
+    const prebuilt = Array.isArray(record.expansions) && record.expansions.length
+      ? await roomExpansionReplay(record, room, this.tiles, { wsUrl: wsUrl(location, room) }) : null;
     const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, {
+      prebuilt,
       names: (s) => String(players.get(s)?.name ?? ''),
       bots: (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null),
     });
@@ -140,9 +146,9 @@ export class ReplayPage {
   }
 
   /** Replays `record`; a problem's text, or null once it is shown. */
-  load(record, source, move, { names = () => null, bots = () => null } = {}) {
+  load(record, source, move, { names = () => null, bots = () => null, prebuilt = null } = {}) {
     this.bind();
-    const replay = buildReplay(record, {
+    const replay = prebuilt ?? buildReplay(record, {
       room: source.room ?? null,
       names: (s) => names(s) || t('replay.player', { n: s + 1 }),
       bots,
