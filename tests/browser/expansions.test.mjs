@@ -232,6 +232,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     await page.waitForSelector(`[data-testid="replay-board"][data-move="${backStep}"]`);
     assert.equal(await page.locator(at).count(), 0, 'and is gone after it');
     assert.match(await page.textContent('#replay-log li.current:last-child'), /took their abbot back/);
+    assert.match(await page.textContent('[data-testid="replay-step"]'), /Hildegard placed a tile and took their abbot back/);
     await page.click('[data-testid="replay-last"]');
     await page.waitForSelector(`[data-testid="replay-board"][data-move="${moveEvents.length}"]`);
     const finals = await page.locator('[data-testid="replay-players"] [data-testid="player"]').evaluateAll((lis) => lis.map((li) => [Number(li.dataset.seat), Number(li.dataset.score)]).sort((a, b) => a[0] - b[0]));

@@ -295,7 +295,7 @@ export class ReplayPage {
       let feature = '';
       if (move.type === 'placed') {
         const def = this.tiles[move.tile];
-        key = move.meeple ? 'replay.placedMeeple' : 'replay.placed';
+        key = move.figure === 'abbot' ? 'replay.placedAbbot' : move.meeple ? 'replay.placedMeeple' : move.return ? 'replay.placedReturn' : 'replay.placed';
         if (move.meeple && def) feature = t(`feature.${featureAt(def, move.rotation, move.meeple)?.kind ?? 'road'}`);
       }
       banner.append(h('span', { class: 'replay-what-move' }, ...fill(key, { tile: move.tile, feature }, { name: nameSpan(p) })));

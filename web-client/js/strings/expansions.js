@@ -2,6 +2,8 @@
 // gardens and abbots in the log and on the end screen.
 
 export const en = {
+  'replay.placedAbbot': '{name} placed a tile and their abbot on the {feature}',
+  'replay.placedReturn': '{name} placed a tile and took their abbot back',
   'lobby.expansions': 'Expansions',
   'lobby.expansionsNone': 'Base game only',
   'lobby.bagSize': '{n} tiles',
@@ -32,6 +34,8 @@ export const en = {
 };
 
 export const ja = {
+  'replay.placedAbbot': '{name}さんがタイルを置き、{feature}に修道院長を置きました',
+  'replay.placedReturn': '{name}さんがタイルを置き、修道院長を戻しました',
   'lobby.expansions': '拡張',
   'lobby.expansionsNone': '基本ゲームのみ',
   'lobby.bagSize': 'タイル {n} 枚',
@@ -62,6 +66,8 @@ export const ja = {
 };
 
 export const fr = {
+  'replay.placedAbbot': '{name} a posé une tuile et son abbé sur : {feature}',
+  'replay.placedReturn': '{name} a posé une tuile et repris son abbé',
   'lobby.expansions': 'Extensions',
   'lobby.expansionsNone': 'Jeu de base seulement',
   'lobby.bagSize': '{n} tuiles',
