@@ -4,11 +4,14 @@
 //   - no accepted move is lost: every tile any client ever saw on a board is in the
 //     room's record, at the same cell with the same rotation;
 //   - every client's state (built from its patches) equals the server's (a resync);
-//   - the server's RSS stayed under --max-rss-mb; its curve is printed.
+//   - the server's RSS stayed under --max-rss-mb; its curve is printed;
+//   - a flooding client (another address, 127.0.0.2, over 8 keep-alive connections) that
+//     asks for unknown rooms as fast as it can all along got only 404 or 429, never 5xx.
 // Only 127.0.0.1; stops by itself. Usage: node bench/soak.mjs [--rooms N] [--duration S]
 // [--kills N] [--server BIN] [--seed N] [--max-rss-mb N]   (bench/soak.sh wraps it)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -287,6 +290,27 @@ function replaceRoom() {
   openRoom().catch((e) => fail(`opening a room: ${e.message}`));
 }
 
+// ---- the flood: one address asking for rooms that do not exist (issue 29) ----
+const flood = { answers: {}, broken: 0, running: true };
+function floodLoop() {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8, localAddress: '127.0.0.2' });
+  const one = () => new Promise((resolve) => {
+    const id = Array.from({ length: 16 }, () => pick('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')).join('');
+    const req = http.get({ host: '127.0.0.1', port: server.port, path: `/api/rooms/${id}${rand() < 0.5 ? '/record' : ''}`, agent }, (res) => {
+      flood.answers[res.statusCode] = (flood.answers[res.statusCode] ?? 0) + 1;
+      if (res.statusCode !== 404 && res.statusCode !== 429 && (flood.answers[res.statusCode] ?? 0) <= 3) {
+        fail(`the flood got ${res.statusCode} for ${id}`);
+      }
+      res.resume();
+      res.on('end', resolve);
+      res.on('error', resolve);
+    });
+    req.on('error', () => { flood.broken++; setTimeout(resolve, server.up ? 0 : 100); });  // a SIGKILL under way
+  });
+  const worker = async () => { while (flood.running && !calm) await one(); };
+  return Promise.all(Array.from({ length: 8 }, worker)).finally(() => agent.destroy());
+}
+
 // ---- the run ----
 async function main() {
   server.port = await freePort();
@@ -296,6 +320,7 @@ async function main() {
   const curve = [];
   for (let i = 0; i < opt.rooms; i++) { await openRoom(); if (i % 20 === 19) await sleep(50); }
 
+  const flooding = floodLoop();
   const chaosTimer = setInterval(() => {
     for (const room of rooms) {
       if (room.finished) continue;
@@ -323,7 +348,9 @@ async function main() {
 
   // ---- the check: no more chaos or play; everybody reconnects and settles ----
   calm = true;
+  flood.running = false;
   clearInterval(chaosTimer);
+  await flooding;
   for (const room of rooms) for (const c of room.clients) c.ws?._socket?.resume();
   const settleUntil = Date.now() + 60000;
   while (Date.now() < settleUntil) {
@@ -383,6 +410,9 @@ async function main() {
   }
   console.log(`\nrooms ${stats.roomsCreated} (finished ${stats.finished}), clients ${rooms.reduce((n, r) => n + r.clients.length, 0)}, `
     + `plays sent ${stats.plays}, moves stored ${moves}, SIGKILLs ${stats.kills}`);
+  const floodAnswers = Object.values(flood.answers).reduce((a, b) => a + b, 0);
+  console.log(`flood: ${floodAnswers} answers ${JSON.stringify(flood.answers)}, ${flood.broken} requests cut by the SIGKILLs`);
+  if (floodAnswers === 0) fail('the flood got no answer at all');
   console.log(`chaos: ${stats.reconnects} disconnects, ${stats.garbage} garbage frames, ${stats.paused} read pauses; `
     + `errors received ${JSON.stringify(stats.errors)}`);
   console.log(`states compared ${compared}, max RSS ${maxRss.toFixed(1)} MB, final RSS ${finalRss.toFixed(1)} MB`);

@@ -56,6 +56,8 @@ step() {
 skip() { steps+=("SKIP|$1|0"); echo; echo "==== $1: skipped ($2)"; }
 
 step "install-deps" 900 bash scripts/install-deps.sh --test
+# No include goes up a layer (core < protocol < server): seconds, before the build.
+step "layers" 60 bash scripts/check-layers.sh
 built=no
 step "build" 1200 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON && built=yes
 

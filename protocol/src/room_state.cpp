@@ -545,12 +545,6 @@ void StatePatcher::players(const RoomFacts& f) {
 }
 
 void StatePatcher::sync(const RoomFacts& f) {
-  players(f);
-  if (f.phase != phase_) {
-    append_name(replace("/phase"), phase_name(f.phase));
-    frame_ += '}';
-    phase_ = f.phase;
-  }
   if (!(f.settings.expansions == settings_.expansions)) {
     // The host changed the expansions in the lobby: the bag's kinds change, and the start
     // tile and the players' figures with them.
@@ -564,6 +558,12 @@ void StatePatcher::sync(const RoomFacts& f) {
     frame_ += '}';
     seats_.clear();
     for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
+  }
+  players(f);
+  if (f.phase != phase_) {
+    append_name(replace("/phase"), phase_name(f.phase));
+    frame_ += '}';
+    phase_ = f.phase;
   }
   int left = 0;
   const auto bag = bag_of(f.game, ruleset(f.settings.expansions), &left);

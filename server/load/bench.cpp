@@ -45,7 +45,10 @@ void Bench::pump() {
     c = std::make_unique<WsConn>(loop_, *this, (static_cast<std::uint64_t>(rd_()) << 32) | rd_());
     c->tag = index * 8 + p;
     ++connecting_;
-    c->connect(opt_.port, "/ws/" + r.id);
+    // 127.1.0.1 onwards, one address per room (the per-address limits count a room's
+    // players together, as they would a household's).
+    const auto source = opt_.address_per_room ? (127u << 24 | 1u << 16) + 1u + static_cast<std::uint32_t>(index) : 0u;
+    c->connect(opt_.port, "/ws/" + r.id, source);
   }
 }
 

@@ -33,6 +33,7 @@ struct Options {
   bool replace = true;  // a finished room is replaced by a new one
   bool standby = true;  // flat out: a pool of R rooms is set up ahead to replace finished games
   int timeline_s = 0;   // > 0: the latency of each window of this many seconds, to stderr
+  bool address_per_room = false;  // each room's players connect from their own 127.1.x.y (per-address limits)
 };
 
 struct Room {

@@ -59,14 +59,16 @@ void usage() {
   std::puts(
       "usage: carcassonne-load [--spawn SERVER_BIN [--server-arg ARG]... | --port N [--server-pid PID]]\n"
       "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S] [--no-replace]\n"
-      "                        [--no-standby] [--timeline S]\n"
+      "                        [--no-standby] [--timeline S] [--address-per-room]\n"
       "  --interval-ms 0 plays flat out; otherwise each room plays one move every MS milliseconds.\n"
       "  A finished room is replaced by a new one (R rooms play all along) unless --no-replace.\n"
       "  Flat out, R more rooms are set up ahead and each replaces a finished game at once, so R\n"
       "  rooms are in play all along; --no-standby sets a replacement up only at a game's end.\n"
       "  Connects to 127.0.0.1 only. --server-pid (or --spawn) enables the CPU and memory figures.\n"
       "  --timeline S prints to stderr, for each S seconds of play, the moves, their latency and how\n"
-      "  many of them are over the whole run's p99: where in the run the tail comes from.");
+      "  many of them are over the whole run's p99: where in the run the tail comes from.\n"
+      "  --address-per-room: each room's players connect from their own loopback address (127.1.x.y),\n"
+      "  so that per-address limits see many clients, as in production.");
 }
 
 // A port of 127.0.0.1 that nobody listens on (for --spawn).
@@ -111,6 +113,7 @@ int main(int argc, char** argv) {
     else if (a == "--no-replace") opt.replace = false;
     else if (a == "--no-standby") opt.standby = false;
     else if (a == "--timeline") opt.timeline_s = std::stoi(value());
+    else if (a == "--address-per-room") opt.address_per_room = true;
     else if (a == "--help" || a == "-h") return usage(), 0;
     else return std::fprintf(stderr, "unknown option %s\n", a.c_str()), usage(), 2;
   }

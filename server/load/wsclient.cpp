@@ -22,13 +22,25 @@ namespace {
 // one recv.
 constexpr std::size_t kChunk = 16 * 1024;
 
-// A TCP socket connecting to 127.0.0.1:`port` (non-blocking unless `blocking`), or -1 with
-// errno set. No Nagle: a play must leave at once.
-int start_connect(int port, bool blocking = false) {
+// A TCP socket connecting to 127.0.0.1:`port` (non-blocking unless `blocking`), from the
+// loopback address `source` (host order; 0: the system's choice), or -1 with errno set.
+// No Nagle: a play must leave at once.
+int start_connect(int port, bool blocking = false, std::uint32_t source = 0) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | (blocking ? 0 : SOCK_NONBLOCK), 0);
   if (fd < 0) return -1;
   const int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (source != 0) {
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    from.sin_addr.s_addr = htonl(source);
+    if (::bind(fd, reinterpret_cast<const sockaddr*>(&from), sizeof from) != 0) {
+      const int e = errno;
+      ::close(fd);
+      errno = e;
+      return -1;
+    }
+  }
   if (blocking) {  // a short timeout for each step of a blocking request (connect included)
     const timeval tv{5, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -162,12 +174,12 @@ WsConn::~WsConn() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void WsConn::connect(int port, const std::string& path) {
+void WsConn::connect(int port, const std::string& path, std::uint32_t source) {
   // The key only has to be 16 bytes in base64; servers check its form, not its randomness.
   out_ = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
          "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
          "Sec-WebSocket-Version: 13\r\n\r\n";
-  fd_ = start_connect(port);
+  fd_ = start_connect(port, false, source);
   if (fd_ < 0 || !loop_.watch(fd_, *this)) {
     // Reported at the end of the turn, as any failure is: the caller is not re-entered.
     const std::string why = std::string("connect: ") + std::strerror(errno);

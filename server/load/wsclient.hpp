@@ -63,7 +63,8 @@ class WsConn final : public Io {
   WsConn& operator=(const WsConn&) = delete;
 
   // Connects to 127.0.0.1:`port` and asks to upgrade `path`; on_open or on_closed follows.
-  void connect(int port, const std::string& path);
+  // From the loopback address `source` (host order, e.g. 127.1.0.1), 0: the system's choice.
+  void connect(int port, const std::string& path, std::uint32_t source = 0);
   void send_text(std::string_view text);
   void close();  // without calling on_closed
   bool open() const { return open_; }

@@ -8,17 +8,11 @@
 
 #include "carc/protocol/move_codec.hpp"
 #include "carc/protocol/record.hpp"
+#include "overload.hpp"
 
 namespace carc::server {
 
 namespace {
-
-template <class... F>
-struct Overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overload(F...) -> Overload<F...>;  // clang before 17 deduces no aggregate (the fuzz build)
 
 constexpr std::string_view kFreedReasons[] = {"left", "kicked", "bot_removed"};
 

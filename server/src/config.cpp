@@ -32,7 +32,7 @@ std::function<bool(Config&, std::string_view)> number(T Config::*field, T lo, T 
   return [=](Config& c, std::string_view v) {
     T out{};
     const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) return false;
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !(out >= lo && out <= hi)) return false;
     c.*field = out;
     return true;
   };
@@ -43,7 +43,20 @@ std::function<bool(Config&, std::string_view)> limit(T Limits::*field, T lo, T h
   return [=](Config& c, std::string_view v) {
     T out{};
     const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || out < lo || out > hi) return false;
+    // Written so that NaN (which from_chars reads) fails too.
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !(out >= lo && out <= hi)) return false;
+    c.limits.*field = out;
+    return true;
+  };
+}
+
+// A per-address rate: 0 turns it off; else within [lo, hi], so that the wait a refusal
+// announces (one token at this rate) stays short enough to mean something.
+std::function<bool(Config&, std::string_view)> rate(double Limits::*field, double lo, double hi) {
+  return [=](Config& c, std::string_view v) {
+    double out = 0;
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !(out == 0 || (out >= lo && out <= hi))) return false;
     c.limits.*field = out;
     return true;
   };
@@ -111,14 +124,19 @@ std::vector<Option> options() {
        "seconds a finished game without connections stays in memory; it stays stored and comes back when asked for "
        "(default 0: it leaves as its last connection closes)",
        limit<int>(&L::finished_room_ttl_s, 0, 365 * 86400)},
-      {"--room-rate", "ROOM_RATE", "rooms one client address may create per minute, sustained (default 6; 0: no limit)",
-       limit<double>(&L::room_rate_per_minute, 0, 1e9)},
+      {"--room-rate", "ROOM_RATE", "rooms one client address may create per minute, sustained, 0.01..1000000 (default 6; 0: no limit)",
+       rate(&L::room_rate_per_minute, 0.01, 1e6)},
       {"--room-burst", "ROOM_BURST", "rooms one client address may create at once (default 20)",
        limit<double>(&L::room_burst, 1, 1e9)},
-      {"--ws-rate", "WS_RATE", "WebSocket upgrades per second per client address, sustained (default 20; 0: no limit)",
-       limit<double>(&L::ws_rate_per_second, 0, 1e9)},
+      {"--ws-rate", "WS_RATE", "WebSocket upgrades per second per client address, sustained, 0.01..1000000 (default 20; 0: no limit)",
+       rate(&L::ws_rate_per_second, 0.01, 1e6)},
       {"--ws-burst", "WS_BURST", "WebSocket upgrades per client address at once (default 100)",
        limit<double>(&L::ws_burst, 1, 1e9)},
+      {"--lookup-rate", "LOOKUP_RATE",
+       "lookups of rooms not in memory (they ask storage) per second per client address, sustained, 0.01..1000000 (default 20; 0: no limit)",
+       rate(&L::lookup_rate_per_second, 0.01, 1e6)},
+      {"--lookup-burst", "LOOKUP_BURST", "such lookups per client address at once (default 60)",
+       limit<double>(&L::lookup_burst, 1, 1e9)},
       {"--trusted-proxy", "TRUSTED_PROXY",
        "address or CIDR range of a reverse proxy whose X-Forwarded-For names the client (repeatable, or comma-separated; default none)",
        [](Config& c, std::string_view v) {

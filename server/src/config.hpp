@@ -32,6 +32,8 @@ struct Limits {
   double room_burst = 20;                  // rooms created at once
   double ws_rate_per_second = 20;          // WebSocket upgrades, sustained; 0: off
   double ws_burst = 100;                   // WebSocket upgrades at once
+  double lookup_rate_per_second = 20;      // lookups of rooms not in memory (storage work), sustained; 0: off
+  double lookup_burst = 60;                // such lookups at once
 };
 
 struct Config {

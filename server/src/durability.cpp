@@ -137,8 +137,12 @@ int Durability::restore(Server& server) {
   // Finished games stay readable after they leave memory: rebuilt on demand while kept,
   // read on the writer's thread, never on the caller's.
   server.rooms().set_loader([&server, &writer](std::string id, RoomRegistry::RoomCallback done) {
-    writer.load(std::move(id), [&server, done = std::move(done)](RoomLoad load) {
-      if (!load.error.empty()) spdlog::error("storage: {}", load.error);
+    writer.load(id, [&server, id, done = std::move(done)](RoomLoad load) {
+      if (!load.error.empty()) {
+        spdlog::error("storage: {}", load.error);
+        server.rooms().note_miss(id, RoomRegistry::Miss::Unavailable);  // 503, and not remembered as missing
+        return done(nullptr);
+      }
       const auto& stored = load.room;
       if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return done(nullptr);
       auto decoded = decode_room(*stored);

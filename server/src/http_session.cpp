@@ -1,9 +1,10 @@
 // HTTP: the API, static files, and the upgrade of /ws/<room> to a WebSocket session.
-#include <cmath>
+#include <algorithm>
 #include <optional>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -40,7 +41,7 @@ void set_security_headers(Response& res, std::string_view host) {
   res.set("Referrer-Policy", "no-referrer");
 }
 
-std::string retry_after(double seconds) { return std::to_string(std::max(1, static_cast<int>(std::ceil(seconds)))); }
+std::string retry_after(double seconds) { return std::to_string(retry_after_seconds(seconds)); }
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
@@ -54,11 +55,24 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   std::string where() const { return peer_.to_string(); }
 
+  // Bodies: 4 KiB, but a record posted to /api/replay may take 64 KiB (an expansion game's
+  // record is about 6 KiB). The header comes first, so the limit follows the target.
+  static constexpr std::size_t kBodyLimit = 4 * 1024;
+  static constexpr std::size_t kRecordBodyLimit = 64 * 1024;
+
   void do_read() {
     parser_.emplace();
     parser_->header_limit(8 * 1024);
-    parser_->body_limit(4 * 1024);
+    parser_->body_limit(kBodyLimit);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(&HttpSession::on_header, shared_from_this()));
+  }
+
+  void on_header(beast::error_code ec, std::size_t n) {
+    if (ec) return on_read(ec, n);
+    const auto target = parser_->get().target();
+    if (path_of(std::string_view(target.data(), target.size())) == "/api/replay") parser_->body_limit(kRecordBodyLimit);
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
   }
 
@@ -94,19 +108,59 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const std::string seconds = retry_after(wait);
     nlohmann::json body{{"error", "rate_limited"},
                         {"message", "too many " + std::string(what) + " from your address; try again in " + seconds + " s"},
-                        {"retry_after", std::stoi(seconds)}};
+                        {"retry_after", std::stol(seconds)}};
     auto res = json_response(req, http::status::too_many_requests, body.dump());
     res.set(http::field::retry_after, seconds);
     return res;
   }
 
   void upgrade(Request& req, std::string_view room_id) {
-    // The room may have to be loaded: wait for it off this thread, carry on back here.
+    // The address's budget first: a refused upgrade costs no lookup, and none of storage.
+    if (const double wait = ctx_.upgrade_buckets.take(client_key(req)); wait > 0) {
+      ctx_.metrics.upgrades_rate_limited.fetch_add(1, std::memory_order_relaxed);
+      auto res = rate_limited(req, wait, "connections");
+      res.keep_alive(false);
+      return send_slowly(std::move(res), req, wait);
+    }
     std::string id(room_id);
+    if (auto room = ctx_.rooms.find_cached(id)) return upgrade_to(req, id, std::move(*room));
+    if (!charge_lookup(req, false)) return;
+    // The room has to be loaded: wait for it off this thread, carry on back here.
     ctx_.rooms.find(id, [self = shared_from_this(), id, req = std::move(req)](std::shared_ptr<Room> room) mutable {
       asio::dispatch(self->stream_.get_executor(), [self, id = std::move(id), req = std::move(req), room = std::move(room)]() mutable {
         self->upgrade_to(req, id, std::move(room));
       });
+    });
+  }
+
+  // A lookup that only storage can answer costs a token of the address's lookup budget,
+  // taken before any storage work. False (and 429 sent) past it.
+  bool charge_lookup(const Request& req, bool keep_alive) {
+    const double wait = ctx_.lookup_buckets.take(client_key(req));
+    if (wait <= 0) return true;
+    ctx_.metrics.lookups_rate_limited.fetch_add(1, std::memory_order_relaxed);
+    auto res = rate_limited(req, wait, "lookups of rooms");
+    if (!keep_alive) res.keep_alive(false);
+    send_slowly(std::move(res), req, wait);
+    return false;
+  }
+
+  // A refusal over an address's budget is answered after a short pause (at most
+  // kRefusalPause, never past the wait it announces): a client that asks again as soon as
+  // it is answered, on every connection it has, then costs a few answers a second per
+  // connection instead of all the CPU it can take from the rooms.
+  static constexpr double kRefusalPause = 0.25;
+  void send_slowly(Response res, const Request& req, double wait) {
+    auto timer = std::make_shared<asio::steady_timer>(stream_.get_executor());
+    timer->expires_after(std::chrono::microseconds(static_cast<long>(std::min(wait, kRefusalPause) * 1e6)));
+    timer->async_wait([self = shared_from_this(), timer, res = std::move(res), head = req.method() == http::verb::head](
+                          beast::error_code) mutable {
+      if (head) {
+        const auto length = res.body().size();
+        res.body().clear();
+        res.content_length(length);
+      }
+      self->send(std::move(res));
     });
   }
 
@@ -116,14 +170,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         res->keep_alive(false);
         return send(std::move(*res));
       }
-      spdlog::info("refused WebSocket upgrade to unknown room {}", room_id.substr(0, 64));
+      spdlog::debug("refused WebSocket upgrade to unknown room {}", room_id.substr(0, 64));
       return send(simple(http::status::not_found, "no such room\n", req.version(), false));
-    }
-    if (const double wait = ctx_.upgrade_buckets.take(client_key(req)); wait > 0) {
-      ctx_.metrics.upgrades_rate_limited.fetch_add(1, std::memory_order_relaxed);
-      auto res = rate_limited(req, wait, "connections");
-      res.keep_alive(false);
-      return send(std::move(res));
     }
     stream_.expires_never();
     start_ws_session(stream_.release_socket(), std::move(req), std::move(room), ctx_, std::move(slot_));
@@ -136,11 +184,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const auto miss = ctx_.rooms.miss(room_id);
     if (miss == RoomRegistry::Miss::NotFound) return std::nullopt;
     const bool moving = miss == RoomRegistry::Miss::Elsewhere;
+    const bool busy = miss == RoomRegistry::Miss::Busy;
     const char* body = moving ? R"({"error":"moved","message":"the room is moving to this node; try again in a second"})"
+                       : busy ? R"({"error":"unavailable","message":"too many lookups right now; try again in a second"})"
                               : R"({"error":"unavailable","message":"storage is unreachable; try again shortly"})";
+    const char* text = moving ? "room moving, try again\n" : busy ? "busy, try again\n" : "storage unavailable\n";
     Response res = json ? json_response(req, http::status::service_unavailable, body)
-                        : simple(http::status::service_unavailable, moving ? "room moving, try again\n" : "storage unavailable\n",
-                                 req.version(), req.keep_alive());
+                        : simple(http::status::service_unavailable, text, req.version(), req.keep_alive());
     res.set(http::field::retry_after, "1");
     return res;
   }
@@ -209,6 +259,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return send(std::move(res), req);
       }
       case K::CreateRoom: return create_room(req);
+      case K::Replay: return replay_record(req);
       case K::RoomInfo:
       case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
       case K::Upgrade: return upgrade(req, r.arg);
@@ -219,6 +270,29 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::NotFound: return send(simple(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
     }
+  }
+
+  // A record replayed by the server's engine and nothing stored: the browser replays
+  // expansion games this way (one rules engine; web-client/js/rules.js stays the base game's
+  // independent test oracle). The answer is `carcassonne replay`'s: the result, or
+  // {"error", "move"} with 422.
+  void replay_record(const Request& req) {
+    const auto record = nlohmann::json::parse(req.body(), nullptr, false);
+    if (record.is_discarded()) {
+      return send(json_response(req, http::status::bad_request, R"({"error":"malformed JSON","move":null})"));
+    }
+    auto parsed = protocol::parse_record(record);
+    const protocol::RecordError* error = std::get_if<protocol::RecordError>(&parsed);
+    std::variant<nlohmann::json, protocol::RecordError> result;
+    if (error == nullptr) {
+      result = protocol::replay(std::get<protocol::Record>(parsed));
+      error = std::get_if<protocol::RecordError>(&result);
+    }
+    if (error != nullptr) {
+      nlohmann::json body{{"error", error->message}, {"move", error->move ? nlohmann::json(*error->move) : nlohmann::json(nullptr)}};
+      return send(json_response(req, http::status::unprocessable_entity, body.dump()));
+    }
+    send(json_response(req, http::status::ok, std::get<nlohmann::json>(result).dump()));
   }
 
   void create_room(const Request& req) {
@@ -275,19 +349,25 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void room_json(Request& req, std::string_view room_id, bool record) {
     const std::string id(room_id);  // room_id points into req, which moves below
+    if (auto room = ctx_.rooms.find_cached(id)) return room_json_of(std::move(req), id, record, std::move(*room));
+    if (!charge_lookup(req, true)) return;
     ctx_.rooms.find(id, [self = shared_from_this(), id, record, req = std::move(req)](std::shared_ptr<Room> room) mutable {
-      if (!room) {
-        return asio::dispatch(self->stream_.get_executor(), [self, id, req = std::move(req)] {
-          if (auto res = self->not_here(req, id, true)) return self->send(std::move(*res), req);
-          self->send(self->json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-        });
-      }
-      // The room's state belongs to its strand: ask there, answer here.
-      asio::post(room->strand(), [self, room, record, req = std::move(req)]() mutable {
-        std::string body = record ? room->record_json() : room->info_json();
-        asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-          self->send(self->json_response(req, http::status::ok, std::move(body)), req);
-        });
+      asio::dispatch(self->stream_.get_executor(), [self, id, record, req = std::move(req), room = std::move(room)]() mutable {
+        self->room_json_of(std::move(req), id, record, std::move(room));
+      });
+    });
+  }
+
+  void room_json_of(Request req, const std::string& id, bool record, std::shared_ptr<Room> room) {
+    if (!room) {
+      if (auto res = not_here(req, id, true)) return send(std::move(*res), req);
+      return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+    }
+    // The room's state belongs to its strand: ask there, answer here.
+    asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
+      std::string body = record ? room->record_json() : room->info_json();
+      asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+        self->send(self->json_response(req, http::status::ok, std::move(body)), req);
       });
     });
   }

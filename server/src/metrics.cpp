@@ -58,6 +58,12 @@ std::string Metrics::render(const RoomCounts& rooms) const {
       "# TYPE carc_rate_limited_total counter\n");
   add("carc_rate_limited_total{what=\"room\"} %llu\n", static_cast<unsigned long long>(rooms_rate_limited.load(rel)));
   add("carc_rate_limited_total{what=\"upgrade\"} %llu\n", static_cast<unsigned long long>(upgrades_rate_limited.load(rel)));
+  add("carc_rate_limited_total{what=\"lookup\"} %llu\n", static_cast<unsigned long long>(lookups_rate_limited.load(rel)));
+  counter("carc_room_lookups_storage_total", "Rooms not in memory looked for in storage.", storage_lookups.load(rel));
+  counter("carc_room_lookups_remembered_total", "Lookups answered as missing from the remembered misses, without storage.",
+          lookups_remembered.load(rel));
+  counter("carc_room_lookups_busy_total", "Lookups refused with 503 while too many storage lookups were on their way.",
+          lookups_busy.load(rel));
   add("# HELP carc_network_errors_total Network errors other than normal closes, by operation.\n"
       "# TYPE carc_network_errors_total counter\n");
   for (std::size_t i = 0; i < kNetOpCount; ++i) {

@@ -62,6 +62,10 @@ class Metrics {
   Histogram<kThinkBuckets.size()> bot_think{kThinkBuckets};  // how long a computer player thought
   std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
   std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
+  std::atomic<std::uint64_t> lookups_rate_limited{0};  // lookups of rooms not in memory over the address's budget
+  std::atomic<std::uint64_t> storage_lookups{0};       // rooms looked for in storage (not in memory)
+  std::atomic<std::uint64_t> lookups_remembered{0};    // answered "no such room" from the remembered misses
+  std::atomic<std::uint64_t> lookups_busy{0};          // refused: too many storage lookups on their way
 
   void network_error(NetOp op) { network_errors_[static_cast<std::size_t>(op)].fetch_add(1, std::memory_order_relaxed); }
   std::uint64_t network_errors(NetOp op) const {

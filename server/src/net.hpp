@@ -81,6 +81,7 @@ struct ServerContext {
   ConnectionLimiter limiter;
   TokenBuckets room_buckets;     // POST /api/rooms per client address
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
+  TokenBuckets lookup_buckets;   // lookups of rooms not in memory (storage work) per client address
   std::atomic<bool> stopping{false};
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
@@ -92,6 +93,8 @@ struct ServerContext {
 
 // The TCP peer as an IpAddress (IPv4-mapped IPv6 peers count as IPv4).
 IpAddress peer_address(const tcp::endpoint& ep);
+// What the per-address connection cap counts a peer as: its limit_key (IPv6 by /64).
+std::string connection_key(const tcp::endpoint& ep);
 
 void start_http_session(tcp::socket socket, ServerContext& ctx, ConnectionLimiter::Slot slot, Listen listen);
 void start_ws_session(tcp::socket stream, http::request<http::string_body> req, std::shared_ptr<Room> room,

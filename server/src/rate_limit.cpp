@@ -1,6 +1,7 @@
 #include "rate_limit.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace carc::server {
 
@@ -35,6 +36,11 @@ double TokenBuckets::take(std::string_view key, Clock::time_point now) {
     return 0;
   }
   return (1.0 - b.tokens) / per_second_;
+}
+
+long retry_after_seconds(double seconds) {
+  if (std::isnan(seconds)) return 1;
+  return static_cast<long>(std::clamp(std::ceil(seconds), 1.0, 86400.0));
 }
 
 std::size_t TokenBuckets::tracked() {

@@ -42,4 +42,8 @@ class TokenBuckets {
   std::size_t tracked();
 };
 
+// The whole seconds a Retry-After announces for a wait of `seconds`: at least 1, at most a
+// day, computed before any cast to an integer (NaN and huge waits included).
+long retry_after_seconds(double seconds);
+
 }  // namespace carc::server

@@ -31,6 +31,8 @@ RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, c
   };
 }
 
+RoomRegistry::~RoomRegistry() { alive_->store(false); }
+
 Room::Strand RoomRegistry::make_strand() { return boost::asio::make_strand(io_); }
 
 void RoomRegistry::set_bots(BotPool* bots) {
@@ -95,6 +97,8 @@ void RoomRegistry::create_room(RoomCallback done, bool serve_here) {
     do id = random_id(kRoomIdBytes);
     while (rooms_.contains(id));
     rooms_.emplace(id, nullptr);  // reserve the id and a place under the cap
+    absent_.forget(id);
+    misses_.erase(id);
   }
   auto stored = [this, id, serve_here, done = std::move(done)](bool ok) {
     if (!ok) {
@@ -120,6 +124,7 @@ void RoomRegistry::create_room(RoomCallback done, bool serve_here) {
 
 void RoomRegistry::add(std::shared_ptr<Room> room) {
   std::lock_guard lock(mu_);
+  absent_.forget(room->id());
   rooms_[room->id()] = std::move(room);
 }
 
@@ -129,40 +134,112 @@ std::shared_ptr<Room> RoomRegistry::find_loaded(std::string_view id) const {
   return it != rooms_.end() ? it->second : nullptr;
 }
 
+std::optional<std::shared_ptr<Room>> RoomRegistry::find_cached(std::string_view id) const {
+  if (!valid_room_id(id)) return nullptr;
+  std::lock_guard lock(mu_);
+  if (const auto it = rooms_.find(std::string(id)); it != rooms_.end()) return it->second;
+  if (!loader_) return nullptr;
+  if (absent_.contains(id, steady_ms())) {
+    services_.metrics.lookups_remembered.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  return std::nullopt;
+}
+
+void RoomRegistry::set_shared_storage(bool shared) {
+  std::lock_guard lock(mu_);
+  shared_ = shared;
+  absent_.set_ttl_ms(shared ? kSharedMissTtlMs : kMissTtlMs);
+}
+
 void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
   if (!valid_room_id(id_view)) return done(nullptr);
   std::string id(id_view);
   {
     std::unique_lock lock(mu_);
     const auto it = rooms_.find(id);
-    if (it != rooms_.end() || !loader_) {
+    if (it != rooms_.end() || !loader_ || absent_.contains(id, steady_ms())) {
       auto room = it != rooms_.end() ? it->second : nullptr;
       lock.unlock();
+      if (it == rooms_.end() && loader_) services_.metrics.lookups_remembered.fetch_add(1, std::memory_order_relaxed);
       return done(std::move(room));
     }
-    auto& waiters = loading_[id];
+    auto& waiters = loading_[id].waiters;
     waiters.push_back(std::move(done));
     if (waiters.size() > 1) return;  // a load of this id is on its way
+    if (loading_.size() > kMaxLoads) {
+      // Storage is not asked: everyone waiting for this id hears Busy (retry shortly).
+      auto busy = std::move(waiters);
+      loading_.erase(id);
+      misses_[id] = {Miss::Busy, steady_ms() + 1000};
+      lock.unlock();
+      services_.metrics.lookups_busy.fetch_add(1, std::memory_order_relaxed);
+      for (auto& d : busy) d(nullptr);
+      return;
+    }
   }
-  loader_(id, [this, id](std::shared_ptr<Room> room) { loaded(id, std::move(room)); });
+  services_.metrics.storage_lookups.fetch_add(1, std::memory_order_relaxed);
+  try {
+    loader_(id, load_answer(id));
+  } catch (const std::exception& e) {
+    // The answer given to the loader is dropped with it and answers the waiters.
+    spdlog::error("room {}: loading it failed: {}", id, e.what());
+  }
+}
+
+RoomRegistry::RoomCallback RoomRegistry::load_answer(const std::string& id) {
+  struct Once {
+    RoomRegistry* registry;
+    std::shared_ptr<std::atomic<bool>> alive;
+    std::string id;
+    std::atomic<bool> answered{false};
+    void answer(std::shared_ptr<Room> room) {
+      if (answered.exchange(true) || !alive->load()) return;
+      registry->loaded(id, std::move(room));
+    }
+    ~Once() {
+      if (answered.load() || !alive->load()) return;
+      spdlog::error("room {}: its load ended without an answer (an error on the way); answered as unavailable", id);
+      registry->note_miss(id, Miss::Unavailable);
+      answer(nullptr);
+    }
+  };
+  auto once = std::make_shared<Once>(this, alive_, id);
+  return [once](std::shared_ptr<Room> room) { once->answer(std::move(room)); };
 }
 
 void RoomRegistry::loaded(const std::string& id, std::shared_ptr<Room> room) {
   std::vector<RoomCallback> waiters;
   {
     std::lock_guard lock(mu_);
-    if (room) room = rooms_.try_emplace(id, std::move(room)).first->second;
-    if (auto it = loading_.find(id); it != loading_.end()) {
-      waiters = std::move(it->second);
+    const auto it = loading_.find(id);
+    if (room) {
+      room = rooms_.try_emplace(id, std::move(room)).first->second;
+      absent_.forget(id);
+    } else if (it == loading_.end() || !it->second.explained) {
+      // Not there (the loader noted nothing else: not elsewhere, not unreachable); an older
+      // note (busy, moving) no longer says why.
+      absent_.remember(id, steady_ms());
+      misses_.erase(id);
+    }
+    if (it != loading_.end()) {
+      waiters = std::move(it->second.waiters);
       loading_.erase(it);
     }
   }
-  for (auto& done : waiters) done(room);
+  for (auto& done : waiters) {
+    try {
+      done(room);
+    } catch (const std::exception& e) {
+      spdlog::error("room {}: a lookup's answer failed: {}", id, e.what());
+    }
+  }
 }
 
 void RoomRegistry::note_miss(const std::string& id, Miss why) {
   std::lock_guard lock(mu_);
   misses_[id] = {why, steady_ms() + 10'000};
+  if (const auto it = loading_.find(id); it != loading_.end()) it->second.explained = true;
 }
 
 RoomRegistry::Miss RoomRegistry::miss(std::string_view id) const {

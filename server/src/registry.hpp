@@ -2,7 +2,9 @@
 // the rooms themselves are only touched on their own strands.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "config.hpp"
 #include "metrics.hpp"
+#include "miss_cache.hpp"
 #include "room.hpp"
 
 namespace carc::server {
@@ -23,8 +26,21 @@ class RoomRegistry {
   // Loads a room that is not in memory; `done(nullptr)` if there is none. Never blocks
   // the caller: `done` may run on any thread.
   using Loader = std::function<void(std::string id, RoomCallback done)>;
-  // Why a find gave nullptr, as the loader noted it (several nodes).
-  enum class Miss { NotFound, Elsewhere, Unavailable };
+  // Why a find gave nullptr, as the loader noted it (several nodes), or Busy when too many
+  // storage lookups were already on their way.
+  enum class Miss { NotFound, Elsewhere, Unavailable, Busy };
+  // Rooms storage did not have are remembered this long (steady ms). One node: a room can
+  // only appear by being created here, which forgets its miss at once, so the time only
+  // bounds memory. Several nodes: a room created on another node cannot be forgotten here
+  // (nothing tells this node), so the time is short: a miss never hides a room for longer.
+  static constexpr std::int64_t kMissTtlMs = 60'000;
+  static constexpr std::int64_t kSharedMissTtlMs = 2'000;
+  static constexpr std::size_t kMissesKept = 100'000;
+  // Storage lookups of rooms not in memory on their way at once; past it a lookup is
+  // answered Busy (503, Retry-After) without touching storage. Room enough for a wave of
+  // claims (a node's rooms moving here after it failed: each room one lookup, its players
+  // sharing it); one address's lookups are held far below by its budget.
+  static constexpr std::size_t kMaxLoads = 512;
 
  private:
   boost::asio::io_context& io_;
@@ -32,11 +48,23 @@ class RoomRegistry {
   const Limits& limits_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // null: an id being created
-  std::unordered_map<std::string, std::vector<RoomCallback>> loading_;  // id -> who waits for it
+  struct Load {
+    std::vector<RoomCallback> waiters;
+    bool explained = false;  // the loader noted why it finds no room (elsewhere, unreachable)
+  };
+  std::unordered_map<std::string, Load> loading_;  // id -> the load on its way
   Loader loader_;
   std::unordered_map<std::string, std::pair<Miss, std::int64_t>> misses_;  // id -> why, until (steady ms)
+  MissCache absent_{kMissesKept, kMissTtlMs};  // ids storage did not have
+
+  // Cleared by the destructor: a loader's answer that comes (or is dropped) after the
+  // registry is gone must not touch it.
+  std::shared_ptr<std::atomic<bool>> alive_ = std::make_shared<std::atomic<bool>>(true);
 
   void loaded(const std::string& id, std::shared_ptr<Room> room);
+  // The answer handed to the loader: answers once; dropped unanswered (the loader or its
+  // callback threw, a queue was discarded), it answers "unavailable" so nobody waits forever.
+  RoomCallback load_answer(const std::string& id);
   void create_room(RoomCallback done, bool serve_here);
   bool shared_ = false;  // several nodes: rooms created for a client are served where the front routes them
   std::int64_t ttl_ms(const Room& room) const;
@@ -46,6 +74,9 @@ class RoomRegistry {
 
  public:
   RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits);
+  ~RoomRegistry();
+  RoomRegistry(const RoomRegistry&) = delete;
+  RoomRegistry& operator=(const RoomRegistry&) = delete;
   // Gives the rooms a bot pool (computer players) and rematches through this registry.
   void set_bots(BotPool* bots);
 
@@ -54,7 +85,7 @@ class RoomRegistry {
   void create(RoomCallback done);
   // Several nodes on one database: a room created for a client is stored without an owner
   // and not kept here (the node the front routes it to claims it); rematches stay here.
-  void set_shared_storage(bool shared) { shared_ = shared; }
+  void set_shared_storage(bool shared);
   // Adds a restored room (issue 4).
   void add(std::shared_ptr<Room> room);
   // The room: from memory (then `done` runs at once, on the caller's thread), else from the
@@ -62,6 +93,10 @@ class RoomRegistry {
   // record, issue 4), else nullptr. Concurrent finds of one id share one load.
   void find(std::string_view id, RoomCallback done);
   std::shared_ptr<Room> find_loaded(std::string_view id) const;  // memory only
+  // What find() would answer without any storage work: the room in memory, or nullptr for
+  // an id that is malformed, being created, or known to be missing. nullopt when only
+  // storage can tell (the caller charges the client's lookup budget first).
+  std::optional<std::shared_ptr<Room>> find_cached(std::string_view id) const;
   void set_loader(Loader loader) { loader_ = std::move(loader); }
   // The loader says why it found no room: another live node holds it, or storage is
   // unreachable. Remembered a few seconds, for the answer the client gets (miss()).

@@ -31,7 +31,7 @@ std::optional<RoomLogic::Auto> RoomLogic::auto_reason(std::int64_t now_ms) const
 }
 
 void RoomLogic::maybe_think(std::int64_t now_ms, Effects& fx) {
-  if (phase_ != RoomPhase::Playing || !game_ || game_->finished() || pending_) return;
+  if (phase_ != RoomPhase::Playing || !game_ || game_->finished() || changes_.busy()) return;
   const auto ticket = static_cast<std::uint64_t>(game_version_);
   if (thinking_ == ticket || now_ms < bot_retry_ms_) return;
   const Seat seat = game_->current_seat();
@@ -93,13 +93,13 @@ std::optional<std::int64_t> RoomLogic::next_wake() const {
 }
 
 void RoomLogic::wake(std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Wake, nullptr, {}, {}, 0, {}, {}});
+  if (changes_.busy()) return defer(DeferredWake{});
   if (bot_retry_ms_ > 0 && now_ms >= bot_retry_ms_) bot_retry_ms_ = 0;
   maybe_think(now_ms, fx);
 }
 
 void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Bot, nullptr, {}, {}, ticket, move, {}});
+  if (changes_.busy()) return defer(DeferredBotMove{ticket, move});
   if (ticket != thinking_ || ticket != static_cast<std::uint64_t>(game_version_) || !game_ || game_->finished()) {
     metrics_.bot_stale.fetch_add(1, std::memory_order_relaxed);
     return;  // the turn has passed (the human played or came back)
@@ -131,7 +131,7 @@ void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t n
 }
 
 void RoomLogic::bot_failed(std::uint64_t ticket, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::BotFailed, nullptr, {}, {}, ticket, {}, {}});
+  if (changes_.busy()) return defer(DeferredBotFailed{ticket});
   if (ticket != thinking_) return;
   thinking_ = 0;
   bot_retry_ms_ = now_ms + kBotRetryMs;

@@ -8,6 +8,7 @@
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/record.hpp"
 #include "metrics.hpp"
+#include "overload.hpp"
 #include "random.hpp"
 
 namespace carc::server {
@@ -24,7 +25,7 @@ std::string rematch_token(std::string_view old_hash, std::string_view new_room) 
 }
 
 RoomLogic::RoomLogic(std::string id, Metrics& metrics) : id_(std::move(id)), metrics_(metrics) {
-  const auto seats = seat_facts();
+  const auto seats = seats_.facts();
   patcher_.reset(facts(seats), 1, 0);
 }
 
@@ -35,7 +36,7 @@ std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::st
     if (auto why = room->replay(r.actions[i], now_ms)) return "action " + std::to_string(i) + ": " + *why;
   }
   // Rooms written before hosts were stored: the first human is the host.
-  if (room->host_ < 0) room->host_ = room->first_human_from(0);
+  room->seats_.ensure_host();
   // Version bumps that only flag connections are stored without waiting for the writer, so
   // a crash can lose the last few of them; restarting a little further on keeps versions
   // from ever going back for a client that saw them. Game versions are stored with every
@@ -44,7 +45,7 @@ std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::st
   room->game_version_ = r.game_version;
   room->persisted_version_ = r.version;
   for (auto& s : room->seats_) s.gone_since_ms = now_ms;  // everybody reconnects from now on
-  const auto seats = room->seat_facts();
+  const auto seats = room->seats_.facts();
   room->patcher_.reset(room->facts(seats), room->game_ ? room->game_->tiles_placed() : 1,
                        static_cast<int>(room->chat_.size()));
   return room;
@@ -55,8 +56,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
-    if (s->host) host_ = s->seat;
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, s->host);
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
@@ -88,13 +88,6 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
 // ---------------------------------------------------------------------------------------
 // State and publishing
 
-std::vector<protocol::SeatFacts> RoomLogic::seat_facts() const {
-  std::vector<protocol::SeatFacts> out;
-  out.reserve(seats_.size());
-  for (const auto& s : seats_) out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away});
-  return out;
-}
-
 std::optional<std::int64_t> RoomLogic::deadline() const {
   if (phase_ != RoomPhase::Playing || !settings_.turn_seconds) return std::nullopt;
   return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;
@@ -105,13 +98,13 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.room = id_;
   f.phase = phase_;
   f.seats = seats;
-  f.host = host_;
+  f.host = seats_.host();
   f.spectators = spectators_;
   f.settings = settings_;
   f.deadline_ms = deadline();
   f.rematch = rematch_;
   f.game = game_.get();
-  f.result = result_;
+  f.result = record_.result();
   return f;
 }
 
@@ -130,7 +123,7 @@ void RoomLogic::publish(const Client* except, Effects& fx, SteadyClock::time_poi
 }
 
 void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received) {
-  const auto seats = seat_facts();
+  const auto seats = seats_.facts();
   patcher_.sync(facts(seats));
   if (patcher_.empty()) {
     patcher_.take_frame();  // nothing public changed: no version, no patch
@@ -156,7 +149,7 @@ void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, Stea
 std::string RoomLogic::state_text(std::int64_t) {
   if (state_cache_version_ != version_) {
     state_cache_.clear();
-    const auto seats = seat_facts();
+    const auto seats = seats_.facts();
     protocol::write_state(state_cache_, facts(seats), events_, chat_);
     state_cache_version_ = version_;
   }
@@ -196,14 +189,13 @@ void RoomLogic::store(Pending p, const RoomAction& action, bool game_change, Eff
                       SteadyClock::time_point received) {
   const std::int64_t next = version_ + 1;
   fx.store = Effects::Store{action, next, game_change ? next : game_version_};
-  pending_ = std::move(p);
-  pending_received_ = received;
+  changes_.start(std::move(p), received);
 }
 
 void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
-  if (!pending_) return;
-  Pending p = std::move(*pending_);
-  pending_.reset();
+  std::optional<Pending> done = changes_.finish();
+  if (!done) return;
+  Pending& p = *done;
   if (ok) {
     persisted_version_ = version_ + 1;
     apply(p, now_ms, fx);
@@ -223,26 +215,25 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.push_back(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false});
-    if (t.host) host_ = t.seat;
+    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false}, t.host);
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
     Member* joiner = find(join->client.get());
-    if (joiner == nullptr) return publish(nullptr, fx, pending_received_);  // seated, then gone
-    SeatState& seat = seats_.back();
+    if (joiner == nullptr) return publish(nullptr, fx, changes_.received());  // seated, then gone
+    SeatState& seat = seats_.at(seats_.count() - 1);
     seat.holder = join->client.get();
     seat.token = join->token;
     if (joiner->role == Role::Spectator) --spectators_;
     joiner->role = Role::Player;
     joiner->seat = t.seat;
-    publish(join->client.get(), fx, pending_received_);
+    publish(join->client.get(), fx, changes_.received());
     return welcome(*joiner, join->token, now_ms);
   }
   if (auto* move = std::get_if<PendingMove>(&p)) {
     begin_change();
     game_ = std::move(move->next);
     play_move(move->action, move->events, &fx);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     game_version_ = version_;
     return maybe_think(now_ms, fx);
   }
@@ -256,7 +247,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     start_game(*g, &fx);
     metrics_.games_started.fetch_add(1, std::memory_order_relaxed);
     spdlog::info("room {}: game started with {} players", id_, g->players);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     game_version_ = version_;
     return maybe_think(now_ms, fx);
   }
@@ -266,21 +257,21 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     if (drop) chat_.pop_front();
     chat_.push_back(protocol::ChatLine{c->id, c->seat, c->name, c->text, c->time_ms});
     patcher_.chat_added(chat_.back(), drop);
-    return publish(nullptr, fx, pending_received_);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
-    return publish(nullptr, fx, pending_received_);
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, false);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
     settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
-    return publish(nullptr, fx, pending_received_);
+    return publish(nullptr, fx, changes_.received());
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
     spdlog::info("room {}: rematch in room {}", id_, rematch_);
-    publish(nullptr, fx, pending_received_);
+    publish(nullptr, fx, changes_.received());
     for (auto& m : members_) {
       if (m.role == Role::Player && !seats_[static_cast<std::size_t>(m.seat)].bot) send_rematch(m);
     }
@@ -290,17 +281,17 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
 }
 
 void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
-  while (!pending_ && !waiting_.empty()) {
-    Deferred d = std::move(waiting_.front());
-    waiting_.pop_front();
-    switch (d.kind) {
-      case Deferred::Kind::Message: handle(d.client, d.msg, now_ms, d.received, fx); break;
-      case Deferred::Kind::Detach: detach(d.client, now_ms, fx); break;
-      case Deferred::Kind::Wake: wake(now_ms, fx); break;
-      case Deferred::Kind::Bot: bot_moved(d.ticket, d.move, now_ms, fx); break;
-      case Deferred::Kind::BotFailed: bot_failed(d.ticket, now_ms, fx); break;
-      case Deferred::Kind::Rematch: rematch_created(d.text, now_ms, fx); break;
-    }
+  while (auto next = changes_.next()) {
+    Deferred& d = *next;
+    std::visit(Overload{
+                   [&](DeferredMessage& m) { handle(m.client, m.msg, now_ms, m.received, fx); },
+                   [&](DeferredDetach& m) { detach(m.client, now_ms, fx); },
+                   [&](DeferredWake&) { wake(now_ms, fx); },
+                   [&](DeferredBotMove& m) { bot_moved(m.ticket, m.move, now_ms, fx); },
+                   [&](DeferredBotFailed& m) { bot_failed(m.ticket, now_ms, fx); },
+                   [&](DeferredRematch& m) { rematch_created(m.room, now_ms, fx); },
+               },
+               d);
   }
 }
 
@@ -312,8 +303,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, settings_.expansions, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
-  record_moves_.reserve(kBagSize);
-  record_auto_.reserve(kBagSize);
+  record_.reserve();
   turn_started_ms_ = g.time_ms;
   if (fx != nullptr) {
     patcher_.events_started(events_);
@@ -322,7 +312,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
     events_.append_started(nullptr);
     events_.append(events, nullptr);
   }
-  record_events(events, false);
+  record_.add(events, false);
   if (game_->finished()) finish_game(fx);
 }
 
@@ -337,7 +327,7 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   turn_started_ms_ = action.time_ms;
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
-  record_events(events, action.automatic);
+  record_.add(events, action.automatic);
   SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
   if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
   if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);
@@ -345,23 +335,8 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   if (game_->finished()) finish_game(fx);
 }
 
-void RoomLogic::record_events(const std::vector<Event>& events, bool automatic) {
-  bool first = true;  // the move itself comes first; automatic discards after it are the engine's
-  for (const Event& e : events) {
-    if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      record_moves_.push_back(Move::place(p->tile, p->cell, p->rotation, p->meeple));
-    } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
-      record_moves_.push_back(Move::discard(d->tile));
-    } else {
-      continue;
-    }
-    record_auto_.push_back(automatic && first ? 1 : 0);
-    first = false;
-  }
-}
-
 void RoomLogic::finish_game(Effects* fx) {
-  result_ = protocol::result_text(*game_, events_);
+  record_.finish(protocol::result_text(*game_, events_));
   phase_ = RoomPhase::Finished;
   for (auto& s : seats_) s.away = false;
   if (fx == nullptr) return;
@@ -370,19 +345,8 @@ void RoomLogic::finish_game(Effects* fx) {
   spdlog::info("room {}: game over after {} moves", id_, moves_);
 }
 
-int RoomLogic::first_human_from(int seat) const {
-  const int n = static_cast<int>(seats_.size());
-  for (int i = 0; i < n; ++i) {
-    const int s = (std::max(seat, 0) + i) % n;
-    if (!seats_[static_cast<std::size_t>(s)].bot) return s;
-  }
-  return -1;
-}
-
 void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) {
-  seats_.erase(seats_.begin() + f.seat);
-  if (host_ == f.seat) host_ = first_human_from(f.seat);
-  else if (host_ > f.seat) --host_;
+  seats_.free(f.seat);
   if (fx == nullptr) return;  // replaying a stored log: nobody is connected yet
   // Who hears it in a welcome of their own: the seat's player and those who moved up.
   std::vector<const Client*> moved;
@@ -401,7 +365,7 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
   static constexpr std::array<std::string_view, 3> kWhat = {"left", "was removed by the host",
                                                             "(a computer player) was removed"};
   spdlog::info("room {}: seat {} {}", id_, f.seat, kWhat[static_cast<std::size_t>(f.reason)]);
-  publish(moved, *fx, pending_received_);
+  publish(moved, *fx, changes_.received());
   for (const Client* c : moved) {
     Member* m = find(c);
     const bool seated = m->role == Role::Player;
@@ -417,7 +381,7 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
 void RoomLogic::attach(const ClientPtr& c) { members_.push_back(Member{c, Role::None, -1, {}}); }
 
 void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Detach, c, {}, {}, 0, {}, {}});
+  if (changes_.busy()) return defer(DeferredDetach{c});
   const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
   if (it == members_.end()) return;
   const Role role = it->role;
@@ -441,7 +405,13 @@ void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
                        SteadyClock::time_point received, Effects& fx) {
   // One change at a time: what arrives while a change is being stored waits its turn.
-  if (pending_) return defer(Deferred{Deferred::Kind::Message, c, msg, received, 0, {}, {}});
+  if (changes_.busy()) {
+    // Past the cap storage is stalled (or this room flooded): say so now, not queue forever.
+    if (!changes_.hold(DeferredMessage{c, msg, received})) {
+      refuse(*c, ErrorCode::Unavailable, "the server cannot store changes right now; try again");
+    }
+    return;
+  }
   Member* m = find(c.get());
   if (m == nullptr) return;  // already detached
   on_message(*m, msg, now_ms, received, fx);
@@ -454,47 +424,15 @@ void RoomLogic::close_all(CloseReason why) {
 void RoomLogic::forget_clients() {
   members_.clear();
   for (auto& seat : seats_) seat.holder = nullptr;
-  if (pending_) std::visit([](auto& p) { p.client.reset(); }, *pending_);
-  waiting_.clear();
-}
-
-// ---------------------------------------------------------------------------------------
-// HTTP views (cold paths)
-
-std::string RoomLogic::info_json() const {
-  nlohmann::json players = nlohmann::json::array();
-  for (std::size_t i = 0; i < seats_.size(); ++i) {
-    const auto& s = seats_[i];
-    players.push_back({{"seat", i},
-                       {"name", s.name},
-                       {"connected", s.holder != nullptr},
-                       {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
-  }
-  return nlohmann::json{{"room", id_},
-                        {"phase", protocol::phase_name(phase_)},
-                        {"players", std::move(players)},
-                        {"spectators", spectators_}}
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string RoomLogic::record_json() const {
-  const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
-  nlohmann::json record =
-      protocol::record_json(players, record_moves_, phase_ == RoomPhase::Finished, settings_.expansions);
-  auto& moves = record["moves"];
-  for (std::size_t i = 0; i < record_auto_.size() && i < moves.size(); ++i) {
-    if (record_auto_[i]) moves[i]["auto"] = true;
-  }
-  if (!result_.empty()) record["result"] = nlohmann::json::parse(result_);
-  return record.dump();
+  changes_.forget_clients();
 }
 
 RoomLogic::Memory RoomLogic::memory() const {
   Memory m;
   m.engine = game_ ? sizeof(Game) : 0;
-  m.history = events_.memory_bytes() + record_moves_.capacity() * sizeof(Move) + record_auto_.capacity() + result_.capacity();
+  m.history = events_.memory_bytes() + record_.memory_bytes();
   m.view = state_cache_.capacity() + patcher_.memory_bytes();
-  m.other = sizeof(RoomLogic) + seats_.capacity() * sizeof(SeatState) + members_.capacity() * sizeof(Member);
+  m.other = sizeof(RoomLogic) + seats_.memory_bytes() + members_.capacity() * sizeof(Member);
   for (const auto& c : chat_) m.other += sizeof(c) + c.name.capacity() + c.text.capacity();
   return m;
 }

@@ -25,6 +25,9 @@
 #include "carc/protocol/room_state.hpp"
 #include "client.hpp"
 #include "persistence.hpp"
+#include "room_changes.hpp"
+#include "room_record.hpp"
+#include "room_seats.hpp"
 
 namespace carc::server {
 
@@ -32,8 +35,6 @@ class Metrics;
 
 // How far a restored room's version jumps past the stored one (see RoomLogic::restore).
 inline constexpr std::int64_t kRestoreVersionGap = 100;
-
-using SteadyClock = std::chrono::steady_clock;
 
 // A computer player's turn to compute (on the bot pool, never on a strand).
 struct BotRequest {
@@ -108,67 +109,27 @@ class RoomLogic {
  private:
   enum class Role : std::uint8_t { None, Player, Spectator };
   enum class Auto : std::uint8_t { No, Away, Timeout };  // why a computer plays a human's turn
-  struct SeatState {
-    std::string name;
-    std::string token_hash;  // empty for a computer player
-    std::optional<protocol::BotLevel> bot;
-    Client* holder = nullptr;       // the connection playing this seat
-    std::string token;              // its token, while a connection that knows it holds the seat
-    std::int64_t gone_since_ms = 0;  // when the seat lost its connection
-    bool away = false;
-  };
   struct Member {
     ClientPtr client;
     Role role = Role::None;
     int seat = -1;
     std::string name;  // spectators who gave one, for chat
   };
-  // A change on its way to storage, applied once stored.
-  struct PendingJoin {
-    ClientPtr client;
-    std::string token;
-    SeatTaken taken;
-  };
-  struct PendingMove {
-    ClientPtr client;  // null for a computer player
-    MovePlayed action;
-    std::unique_ptr<Game> next;  // the game after it (checked on a copy; swapped in once stored)
-    std::vector<Event> events;
-  };
-  struct PendingAction {
-    ClientPtr client;  // who asked (for refusals), if anyone
-    RoomAction action;
-  };
-  using Pending = std::variant<PendingJoin, PendingMove, PendingAction>;
-  // A command that arrived while a change was being stored.
-  struct Deferred {
-    enum class Kind : std::uint8_t { Message, Detach, Wake, Bot, BotFailed, Rematch } kind;
-    ClientPtr client;
-    protocol::ClientMessage msg;
-    SteadyClock::time_point received;
-    std::uint64_t ticket = 0;
-    Move move;
-    std::string text;
-  };
-
   std::string id_;
   Metrics& metrics_;
-  std::vector<SeatState> seats_;
+  RoomSeats seats_;
   std::vector<Member> members_;  // every socket open on /ws/<room>
   int spectators_ = 0;
-  int host_ = -1;
   protocol::ClockSettings settings_;
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
   std::unique_ptr<Game> game_;  // null in the lobby
   int moves_ = 0;               // MovePlayed actions so far
-  std::vector<Move> record_moves_;  // every placement and discard, automatic discards too
-  std::vector<std::uint8_t> record_auto_;  // 1 where record_moves_ was made for an absent human
+  RoomRecord record_;
   std::int64_t turn_started_ms_ = 0;
   protocol::EventHistory events_;
   std::deque<protocol::ChatLine> chat_;
   std::int64_t next_chat_id_ = 0;
-  std::string result_;   // the result object's text, once finished
   std::string rematch_;  // the rematch room's id
 
   protocol::StatePatcher patcher_;
@@ -178,16 +139,13 @@ class RoomLogic {
   std::int64_t game_version_ = 1;  // version of the last change of the game itself
   std::int64_t persisted_version_ = 0;
 
-  std::optional<Pending> pending_;
-  SteadyClock::time_point pending_received_{};
-  std::deque<Deferred> waiting_;
+  ChangeQueue changes_;
   std::uint64_t thinking_ = 0;  // the ticket a computer player works on, 0 if none
   Auto thinking_for_ = Auto::No;  // why, when it plays a human's turn
   bool rematch_asked_ = false;    // a rematch room is being created
   std::int64_t bot_retry_ms_ = 0;  // after storage refused a computer player's move
 
   // ---- room_logic.cpp: state, publishing, storing ----
-  std::vector<protocol::SeatFacts> seat_facts() const;
   protocol::RoomFacts facts(const std::vector<protocol::SeatFacts>& seats) const;
   std::optional<std::int64_t> deadline() const;
   Member* find(const Client* c);
@@ -202,7 +160,7 @@ class RoomLogic {
   void apply(Pending& p, std::int64_t now_ms, Effects& fx);
   void apply_action(const ClientPtr& client, const RoomAction& action, std::int64_t now_ms, Effects& fx);
   void resume(std::int64_t now_ms, Effects& fx);
-  void defer(Deferred d) { waiting_.push_back(std::move(d)); }
+  void defer(Deferred d) { changes_.hold(std::move(d)); }
   // Replays one stored action (restore); the error says why it does not fit.
   std::optional<std::string> replay(const RoomAction& action, std::int64_t now_ms);
   void start_game(const GameStarted& g, Effects* fx);
@@ -210,10 +168,8 @@ class RoomLogic {
   void play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx);
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
-  void record_events(const std::vector<Event>& events, bool automatic);
   void finish_game(Effects* fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
-  int first_human_from(int seat) const;
 
   // ---- room_requests.cpp: client messages, in the fixed order of checks ----
   void on_message(Member& m, const protocol::ClientMessage& msg, std::int64_t now_ms,

@@ -7,6 +7,7 @@
 
 #include "carc/protocol/json_text.hpp"
 #include "metrics.hpp"
+#include "overload.hpp"
 #include "random.hpp"
 #include "room_logic.hpp"
 
@@ -27,13 +28,6 @@ std::optional<ErrorCode> error_of(RuleError e) {
     default: return std::nullopt;
   }
 }
-
-template <class... F>
-struct Overload : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overload(F...) -> Overload<F...>;  // clang before 17 deduces no aggregate (the fuzz build)
 
 }  // namespace
 
@@ -60,10 +54,9 @@ void RoomLogic::on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t no
                         Effects& fx) {
   if (msg.token) {
     const std::string hash = sha256_hex(*msg.token);
-    auto it = std::find_if(seats_.begin(), seats_.end(),
-                           [&](const SeatState& s) { return !s.bot && constant_time_equal(s.token_hash, hash); });
-    if (it == seats_.end()) return refuse(*m.client, ErrorCode::BadToken, "this token matches no seat of this room");
-    const int seat = static_cast<int>(it - seats_.begin());
+    const int seat = seats_.by_token_hash(hash);
+    if (seat < 0) return refuse(*m.client, ErrorCode::BadToken, "this token matches no seat of this room");
+    SeatState* it = &seats_.at(seat);
     if (m.role == Role::Player && m.seat != seat) {
       return refuse(*m.client, ErrorCode::BadMessage, "this connection already plays another seat");
     }
@@ -102,7 +95,7 @@ void RoomLogic::on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t no
   }
   std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
-  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, host_ < 0};
+  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, seats_.host() < 0};
   const RoomAction action = taken;
   store(PendingJoin{m.client, std::move(token), std::move(taken)}, action, false, fx, t0);
 }
@@ -121,7 +114,7 @@ void RoomLogic::on_watch(Member& m, std::int64_t now_ms, Effects& fx) {
 
 void RoomLogic::on_start(Member& m, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "only the host can start the game");
-  if (m.seat != host_) return refuse(*m.client, ErrorCode::NotHost, "only the host can start the game");
+  if (m.seat != seats_.host()) return refuse(*m.client, ErrorCode::NotHost, "only the host can start the game");
   if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
   if (phase_ == RoomPhase::Playing) return refuse(*m.client, ErrorCode::BadMessage, "the game has already started");
   if (seats_.size() < static_cast<std::size_t>(kMinPlayers)) {
@@ -209,7 +202,7 @@ bool RoomLogic::host_in_lobby(Member& m, std::string_view what) {
   const std::string action(what);
   if (m.role != Role::Player) {
     refuse(*m.client, ErrorCode::NotJoined, "only the host can " + action);
-  } else if (m.seat != host_) {
+  } else if (m.seat != seats_.host()) {
     refuse(*m.client, ErrorCode::NotHost, "only the host can " + action);
   } else if (phase_ == RoomPhase::Finished) {
     refuse(*m.client, ErrorCode::GameOver, "the game is over");
@@ -284,7 +277,7 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
   for (int k = 0; k < n; ++k) {
     const SeatState& s = seats_[static_cast<std::size_t>((k + 1) % n)];
     // The new room's token hashes are set once its id is known (rematch_created).
-    r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + 1) % n == host_});
+    r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + 1) % n == seats_.host()});
   }
   r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions});
   fx.rematch = std::move(r);
@@ -300,7 +293,7 @@ void RoomLogic::send_rematch(Member& m) {
 }
 
 void RoomLogic::rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx) {
-  if (pending_) return defer(Deferred{Deferred::Kind::Rematch, nullptr, {}, {}, 0, {}, room});
+  if (changes_.busy()) return defer(DeferredRematch{room});
   rematch_asked_ = false;
   if (room.empty()) {
     for (auto& m : members_) {

@@ -63,6 +63,10 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     const auto query = target.find('?');
     return {K::Tiles, query == std::string_view::npos ? std::string_view() : target.substr(query + 1), {}};
   }
+  if (path == "/api/replay") {
+    if (method != HttpMethod::Post) return {K::MethodNotAllowed, {}, "POST"};
+    return {K::Replay, {}, {}};
+  }
   if (path == "/api/rooms") {
     if (method != HttpMethod::Post) return {K::MethodNotAllowed, {}, "POST"};
     return {K::CreateRoom, {}, {}};

@@ -19,6 +19,7 @@ struct Route {
     Metrics,
     Tiles,
     CreateRoom,
+    Replay,            // POST /api/replay: a record replayed, nothing stored
     RoomInfo,          // arg: the room id (unchecked: the registry looks it up)
     RoomRecord,        // arg: the room id
     Upgrade,           // arg: the room id of /ws/<room>

@@ -65,7 +65,8 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       tiles_json(protocol::tiles_json().dump()),
       limiter(config.limits.max_connections, config.limits.max_connections_per_ip),
       room_buckets(config.limits.room_rate_per_minute / 60.0, config.limits.room_burst),
-      upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst) {
+      upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst),
+      lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst) {
   rooms.set_bots(&bots);
   // One wake of the storage writer per round of the event loop, not one per move: the
   // rooms that moved in the same round share its transaction (store_writer.hpp).
@@ -100,6 +101,8 @@ IpAddress peer_address(const tcp::endpoint& ep) {
   return a;
 }
 
+std::string connection_key(const tcp::endpoint& ep) { return limit_key(peer_address(ep)); }
+
 // ---------------------------------------------------------------------------------------
 // Accepting
 
@@ -120,7 +123,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     if (!ec) {
       beast::error_code ignored;
       const auto remote = socket.remote_endpoint(ignored);
-      auto slot = ctx_.limiter.acquire(ignored ? std::string() : remote.address().to_string());
+      auto slot = ctx_.limiter.acquire(ignored ? std::string() : connection_key(remote));
       if (!slot) {
         ctx_.metrics.connections_refused.fetch_add(1, std::memory_order_relaxed);
         spdlog::warn("refused a connection from {}: connection cap reached", remote.address().to_string());

@@ -2,8 +2,12 @@
 // the routing decision, and the flags that configure them.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "address.hpp"
 #include "config.hpp"
+#include "net.hpp"
 #include "rate_limit.hpp"
 #include "routing.hpp"
 
@@ -198,6 +202,68 @@ TEST_CASE("the flags of the limits, the proxies and the metrics port") {
     REQUIRE(std::holds_alternative<ConfigExit>(r));
     CHECK(std::get<ConfigExit>(r).code == 2);
   }
+}
+
+}  // namespace carc::server
+
+namespace carc::server {
+
+TEST_CASE("issue 29: the per-address connection cap counts an IPv6 client by its /64") {
+  // Before, the cap keyed on the whole address: one host with a /64 could open the cap's
+  // worth of connections from each of its 2^64 addresses.
+  namespace ip6 = boost::asio::ip;
+  const auto ep = [](const char* a) { return tcp::endpoint(ip6::make_address(a), 40000); };
+  CHECK(connection_key(ep("2001:db8:1:2::1")) == connection_key(ep("2001:db8:1:2:ffff::9")));
+  CHECK(connection_key(ep("2001:db8:1:2::1")) != connection_key(ep("2001:db8:1:3::1")));
+  CHECK(connection_key(ep("::ffff:192.0.2.7")) == connection_key(ep("192.0.2.7")));  // mapped IPv4 is IPv4
+  CHECK(connection_key(ep("192.0.2.7")) != connection_key(ep("192.0.2.8")));
+
+  ConnectionLimiter limiter(100, 2);
+  auto a = limiter.acquire(connection_key(ep("2001:db8:1:2::1")));
+  auto b = limiter.acquire(connection_key(ep("2001:db8:1:2::2")));
+  CHECK(a.has_value());
+  CHECK(b.has_value());
+  CHECK(!limiter.acquire(connection_key(ep("2001:db8:1:2:dead:beef::3"))).has_value());  // same /64: over the cap
+  CHECK(limiter.acquire(connection_key(ep("2001:db8:1:3::1"))).has_value());             // another /64
+  b.reset();                                                                                // one closes
+  CHECK(limiter.acquire(connection_key(ep("2001:db8:1:2::7"))).has_value());
+}
+
+TEST_CASE("issue 29: per-address rates are bounded and Retry-After never overflows") {
+  // A tiny --room-rate or --ws-rate made a refusal's wait astronomically long, and the
+  // Retry-After cast ceil(wait) to int: overflow. NaN passed the range check too.
+  for (std::vector<const char*> bad : {std::vector<const char*>{"--room-rate", "1e-300"},
+                                       {"--room-rate", "0.001"},
+                                       {"--ws-rate", "1e-12"},
+                                       {"--ws-rate", "nan"},
+                                       {"--room-rate", "nan"},
+                                       {"--ws-rate", "inf"},
+                                       {"--lookup-rate", "0.0001"},
+                                       {"--rate", "nan"},
+                                       {"--burst", "nan"},
+                                       {"--ws-burst", "inf"}}) {
+    auto r = parse(bad);
+    REQUIRE_MESSAGE(std::holds_alternative<ConfigExit>(r), bad[0] << " " << bad[1]);
+    CHECK(std::get<ConfigExit>(r).code == 2);
+  }
+  auto ok = parse({"--room-rate", "0", "--ws-rate", "0.01", "--lookup-rate", "5", "--lookup-burst", "7"});
+  REQUIRE(std::holds_alternative<Config>(ok));
+  CHECK(std::get<Config>(ok).limits.room_rate_per_minute == 0);  // 0 still turns it off
+  CHECK(std::get<Config>(ok).limits.ws_rate_per_second == 0.01);
+  CHECK(std::get<Config>(ok).limits.lookup_rate_per_second == 5);
+  CHECK(std::get<Config>(ok).limits.lookup_burst == 7);
+
+  CHECK(retry_after_seconds(0.2) == 1);
+  CHECK(retry_after_seconds(2.1) == 3);
+  CHECK(retry_after_seconds(1e300) == 86400);
+  CHECK(retry_after_seconds(std::numeric_limits<double>::infinity()) == 86400);
+  CHECK(retry_after_seconds(std::nan("")) == 1);
+  CHECK(retry_after_seconds(-5) == 1);
+  // The slowest rate allowed announces at most a little under two hours.
+  const auto t0 = TokenBuckets::Clock::time_point{} + std::chrono::seconds(1000);
+  TokenBuckets slowest(0.01 / 60.0, 1);
+  CHECK(slowest.take("a", t0) == 0);
+  CHECK(retry_after_seconds(slowest.take("a", t0)) == 6000);
 }
 
 }  // namespace carc::server

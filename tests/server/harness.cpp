@@ -310,10 +310,17 @@ std::optional<json> Peer::next(std::chrono::milliseconds timeout) {
 
 json Peer::expect(std::string_view type, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string seen;  // what came instead, for the failure message: a clue to why
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto msg = next(std::max(left, 1ms));
-    REQUIRE_MESSAGE(msg.has_value(), "no '" << type << "' frame in time" << impl_->status());
+    REQUIRE_MESSAGE(msg.has_value(), "no '" << type << "' frame in time" << impl_->status() << "; at version " << version_
+                                             << ", frames meanwhile: [" << seen << "]");
+    if (seen.size() < 2000) {
+      seen += (seen.empty() ? "" : ", ") + msg->value("type", std::string("?"));
+      if (msg->contains("version")) seen += " v" + msg->at("version").dump();
+      if (msg->contains("code")) seen += " " + msg->at("code").dump();
+    }
     if (msg->value("type", "") == type) return *msg;
     if (msg->value("type", "") == "error" && type != "error") {
       FAIL_CHECK("unexpected error while waiting for '" << type << "': " << msg->dump());

@@ -50,7 +50,13 @@ TEST_CASE("the connection cap and the optional per-address cap") {
 }
 
 TEST_CASE("a room without connections expires after its time to live") {
-  ServerProcess server({"--room-ttl", "2", "--empty-room-ttl", "1"});
+  // Checked by order and by lower bounds, polled: a busy machine can only make the sweeper
+  // late, never early. The room nobody sat in goes first (1 s), the room a player left goes
+  // after its own 8 s (never before), the room with a connection stays.
+  using Clock = std::chrono::steady_clock;
+  ServerProcess server({"--room-ttl", "8", "--empty-room-ttl", "1"});
+  const auto status = [&](const std::string& id) { return http(server.port(), "GET", "/api/rooms/" + id).status; };
+  const auto created = Clock::now();
   const std::string empty = create_room(server.port());
   const std::string left = create_room(server.port());
   const std::string busy = create_room(server.port());
@@ -59,14 +65,22 @@ TEST_CASE("a room without connections expires after its time to live") {
     gone.join("Alice");
     gone.close();
   }
+  const auto left_at = Clock::now();  // the server saw the close after this
   Peer p(server.port(), busy);
   p.watch();
-  std::this_thread::sleep_for(2600ms);  // the sweeper runs every second
-  CHECK(http(server.port(), "GET", "/api/rooms/" + empty).status == 404);  // nobody ever sat there
-  CHECK(http(server.port(), "GET", "/api/rooms/" + left).status == 200);   // a seated room lasts longer
-  std::this_thread::sleep_for(1600ms);
-  CHECK(http(server.port(), "GET", "/api/rooms/" + left).status == 404);
-  CHECK(http(server.port(), "GET", "/api/rooms/" + busy).status == 200);
+  const auto until_gone = [&](const std::string& id) {
+    const auto deadline = Clock::now() + 30s;
+    while (status(id) != 404 && Clock::now() < deadline) std::this_thread::sleep_for(100ms);
+    return Clock::now();
+  };
+  const auto empty_gone = until_gone(empty);
+  CHECK(empty_gone - created >= 1s);
+  CHECK(empty_gone - created < 30s);
+  CHECK(status(left) == 200);  // a seated room lasts longer (unless the sweeper was 7 s late)
+  const auto left_gone = until_gone(left);
+  CHECK(left_gone - left_at >= 8s);
+  CHECK(left_gone - left_at < 30s);
+  CHECK(status(busy) == 200);
 }
 
 TEST_CASE("a WebSocket that answers no ping is closed after the idle timeout") {

@@ -127,4 +127,30 @@ TEST_CASE("a change that cannot be stored is refused with unavailable and change
   CHECK(f.room->version() == version + 1);
 }
 
+TEST_CASE("issue 29: with the store stalled, a room holds a bounded number of messages and refuses the rest") {
+  // Before, every message that arrived while a change was being stored waited in the room,
+  // without a cap: a stalled store and a chatty client grew it without bound.
+  Fixture f;
+  f.room->attach(f.a);
+  f.room->attach(f.b);
+  f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
+  REQUIRE(f.store.pending.size() == 1);  // the store does not answer
+  const std::size_t extra = 40;
+  for (std::size_t i = 0; i < kMaxWaitingMessages + extra; ++i) f.send(f.b, protocol::ChatMsg{"hi " + std::to_string(i)});
+  const auto refused = f.b->of("error");
+  CHECK(refused.size() == extra);  // answered at once, not queued
+  for (const auto& e : refused) CHECK(e["code"] == "unavailable");
+  // The store comes back: the held messages are handled in order; new ones are queued again.
+  f.store.release(true);
+  f.run();
+  CHECK(f.a->of("welcome").size() == 1);
+  const auto after = f.b->of("error").size();
+  CHECK(after == extra + kMaxWaitingMessages);  // b never joined: each held chat is refused as not_joined
+  CHECK(f.b->of("error").back()["code"] == "not_joined");
+  f.send(f.a, protocol::ChatMsg{"back"});
+  REQUIRE(f.store.pending.size() == 1);
+  f.send(f.b, protocol::ChatMsg{"queued again"});
+  CHECK(f.b->of("error").size() == after);  // waits, not refused
+}
+
 }  // namespace carc::server

@@ -135,9 +135,7 @@ std::vector<carc::Move> random_game(int players, std::uint64_t seed, carc::Expan
   std::vector<carc::Move> moves;
   for (const carc::Event& e : ev) {
     if (const auto* p = std::get_if<carc::TilePlaced>(&e)) {
-      carc::Move m = carc::Move::place(p->tile, p->cell, p->rotation, p->meeple, p->figure);
-      m.take_back = p->take_back;
-      moves.push_back(m);
+      moves.push_back(carc::move_of(*p));
     } else if (const auto* d = std::get_if<carc::TileDiscarded>(&e)) {
       moves.push_back(carc::Move::discard(d->tile));
     }

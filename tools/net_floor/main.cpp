@@ -1,6 +1,6 @@
 // What the kernel alone charges a server for one move of the flat-out benchmark, with no
 // rules, no JSON, no WebSocket framing and no storage: the floor under any server that
-// speaks our protocol over TCP on this machine (docs/hot-path.md, "The floor").
+// speaks our protocol over TCP on this machine (docs/hot-path.md, "Where a move's CPU goes").
 //
 // A "server" process pinned to one core reads one small message (the move) from a room's
 // first socket and writes one patch of --patch-bytes to each of the room's --players

@@ -3,7 +3,7 @@
 // legal lists of 40 placements, the same patches), on one thread over raw epoll. It exists
 // to measure the load generator: no server with rules here is fast enough to show how many
 // moves a second the generator can drive on one core, so this one does as little as a
-// server can (docs/hot-path.md, "A WebSocket server that does nothing else").
+// server can (docs/hot-path.md, "Today's figures").
 //
 //   carc-ws-floor [--port P] [--seconds S]
 //

@@ -96,6 +96,12 @@ struct TilePlaced {
   Figure figure = Figure::Meeple;
   std::optional<Cell> take_back = {};  // the abbot taken back with this placement
 };
+// The move that placed a tile, from its event (what a record lists).
+inline Move move_of(const TilePlaced& p) {
+  Move m = Move::place(p.tile, p.cell, p.rotation, p.meeple, p.meeple ? p.figure : Figure::Meeple);
+  m.take_back = p.take_back;
+  return m;
+}
 struct TileDiscarded {
   Seat seat;
   Tile tile;

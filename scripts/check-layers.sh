@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# No include goes up a layer (docs: /work/shared/style.md, "The layers"):
+#   core/      standard C++20 only: no I/O, threads, JSON, Boost; includes only core
+#   protocol/  core + nlohmann-json; no Boost, spdlog, SQLite, PostgreSQL; never the server
+#   server/    anything below it; never tests/ or tools/
+# Prints each offending line as file:line: include, and exits 1 if there is one.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+bad=0
+
+report() {  # file line include why
+  echo "$1:$2: $3  ($4)"
+  bad=1
+}
+
+# Standard headers core may not use: I/O, threads, time and randomness from the outside.
+core_forbidden='^(iostream|istream|ostream|fstream|sstream|cstdio|filesystem|thread|mutex|shared_mutex|future|condition_variable|atomic|stop_token|semaphore|latch|barrier|chrono|ctime|random|regex|locale)$'
+
+include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*([<"])([^>"]+)[>"]'
+
+check_file() {  # layer file
+  local layer=$1 file=$2 n=0 line inc
+  while IFS= read -r line; do
+    n=$((n + 1))
+    [[ $line =~ $include_re ]] || continue
+    local kind=${BASH_REMATCH[1]} inc=${BASH_REMATCH[2]}
+    [[ $inc == *..* ]] && { report "$file" "$n" "$inc" "no relative paths out of a folder"; continue; }
+    case $layer in
+      core)
+        if [[ $kind == "<" ]]; then
+          if [[ $inc == */* || $inc == *.h || $inc == *.hpp ]]; then report "$file" "$n" "<$inc>" "core uses the standard library only"
+          elif [[ $inc =~ $core_forbidden ]]; then report "$file" "$n" "<$inc>" "core does no I/O, threads or clocks"; fi
+        elif [[ $inc == carc/* && $inc != carc/core/* ]]; then report "$file" "$n" "\"$inc\"" "core includes only core"
+        fi ;;
+      protocol)
+        if [[ $kind == "<" ]]; then
+          if [[ $inc != nlohmann/* ]] && [[ $inc == */* || $inc == *.h || $inc == *.hpp ]]; then
+            report "$file" "$n" "<$inc>" "protocol uses the standard library and nlohmann-json only"
+          fi
+        elif [[ $inc == carc/* && $inc != carc/core/* && $inc != carc/protocol/* ]]; then
+          report "$file" "$n" "\"$inc\"" "protocol includes only core and protocol"
+        fi ;;
+      server)
+        if [[ $inc == tests/* || $inc == tools/* || $inc == harness.hpp || $inc == doctest/* ]]; then
+          report "$file" "$n" "$inc" "the server never includes tests or tools"
+        fi ;;
+    esac
+  done <"$file"
+}
+
+for layer in core protocol server; do
+  while IFS= read -r -d '' f; do check_file "$layer" "$f"; done \
+    < <(find "$layer" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.h' \) -print0)
+done
+
+if [[ $bad -ne 0 ]]; then
+  echo "check-layers: an include goes up a layer (core < protocol < server)"
+  exit 1
+fi
+echo "check-layers: core, protocol and server include nothing above them"

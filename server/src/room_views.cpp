@@ -1,0 +1,30 @@
+// The room's cold HTTP views: GET /api/rooms/<id> and /record, built as JSON trees (they
+// are asked for rarely, never on a move's path).
+#include <nlohmann/json.hpp>
+
+#include "room_logic.hpp"
+
+namespace carc::server {
+
+std::string RoomLogic::info_json() const {
+  nlohmann::json players = nlohmann::json::array();
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto& s = seats_[i];
+    players.push_back({{"seat", i},
+                       {"name", s.name},
+                       {"connected", s.holder != nullptr},
+                       {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
+  }
+  return nlohmann::json{{"room", id_},
+                        {"phase", protocol::phase_name(phase_)},
+                        {"players", std::move(players)},
+                        {"spectators", spectators_}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string RoomLogic::record_json() const {
+  const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
+  return record_.json(players, phase_ == protocol::RoomPhase::Finished, settings_.expansions);
+}
+
+}  // namespace carc::server
