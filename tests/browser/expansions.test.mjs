@@ -12,7 +12,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir, skipToEnd } from './helpers.mjs';
+import fs from 'node:fs';
+import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
 
 // What the page's store says about the human's turn.
@@ -40,6 +41,17 @@ async function draftTo(page, e) {
 async function confirm(page, version) {
   await page.click('[data-testid="confirm"]');
   await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
+}
+
+async function openRecordFile(page, base, record) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.setInputFiles('[data-testid="record-file"]', { name: 'game.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
+}
+
+function replayScores(page) {
+  return page.locator('[data-testid="replay-players"] [data-testid="player"]')
+    .evaluateAll((lis) => lis.map((li) => [Number(li.dataset.seat), Number(li.dataset.score)]).sort((a, b) => a[0] - b[0]).map(([, v]) => v));
 }
 
 let played = null; // the game of the first test: its record and what the human did
@@ -213,7 +225,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
 
     // The record download (checked by the next test).
     const href = await page.getAttribute('[data-testid="download-record"]', 'href');
-    played = { record: await (await fetch(new URL(href, server.base))).json(), tookBack, placedAbbot };
+    played = { record: await (await fetch(new URL(href, server.base))).json(), tookBack, placedAbbot, finals: end.result.final_scores };
 
     // The replay viewer: the browser's rules are the base game, so a room's expansion game
     // replays from the room's own events: the abbot on the board, then gone at the take-back.
@@ -224,7 +236,10 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     assert.ok(backStep > 0, 'the take-back is among the events');
     const at = `[data-testid="replay-board"] [data-testid="board-meeple"][data-figure="abbot"][data-seat="0"][data-x="${tookBack.at.x}"][data-y="${tookBack.at.y}"]`;
     await page.goto(`${server.base}/replay/${room}?move=${backStep - 1}`);
-    await page.waitForSelector('#view-replay[data-state="ready"]');
+    await page.waitForSelector('#view-replay[data-state="ready"]', { timeout: 10000 }).catch(async (e) => {
+      console.log('replay problem:', await page.textContent('[data-testid="replay-problem"]'));
+      throw e;
+    });
     assert.equal(Number(await page.getAttribute('#view-replay', 'data-steps')), moveEvents.length);
     assert.equal(await page.locator(at).count(), 1, 'the abbot stands there before the take-back');
     assert.equal(await page.locator('[data-testid="replay-board"] [data-testid="tile"][data-tile="RS"]').count(), 1);
@@ -241,11 +256,19 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     await page.waitForSelector('[data-testid="endgame"] td[data-kind="garden"]');
     await page.screenshot({ path: path.join(shotDir, 'expansions-replay.png') });
 
-    // A record file of it dropped on the start page: the base rules say it replays on a server.
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
-    await page.setInputFiles('[data-testid="record-file"]', { name: 'river-abbot.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(played.record)) });
-    await page.waitForFunction(() => /replays on a server/.test(document.querySelector('[data-testid="record-error"]').textContent));
+    // A record file with expansions opened on the start page: the server replays it
+    // (POST /api/replay) and the viewer steps through it; a broken one is named by its move.
+    const small = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests', 'core', 'data', 'abbot_worked_example.json'), 'utf8'));
+    const bad = JSON.parse(fs.readFileSync(path.join(repoRoot, 'tests', 'core', 'data', 'abbot_refused_abbot_on_road.json'), 'utf8'));
+    await openRecordFile(page, server.base, small);
+    await page.waitForSelector('#view-replay[data-state="ready"]');
+    await page.click('[data-testid="replay-last"]');
+    await page.waitForSelector(`[data-testid="replay-board"][data-move="${small.moves.length}"]`);
+    assert.deepEqual(await replayScores(page), [10, 8], 'abbot.md\'s worked example ends 10 : 8');
+    assert.equal(await page.locator('[data-testid="replay-board"] [data-testid="board-meeple"][data-figure="abbot"]').count(), 2, 'both abbots on the board');
+    await openRecordFile(page, server.base, bad);
+    await page.waitForFunction(() => document.querySelector('[data-testid="record-error"]').textContent.length > 0);
+    assert.match(await page.textContent('[data-testid="record-error"]'), new RegExp(`^Move ${bad.expect.move + 1} breaks a rule`));
     assert.equal(await page.locator('#view-replay').isVisible(), false, 'the start page stays');
     assert.deepEqual(errors, [], 'no script errors');
     await ctx.close();
@@ -258,4 +281,19 @@ test('the record download of that game carries its expansions, the abbot and the
   assert.deepEqual([...record.expansions].sort(), ['abbot', 'river']);
   assert.ok(record.moves.some((m) => m.figure === 'abbot'), 'an abbot placement is in the record');
   assert.ok(record.moves.some((m) => m.return?.x === tookBack.at.x && m.return?.y === tookBack.at.y), 'the take-back is in the record');
+});
+
+test('the record file of that whole game replays through the server to the same end', { timeout: 60000 }, async (t) => {
+  assert.ok(played, 'the game above was played');
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await openRecordFile(page, server.base, played.record);
+    await page.waitForSelector('#view-replay[data-state="ready"]', { timeout: 10000 }).catch(async (e) => {
+      throw new Error(`${e.message}: ${await page.textContent('[data-testid="record-error"]')}`);
+    });
+    await page.click('[data-testid="replay-last"]');
+    await page.waitForSelector(`[data-testid="replay-board"][data-move="${played.record.moves.length}"]`);
+    assert.deepEqual(await replayScores(page), played.finals);
+  });
 });

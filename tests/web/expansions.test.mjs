@@ -178,9 +178,9 @@ test('expansion records: the browser\'s base rules refuse them with a clear word
   for (const name of ['river_worked_example.json', 'abbot_worked_example.json']) {
     const r = buildReplay(data(name));
     assert.deepEqual([r.ok, r.move, r.reason.code], [false, null, 'expansions'], name);
-    assert.match(problemText(r, 'en'), /^This game used expansions \((river|abbot)\): its record replays on a server/);
-    assert.match(problemText(r, 'fr'), /se rejoue sur un serveur/);
-    assert.match(problemText(r, 'ja'), /サーバーで再生/);
+    assert.match(problemText(r, 'en'), /^This game used expansions \((river|abbot)\): its record is replayed by the server/);
+    assert.match(problemText(r, 'fr'), /rejoué par le serveur/);
+    assert.match(problemText(r, 'ja'), /サーバーが再生/);
   }
   assert.equal(buildReplay({ ...data('record_format_example.json'), expansions: [] }).ok, true, 'an empty list is the base game');
   const figure = buildReplay({ ...data('record_format_example.json'), moves: [{ tile: 'B', x: 0, y: 1, rotation: 0, meeple: 'C', figure: 'abbot' }] });

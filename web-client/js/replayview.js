@@ -9,8 +9,7 @@ import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { featureAt } from './geometry.js';
 import { buildReplay, clampStep, stepForKey, stepEvents, problemText } from './replay.js';
-import { roomExpansionReplay } from './expansions/event-replay.js';
-import { wsUrl } from './net.js';
+import { expansionReplay, hasExpansions, roomReplay } from './expansions/replay-server.js';
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
@@ -117,14 +116,11 @@ export class ReplayPage {
       return;
     }
     const players = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, p]));
+    const names = (s) => String(players.get(s)?.name ?? '');
+    const bots = (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null);
     // A game with expansions replays from the room's own events (the browser's rules are the base game).
-    const prebuilt = Array.isArray(record.expansions) && record.expansions.length
-      ? await roomExpansionReplay(record, room, this.tiles, { wsUrl: wsUrl(location, room) }) : null;
-    const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, {
-      prebuilt,
-      names: (s) => String(players.get(s)?.name ?? ''),
-      bots: (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null),
-    });
+    const exp = hasExpansions(record) ? await roomReplay(record, room, this.tiles) : null;
+    const problem = exp?.problem ?? this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, { prebuilt: exp?.replay, names, bots });
     if (problem) this.showProblem(problem);
   }
 
@@ -134,9 +130,11 @@ export class ReplayPage {
    */
   async openFile(file, errorEl) {
     const read = await readRecordFile(file);
+    const exp = !read.error && hasExpansions(read.record)
+      ? await expansionReplay(read.record, this.tiles, { names: (s) => t('replay.player', { n: s + 1 }) }) : null;
     const problem = read.error
       ? problemText({ move: null, reason: read.error })
-      : this.load(read.record, { kind: 'file', name: String(file.name ?? '') }, null);
+      : exp?.problem ?? this.load(read.record, { kind: 'file', name: String(file.name ?? '') }, null, { prebuilt: exp?.replay });
     if (errorEl) errorEl.textContent = problem ?? '';
     if (!problem) {
       this.enter();

@@ -111,6 +111,49 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   return { ok: true, players, steps, final: finished, frames, result: state.result ?? null, mismatch: null, seatOf, auto };
 }
 
+const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black']; // protocol-details.md, by seat
+
+/**
+ * A record with expansions replayed by the server (POST /api/replay: the engine's replay,
+ * nothing stored) and turned into the viewer's steps. names(seat), bots(seat) as in
+ * replay.js. -> {replay} | {problem: {move, message}}.
+ */
+export async function recordExpansionReplay(record, tiles, { names = (s) => `Player ${s + 1}`, bots = () => null, room = null, fetchFn = (u, o) => fetch(u, o) } = {}) {
+  const exps = (Array.isArray(record?.expansions) ? record.expansions : []).filter((e) => typeof e === 'string' && /^[a-z]+$/.test(e));
+  let answer;
+  let cat;
+  try {
+    const [res, catRes] = await Promise.all([
+      fetchFn('/api/replay', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(record) }),
+      fetchFn(`/api/tiles?expansions=${exps.join(',')}`),
+    ]);
+    answer = await res.json();
+    cat = catRes.ok ? await catRes.json() : null;
+  } catch {
+    return { problem: { move: null, message: null } };
+  }
+  if (typeof answer?.error === 'string') return { problem: { move: Number.isInteger(answer.move) ? answer.move : null, message: answer.error } };
+  if (!Array.isArray(answer?.events) || !cat?.start) return { problem: { move: null, message: null } };
+  const players = record.players;
+  const given = Array.isArray(record.names) && record.names.length === players ? record.names : null;
+  const events = [{ id: 0, type: 'started' }, ...answer.events.filter((e) => e.type !== 'returned').map((e, i) => ({ id: i + 1, ...e }))];
+  const final = record.final !== false;
+  const state = {
+    room, phase: final ? 'finished' : 'playing', settings: { expansions: exps },
+    players: Array.from({ length: players }, (_, seat) => ({
+      seat, name: String(given?.[seat] ?? '').trim().slice(0, 24) || names(seat), color: SEAT_COLORS[seat], bot: bots(seat), score: answer.final_scores?.[seat] ?? 0,
+    })),
+    board: [{ ...cat.start, meeple: null }],
+    events,
+    result: final ? { final_scores: answer.final_scores, winners: answer.winners, breakdown: answer.breakdown ?? [] } : null,
+  };
+  const counts = Object.fromEntries((cat.tiles ?? []).map((t) => [t.letter, t.count]));
+  const replay = replayFromState(state, record, tiles, { bagSize: cat.bag ?? 0, counts });
+  if (!replay.ok) return { problem: { move: null, message: null } };
+  const stated = record.result?.final_scores;
+  if (Array.isArray(stated) && JSON.stringify(stated) !== JSON.stringify(answer.final_scores)) replay.mismatch = { stated, replayed: answer.final_scores };
+  return { replay };
+}
 /** The room's public state, once, as a spectator (null when it cannot be had in time). */
 export function fetchRoomState(url, { timeoutMs = 8000, WebSocketImpl = globalThis.WebSocket } = {}) {
   return new Promise((resolve) => {

@@ -30,7 +30,7 @@ export const en = {
   'err.illegal_return': 'Your abbot cannot be taken back with this placement.',
   'replay.why.figure': 'the base game has no figure "{figure}"',
   'replay.why.return': 'the base game has no abbot to take back',
-  'replay.expansions': 'This game used expansions ({expansions}): its record replays on a server, not in this page.',
+  'replay.expansions': 'This game used expansions ({expansions}): its record is replayed by the server, which could not be reached.',
 };
 
 export const ja = {
@@ -62,7 +62,7 @@ export const ja = {
   'err.illegal_return': 'この配置では修道院長を戻せません。',
   'replay.why.figure': '基本ゲームにコマ「{figure}」はありません',
   'replay.why.return': '基本ゲームに戻す修道院長はいません',
-  'replay.expansions': 'このゲームは拡張（{expansions}）を使っています。記録はこのページではなくサーバーで再生されます。',
+  'replay.expansions': 'このゲームは拡張（{expansions}）を使っています。記録はサーバーが再生しますが、サーバーに接続できませんでした。',
 };
 
 export const fr = {
@@ -94,5 +94,5 @@ export const fr = {
   'err.illegal_return': 'Votre abbé ne peut pas être repris avec cette pose.',
   'replay.why.figure': 'le jeu de base n’a pas de pion « {figure} »',
   'replay.why.return': 'le jeu de base n’a pas d’abbé à reprendre',
-  'replay.expansions': 'Cette partie utilise des extensions ({expansions}) : son enregistrement se rejoue sur un serveur, pas dans cette page.',
+  'replay.expansions': 'Cette partie utilise des extensions ({expansions}) : son enregistrement est rejoué par le serveur, qui n’a pas pu être joint.',
 };
