@@ -220,3 +220,25 @@ test('a room\'s expansion game replays from its events: figures, the take-back, 
   assert.deepEqual([last.phase, last.players.map((p) => p.score), last.result.winners, last.events.length], ['finished', [10, 8], [0], events.length]);
   assert.equal(replayFromState({ ...state, board: [] }, {}, all.tiles).ok, false, 'no start tile: not replayable here');
 });
+
+test('a record file with expansions: the server\'s replay turned into steps; its refusal named', async () => {
+  const { expansionReplay } = await import('../../web-client/js/expansions/replay-server.js');
+  const record = data('abbot_worked_example.json');
+  const answers = { '/api/replay': load('replay-abbot-example.json'), '/api/tiles?expansions=abbot': load('tiles-abbot.json') };
+  const calls = [];
+  const fetchFn = async (url, opts) => {
+    calls.push([url, opts?.method ?? 'GET']);
+    return { ok: true, status: 200, json: async () => answers[url] };
+  };
+  const { replay } = await expansionReplay(record, all.tiles, { fetchFn, names: (s) => `P${s + 1}` });
+  assert.deepEqual(calls.sort(), [['/api/replay', 'POST'], ['/api/tiles?expansions=abbot', 'GET']]);
+  assert.deepEqual([replay.steps, replay.final, replay.frames[6].phase], [6, true, 'finished']);
+  assert.deepEqual(replay.frames.slice(1).map((f) => f.players.map((p) => p.score)).slice(0, 5), load('replay-abbot-example.json').scores_after_move.slice(0, 5));
+  assert.deepEqual(replay.frames[6].players.map((p) => [p.name, p.score]), [['P1', 10], ['P2', 8]]);
+  assert.equal(replay.frames[4].board.find((b) => b.x === 1 && b.y === 0).meeple, null, 'the abbot taken back');
+  assert.ok(!replay.frames[4].events.some((e) => e.type === 'returned'), 'the replay\'s "returned" is told by its scored line');
+  const refused = await expansionReplay(record, all.tiles, { fetchFn: async () => ({ ok: false, status: 422, json: async () => ({ error: 'no meeple can go there (illegal_meeple)', move: 1 }) }) });
+  assert.equal(refused.problem, 'Move 2 breaks a rule: no meeple can go there (illegal_meeple).');
+  const down = await expansionReplay(record, all.tiles, { fetchFn: async () => { throw new Error('offline'); } });
+  assert.match(down.problem, /replayed by the server, which could not be reached/);
+});
