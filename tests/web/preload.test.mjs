@@ -2,7 +2,7 @@
 // module reachable from app.js has its <link rel="modulepreload"> in index.html.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +32,14 @@ test('every module of the client is preloaded, and the tile catalogue too', () =
   for (const m of graph) assert.ok(preloaded.has(m), `${m} is preloaded`);
   for (const m of preloaded) assert.ok(graph.has(m), `${m} is still used`);
   assert.match(html, /<link rel="preload" href="\/api\/tiles" as="fetch" crossorigin>/);
+});
+
+test('every style sheet of the client is linked from the page head', () => {
+  const html = readFileSync(path.join(root, 'index.html'), 'utf8');
+  const head = html.slice(0, html.indexOf('</head>'));
+  const linked = new Set([...head.matchAll(/<link rel="stylesheet" href="\/([^"]+)">/g)].map((m) => m[1]));
+  const sheets = readdirSync(root).filter((f) => f.endsWith('.css'));
+  assert.ok(sheets.includes('expansions.css'));
+  for (const f of sheets) assert.ok(linked.has(f), `${f} is linked`);
+  for (const f of linked) assert.ok(sheets.includes(f), `${f} exists`);
 });

@@ -3,13 +3,15 @@
 // numbers, tile letters and ports go into the markup (never user text).
 
 import { meepleAnchor, featureAt, TILE } from './geometry.js';
-import { tileMarkup, meepleMarkup, playerColor } from './tileart.js';
+import { tileMarkup, playerColor } from './tileart.js';
 import { playerBySeat } from './state.js';
+import { TILE_ID_RE } from './catalog.js';
+import { figureMarkup, spotChoice } from './expansions/abbot.js';
 
-export const PORT_RE = /^(?:[NESW][LR]?|C)$/;
+export const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
 export function validPlacement(b) {
-  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && /^[A-Z]$/.test(b.tile);
+  return b && Number.isInteger(b.x) && Number.isInteger(b.y) && [0, 90, 180, 270].includes(b.rotation) && TILE_ID_RE.test(b.tile);
 }
 
 export function colorOfSeat(state, seat) {
@@ -81,7 +83,8 @@ export function meeplesMarkup(board, tiles, state) {
     const a = meepleAnchor(def, b.rotation, b.meeple.at);
     if (!a) continue;
     const farmer = featureAt(def, b.rotation, b.meeple.at)?.kind === 'field';
-    out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${meepleMarkup(0, 0, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
+    const figure = b.meeple.figure === 'abbot' ? 'abbot' : 'meeple';
+    out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" data-figure="${figure}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${figureMarkup(figure, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
   }
   return out;
 }
@@ -130,15 +133,17 @@ export function draftMarkup(draft, tiles, ringUnits = 24) {
   const body = turn ? `<g class="turning turn-${turn}">${tileMarkup(def, draft.rotation)}</g>` : tileMarkup(def, draft.rotation);
   let out = `<g class="ghost" data-ghost="1" data-testid="ghost" role="button" tabindex="0" aria-label="${escapeAttr(draft.label ?? '')}" data-turn="${turn}" data-x="${draft.x}" data-y="${draft.y}" data-rotation="${draft.rotation}" transform="translate(${ox} ${oy})">${body}<rect class="ghost-frame" x="1" y="1" width="98" height="98" rx="3"/></g>`;
   const spots = (draft.spots ?? []).filter((sp) => PORT_RE.test(sp.port) && Number.isFinite(sp.x) && Number.isFinite(sp.y));
-  const stop = spots.some((sp) => sp.port === draft.meeple) ? draft.meeple : spots[0]?.port;
+  const choiceOf = (sp) => spotChoice(sp.port, sp.figure);
+  const stop = spots.some((sp) => choiceOf(sp) === draft.meeple) ? draft.meeple : (spots[0] ? choiceOf(spots[0]) : null);
   for (const sp of spots) {
     const farmer = sp.kind === 'field';
-    const chosen = draft.meeple === sp.port;
+    const chosen = draft.meeple === choiceOf(sp);
+    const figure = sp.figure === 'abbot' ? 'abbot' : 'meeple';
     const name = [sp.name, sp.points].filter(Boolean).join(' · ');
-    out += `<g class="spot${chosen ? ' chosen' : ''}" role="button" aria-pressed="${chosen}" tabindex="${sp.port === stop ? 0 : -1}" aria-label="${escapeAttr(name)}" data-keys="own" data-spot="${sp.port}" data-figure="${sp.figure}" data-kind="${sp.kind}" data-testid="meeple-spot" data-port="${sp.port}" data-points="${sp.value ?? ''}" transform="translate(${ox + sp.x} ${oy + sp.y})">
+    out += `<g class="spot${chosen ? ' chosen' : ''}${figure === 'meeple' ? '' : ` spot-${figure}`}" role="button" aria-pressed="${chosen}" tabindex="${choiceOf(sp) === stop ? 0 : -1}" aria-label="${escapeAttr(name)}" data-keys="own" data-spot="${sp.port}" data-figure="${figure}" data-kind="${sp.kind}" data-testid="meeple-spot" data-port="${sp.port}" data-points="${sp.value ?? ''}" transform="translate(${ox + sp.x} ${oy + sp.y})">
       <title>${escapeAttr(name)}</title>
       <circle r="${ringUnits / 2}" class="spot-ring"/>
-      ${chosen ? meepleMarkup(0, 0, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${meepleMarkup(0, 0, draft.color, { farmer, scale: 0.7 })}</g>`}
+      ${chosen ? figureMarkup(figure, draft.color, { farmer, scale: 0.9 }) : `<g opacity=".6">${figureMarkup(figure, draft.color, { farmer, scale: 0.7 })}</g>`}
     </g>`;
   }
   return out;

@@ -11,10 +11,11 @@ export function localPoint(svg, ev) {
   return [ev.clientX - r.left, ev.clientY - r.top];
 }
 
-/** What a click or key on `t` asks for: {spot}, {ghost}, {cell: [x, y]} or null. */
+/** What a click or key on `t` asks for: {spot, figure}, {ghost}, {cell: [x, y]} or null. */
 function targetOf(t) {
   const spot = t.closest('[data-spot]');
-  if (spot) return { spot: spot.getAttribute('data-spot') };
+  // A spot names its port and its figure (the abbot shares port C with a monk).
+  if (spot) return { spot: spot.getAttribute('data-spot'), figure: spot.getAttribute('data-figure') ?? 'meeple' };
   if (t.closest('[data-ghost]')) return { ghost: true };
   const cell = t.closest('[data-cell]');
   if (cell) return { cell: [Number(cell.getAttribute('data-x')), Number(cell.getAttribute('data-y'))] };
@@ -23,7 +24,7 @@ function targetOf(t) {
 
 function dispatch(board, target) {
   if (!target) return false;
-  if (target.spot) board.onSpotClick(target.spot);
+  if (target.spot) board.onSpotClick(target.spot, target.figure);
   else if (target.ghost) board.onGhostClick();
   else board.onCellClick(...target.cell);
   return true;
@@ -151,7 +152,7 @@ export function focusedKey(board) {
   const g = el.closest('[data-testid]');
   if (!g) return null;
   if (g.dataset.testid === 'cell') return { cell: `${g.dataset.x},${g.dataset.y}` };
-  if (g.dataset.testid === 'meeple-spot') return { spot: g.dataset.port };
+  if (g.dataset.testid === 'meeple-spot') return { spot: g.dataset.port, figure: g.dataset.figure ?? 'meeple' };
   if (g.dataset.testid === 'ghost') return { ghost: true };
   return null;
 }
@@ -165,7 +166,8 @@ export function restoreFocus(board, key) {
     const [x, y] = key.cell.split(',');
     el = legal.querySelector(`[data-testid="cell"][data-x="${x}"][data-y="${y}"]`);
   }
-  if (key.spot) el = draft.querySelector(`[data-testid="meeple-spot"][data-port="${key.spot}"]`);
+  // Port and figure: the abbot's spot and the monk's share port C.
+  if (key.spot) el = draft.querySelector(`[data-testid="meeple-spot"][data-port="${key.spot}"][data-figure="${key.figure}"]`);
   el ??= draft.querySelector('[data-testid="ghost"]') ?? legal.querySelector('[tabindex="0"]');
   el?.focus({ preventScroll: true });
 }

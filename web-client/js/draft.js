@@ -4,6 +4,7 @@
 
 import { isMyTurn, legalAt, playerBySeat } from './state.js';
 import { nextCell, nextSpot } from './view.js';
+import { entrySpots, entryChoices, choiceFits, playFields } from './expansions/abbot.js';
 
 /** Identifies a turn: a draft made for one turn never survives into another. */
 export function turnKey(state) {
@@ -25,7 +26,7 @@ export const canRotate = (d) => !!d && !d.pending && d.options.length > 1;
 export function rotateDraft(d) {
   if (!canRotate(d)) return d;
   const idx = (d.idx + 1) % d.options.length;
-  const meeple = d.meeple && d.options[idx].meeples.includes(d.meeple) ? d.meeple : null;
+  const meeple = d.meeple && choiceFits(d.options[idx], d.meeple) ? d.meeple : null;
   return { ...d, idx, meeple };
 }
 
@@ -73,7 +74,7 @@ export function nearestCell(cells, origin) {
 /** The M key: the next meeple spot of the draft's rotation, then none. */
 export function cycleMeeple(d) {
   if (!d || d.pending) return d;
-  return { ...d, meeple: nextSpot(entryOf(d).meeples, d.meeple) };
+  return { ...d, meeple: nextSpot(entryChoices(entryOf(d)), d.meeple) };
 }
 
 /** What the board draws for the draft: the ghost tile and its meeple spots. */
@@ -83,7 +84,7 @@ export function draftView(d, store) {
   const entry = entryOf(d);
   return {
     x: d.x, y: d.y, tile: state.turn.tile, rotation: entry.rotation,
-    spots: d.pending ? (d.meeple ? [d.meeple] : []) : entry.meeples,
+    spots: d.pending ? (d.meeple ? [d.meeple] : []) : entrySpots(entry),
     meeple: d.meeple,
     color: playerBySeat(state, store.seat)?.color ?? 'black',
   };
@@ -92,5 +93,5 @@ export function draftView(d, store) {
 /** The `play` message for the draft at the store's version. */
 export function playMessage(d, version) {
   const entry = entryOf(d);
-  return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, meeple: d.meeple ?? null };
+  return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, ...playFields(entry, d.meeple ?? null) };
 }

@@ -6,9 +6,9 @@ import { playerColor } from './tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
 import { h, colorChip, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
+import { breakdownKinds, expansionLabels } from './expansions/breakdown.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const KINDS = ['road', 'city', 'monastery', 'field'];
 
 function svgEl(name, attrs = {}, text) {
   const e = document.createElementNS(SVG_NS, name);
@@ -17,17 +17,21 @@ function svgEl(name, attrs = {}, text) {
   return e;
 }
 
+// Kinds scored only during the game (the abbot's take-back) or only at the end (farms).
+const ONE_PART = { field: 'end', abbot: 'game' };
+
 function cell(row, kind, label) {
-  const during = kind === 'field' ? 0 : Number(row.game?.[kind] ?? 0);
-  const final = Number(row.end?.[kind] ?? 0);
+  const during = ONE_PART[kind] === 'end' ? 0 : Number(row.game?.[kind] ?? 0);
+  const final = ONE_PART[kind] === 'game' ? 0 : Number(row.end?.[kind] ?? 0);
   return h('td', { class: `k k-${kind}`, 'data-label': label, 'data-kind': kind },
     h('span', { class: 'sum', text: String(during + final) }),
-    kind === 'field' ? null : h('span', { class: 'split', text: `${during}+${final}` }));
+    ONE_PART[kind] ? null : h('span', { class: 'split', text: `${during}+${final}` }));
 }
 
 function renderTable(table, state, mySeat) {
   const result = state.result;
-  const labels = { road: t('end.roads'), city: t('end.cities'), monastery: t('end.monasteries'), field: t('end.fields') };
+  const labels = { road: t('end.roads'), city: t('end.cities'), monastery: t('end.monasteries'), field: t('end.fields'), ...expansionLabels() };
+  const KINDS = breakdownKinds(result.breakdown);
   table.replaceChildren(h('thead', {}, h('tr', {},
     h('th', { class: 'who', scope: 'col', text: t('end.player') }),
     ...KINDS.map((k) => h('th', { scope: 'col', class: `k k-${k}`, text: labels[k] })),

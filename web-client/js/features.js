@@ -83,7 +83,7 @@ export class FeatureMap {
    *  completed: [feature descriptions of roads, cities and monasteries it completed,
    *  with their meeples, which this map then takes off the board]}.
    */
-  place({ x, y, tile, rotation, meeple = null, seat = null }) {
+  place({ x, y, tile, rotation, meeple = null, seat = null, figure = null, ret = null }) {
     const def = this.tiles[tile];
     if (!def) throw new Error(`unknown tile ${tile}`);
     const cell = { x, y, tile, rotation, nodes: {} };
@@ -91,7 +91,7 @@ export class FeatureMap {
     for (const f of def.features) {
       const n = this.parent.length;
       this.parent.push(n);
-      const sides = f.ports.filter((p) => p.length === 1 && p !== 'C').length;
+      const sides = f.ports.filter((p) => p.length === 1 && STEP[p]).length;
       this.info.push({
         kind: f.kind, cells: new Set([key]), open: f.kind === 'road' || f.kind === 'city' ? sides : 0,
         pennants: f.pennant ? 1 : 0, meeples: [], done: false, monastery: f.kind === 'monastery' ? { x, y } : null,
@@ -103,7 +103,7 @@ export class FeatureMap {
     // Join each port with the neighbour's port across it.
     for (const f of def.features) {
       for (const catalogPort of f.ports) {
-        if (catalogPort === 'C') continue;
+        if (!STEP[catalogPort[0]]) continue; // the centre (monastery C, garden G, inner field I) joins nothing
         const port = rotatePort(catalogPort, rotation);
         const [dx, dy] = STEP[port[0]];
         const other = this.cells.get(cellKey(x + dx, y + dy));
@@ -121,8 +121,9 @@ export class FeatureMap {
     let claimed = -1;
     if (meeple) {
       claimed = this.nodeAt(x, y, meeple);
-      if (claimed >= 0) this.info[claimed].meeples.push({ seat, x, y, at: meeple });
+      if (claimed >= 0) this.info[claimed].meeples.push({ seat, x, y, at: meeple, ...(figure && figure !== 'meeple' ? { figure } : {}) });
     }
+    if (ret) this.takeBack(ret, seat);
     const roots = def.features.map((f) => this.find(cell.nodes[f.id])).filter((r, i, a) => a.indexOf(r) === i);
     const completed = [];
     for (const r of roots) {
@@ -136,7 +137,7 @@ export class FeatureMap {
         if (!c) continue;
         for (const n of Object.values(c.nodes)) {
           const i = this.info[this.find(n)];
-          if (i.kind === 'monastery' && !i.done && this.surrounded(c.x, c.y)) completed.push(this.find(n));
+          if ((i.kind === 'monastery' || i.kind === 'garden') && !i.done && this.surrounded(c.x, c.y)) completed.push(this.find(n));
         }
       }
     }
@@ -147,6 +148,16 @@ export class FeatureMap {
       this.info[r].meeples = [];
     }
     return { touched, roots, claimed, completed: out };
+  }
+
+  /** The abbot take-back (abbot.md): the seat's abbot leaves the monastery or garden at `cell`. */
+  takeBack(cell, seat) {
+    const c = this.cells.get(cellKey(cell.x, cell.y));
+    if (!c) return;
+    for (const n of Object.values(c.nodes)) {
+      const i = this.info[this.find(n)];
+      if (i.kind === 'monastery' || i.kind === 'garden') i.meeples = i.meeples.filter((m) => m.seat !== seat || m.x !== cell.x || m.y !== cell.y);
+    }
   }
 
   surrounded(x, y) {

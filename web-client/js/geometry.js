@@ -5,6 +5,8 @@
 // the board rotates the whole drawing. Points handed to the board for meeples and
 // coats of arms are already in BOARD orientation so that those stay upright.
 
+import { riverSegs, pondRadius, RIVER_HALF_WIDTH, GARDEN_RADIUS } from './expansions/river-geometry.js';
+
 export const TILE = 100;
 export const SIDES = ['N', 'E', 'S', 'W'];
 export const HALVES = ['NL', 'NR', 'EL', 'ER', 'SL', 'SR', 'WL', 'WR'];
@@ -25,7 +27,7 @@ function norm(deg) {
 /** Rotates a port clockwise by `deg` (a multiple of 90). */
 export function rotatePort(port, deg) {
   const steps = norm(deg) / 90;
-  if (port === 'C') return 'C';
+  if (port === 'C' || port === 'G' || port === 'I') return port; // the centre, a garden, an inner field
   const side = port[0];
   const i = SIDES.indexOf(side);
   if (i < 0 || !Number.isInteger(steps)) throw new Error(`bad port or rotation: ${port} ${deg}`);
@@ -315,7 +317,10 @@ export function tileShapes(tileDef) {
     junction: null,
     monastery: monasteryFeature ? { id: monasteryFeature.id, center: [50, 50] } : null,
     kinds: {},
+    rivers: [], // the River: [{d, points, end, pond}]
+    garden: null, // a garden (abbot.md): {id, center}
   };
+  const roadSidesAll = tileDef.features.filter((f) => f.kind === 'road').flatMap((f) => f.ports.filter((p) => SIDES.includes(p)));
 
   for (const f of tileDef.features) {
     out.kinds[f.id] = f.kind;
@@ -340,6 +345,11 @@ export function tileShapes(tileDef) {
       out.roads.push({ id: f.id, sides, d: segsToPath(r.segs), points: sampleSegs(r.segs), dead: r.dead, end: r.end ?? null });
     } else if (f.kind === 'field') {
       out.fields.push({ id: f.id, ports: f.ports.slice() });
+    } else if (f.kind === 'river') {
+      const r = riverSegs(f.ports.filter((p) => SIDES.includes(p)), { monastery: !!monasteryFeature, roadSides: roadSidesAll });
+      out.rivers.push({ d: segsToPath(r.segs), points: sampleSegs(r.segs), end: r.end, pond: r.end ? pondRadius(tileDef) : 0 });
+    } else if (f.kind === 'garden') {
+      out.garden = { id: f.id }; // its centre: where the anchor search puts it (below)
     }
   }
   const deadEnds = out.roads.filter((r) => r.dead && !monasteryFeature);
@@ -349,6 +359,7 @@ export function tileShapes(tileDef) {
   // part, done the first time a tile's anchors are asked for (drawing a tile needs none,
   // so the start page does not wait for it).
   const anchors = {};
+  let gardenAt = [50, 50];
   let placedOnce = false;
   const place = () => {
     if (placedOnce) return;
@@ -368,6 +379,10 @@ export function tileShapes(tileDef) {
           }
         }
         for (const r of out.roads) if (distToPolyline(p, r.points) <= ROAD_HALF_WIDTH + 1.5) blocked = true;
+        for (const r of out.rivers) {
+          if (distToPolyline(p, r.points) <= RIVER_HALF_WIDTH + 2) blocked = true;
+          if (r.end && Math.hypot(p[0] - r.end[0], p[1] - r.end[1]) <= r.pond + 2) blocked = true;
+        }
         if (out.monastery && Math.abs(p[0] - 50) <= 19 && Math.abs(p[1] - 50) <= 19) blocked = true;
         if (out.junction && Math.hypot(p[0] - 50, p[1] - 50) <= 10) blocked = true;
         free[k] = blocked ? 0 : 1;
@@ -386,10 +401,26 @@ export function tileShapes(tileDef) {
       } else {
         p = r.points[Math.floor(r.points.length / 2)];
         if (r.points.length === 2) p = [(r.points[0][0] + r.points[1][0]) / 2, (r.points[0][1] + r.points[1][1]) / 2];
+        // A road that crosses the river (a bridge, R5): its meeple stands on the bank, not the bridge.
+        if (out.rivers.some((w) => distToPolyline(p, w.points) < RIVER_HALF_WIDTH + 6)) {
+          const [a, b] = [r.points[0], r.points[r.points.length - 1]];
+          p = r.points.length === 2 ? [a[0] + (b[0] - a[0]) * 0.2, a[1] + (b[1] - a[1]) * 0.2] : r.points[Math.floor(r.points.length / 5)];
+        }
       }
       anchors[r.id] = p;
     }
     const placed = () => Object.values(anchors);
+    if (out.garden) {
+      // The garden takes the roomiest spot of the fields near the middle, clear of roads and walls.
+      const g = bestPoint(free, distanceTransform(free), [50, 50], placed()) ?? [50, 50];
+      gardenAt = g;
+      anchors[out.garden.id] = [g[0], g[1] + 2];
+      for (let k = 0; k < N * N; k++) {
+        const i = k % N;
+        const q = gridPoint(i, (k - i) / N);
+        if (Math.hypot(q[0] - g[0], q[1] - g[1]) <= GARDEN_RADIUS + 2) free[k] = 0;
+      }
+    }
     for (const c of out.cities) {
       const region = new Uint8Array(N * N);
       for (let k = 0; k < N * N; k++) region[k] = cityOf[k] === c.id ? 1 : 0;
@@ -410,6 +441,8 @@ export function tileShapes(tileDef) {
     }
   };
   Object.defineProperty(out, 'anchors', { enumerable: true, get() { place(); return anchors; } });
+  // A garden is drawn where its abbot stands: drawing a garden tile runs the search.
+  if (out.garden) Object.defineProperty(out.garden, 'center', { enumerable: true, get() { place(); return gardenAt; } });
   shapeCache.set(key, out);
   return out;
 }

@@ -116,5 +116,8 @@ export function errorText(err, lang = current) {
 // so do the board's words for assistive technology and placing.
 import * as games from './strings/games.js';
 import * as boardWords from './strings/board.js';
+import * as expansions from './strings/expansions.js';
 
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code], boardWords[code]);
+for (const [code, dict] of Object.entries(DICTS)) {
+  Object.assign(dict, games[code], boardWords[code], expansions[code]);
+}

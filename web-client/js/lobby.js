@@ -5,6 +5,7 @@
 
 import { t, playerName } from './i18n.js';
 import { h, add, colorChip, nameSpan } from './ui.js';
+import { expansionsSection } from './expansions/lobby.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, MAX_SEATS } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
@@ -105,6 +106,8 @@ export function renderLobby(card, state, opts) {
     p.append(text[0], nameSpan(host), text[1] ?? '');
     card.append(p);
   }
+
+  card.append(expansionsSection(state, { canSet: controls.canSetClock, onSettings, bagSize: opts.bagSize ?? null }));
 
   // The clock: everyone reads it in one line; the host opens it to change it.
   const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };

@@ -28,12 +28,12 @@ function namesOf(state, seats) {
 function featureDetail(line) {
   const details = [];
   if (line.kind === 'field') details.push(count('ev.detailCities', line.cities ?? 0));
-  else if (line.kind !== 'monastery') details.push(count('ev.detailTiles', line.tiles ?? 0));
+  else if (line.kind !== 'monastery' && line.kind !== 'garden') details.push(count('ev.detailTiles', line.tiles ?? 0));
   if (line.pennants) details.push(count('ev.detailPennants', line.pennants));
   return featureLabel(line.kind) + (details.length ? ` (${details.join(', ')})` : '');
 }
 
-const EVENT_OF = { closed: 'scored', final: 'scored' };
+const EVENT_OF = { closed: 'scored', final: 'scored', abbot_back: 'scored' };
 
 /** One log line (see narrate.js), built from text nodes and name spans. */
 export function logLine(line, state, tiles) {
@@ -52,7 +52,8 @@ export function logLine(line, state, tiles) {
       li.appendChild(tileIcon(tiles[line.tile], line.rotation, 'tile-icon inline'));
       const f = line.feature;
       const size = f ? count('ev.detailTiles', f.tiles) : '';
-      if (line.what === 'claimed') fill(li, `log.claim.${f.kind}`, { tiles: size }, { name: who(line.seat) });
+      if (line.what === 'claimed' && line.figure === 'abbot') fill(li, `log.claimAbbot.${f.kind}`, {}, { name: who(line.seat) });
+      else if (line.what === 'claimed') fill(li, `log.claim.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extended') fill(li, `log.extend.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extendedOther') fill(li, `log.extendOther.${f.kind}`, { tiles: size }, { name: who(line.seat), owner: namesOf(state, line.owners) });
       else if (line.what === 'extendedFree') fill(li, `log.extendFree.${f.kind}`, { tiles: size }, { name: who(line.seat) });
@@ -74,6 +75,10 @@ export function logLine(line, state, tiles) {
       li.classList.add('scored');
       break;
     }
+    case 'abbot_back':
+      fill(li, 'log.abbotBack', { points: line.points }, { name: who(line.seats?.[0]) });
+      li.classList.add('scored');
+      break;
     case 'final':
       fill(li, 'ev.scoredEnd', { points: line.points, feature: featureDetail(line) }, { names: namesOf(state, line.seats) });
       li.classList.add('scored');

@@ -9,11 +9,12 @@
 //           'extendedOther' (someone else's; owners) | 'extendedFree' | 'plain'
 //   closed {placer, kind, tiles, pennants, points, seats} (a feature completed in play)
 //   final {kind, tiles, pennants, cities, points, seats} (end-of-game scoring, points > 0)
+//   abbot_back {kind, points, seats} (an abbot taken back from a monastery or garden)
 // End-of-game lines worth nothing (a farm next to no completed city) are left out.
 
 import { FeatureMap } from './features.js';
 
-const RANK = { city: 3, road: 2, monastery: 1, field: 0 };
+const RANK = { city: 3, road: 2, monastery: 1, garden: 1, field: 0, river: -1 };
 
 function better(a, b) {
   if (!b) return true;
@@ -37,7 +38,7 @@ function describePlacement(map, ev, result) {
   for (const r of result.roots) {
     if (!touched.has(r) || closed.has(r)) continue;
     const f = map.feature(r);
-    if (f.kind === 'field' || f.kind === 'monastery') continue;
+    if (f.kind !== 'road' && f.kind !== 'city') continue;
     const owners = map.owners(r);
     const d = { kind: f.kind, tiles: f.tiles, cells: f.cells, owners };
     if (owners.includes(ev.seat)) { if (better(d, own)) own = d; }
@@ -76,11 +77,12 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         lines.push({ type: 'discarded', id: ev.id, seat: ev.seat, tile: ev.tile, cells: [] });
         break;
       case 'placed': {
-        const result = map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, seat: ev.seat });
+        const ret = ev.return && Number.isInteger(ev.return.x) && Number.isInteger(ev.return.y) ? ev.return : null;
+        const result = map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
         const d = describePlacement(map, ev, result);
         lastPlaced = ev;
         lines.push({
-          type: 'placed', id: ev.id, seat: ev.seat, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null,
+          type: 'placed', id: ev.id, seat: ev.seat, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, figure: ev.figure ?? null,
           what: d.what, feature: d.feature, owners: d.owners ?? [], cells: first(d.cells, ev.x, ev.y),
         });
         break;
@@ -93,6 +95,8 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         };
         if (ev.end) {
           if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
+        } else if (ev.abbot_return === true) {
+          lines.push({ type: 'abbot_back', ...common });
         } else {
           const placer = lastPlaced && lastPlaced.turn === ev.turn ? lastPlaced.seat : null;
           lines.push({ type: 'closed', placer, ...common });

@@ -155,6 +155,7 @@ export function stepEvents(replay, k) {
  * (numbered from 1, as the slider counts) and why.
  */
 export function problemText({ move = null, reason }, lang) {
+  if (reason?.code === 'expansions') return t('replay.expansions', reason, lang);
   const why = t(`replay.why.${reason?.code}`, reason ?? {}, lang);
   return move === null || move === undefined
     ? t('replay.badFile', { reason: why }, lang)

@@ -10,6 +10,7 @@ import { h, add, namesSpan, renderPlayers, renderLog, bindLog, renderEnd } from 
 import { Board } from './board.js';
 import { boardBounds, playerBySeat } from './state.js';
 import { buildReplay, clampStep, stepForKey, stepEvents, problemText } from './replay.js';
+import { expansionReplay, hasExpansions, roomReplay } from './expansions/replay-server.js';
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
@@ -111,10 +112,11 @@ export class ReplayPage {
       return;
     }
     const players = new Map((Array.isArray(info?.players) ? info.players : []).map((p) => [p.seat, p]));
-    const problem = this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, {
-      names: (s) => String(players.get(s)?.name ?? ''),
-      bots: (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null),
-    });
+    const names = (s) => String(players.get(s)?.name ?? '');
+    const bots = (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null);
+    // A game with expansions replays from the room's own events (the browser's rules are the base game).
+    const exp = hasExpansions(record) ? await roomReplay(record, room, this.tiles) : null;
+    const problem = exp?.problem ?? this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, { prebuilt: exp?.replay, names, bots });
     if (problem) this.showProblem(problem);
   }
 
@@ -124,9 +126,11 @@ export class ReplayPage {
    */
   async openFile(file, errorEl) {
     const read = await readRecordFile(file);
+    const exp = !read.error && hasExpansions(read.record)
+      ? await expansionReplay(read.record, this.tiles, { names: (s) => t('replay.player', { n: s + 1 }) }) : null;
     const problem = read.error
       ? problemText({ move: null, reason: read.error })
-      : this.load(read.record, { kind: 'file', name: String(file.name ?? ''), date: file.lastModified }, null);
+      : exp?.problem ?? this.load(read.record, { kind: 'file', name: String(file.name ?? ''), date: file.lastModified }, null, { prebuilt: exp?.replay });
     if (errorEl) errorEl.textContent = problem ?? '';
     if (!problem) {
       this.enter();
@@ -136,9 +140,9 @@ export class ReplayPage {
   }
 
   /** Replays `record`; a problem's text, or null once it is shown. */
-  load(record, source, move, { names = () => null, bots = () => null } = {}) {
+  load(record, source, move, { names = () => null, bots = () => null, prebuilt = null } = {}) {
     this.bind();
-    const replay = buildReplay(record, {
+    const replay = prebuilt ?? buildReplay(record, {
       room: source.room ?? null,
       names: (s) => names(s) || t('replay.player', { n: s + 1 }),
       bots,

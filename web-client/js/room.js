@@ -22,6 +22,9 @@ import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
+import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
+import { takeBackButton } from './expansions/takeback.js';
+import { spotChoice, spotFigures, choiceFits } from './expansions/abbot.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -52,7 +55,7 @@ export class RoomPage {
     document.body.classList.add('in-room');
     this.board = new Board($('board'), {
       onCellClick: (x, y) => this.selectCell(x, y),
-      onSpotClick: (port) => this.chooseSpot(port),
+      onSpotClick: (port, figure) => this.chooseSpot(spotChoice(port, figure)),
       onGhostClick: () => this.rotate(),
       camera: 'keep',
       memory: viewMemory(this.room),
@@ -79,6 +82,12 @@ export class RoomPage {
 
   inviteUrl() {
     return inviteUrl(location.origin, this.room);
+  }
+
+  /** This game's tile set (its expansions'), from the server once fetched. */
+  gameCatalog(state) {
+    const exps = expansionsOf(state);
+    return gameCatalog(exps, () => this.render()) ?? localGameCatalog(this.catalog, exps);
   }
 
   connect() {
@@ -228,8 +237,9 @@ export class RoomPage {
     this.updateDraft(rotateDraft(this.draft));
   }
 
-  chooseSpot(port) {
-    this.updateDraft(toggleMeeple(this.draft, port));
+  /** A spot's choice (a port, "abbot:<port>", "return": expansions/abbot.js). */
+  chooseSpot(choice) {
+    this.updateDraft(toggleMeeple(this.draft, choice));
   }
 
   noMeeple() {
@@ -261,7 +271,7 @@ export class RoomPage {
     this.queued = null;
     const rotation = entryOf(d).rotation;
     const entry = legalAt(this.store.state, d.x, d.y).find((l) => l.rotation === rotation);
-    const still = keepDraft(d, this.store) && entry && (!d.meeple || entry.meeples.includes(d.meeple));
+    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple); // an abbot or a take-back too
     if (still && this.send(playMessage(d, this.store.version))) {
       this.draft = markPending(d);
       toast(t('offline.sent'), 'info', 4000);
@@ -356,7 +366,7 @@ export class RoomPage {
     const b = boardBounds(state);
     const dv = draftView(this.draft, this.store);
     if (dv) {
-      dv.spots = describeSpots(state, this.tiles, dv, this.board.sizes().spotUnits, mySeat);
+      dv.spots = describeSpots(state, this.tiles, dv, this.board.sizes().spotUnits, mySeat, spotFigures(dv.spots));
       dv.label = t('board.ghost', { x: dv.x, y: dv.y, deg: dv.rotation });
     }
     this.board.render({
@@ -370,13 +380,14 @@ export class RoomPage {
 
     renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });
     this.panels.render({
-      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.catalog, feel: this.feel, live: this.live, autoIds: this.autoIds, queued: !!this.queued,
+      state, store: this.store, draft: this.draft, tiles: this.tiles, catalog: this.gameCatalog(state), feel: this.feel, live: this.live, autoIds: this.autoIds, queued: !!this.queued,
       lobby: {
         mySeat,
         inviteUrl: this.inviteUrl(),
         onCopy: (ev) => copyInvite(ev?.currentTarget, this.inviteUrl()),
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
+        bagSize: this.gameCatalog(state).bag ?? null,
         ...this.life.lobbyOptions(state),
       },
       onShowEnd: () => {
@@ -390,6 +401,7 @@ export class RoomPage {
         life: this.life, rerender: () => this.render(),
       },
     });
+    takeBackButton($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (choice) => this.chooseSpot(choice) });
     this.live = false;
     this.title.update(isMyTurn(this.store));
     // Last, once the panels around the board have their size: a view to play in.

@@ -50,7 +50,7 @@ export class RoomPanels {
     lobby.hidden = state.phase !== 'lobby';
     if (state.phase === 'lobby') {
       const o = ctx.lobby;
-      this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat], () => renderLobby(lobby, state, o));
+      this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat, o.bagSize], () => renderLobby(lobby, state, o));
     }
     const banner = [state.phase, state.turn?.number, state.turn?.seat, mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
     this.part('banner', banner, () => renderBanner($('turn-banner'), {
@@ -63,7 +63,7 @@ export class RoomPanels {
       $('spectators').textContent = `· ${t('spectators', { n: state.spectators ?? 0 })}`;
     });
     $('bag-panel').hidden = state.phase === 'lobby';
-    this.part('bag', state.bag ?? null, () => renderBag($('bag-grid'), $('bag-left'), state, ctx.catalog));
+    this.part('bag', [state.bag ?? null, ctx.catalog?.tiles?.length ?? 0, ctx.catalog?.bag ?? null], () => renderBag($('bag-grid'), $('bag-left'), state, ctx.catalog));
     const events = state.events ?? [];
     const names = players.map((p) => [p.name, p.color]);
     const logDrawn = this.part('log', [events.length, events.at(-1)?.id, names], () => renderLog($('log'), state, ctx.tiles, { autoIds: ctx.autoIds }));

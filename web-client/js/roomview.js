@@ -6,7 +6,8 @@ import { t } from './i18n.js';
 import { h, nameSpan } from './ui.js';
 import { isMyTurn, playerBySeat } from './state.js';
 import { tileMarkup } from './tileart.js';
-import { featureAt } from './geometry.js';
+import { choiceHint } from './expansions/takeback.js';
+import { entryChoices, spotChoice } from './expansions/abbot.js';
 import { entryOf, canRotate } from './draft.js';
 import { $ } from './page.js';
 import { presence, awayFor } from './clock.js';
@@ -88,12 +89,12 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
   if (queued) hint.textContent = t('offline.queued');
   else if (!draft) hint.textContent = t('action.pickCell');
   else if (draft.meeple) {
-    // The choice in words with what it is worth (spots.js), else the feature's name.
-    const spot = spots.find((s) => s.port === draft.meeple);
-    const kind = featureAt(tileDef, entry.rotation, draft.meeple)?.kind ?? 'road';
-    const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : t('action.meepleChosen', { feature: t(`feature.${kind}`) });
+    // The choice in words with what it is worth (spots.js), else the figure and the
+    // feature's name, or the abbot's take-back (expansions/takeback.js).
+    const spot = spots.find((s) => spotChoice(s.port, s.figure) === draft.meeple);
+    const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : choiceHint(tileDef, entry, draft.meeple) ?? '';
     hint.textContent = name.charAt(0).toUpperCase() + name.slice(1);
-  } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0) hint.textContent = t('action.noMeeplesLeft');
+  } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0 && !entryChoices(entry).length) hint.textContent = t('action.noMeeplesLeft');
   else hint.textContent = t('action.noMeepleChosen');
 }
 

@@ -89,7 +89,7 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
   for (const port of ports) {
     const map = new FeatureMap(tiles);
     try {
-      for (const b of board) map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: b.meeple?.at ?? null, seat: b.meeple?.seat ?? null });
+      for (const b of board) map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: b.meeple?.at ?? null, seat: b.meeple?.seat ?? null, figure: b.meeple?.figure ?? null });
       const did = map.place({ x, y, tile, rotation, meeple: port, seat });
       if (did.claimed < 0) continue;
       const root = map.find(did.claimed);
@@ -100,12 +100,12 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
       if (f.kind === 'road') points = f.tiles;
       else if (f.kind === 'city') points = (complete ? 2 : 1) * (f.tiles + f.pennants);
       else if (f.kind === 'field') points = 3 * completedCitiesOf(map, root);
-      else if (f.kind === 'monastery') {
+      else if (f.kind === 'monastery' || f.kind === 'garden') { // a garden scores like a monastery (abbot.md)
         let n = 0;
         for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (map.cells.has(`${x + dx},${y + dy}`)) n++;
         points = complete ? 9 : n;
       }
-      out[port] = { kind: f.kind, tiles: f.kind === 'monastery' ? points : f.tiles, pennants: f.pennants, complete, points };
+      out[port] = { kind: f.kind, tiles: f.kind === 'monastery' || f.kind === 'garden' ? points : f.tiles, pennants: f.pennants, complete, points };
     } catch {
       // A board this client cannot follow: the spot keeps its plain name.
     }
@@ -134,7 +134,7 @@ export function spotName(spot, info) {
   // A language may word each feature on its own (articles, "monk", "farmer").
   const key = (base) => (hasText(`${base}.${spot.kind}`) ? `${base}.${spot.kind}` : base);
   if (!info || spot.kind === 'field') return t(key(`spot.${spot.figure}`), { feature });
-  const size = spot.kind === 'monastery' ? t('spot.around', { n: info.tiles }) : t('ev.detailTiles', { n: info.tiles });
+  const size = spot.kind === 'monastery' || spot.kind === 'garden' ? t('spot.around', { n: info.tiles }) : t('ev.detailTiles', { n: info.tiles });
   return t(key(`spot.${spot.figure}Sized`), { feature, size });
 }
 
@@ -171,7 +171,7 @@ export function tileWords(def) {
   if (!def?.features) return '';
   const counts = new Map();
   for (const f of def.features) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
-  const parts = ['city', 'road', 'monastery', 'field'].filter((k) => counts.has(k)).map((k) => t(`tile.${k}`, { n: counts.get(k) }));
+  const parts = ['city', 'road', 'monastery', 'garden', 'river', 'field'].filter((k) => counts.has(k)).map((k) => t(`tile.${k}`, { n: counts.get(k) }));
   if (def.features.some((f) => f.pennant)) parts.push(t('tile.pennant'));
   return joinNames(parts);
 }

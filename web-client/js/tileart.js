@@ -2,6 +2,8 @@
 // Pure string building: no DOM, and no user-provided text ever goes through here.
 
 import { tileShapes, pennantPoints, MEEPLE_PATH, ROAD_HALF_WIDTH } from './geometry.js';
+import { riverMarkup, gardenMarkup, waterDefs } from './expansions/river-art.js';
+import { abbotDefs } from './expansions/abbot-art.js';
 
 export const COLORS = {
   field: '#9fc46a',
@@ -57,6 +59,7 @@ export function tileBodyMarkup(tileDef) {
   const s = tileShapes(tileDef);
   const parts = [];
   parts.push(`<rect width="100" height="100" fill="url(#pat-field)"/>`);
+  parts.push(riverMarkup(s));
   for (const r of s.roads) {
     parts.push(`<path d="${r.d}" fill="none" stroke="${COLORS.roadEdge}" stroke-width="${ROAD_HALF_WIDTH * 2 + 3}" stroke-linecap="butt"/>`);
   }
@@ -75,6 +78,7 @@ export function tileBodyMarkup(tileDef) {
       parts.push(`<path d="${w}" fill="none" stroke="${COLORS.wallTop}" stroke-width="2.4" stroke-dasharray="3 2.2"/>`);
     }
   }
+  parts.push(gardenMarkup(s));
   parts.push(`<rect x="0.4" y="0.4" width="99.2" height="99.2" fill="none" stroke="rgba(40,30,15,.45)" stroke-width=".8"/>`);
   return parts.join('');
 }
@@ -119,6 +123,7 @@ export function defsMarkup(catalog) {
     <path d="M-3.5 -3 L0 -6 L3.5 -3 L0 4 Z" fill="#f7d35a"/>
   </g>`);
   out.push(`<path id="sym-meeple" d="${MEEPLE_PATH}"/>`);
+  out.push(waterDefs(), abbotDefs());
   for (const t of catalog.tiles) out.push(`<g id="tile-${t.letter}">${tileBodyMarkup(t)}</g>`);
   return out.join('\n');
 }

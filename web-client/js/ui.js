@@ -7,6 +7,7 @@ import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
 import { tileWords } from './spots.js';
+import { figuresChips } from './expansions/figures.js';
 
 export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
@@ -48,6 +49,8 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
     });
     const meeples = h('span', { class: 'meeple-row', title: t('meeplesLeft', { n: p.meeples }) });
     for (let i = 0; i < 7; i++) meeples.appendChild(colorChip(i < p.meeples ? p.color : 'none', `mini-meeple${i < p.meeples ? '' : ' used'}`));
+    const figures = figuresChips(p);
+    if (figures) meeples.appendChild(figures);
     const held = p.tile ? tileIcon(tiles[p.tile], 0, 'tile-icon held') : h('span', { class: 'held-empty' });
     if (p.tile) held.setAttribute('data-testid', 'held-tile');
     const clock = active && clockMs !== null

@@ -260,7 +260,6 @@ export const de = {
   'replay.why.occupied': 'dieses Gebiet ist schon besetzt',
   'replay.why.figure': 'das Grundspiel hat keine Figur „{figure}“',
   'replay.why.return': 'das Grundspiel hat keinen Abt zum Zurücknehmen',
-  'replay.why.expansions': 'ein Spiel mit Erweiterungen ({expansions}) wird auf dem Server nachgespielt: öffne es über dessen Seite',
   'lobby.leave': 'Meinen Platz verlassen',
   'lobby.left': 'Du hast deinen Platz verlassen: du schaust jetzt zu.',
   'lobby.kick': 'Entfernen',

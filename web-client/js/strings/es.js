@@ -260,7 +260,6 @@ export const es = {
   'replay.why.occupied': 'ese elemento ya tiene un seguidor',
   'replay.why.figure': 'el juego básico no tiene la figura «{figure}»',
   'replay.why.return': 'el juego básico no tiene abad que recuperar',
-  'replay.why.expansions': 'una partida con expansiones ({expansions}) se reproduce en el servidor: ábrela desde su página',
   'lobby.leave': 'Dejar mi asiento',
   'lobby.left': 'Has dejado tu asiento: ahora miras esta partida.',
   'lobby.kick': 'Quitar',

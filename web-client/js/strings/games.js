@@ -82,7 +82,6 @@ export const en = {
   'replay.why.occupied': 'that feature already holds a meeple',
   'replay.why.figure': 'the base game has no figure "{figure}"',
   'replay.why.return': 'the base game has no abbot to take back',
-  'replay.why.expansions': 'a game with expansions ({expansions}) is replayed by the server: open it from the server’s page',
 
   'lobby.leave': 'Leave my seat',
   'lobby.left': 'You left your seat: you are watching this game now.',
@@ -207,7 +206,6 @@ export const ja = {
   'replay.why.occupied': 'その場所にはすでにミープルがいます',
   'replay.why.figure': '基本ゲームにコマ「{figure}」はありません',
   'replay.why.return': '基本ゲームに戻す修道院長はいません',
-  'replay.why.expansions': '拡張（{expansions}）のあるゲームはサーバーで再生します。サーバーのページから開いてください',
 
   'lobby.leave': '席を離れる',
   'lobby.left': '席を離れました。観戦しています。',
@@ -332,7 +330,6 @@ export const fr = {
   'replay.why.occupied': 'cet élément porte déjà un meeple',
   'replay.why.figure': 'le jeu de base n’a pas de pion « {figure} »',
   'replay.why.return': 'le jeu de base n’a pas d’abbé à reprendre',
-  'replay.why.expansions': 'une partie avec extensions ({expansions}) se rejoue sur le serveur : ouvrez-la depuis sa page',
 
   'lobby.leave': 'Quitter ma place',
   'lobby.left': 'Vous avez quitté votre place : vous regardez la partie.',
