@@ -134,6 +134,45 @@ void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) 
   if (seeded_) settle(events);
 }
 
+// ---------------------------------------------------------------- copies
+
+void Game::copy_from(const Game& o) {
+  const auto prefix = [](auto& to, const auto& from, std::size_t n) {
+    std::copy(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(n), to.begin());
+  };
+  prefix(grid_, o.grid_, static_cast<std::size_t>(o.grid_mask_) + 1);
+  prefix(placed_, o.placed_, o.placed_count_);
+  prefix(nodes_, o.nodes_, o.node_count_);
+  prefix(frontier_, o.frontier_, o.frontier_count_);
+  if (o.rules_ != nullptr) prefix(bag_, o.bag_, static_cast<std::size_t>(o.rules_->bag_size));
+  grid_stride_ = o.grid_stride_;
+  grid_mask_ = o.grid_mask_;
+  unseen_ = o.unseen_;
+  scores_ = o.scores_;
+  supply_ = o.supply_;
+  held_ = o.held_;
+  held_draw_ = o.held_draw_;
+  part_state_ = o.part_state_;
+  rules_ = o.rules_;
+  seed_ = o.seed_;
+  node_count_ = o.node_count_;
+  frontier_count_ = o.frontier_count_;
+  placed_count_ = o.placed_count_;
+  drawn_ = o.drawn_;
+  players_ = o.players_;
+  min_x_ = o.min_x_;
+  max_x_ = o.max_x_;
+  min_y_ = o.min_y_;
+  max_y_ = o.max_y_;
+  monks_ = o.monks_;
+  free_cache_ = o.free_cache_;
+  free_cache_key_ = o.free_cache_key_;
+  current_ = o.current_;
+  moves_ = o.moves_;
+  phase_ = o.phase_;
+  seeded_ = o.seeded_;
+}
+
 // ---------------------------------------------------------------- hidden information
 
 bool Game::reorder_bag(std::span<const Tile> order) {

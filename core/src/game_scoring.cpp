@@ -300,7 +300,12 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   int tiles = 0;
   int pennants = 0;
   std::vector<Cell> cells;
-  std::array<MeepleReturned, kMaxPlayers * 12> returned;  // every figure a player has, and more
+  // The figures going home, as (tile, seat, figure) bytes: no events are built unless asked.
+  struct Home {
+    std::uint8_t tile, seat;
+    Figure figure;
+  };
+  std::array<Home, kMaxPlayers * 12> returned;  // every figure a player has, and more
   int returned_count = 0;
   std::uint16_t n = root;
   do {
@@ -315,10 +320,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     }
     if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
     if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
-      if (events != nullptr) {
-        returned[static_cast<std::size_t>(returned_count++)] =
-            MeepleReturned{p.meeple_seat, node.tile, Cell{p.x, p.y}, p.figure};
-      }
+      if (events != nullptr) returned[static_cast<std::size_t>(returned_count++)] = Home{node.tile, p.meeple_seat, p.figure};
       supply_[p.meeple_seat][static_cast<std::size_t>(p.figure)]++;
       if (is_cloister(kind)) --monks_;
       placed_[node.tile].meeple_seat = kNone;
@@ -357,7 +359,11 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     FeatureScored e{kind, end, points, std::move(winners), counts, tiles, kind == Kind::City ? pennants : 0,
                     cities, std::move(cells)};
     events->push_back(std::move(e));
-    for (int i = 0; i < returned_count; ++i) events->push_back(returned[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < returned_count; ++i) {
+      const Home& h = returned[static_cast<std::size_t>(i)];
+      const Placed& hp = placed_[h.tile];
+      events->push_back(MeepleReturned{h.seat, h.tile, Cell{hp.x, hp.y}, h.figure});
+    }
   }
 }
 

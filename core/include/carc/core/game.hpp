@@ -274,6 +274,15 @@ class Game {
   // Memory of this state (it owns no heap).
   static constexpr std::size_t memory_bytes() { return sizeof(Game); }
 
+  // A copy takes the parts of the arrays in use (the board's layout, the placed tiles, the
+  // nodes, the frontier, the draw pile), not their capacity for every expansion: a base
+  // game copies about as much as it did before expansions (bots copy once a playout).
+  Game(const Game& o) { copy_from(o); }
+  Game& operator=(const Game& o) {
+    if (this != &o) copy_from(o);
+    return *this;
+  }
+
   // ---- internals, public for the implementation's helpers and the expansions' parts ----
   // The board lives in two-byte slots: cell (x, y) is slot (x + stride y) mod slots, with
   // the smallest layout that holds the game's tiles. A game of n tiles spans at most n - 1
@@ -346,6 +355,7 @@ class Game {
  private:
   friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
   Game() = default;
+  void copy_from(const Game& o);
   void start(int players, const Ruleset& rules, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events);
   void advance_turn();
