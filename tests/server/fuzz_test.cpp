@@ -475,6 +475,7 @@ TEST_CASE("fuzz: thousands of hostile WebSocket frames change nothing and crash 
   int frames = 0;
   constexpr int kRounds = 30;
   constexpr int kPerRound = 24;
+  double slowest_legit = 0;  // ms for a round's eight refusals to the legit players
   for (int round = 0; round < kRounds; ++round) {
     const std::int64_t version = a.players[0]->version();
     const std::string real_token = a.players[gen.below(2)]->token();
@@ -509,6 +510,7 @@ TEST_CASE("fuzz: thousands of hostile WebSocket frames change nothing and crash 
     }
 
     // The legit players try what a cheater would; each gets its exact error.
+    const auto legit_t0 = Clock::now();
     Peer& cur = a.current();
     Peer& other = *a.players[1 - static_cast<std::size_t>(cur.seat().value())];
     const json legal = cur.state()["turn"]["legal"];
@@ -533,6 +535,7 @@ TEST_CASE("fuzz: thousands of hostile WebSocket frames change nothing and crash 
     CHECK(cur.expect_error() == "bad_message");
     cur.send_raw("{\"type\":\"play\",\"version\":" + std::to_string(gv) + ",\"x\":1e308,\"y\":0,\"rotation\":0}");
     CHECK(cur.expect_error() == "bad_message");
+    slowest_legit = std::max(slowest_legit, std::chrono::duration<double, std::milli>(Clock::now() - legit_t0).count());
 
     for (auto& f : fuzzers) f->drain(40ms, codes);
     for (Peer* p : a.all()) check_resync(*p);
@@ -562,6 +565,7 @@ TEST_CASE("fuzz: thousands of hostile WebSocket frames change nothing and crash 
     for (auto [code, n] : f->closes) closes[code] += n;
   }
   MESSAGE("frames " << frames << ", answers " << answers << ", reconnects " << reconnects);
+  MESSAGE("the legit players' eight refusals took at most " << slowest_legit << " ms in a round");
   for (auto [code, n] : closes) {
     MESSAGE("closed with " << code << ": " << n);
     // 1007 invalid UTF-8, 1009 too large, 1002 protocol error; never a drop or an internal error.
