@@ -98,13 +98,13 @@ export function turnView(vp, bounds, legal, { minCell, pad = 0.3 } = {}) {
   // As large as possible while all legal cells fit, but never below minCell.
   const scale = Math.max(minCell / TILE, Math.min(fitScale(vp, lb, { pad }), FIT_MAX_SCALE));
   const r = safeRect(vp);
-  // The most legal cells in the free part first; then the fewest under a cover (a legal
-  // cell beyond the free part is still drawn, and may lie under the zoom buttons).
-  const score = (v) => legal.filter((c) => cellInside(vp, v, c.x, c.y)).length * (legal.length + 1) - coveredCells(vp, v, legal);
+  // No legal cell under a cover first (one there looks playable but takes no tap: a legal
+  // cell beyond the free part is still drawn); then the most legal cells in the free part.
+  const score = (v) => legal.filter((c) => cellInside(vp, v, c.x, c.y)).length - coveredCells(vp, v, legal) * (legal.length + 1);
   const centre = [((lb.minX + lb.maxX + 1) / 2) * TILE, ((lb.minY + lb.maxY + 1) / 2) * TILE];
   let best = viewAt(scale, centre[0], centre[1], r.x + r.w / 2, r.y + r.h / 2);
   let bestScore = score(best);
-  const perfect = legal.length * (legal.length + 1);
+  const perfect = legal.length;
   if (bestScore < perfect) {
     // Too spread out, or a cell under a cover: try centring each legal cell, and (with
     // covers) each of those moved by up to one and a half cells in halves, and keep the
