@@ -21,6 +21,7 @@
 #include "room.hpp"
 #include "server.hpp"
 #include "store_writer.hpp"
+#include "wake_scheduler.hpp"
 
 namespace carc::server {
 
@@ -50,6 +51,7 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
     auto d = std::unique_ptr<Durability>(new Durability(std::move(pg), config));
     d->pg_ = raw;
     d->lease_ms_ = config.lease_ms;
+    d->wake_store_ = WakeStore::postgres(config.db_url, o.node_id);
     return d;
   }
   SqliteStore::Options options;
@@ -62,7 +64,10 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
     store = SqliteStore::open(config.data_dir, options);
     spdlog::info("storage: {} (synchronous {})", store->describe(), config.db_sync_normal ? "NORMAL" : "FULL");
   }
-  return std::unique_ptr<Durability>(new Durability(std::move(store), config));
+  auto d = std::unique_ptr<Durability>(new Durability(std::move(store), config));
+  d->wake_store_ = config.data_dir.filename() == ":memory:" ? WakeStore::memory()
+                                                            : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  return d;
 }
 
 Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
@@ -77,7 +82,20 @@ Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
   }
 }
 
+void Durability::start_wakes(Server& server) {
+  // Several nodes: poll, since another node's rooms become this one's when its lease ends.
+  const auto poll = std::chrono::milliseconds(pg_ != nullptr ? std::max<std::int64_t>(500, lease_ms_ / 4) : 30'000);
+  wakes_ = std::make_unique<WakeScheduler>(std::move(wake_store_), server.rooms(), poll);
+  WakeScheduler* w = wakes_.get();
+  server.rooms().set_wake_hook([w](const std::string& room, std::optional<std::int64_t> due) { w->set(room, due); });
+}
+
+void Durability::stop_wakes() {
+  if (wakes_) wakes_->stop();
+}
+
 Durability::~Durability() {
+  stop_wakes();
   // After the Server (and its writer) stopped: nothing of ours writes any more.
   if (pg_ != nullptr) {
     if (const Status s = pg_->retire(); !s) spdlog::warn("storage: {}", s.error());
@@ -106,8 +124,10 @@ std::unique_ptr<Persistence> Durability::make_persistence() {
 int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
+  start_wakes(server);
   if (pg_ != nullptr) {
     serve_from_shared_database(server);
+    wakes_->start();
     return 0;
   }
   const RoomsLoad all = writer.load_all();
@@ -139,20 +159,25 @@ int Durability::restore(Server& server) {
   server.rooms().set_loader([&server, &writer](std::string id, RoomRegistry::RoomCallback done) {
     writer.load(std::move(id), [&server, done = std::move(done)](RoomLoad load) {
       if (!load.error.empty()) spdlog::error("storage: {}", load.error);
+      // Finished games, and turn-based games that left memory (their rooms stay stored).
       const auto& stored = load.room;
-      if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return done(nullptr);
+      if (!stored || !stored->quarantined.empty()) return done(nullptr);
       auto decoded = decode_room(*stored);
       const auto* r = std::get_if<RestoredRoom>(&decoded);
       if (r == nullptr) return done(nullptr);
       auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().services(), *r);
       auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
-      done(ok != nullptr ? *ok : nullptr);
+      if (ok == nullptr) return done(nullptr);
+      auto loaded = *ok;
+      boost::asio::post(loaded->strand(), [loaded] { loaded->start(); });
+      done(loaded);
     });
   });
   writer.run_and_wait([](RoomStore& store) {
     const auto q = store.quarantined();
     if (!q.empty()) spdlog::warn("storage: {} quarantined room(s) kept aside (see the rooms table, column quarantined)", q.size());
   });
+  wakes_->start();
   spdlog::info("storage: restored {} room(s)", restored);
   return restored;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "carc/server/room_store.hpp"
+#include "carc/server/wake_store.hpp"
 #include "config.hpp"
 #include "persistence.hpp"
 
@@ -14,6 +15,7 @@ namespace carc::server {
 class PgStore;
 class Server;
 class StoreWriter;
+class WakeScheduler;
 
 class Durability {
  public:
@@ -29,6 +31,8 @@ class Durability {
   // Blocks: call it before the server listens.
   int restore(Server& server);
   RoomStore& store() { return *store_; }
+  // Stops the turn-based rooms' wake-ups (before the Server goes: they load its rooms).
+  void stop_wakes();
 
  private:
   Durability(std::unique_ptr<RoomStore> store, const Config& config);
@@ -43,6 +47,10 @@ class Durability {
   StoreWriter* writer_ = nullptr;     // owned by the Server
   PgStore* pg_ = nullptr;             // several nodes: backend_ is this PostgreSQL store
   std::int64_t lease_ms_ = 0;
+  std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()
+  std::unique_ptr<WakeScheduler> wakes_;
+  // Wake-ups of turn-based rooms: rooms made or restored from here on hand theirs over.
+  void start_wakes(Server& server);
 };
 
 }  // namespace carc::server

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     durability->restore(server);
     server.listen();
     server.run();
+    durability->stop_wakes();
   } catch (const std::exception& e) {
     spdlog::critical("{}", e.what());
     return 1;

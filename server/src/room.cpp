@@ -1,5 +1,7 @@
 #include "room.hpp"
 
+#include <cstdlib>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -14,9 +16,20 @@ std::int64_t steady_ms() {
       .count();
 }
 
+namespace {
+// CARC_TEST_CLOCK_OFFSET_MS: test-only, moves the server's wall clock (turn-based banks last
+// hours at least; a test restarts the server "a day later" instead of waiting for it).
+std::int64_t clock_offset_ms() {
+  const char* v = std::getenv("CARC_TEST_CLOCK_OFFSET_MS");
+  return v != nullptr ? std::atoll(v) : 0;
+}
+}  // namespace
+
 std::int64_t unix_ms() {
+  static const std::int64_t offset = clock_offset_ms();
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+             .count() +
+         offset;
 }
 
 Room::Room(Strand strand, std::string id, RoomServices services)
@@ -27,6 +40,9 @@ Room::Room(Strand strand, std::unique_ptr<RoomLogic> logic, RoomServices service
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   idle_since_ms_ = steady_ms();
+  // A live room has never had a wake-up stored; a restored turn-based one writes its own
+  // once (what storage holds may predate its last move).
+  wake_known_ = !logic_->turn_based();
 }
 
 std::variant<std::shared_ptr<Room>, std::string> Room::restore(Strand strand, std::string id, RoomServices services,
@@ -70,6 +86,7 @@ void Room::carry_out() {
       spdlog::warn("room {}: a computer player's turn, but this server runs no bot pool", id);
     }
   }
+  if (!fx.notices.empty() && services_.notify) services_.notify(std::move(fx.notices));
   if (fx.rematch) {
     if (services_.make_rematch) {
       services_.make_rematch(std::move(fx.rematch->actions), [self = shared_from_this()](std::string room) {
@@ -84,6 +101,15 @@ void Room::carry_out() {
     }
   }
   arm(logic_->next_wake());
+  if (services_.wake_changed) {
+    const auto due = logic_->stored_wake();
+    if (!wake_known_ || due != wake_due_) {
+      wake_known_ = true;
+      wake_due_ = due;
+      services_.wake_changed(id, due);
+    }
+  }
+  keep_stored_ = logic_->turn_based() && logic_->phase() != protocol::RoomPhase::Finished;
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   const auto mem = logic_->memory();

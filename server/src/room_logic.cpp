@@ -62,7 +62,15 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
     free_seat(*f, now_ms, nullptr);
   } else if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_changed(*c);
+  } else if (const auto* w = std::get_if<WebhookChanged>(&action)) {
+    hook_ = w->hook;
+    settings_.webhook = hook_.has_value();
+  } else if (const auto* p = std::get_if<PushChanged>(&action)) {
+    if (p->seat < 0 || p->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(p->seat);
+    auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
+    if (p->endpoint.empty()) push.reset();
+    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
@@ -91,12 +99,21 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
 std::vector<protocol::SeatFacts> RoomLogic::seat_facts() const {
   std::vector<protocol::SeatFacts> out;
   out.reserve(seats_.size());
-  for (const auto& s : seats_) out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away});
+  const bool banks = settings_.turn_based();
+  for (const auto& s : seats_) {
+    out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away,
+                                      banks ? std::optional<std::int64_t>(s.bank_ms) : std::nullopt});
+  }
   return out;
 }
 
 std::optional<std::int64_t> RoomLogic::deadline() const {
-  if (phase_ != RoomPhase::Playing || !settings_.turn_seconds) return std::nullopt;
+  if (phase_ != RoomPhase::Playing) return std::nullopt;
+  if (settings_.turn_based()) {
+    if (!game_ || game_->finished()) return std::nullopt;
+    return turn_started_ms_ + seats_[static_cast<std::size_t>(game_->current_seat())].bank_ms;
+  }
+  if (!settings_.turn_seconds) return std::nullopt;
   return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;
 }
 
@@ -244,6 +261,8 @@ void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
     play_move(move->action, move->events, &fx);
     publish(nullptr, fx, pending_received_);
     game_version_ = version_;
+    if (game_->finished()) notify_over(fx);
+    else notify_turn(fx);
     return maybe_think(now_ms, fx);
   }
   auto& a = std::get<PendingAction>(p);
@@ -258,6 +277,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     spdlog::info("room {}: game started with {} players", id_, g->players);
     publish(nullptr, fx, pending_received_);
     game_version_ = version_;
+    notify_turn(fx);
     return maybe_think(now_ms, fx);
   }
   if (const auto* c = std::get_if<ChatPosted>(&action)) {
@@ -274,8 +294,20 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds};
+    settings_changed(*c);
     return publish(nullptr, fx, pending_received_);
+  }
+  if (const auto* w = std::get_if<WebhookChanged>(&action)) {
+    hook_ = w->hook;
+    settings_.webhook = hook_.has_value();
+    spdlog::info("room {}: webhook {}", id_, hook_ ? "set" : "removed");
+    return publish(nullptr, fx, pending_received_);
+  }
+  if (const auto* p = std::get_if<PushChanged>(&action)) {
+    auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
+    if (p->endpoint.empty()) push.reset();
+    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
+    return publish(nullptr, fx, pending_received_);  // nothing public: no patch
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
@@ -315,6 +347,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   record_moves_.reserve(kBagSize);
   record_auto_.reserve(kBagSize);
   turn_started_ms_ = g.time_ms;
+  for (auto& s : seats_) s.bank_ms = std::int64_t{settings_.bank_seconds} * 1000;
   if (fx != nullptr) {
     patcher_.events_started(events_);
     patcher_.game_events(events_, events);
@@ -334,6 +367,7 @@ std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& m
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
+  bank_after_move(action);
   turn_started_ms_ = action.time_ms;
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);

@@ -24,6 +24,7 @@
 #include "carc/protocol/messages.hpp"
 #include "carc/protocol/room_state.hpp"
 #include "client.hpp"
+#include "notice.hpp"
 #include "persistence.hpp"
 
 namespace carc::server {
@@ -61,6 +62,7 @@ struct Effects {
   bool finished = false;                     // the game just ended
   std::optional<BotRequest> think;
   std::optional<RematchRequest> rematch;     // create it, then answer rematch_created()
+  std::vector<Notice> notices;               // to send once this change is stored (protocol 1.4)
   void clear() { *this = Effects{}; }
 };
 
@@ -97,6 +99,10 @@ class RoomLogic {
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
   std::optional<std::int64_t> next_wake() const;  // unix ms
+  // Turn-based rooms (protocol 1.4): when this room must be woken even if it is out of
+  // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
+  std::optional<std::int64_t> stored_wake() const;
+  bool turn_based() const { return settings_.turn_based(); }
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record
@@ -116,6 +122,8 @@ class RoomLogic {
     std::string token;              // its token, while a connection that knows it holds the seat
     std::int64_t gone_since_ms = 0;  // when the seat lost its connection
     bool away = false;
+    std::int64_t bank_ms = 0;             // turn-based: the bank at the start of the current turn
+    std::optional<PushTarget> push;       // the seat's Web Push subscription
   };
   struct Member {
     ClientPtr client;
@@ -158,6 +166,7 @@ class RoomLogic {
   int spectators_ = 0;
   int host_ = -1;
   protocol::ClockSettings settings_;
+  std::optional<protocol::WebhookSetting> hook_;  // a secret of the room: never in the public state
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
   std::unique_ptr<Game> game_;  // null in the lobby
@@ -212,6 +221,16 @@ class RoomLogic {
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void record_events(const std::vector<Event>& events, bool automatic);
   void finish_game(Effects* fx);
+  // ---- room_notify.cpp: banks and notifications (protocol 1.4) ----
+  void settings_changed(const SettingsChanged& c);
+  void bank_after_move(const MovePlayed& action);
+  // The notices this change causes (a human's turn began, the game ended).
+  void notify_turn(Effects& fx);
+  void notify_over(Effects& fx);
+  Notice notice(Notice::Event e, std::optional<int> seat) const;
+  void on_push_subscribe(Member& m, const protocol::PushSubscribeMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_push_unsubscribe(Member& m, SteadyClock::time_point t0, Effects& fx);
+  void on_webhook(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
   int first_human_from(int seat) const;
 
