@@ -1,5 +1,6 @@
 #include "room.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include <boost/asio/dispatch.hpp>
@@ -17,19 +18,35 @@ std::int64_t steady_ms() {
 }
 
 namespace {
-// CARC_TEST_CLOCK_OFFSET_MS: test-only, moves the server's wall clock (turn-based banks last
-// hours at least; a test restarts the server "a day later" instead of waiting for it).
+// Test-only shifts of the server's wall clock (turn-based banks last an hour at least; a test
+// moves the clock instead of waiting): CARC_TEST_CLOCK_OFFSET_MS, fixed for the run, or
+// CARC_TEST_CLOCK_FILE, a file holding the offset that a test may change while the server
+// runs (read again at most every 100 ms; several nodes of a cluster test share one).
 std::int64_t clock_offset_ms() {
-  const char* v = std::getenv("CARC_TEST_CLOCK_OFFSET_MS");
-  return v != nullptr ? std::atoll(v) : 0;
+  static const std::int64_t fixed = [] {
+    const char* v = std::getenv("CARC_TEST_CLOCK_OFFSET_MS");
+    return v != nullptr ? std::atoll(v) : 0;
+  }();
+  static const char* file = std::getenv("CARC_TEST_CLOCK_FILE");
+  if (file == nullptr) return fixed;
+  static std::atomic<std::int64_t> offset{0}, read_at{-1000};
+  const std::int64_t now = steady_ms();
+  if (now - read_at.load(std::memory_order_relaxed) >= 100) {
+    read_at.store(now, std::memory_order_relaxed);
+    if (std::FILE* f = std::fopen(file, "r")) {
+      long long v = 0;
+      if (std::fscanf(f, "%lld", &v) == 1) offset.store(v, std::memory_order_relaxed);
+      std::fclose(f);
+    }
+  }
+  return fixed + offset.load(std::memory_order_relaxed);
 }
 }  // namespace
 
 std::int64_t unix_ms() {
-  static const std::int64_t offset = clock_offset_ms();
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
              .count() +
-         offset;
+         clock_offset_ms();
 }
 
 Room::Room(Strand strand, std::string id, RoomServices services)
