@@ -21,6 +21,8 @@
 #include "room.hpp"
 #include "server.hpp"
 #include "store_writer.hpp"
+#include "extras.hpp"
+#include "player_keys.hpp"
 #include "wake_scheduler.hpp"
 
 namespace carc::server {
@@ -52,6 +54,7 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
     d->pg_ = raw;
     d->lease_ms_ = config.lease_ms;
     d->wake_store_ = WakeStore::postgres(config.db_url, o.node_id);
+    d->key_store_ = KeyStore::postgres(config.db_url);
     return d;
   }
   SqliteStore::Options options;
@@ -65,8 +68,9 @@ std::unique_ptr<Durability> Durability::open(const Config& config) {
     spdlog::info("storage: {} (synchronous {})", store->describe(), config.db_sync_normal ? "NORMAL" : "FULL");
   }
   auto d = std::unique_ptr<Durability>(new Durability(std::move(store), config));
-  d->wake_store_ = config.data_dir.filename() == ":memory:" ? WakeStore::memory()
-                                                            : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  const bool memory = config.data_dir.filename() == ":memory:";
+  d->wake_store_ = memory ? WakeStore::memory() : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  d->key_store_ = memory ? KeyStore::memory() : KeyStore::sqlite(config.data_dir / SqliteStore::kFileName);
   return d;
 }
 
@@ -125,6 +129,7 @@ int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   start_wakes(server);
+  if (key_store_) server.extras().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
   if (pg_ != nullptr) {
     serve_from_shared_database(server);
     wakes_->start();

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "carc/server/room_store.hpp"
+#include "carc/server/key_store.hpp"
 #include "carc/server/wake_store.hpp"
 #include "config.hpp"
 #include "persistence.hpp"
@@ -48,6 +49,7 @@ class Durability {
   PgStore* pg_ = nullptr;             // several nodes: backend_ is this PostgreSQL store
   std::int64_t lease_ms_ = 0;
   std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()
+  std::unique_ptr<KeyStore> key_store_;    // handed to the server in restore()
   std::unique_ptr<WakeScheduler> wakes_;
   // Wake-ups of turn-based rooms: rooms made or restored from here on hand theirs over.
   void start_wakes(Server& server);

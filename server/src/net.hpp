@@ -16,6 +16,7 @@
 
 #include "bot_pool.hpp"
 #include "config.hpp"
+#include "extras.hpp"
 #include "metrics.hpp"
 #include "address.hpp"
 #include "persistence.hpp"
@@ -82,6 +83,7 @@ struct ServerContext {
   TokenBuckets room_buckets;     // POST /api/rooms per client address
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
   std::atomic<bool> stopping{false};
+  Extras extras;  // protocol 1.4: player keys, notifications
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
 

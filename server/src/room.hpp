@@ -118,6 +118,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string record_json() const { return logic_->record_json(); }  // GET /api/rooms/<id>/record
   std::string state_text();                                          // the whole public state
   std::int64_t version() const { return logic_->version(); }
+  std::optional<int> seat_of_token(std::string_view token) const { return logic_->seat_of_token(token); }
 };
 
 std::int64_t steady_ms();

@@ -55,7 +55,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
+    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt});
     if (s->host) host_ = s->seat;
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
@@ -240,7 +240,7 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.push_back(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false});
+    seats_.push_back(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, std::nullopt});
     if (t.host) host_ = t.seat;
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
@@ -289,7 +289,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return publish(nullptr, fx, pending_received_);
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
-    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false});
+    seats_.push_back(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt});
     return publish(nullptr, fx, pending_received_);
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
@@ -503,10 +503,19 @@ std::string RoomLogic::info_json() const {
                        {"name", s.name},
                        {"connected", s.holder != nullptr},
                        {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
+    // Protocol 1.4, for "your games": what is left of each bank.
+    if (settings_.turn_based()) players.back()["bank_ms"] = s.bank_ms;
+  }
+  nlohmann::json turn = nullptr;
+  if (phase_ == RoomPhase::Playing && game_ && !game_->finished()) {
+    const auto d = deadline();
+    turn = {{"seat", game_->current_seat()}, {"deadline", d ? nlohmann::json(*d) : nlohmann::json(nullptr)}};
   }
   return nlohmann::json{{"room", id_},
                         {"phase", protocol::phase_name(phase_)},
+                        {"pace", protocol::pace_name(settings_.pace)},
                         {"players", std::move(players)},
+                        {"turn", std::move(turn)},
                         {"spectators", spectators_}}
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

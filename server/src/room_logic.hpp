@@ -103,6 +103,8 @@ class RoomLogic {
   // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
   std::optional<std::int64_t> stored_wake() const;
   bool turn_based() const { return settings_.turn_based(); }
+  // The human seat whose token this is (compared in constant time), if any.
+  std::optional<int> seat_of_token(std::string_view token) const;
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "random.hpp"
 #include "room_logic.hpp"
 
 namespace carc::server {
@@ -38,6 +39,15 @@ std::optional<std::int64_t> RoomLogic::stored_wake() const {
   if (!settings_.turn_based() || phase_ != RoomPhase::Playing || !game_ || game_->finished()) return std::nullopt;
   if (seats_[static_cast<std::size_t>(game_->current_seat())].bot) return turn_started_ms_;  // due at once
   return deadline();
+}
+
+std::optional<int> RoomLogic::seat_of_token(std::string_view token) const {
+  const std::string hash = sha256_hex(token);
+  std::optional<int> found;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (!seats_[i].bot && constant_time_equal(seats_[i].token_hash, hash)) found = static_cast<int>(i);
+  }
+  return found;
 }
 
 Notice RoomLogic::notice(Notice::Event e, std::optional<int> seat) const {
