@@ -19,6 +19,7 @@ import { $, toast } from './page.js';
 import { KEYS, local } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
+import { attachSeat } from './playerkey.js';
 import { RoomLife } from './roomlife.js';
 
 export class RoomPage {
@@ -130,6 +131,7 @@ export class RoomPage {
       local.set(KEYS.token(this.room), r.token);
       this.intent = { type: 'token', token: r.token };
       rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
+      attachSeat(local, this.room, r.token).catch(() => {}); // "your games" on the player's other devices
     }
     if (r.resync) this.send({ type: 'resync' });
     if (r.error) this.handleError(this.life.onError(r.error));
