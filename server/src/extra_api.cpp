@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "notifier.hpp"
 #include "player_keys.hpp"
 #include "qr_svg.hpp"
 
@@ -59,6 +60,10 @@ void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>&
   const std::string path(path_of(req.target()));
   const bool post = req.method() == http::verb::post;
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  if (path == "/api/push/key" && get) {
+    if (!ctx.extras.notifier) return reply(error(http::status::service_unavailable, "unavailable", "Web Push is off"));
+    return reply({http::status::ok, json{{"public_key", ctx.extras.notifier->vapid().public_key()}}.dump()});
+  }
   if (!path.starts_with("/api/keys")) return reply(error(http::status::not_found, "not_found", "no such API"));
   auto keys = ctx.extras.keys;
   if (!keys) return reply(outcome_error(PlayerKeys::Outcome::Unavailable));

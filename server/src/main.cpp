@@ -8,6 +8,7 @@
 #include "config.hpp"
 #include "durability.hpp"
 #include "server.hpp"
+#include "setup.hpp"
 
 int main(int argc, char** argv) {
   using namespace carc::server;
@@ -27,7 +28,9 @@ int main(int argc, char** argv) {
   try {
     // Storage first: a database that cannot be used stops the start with its reason.
     const auto durability = Durability::open(config);
+    const Config settings = config;
     Server server(std::move(config), durability->make_persistence());
+    start_notifications(server, settings);  // before the rooms: they hand it their notices
     durability->restore(server);
     server.listen();
     server.run();

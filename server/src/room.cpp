@@ -204,6 +204,12 @@ void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock:
 
 void Room::close_all(CloseReason why) { logic_->close_all(why); }
 
+void Room::drop_push(int seat, const std::string& endpoint) {
+  if (retired_) return;
+  logic_->drop_push(seat, endpoint, fx_);
+  carry_out();
+}
+
 std::string Room::state_text() { return logic_->state_text(unix_ms()); }
 
 }  // namespace carc::server

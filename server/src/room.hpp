@@ -119,6 +119,8 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string state_text();                                          // the whole public state
   std::int64_t version() const { return logic_->version(); }
   std::optional<int> seat_of_token(std::string_view token) const { return logic_->seat_of_token(token); }
+  // A push service said the seat's subscription to `endpoint` is gone (protocol 1.4).
+  void drop_push(int seat, const std::string& endpoint);
 };
 
 std::int64_t steady_ms();

@@ -332,6 +332,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
       case Deferred::Kind::Bot: bot_moved(d.ticket, d.move, now_ms, fx); break;
       case Deferred::Kind::BotFailed: bot_failed(d.ticket, now_ms, fx); break;
       case Deferred::Kind::Rematch: rematch_created(d.text, now_ms, fx); break;
+      case Deferred::Kind::DropPush: drop_push(static_cast<int>(d.ticket), d.text, fx); break;
     }
   }
 }

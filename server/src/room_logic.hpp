@@ -105,6 +105,8 @@ class RoomLogic {
   bool turn_based() const { return settings_.turn_based(); }
   // The human seat whose token this is (compared in constant time), if any.
   std::optional<int> seat_of_token(std::string_view token) const;
+  // Forgets the seat's push subscription if it is still `endpoint` (the push service said 404/410).
+  void drop_push(int seat, const std::string& endpoint, Effects& fx);
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record
@@ -152,7 +154,7 @@ class RoomLogic {
   using Pending = std::variant<PendingJoin, PendingMove, PendingAction>;
   // A command that arrived while a change was being stored.
   struct Deferred {
-    enum class Kind : std::uint8_t { Message, Detach, Wake, Bot, BotFailed, Rematch } kind;
+    enum class Kind : std::uint8_t { Message, Detach, Wake, Bot, BotFailed, Rematch, DropPush } kind;
     ClientPtr client;
     protocol::ClientMessage msg;
     SteadyClock::time_point received;

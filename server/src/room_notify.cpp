@@ -50,6 +50,15 @@ std::optional<int> RoomLogic::seat_of_token(std::string_view token) const {
   return found;
 }
 
+void RoomLogic::drop_push(int seat, const std::string& endpoint, Effects& fx) {
+  if (pending_) return defer(Deferred{Deferred::Kind::DropPush, nullptr, {}, {}, static_cast<std::uint64_t>(seat), {}, endpoint});
+  if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;
+  const auto& push = seats_[static_cast<std::size_t>(seat)].push;
+  if (!push || push->endpoint != endpoint) return;  // replaced meanwhile
+  const RoomAction action = PushChanged{seat, {}, {}, {}};
+  store(PendingAction{nullptr, action}, action, false, fx, {});
+}
+
 Notice RoomLogic::notice(Notice::Event e, std::optional<int> seat) const {
   Notice n;
   n.event = e;
