@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "player_keys.hpp"
 #include "room.hpp"
 #include "targets.hpp"
 
@@ -99,30 +100,44 @@ std::optional<push::OutRequest> Notifier::push_request(const Notice& n) const {
   return r;
 }
 
+void Notifier::enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room) {
+  if (queued_.fetch_add(1) >= options_.max_queued) {
+    queued_.fetch_sub(1);
+    spdlog::warn("room {}: notification queue full; {} dropped", room, job->mark);
+    return;
+  }
+  auto go = [this, job] { boost::asio::post(io_, [this, job] { schedule(job, std::chrono::milliseconds(0)); }); };
+  auto log = log_ ? log_() : nullptr;
+  if (!replayed || !log) return go();
+  // Derived again after a restore: delivered already?
+  // On the keys' worker, which may outlive this notifier at shutdown.
+  log->was_sent(job->mark, [weak = weak_from_this(), job](bool sent) {
+    auto self = weak.lock();
+    if (!self) return;
+    if (sent) {
+      self->queued_.fetch_sub(1);
+      return;
+    }
+    boost::asio::post(self->io_, [s = self.get(), job] { s->schedule(job, std::chrono::milliseconds(0)); });
+  });
+}
+
 void Notifier::send(std::vector<Notice> notices) {
   for (Notice& n : notices) {
     if (n.hook) {
       auto job = std::make_shared<Job>();
       job->request = webhook_request(n, options_.base_url);
       job->destination = push::parse_url(job->request.url).value_or(push::Url{}).origin;
-      if (queued_.fetch_add(1) >= options_.max_queued) {
-        queued_.fetch_sub(1);
-        spdlog::warn("room {}: notification queue full; webhook {} dropped", n.room, n.id);
-      } else {
-        boost::asio::post(io_, [this, job] { schedule(job, std::chrono::milliseconds(0)); });
-      }
+      job->mark = n.id + "#hook";
+      enqueue(job, n.replayed, n.room);
     }
     if (n.push) {
       auto job = std::make_shared<Job>();
       job->push = n;
       job->push->hook.reset();
       job->destination = push::parse_url(n.push->endpoint).value_or(push::Url{}).origin;
-      if (queued_.fetch_add(1) >= options_.max_queued) {
-        queued_.fetch_sub(1);
-        spdlog::warn("room {}: notification queue full; push {} dropped", n.room, n.id);
-      } else {
-        boost::asio::post(io_, [this, job] { schedule(job, std::chrono::milliseconds(0)); });
-      }
+      job->mark = n.id + "#push";
+      enqueue(job, n.replayed, n.room);
     }
   }
 }
@@ -158,6 +173,7 @@ void Notifier::finished(std::shared_ptr<Job> job, const push::OutResponse& r) {
   if (r.status >= 200 && r.status < 300) {
     sent_.fetch_add(1);
     queued_.fetch_sub(1);
+    if (auto log = log_ ? log_() : nullptr) log->mark_sent(job->mark);
     spdlog::info("notification sent: {} to {} ({})", what, job->destination, r.status);
     return;
   }

@@ -23,7 +23,9 @@
 
 namespace carc::server {
 
-class Notifier {
+class PlayerKeys;
+
+class Notifier : public std::enable_shared_from_this<Notifier> {
  public:
   struct Options {
     bool allow_private = false;   // --allow-private-hooks
@@ -39,6 +41,8 @@ class Notifier {
   using Gone = std::function<void(const std::string& room, int seat, const std::string& endpoint)>;
 
   Notifier(Options options, std::unique_ptr<push::Vapid> vapid, Gone gone);
+  // Where deliveries are marked (and replayed notices checked): the side database.
+  void set_log(std::function<std::shared_ptr<PlayerKeys>()> log) { log_ = std::move(log); }
   ~Notifier();
   Notifier(const Notifier&) = delete;
   Notifier& operator=(const Notifier&) = delete;
@@ -59,7 +63,9 @@ class Notifier {
     std::string destination;  // origin: what the spacing counts
     int attempts = 0;
     std::optional<Notice> push;  // a push: its notice (for 404/410 and re-encryption)
+    std::string mark;            // its delivery's id in the log ("<notice id>#hook" / "#push")
   };
+  void enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room);
   void schedule(std::shared_ptr<Job> job, std::chrono::milliseconds delay);
   void run(std::shared_ptr<Job> job);
   void finished(std::shared_ptr<Job> job, const push::OutResponse& r);
@@ -68,6 +74,7 @@ class Notifier {
   Options options_;
   std::unique_ptr<push::Vapid> vapid_;
   Gone gone_;
+  std::function<std::shared_ptr<PlayerKeys>()> log_;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   push::HttpClient client_;

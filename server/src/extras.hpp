@@ -10,6 +10,7 @@ class PlayerKeys;
 class Notifier;
 
 struct Extras {
+  // Destroyed in reverse: the notifier first (it asks the keys' worker, never the reverse).
   std::shared_ptr<PlayerKeys> keys;     // null: /api/keys answers unavailable
   std::shared_ptr<Notifier> notifier;   // null: nothing is sent outside the page
 };

@@ -29,6 +29,9 @@ struct Notice {
   std::string name;         // that seat's player
   std::optional<protocol::WebhookSetting> hook;  // send to the room's webhook
   std::optional<PushTarget> push;                // send to this subscription
+  // Derived again from the stored log when the room was restored (the process may have died
+  // between storing the move and sending): sent only if not delivered before.
+  bool replayed = false;
 };
 
 inline const char* notice_event_name(Notice::Event e) { return e == Notice::Event::YourTurn ? "your_turn" : "game_over"; }

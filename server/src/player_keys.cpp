@@ -117,6 +117,21 @@ void PlayerKeys::list(std::string key, std::function<void(Outcome, std::vector<S
   }
 }
 
+void PlayerKeys::was_sent(std::string id, std::function<void(bool)> done) {
+  if (!worker_.post([this, id = std::move(id), done] {
+        const auto r = store_->was_sent(id);
+        done(std::holds_alternative<bool>(r) && std::get<bool>(r));
+      })) {
+    done(false);
+  }
+}
+
+void PlayerKeys::mark_sent(std::string id) {
+  (void)worker_.post([this, id = std::move(id)] {
+    if (const Status s = store_->mark_sent(id, unix_ms()); !s) spdlog::warn("notifications: {}", s.error());
+  });
+}
+
 void PlayerKeys::revoke(std::string key, std::function<void(Outcome)> done) {
   if (!worker_.post([this, key = std::move(key), done] {
         std::string hash;

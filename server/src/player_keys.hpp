@@ -37,6 +37,10 @@ class PlayerKeys {
   void attach(std::string key, Seat seat, std::function<void(Outcome)> done);
   void list(std::string key, std::function<void(Outcome, std::vector<Seat>)> done);
   void revoke(std::string key, std::function<void(Outcome)> done);
+  // The notifications' delivery log (the same side database): `done(true)` when `id` was
+  // delivered already (or the log cannot be read: then it is sent, at least once).
+  void was_sent(std::string id, std::function<void(bool)> done);
+  void mark_sent(std::string id);
 
   // The sealing, for tests: seal(key, room, seal(key, room, t)) == t.
   static std::string seal(std::string_view key, std::string_view room, std::string_view token);
@@ -46,7 +50,7 @@ class PlayerKeys {
   // Under the worker: the key's stored hash, compared in constant time.
   Outcome known(const std::string& key, std::string* hash);
 
-  std::unique_ptr<KeyStore> store_;
+  std::shared_ptr<KeyStore> store_;
   Worker worker_;  // last: stops first
 };
 

@@ -159,6 +159,7 @@ RoomLogic::Memory Room::memory() const {
 }
 
 void Room::start() {
+  logic_->replay_notices(fx_);  // the outbox: what its last stored change should have sent
   logic_->wake(unix_ms(), fx_);
   carry_out();
 }

@@ -107,6 +107,8 @@ class RoomLogic {
   std::optional<int> seat_of_token(std::string_view token) const;
   // Forgets the seat's push subscription if it is still `endpoint` (the push service said 404/410).
   void drop_push(int seat, const std::string& endpoint, Effects& fx);
+  // After a restore: the notices its last change caused, again (sent unless delivered before).
+  void replay_notices(Effects& fx);
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record

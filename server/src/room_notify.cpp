@@ -50,6 +50,13 @@ std::optional<int> RoomLogic::seat_of_token(std::string_view token) const {
   return found;
 }
 
+void RoomLogic::replay_notices(Effects& fx) {
+  const std::size_t from = fx.notices.size();
+  if (phase_ == RoomPhase::Finished) notify_over(fx);
+  else if (phase_ == RoomPhase::Playing) notify_turn(fx);
+  for (std::size_t i = from; i < fx.notices.size(); ++i) fx.notices[i].replayed = true;
+}
+
 void RoomLogic::drop_push(int seat, const std::string& endpoint, Effects& fx) {
   if (pending_) return defer(Deferred{Deferred::Kind::DropPush, nullptr, {}, {}, static_cast<std::uint64_t>(seat), {}, endpoint});
   if (seat < 0 || seat >= static_cast<int>(seats_.size())) return;

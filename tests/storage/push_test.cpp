@@ -313,3 +313,47 @@ TEST_CASE("notifications: without --allow-private-hooks, private addresses and p
   alice.send({{"type", "settings"}, {"webhook", nullptr}});
   while (alice.state["settings"]["webhook"] != false) alice.read();
 }
+
+TEST_CASE("notifications: a move stored just before a kill -9 is notified after the restart, once") {
+  TempDir dir;
+  Receiver hooks;
+  const auto data = dir.path() / "data";
+  std::string room;
+  {
+    ServerProcess server(data, dir.path() / "server.log", {{"CARC_CRASH_AFTER_PERSIST", "1"}}, {"--allow-private-hooks"});
+    REQUIRE(server.wait_ready());
+    room = http_request(server.port(), http::verb::post, "/api/rooms", "{}").json_body()["room"].get<std::string>();
+    WsClient alice(server.port(), room);
+    alice.send({{"type", "join"}, {"name", "Alice"}});
+    alice.expect("welcome");
+    WsClient bob(server.port(), room);
+    bob.send({{"type", "join"}, {"name", "Bob"}});
+    bob.expect("welcome");
+    alice.send({{"type", "settings"}, {"webhook", {{"url", hooks.base() + "/hook"}, {"format", "json"}}}});
+    while (alice.state["settings"]["webhook"] != true) alice.read();
+    alice.send({{"type", "settings"}, {"pace", "turn_based"}, {"bank_seconds", 86400}});
+    while (alice.state["settings"]["pace"] != "turn_based") alice.read();
+    alice.send({{"type", "start"}});
+    while (alice.state["phase"] != "playing") alice.read();
+    REQUIRE(hooks.wait_for(1, std::chrono::seconds(10)));  // Alice's turn
+    std::mt19937 rng(4);
+    alice.send(choose_play(alice.state, alice.version, rng));  // stored, then the process dies
+    REQUIRE(server.wait_exit(std::chrono::seconds(10)));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(hooks.received().size() == 1);
+  for (int run = 0; run < 2; ++run) {
+    ServerProcess server(data, dir.path() / "server.log", {}, {"--allow-private-hooks"});
+    REQUIRE(server.wait_ready());
+    if (run == 0) REQUIRE(hooks.wait_for(2, std::chrono::seconds(10)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    server.kill(SIGTERM);
+  }
+  const auto got = hooks.received();
+  REQUIRE(got.size() == 2);  // Bob's turn, once: the second restart finds it delivered
+  const json bob_turn = json::parse(got[1].body);
+  CHECK(bob_turn["event"] == "your_turn");
+  CHECK(bob_turn["seat"] == 1);
+  CHECK(bob_turn["room"] == room);
+  CHECK(got[1].headers.at("X-Carcassonne-Id") == bob_turn["id"]);
+}

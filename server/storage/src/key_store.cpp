@@ -17,7 +17,8 @@ namespace {
 constexpr const char* kSqliteSchema =
     "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,"
-    "  sealed TEXT NOT NULL, added_ms INTEGER NOT NULL, PRIMARY KEY(key_hash, room)) WITHOUT ROWID;";
+    "  sealed TEXT NOT NULL, added_ms INTEGER NOT NULL, PRIMARY KEY(key_hash, room)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms INTEGER NOT NULL) WITHOUT ROWID;";
 
 class SqliteKeys final : public KeyStore {
  public:
@@ -58,6 +59,18 @@ class SqliteKeys final : public KeyStore {
       q.bind(1, hash);
       while (q.step()) out.push_back(KeySeat{q.text(0), static_cast<int>(q.int64(1)), q.text(2), q.int64(3)});
       return out;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status mark_sent(const std::string& id, std::int64_t ms) override {
+    return guard([&] { db_.prepare("INSERT OR IGNORE INTO notices_sent(id, sent_ms) VALUES(?1, ?2)").bind(1, id).bind(2, ms).run(); });
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    try {
+      auto q = db_.prepare("SELECT 1 FROM notices_sent WHERE id = ?1");
+      q.bind(1, id);
+      return q.step();
     } catch (const SqlError& e) {
       return std::string(e.what());
     }
@@ -119,8 +132,18 @@ class MemoryKeys final : public KeyStore {
     std::lock_guard lock(mu_);
     return keys_.erase(hash) > 0;
   }
+  Status mark_sent(const std::string& id, std::int64_t) override {
+    std::lock_guard lock(mu_);
+    sent_[id] = true;
+    return Status::ok();
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    std::lock_guard lock(mu_);
+    return sent_.contains(id);
+  }
 
  private:
+  std::map<std::string, bool> sent_;
   std::mutex mu_;
   std::map<std::string, std::map<std::string, KeySeat>> keys_;
 };
@@ -133,7 +156,10 @@ class PgKeys final : public KeyStore {
         "BEGIN; SELECT pg_advisory_xact_lock(7236518114);"
         "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms BIGINT NOT NULL);"
         "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INT NOT NULL,"
-        "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room)); COMMIT");
+        "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room));"
+        "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms BIGINT NOT NULL); COMMIT");
+    conn_.prepare("notice_mark", "INSERT INTO notices_sent(id, sent_ms) VALUES($1, $2) ON CONFLICT(id) DO NOTHING");
+    conn_.prepare("notice_sent", "SELECT 1 FROM notices_sent WHERE id = $1");
     conn_.prepare("key_add", "INSERT INTO player_keys(hash, created_ms) VALUES($1, $2)");
     conn_.prepare("key_find", "SELECT hash FROM player_keys WHERE hash = $1");
     conn_.prepare("key_seat",
@@ -171,6 +197,17 @@ class PgKeys final : public KeyStore {
         out.push_back(KeySeat{r.text(i, 0), static_cast<int>(r.int64(i, 1)), r.text(i, 2), r.int64(i, 3)});
       }
       return out;
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status mark_sent(const std::string& id, std::int64_t ms) override {
+    return guard([&] { conn_.run("notice_mark", {id, std::to_string(ms)}); });
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    try {
+      ensure();
+      return conn_.run("notice_sent", {id}).rows() > 0;
     } catch (const PgError& e) {
       return std::string(e.what());
     }

@@ -39,6 +39,11 @@ class KeyStore {
   // Deletes the key and its seats; false when there was no such key.
   virtual std::variant<bool, std::string> revoke(const std::string& hash) = 0;
 
+  // The notifications delivered (protocol 1.4): a notice is derived again from a room's log
+  // when the room is restored, and sent unless its id is marked here (at least once).
+  virtual Status mark_sent(const std::string& id, std::int64_t ms) = 0;
+  virtual std::variant<bool, std::string> was_sent(const std::string& id) = 0;
+
   static std::unique_ptr<KeyStore> sqlite(const std::filesystem::path& file);  // throws StorageError
   static std::unique_ptr<KeyStore> memory();
   static std::unique_ptr<KeyStore> postgres(const std::string& url);  // throws StorageError
