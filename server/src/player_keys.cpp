@@ -27,7 +27,7 @@ constexpr char kHex[] = "0123456789abcdef";
 
 }  // namespace
 
-PlayerKeys::PlayerKeys(std::unique_ptr<KeyStore> store) : store_(std::move(store)), worker_("carc-keys", 256) {}
+PlayerKeys::PlayerKeys(std::unique_ptr<KeyStore> store) : store_(std::move(store)), worker_("carc-keys", 4096) {}
 
 bool PlayerKeys::well_formed(std::string_view key) {
   if (key.size() != (kKeyBytes * 4 + 2) / 3) return false;
