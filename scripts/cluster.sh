@@ -95,7 +95,7 @@ start_node() {
   # Port 0: the node takes a free port and says which in its log.
   "$server" --port 0 --bind 127.0.0.1 --db "$(cat "$dir/db_url")" --node-id "$n-$RANDOM" \
     --lease-ms "$lease_ms" --threads "${CARC_NODE_THREADS:-1}" --trusted-proxy 127.0.0.1 \
-    --room-rate 0 --ws-rate 0 --web-root "$repo/web-client" "${extra[@]}" >>"$log" 2>&1 &
+    --room-rate 0 --ws-rate 0 --web-root "$repo/web-client" --vapid-key "$dir/vapid.pem" "${extra[@]}" >>"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 300); do
     p=$(tail -n +"$((from + 1))" "$log" | sed -nE 's#.*listening on http://127\.0\.0\.1:([0-9]+).*#\1#p' | head -1)

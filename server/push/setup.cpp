@@ -18,6 +18,9 @@ void start_notifications(Server& server, const Config& config) {
     if (auto* why = std::get_if<std::string>(&loaded)) throw std::runtime_error(*why);
     vapid = std::move(std::get<std::unique_ptr<push::Vapid>>(loaded));
     spdlog::info("web push: VAPID key {}", file.string());
+    if (!config.db_url.empty() && config.vapid_key.empty()) {
+      spdlog::warn("web push: with --db, give every node the same --vapid-key (a subscription is bound to one key)");
+    }
   } else {
     vapid = push::Vapid::generate();
   }

@@ -12,6 +12,7 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <vector>
 
@@ -178,6 +179,10 @@ Vapid::~Vapid() { EVP_PKEY_free(key_); }
 std::unique_ptr<Vapid> Vapid::generate() { return std::unique_ptr<Vapid>(new Vapid(EVP_EC_gen("P-256"))); }
 
 std::variant<std::unique_ptr<Vapid>, std::string> Vapid::load_or_create(const std::filesystem::path& file) {
+  return load_or_create(file, 0);
+}
+
+std::variant<std::unique_ptr<Vapid>, std::string> Vapid::load_or_create(const std::filesystem::path& file, int attempt) {
   if (std::FILE* f = std::fopen(file.c_str(), "r")) {
     EVP_PKEY* key = PEM_read_PrivateKey(f, nullptr, nullptr, nullptr);
     std::fclose(f);
@@ -187,6 +192,8 @@ std::variant<std::unique_ptr<Vapid>, std::string> Vapid::load_or_create(const st
     }
     return std::unique_ptr<Vapid>(new Vapid(key));
   }
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   EVP_PKEY* key = EVP_EC_gen("P-256");
   if (key == nullptr) return std::string("cannot make a VAPID key pair");
   std::unique_ptr<Vapid> v(new Vapid(key));
@@ -195,7 +202,9 @@ std::variant<std::unique_ptr<Vapid>, std::string> Vapid::load_or_create(const st
   std::FILE* f = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
   if (f == nullptr) {
     if (fd >= 0) ::close(fd);
-    return "cannot write the VAPID key " + file.string();
+    // Another process (a node on the same machine) made it first: use theirs.
+    if (errno == EEXIST && attempt == 0) return load_or_create(file, 1);
+    return "cannot write the VAPID key " + file.string() + "; choose a writable --data-dir or give --vapid-key";
   }
   const bool ok = PEM_write_PrivateKey(f, key, nullptr, nullptr, 0, nullptr, nullptr) == 1;
   const bool synced = std::fflush(f) == 0 && ::fsync(fd) == 0;

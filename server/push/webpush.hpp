@@ -28,6 +28,7 @@ class Vapid {
   // there is none. Never replaces an existing file; the error says why it cannot be used.
   static std::variant<std::unique_ptr<Vapid>, std::string> load_or_create(const std::filesystem::path& file);
   static std::unique_ptr<Vapid> generate();  // kept in memory only (--data-dir :memory:)
+  static std::variant<std::unique_ptr<Vapid>, std::string> load_or_create(const std::filesystem::path& file, int attempt);
   ~Vapid();
   Vapid(const Vapid&) = delete;
   Vapid& operator=(const Vapid&) = delete;
