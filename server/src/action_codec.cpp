@@ -171,7 +171,34 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       SettingsChanged c;
       c.turn_seconds = in.opt(0, INT32_MAX);
       c.away_seconds = in.opt(0, INT32_MAX);
+      if (!in.at_end()) {  // protocol 1.4: the pace, the bank and the increment
+        const std::string_view pace = in.word();
+        if (pace == protocol::pace_name(protocol::Pace::TurnBased)) c.pace = protocol::Pace::TurnBased;
+        else if (pace != protocol::pace_name(protocol::Pace::Live)) in.fail("unknown pace");
+        c.bank_seconds = in.small(0, INT32_MAX);
+        c.increment_seconds = in.small(0, INT32_MAX);
+      }
       d.action = c;
+      break;
+    }
+    case 'W': {
+      WebhookChanged w;
+      const std::string_view format = in.word();
+      if (in.ok() && format != "-") {
+        const auto f = protocol::hook_format_from_name(format);
+        if (!f) return "unknown webhook format";
+        w.hook = protocol::WebhookSetting{in.str(), *f};
+      }
+      d.action = std::move(w);
+      break;
+    }
+    case 'P': {
+      PushChanged p;
+      p.seat = in.small(0, kMaxPlayers - 1);
+      p.endpoint = in.str();
+      p.p256dh = in.str();
+      p.auth = in.str();
+      d.action = std::move(p);
       break;
     }
     case 'G': {
@@ -288,7 +315,21 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           [&](const SeatFreed& f) {
             return head('F').num(f.seat).word(kFreedReasons[static_cast<std::size_t>(f.reason)]).take();
           },
-          [&](const SettingsChanged& c) { return head('T').opt(c.turn_seconds).opt(c.away_seconds).take(); },
+          [&](const SettingsChanged& c) {
+            Writer w = head('T');
+            w.opt(c.turn_seconds).opt(c.away_seconds);
+            const bool plain = c.pace == protocol::Pace::Live && c.bank_seconds == protocol::kDefaultBankSeconds &&
+                               c.increment_seconds == protocol::kDefaultIncrementSeconds;
+            if (!plain) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
+            return w.take();
+          },
+          [&](const WebhookChanged& c) {
+            Writer w = head('W');
+            if (c.hook) w.word(protocol::hook_format_name(c.hook->format)).str(c.hook->url);
+            else w.word("-");
+            return w.take();
+          },
+          [&](const PushChanged& p) { return head('P').num(p.seat).str(p.endpoint).str(p.p256dh).str(p.auth).take(); },
           [&](const GameStarted& g) { return head('G').num(g.players).unum(g.seed).num(g.time_ms).take(); },
           [&](const MovePlayed& m) {
             Writer w = head('M');

@@ -459,3 +459,8 @@ export function errorText(err, lang = current) {
 import * as games from './strings/games.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, games[code]);
+
+// Turn-based games, player keys and notifications (protocol 1.4).
+import * as turnbased from './strings/turnbased.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[code]);

@@ -1,0 +1,62 @@
+// Strings of turn-based games, player keys and notifications (protocol 1.4). Merged into
+// i18n.js's dictionaries.
+
+export const en = {
+  'tb.bankLeft': '{time} left',
+  'tb.days': '{n} d {h} h',
+  'tb.hours': '{h} h {m} min',
+  'tb.minutes': '{m} min',
+  'keys.transfer': 'Open your games on another device',
+  'keys.transferHint': 'Scan this code or open the link on your other device. Anyone with it can play your seats: keep it to yourself.',
+  'keys.revoke': 'Stop this link everywhere',
+  'keys.revoked': 'The link no longer works. A new one is made the next time you take a seat.',
+  'keys.failed': 'That did not work; try again.',
+  'notify.enable': 'Tell me when it is my turn',
+  'notify.enabled': 'You will be told when it is your turn.',
+  'notify.denied': 'Notifications are blocked in this browser.',
+  'notify.yourTurn': 'Your turn in Carcassonne',
+  'notify.yourTurnBody': 'It is your turn to play.',
+  'tb.pace': 'Pace',
+  'tb.live': 'Live',
+  'tb.turnBased': 'Turn-based (days)',
+};
+
+export const ja = {
+  'tb.bankLeft': '残り {time}',
+  'tb.days': '{n}日 {h}時間',
+  'tb.hours': '{h}時間 {m}分',
+  'tb.minutes': '{m}分',
+  'keys.transfer': '別の端末であなたのゲームを開く',
+  'keys.transferHint': '別の端末でこのコードを読み取るか、リンクを開いてください。これを持つ人はあなたの席で遊べます。',
+  'keys.revoke': 'このリンクをすべて無効にする',
+  'keys.revoked': 'リンクは無効になりました。次に席に着くと新しいリンクが作られます。',
+  'keys.failed': 'うまくいきませんでした。もう一度お試しください。',
+  'notify.enable': '自分の番を知らせる',
+  'notify.enabled': 'あなたの番になるとお知らせします。',
+  'notify.denied': 'このブラウザでは通知がブロックされています。',
+  'notify.yourTurn': 'カルカソンヌ：あなたの番です',
+  'notify.yourTurnBody': 'あなたの番です。',
+  'tb.pace': '進行',
+  'tb.live': 'リアルタイム',
+  'tb.turnBased': 'ターン制（数日）',
+};
+
+export const fr = {
+  'tb.bankLeft': 'reste {time}',
+  'tb.days': '{n} j {h} h',
+  'tb.hours': '{h} h {m} min',
+  'tb.minutes': '{m} min',
+  'keys.transfer': 'Ouvrir vos parties sur un autre appareil',
+  'keys.transferHint': 'Scannez ce code ou ouvrez le lien sur votre autre appareil. Qui l\'a peut jouer vos places : gardez-le pour vous.',
+  'keys.revoke': 'Désactiver ce lien partout',
+  'keys.revoked': 'Le lien ne marche plus. Un nouveau sera créé la prochaine fois que vous prendrez une place.',
+  'keys.failed': 'Cela n\'a pas marché ; réessayez.',
+  'notify.enable': 'Me prévenir quand c\'est mon tour',
+  'notify.enabled': 'Vous serez prévenu quand ce sera votre tour.',
+  'notify.denied': 'Les notifications sont bloquées dans ce navigateur.',
+  'notify.yourTurn': 'À vous de jouer à Carcassonne',
+  'notify.yourTurnBody': 'C\'est votre tour.',
+  'tb.pace': 'Rythme',
+  'tb.live': 'En direct',
+  'tb.turnBased': 'Tour par tour (jours)',
+};
