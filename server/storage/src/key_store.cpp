@@ -150,7 +150,7 @@ class MemoryKeys final : public KeyStore {
 
 class PgKeys final : public KeyStore {
  public:
-  explicit PgKeys(const std::string& url) : conn_(url) {
+  explicit PgKeys(const std::string& url) : conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
     conn_.exec(
         "BEGIN; SELECT pg_advisory_xact_lock(7236518114);"

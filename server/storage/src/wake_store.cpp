@@ -96,7 +96,7 @@ class MemoryWakes final : public WakeStore {
 
 class PgWakes final : public WakeStore {
  public:
-  PgWakes(const std::string& url, std::string node_id) : node_(std::move(node_id)), conn_(url) {
+  PgWakes(const std::string& url, std::string node_id) : node_(std::move(node_id)), conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
     // Several nodes may start at once: one of them creates the table, under a lock.
     conn_.exec(
