@@ -12,6 +12,7 @@
 #       starts (or restarts) one more node NAME and adds it to HAProxy (a new line in D/pids).
 #
 # Environment: CARC_BUILD_DIR, CARC_LEASE_MS (default 10000), CARC_NODE_THREADS (default 1),
+# CARC_TEST_SERVER=1 (tests): run the test build carcassonne-server-test (its test hooks),
 # CARC_CLUSTER_WATCH_PID=PID (tests): bring the cluster down as soon as process PID is gone.
 # Logs: D/NAME.log, D/haproxy.log, D/pg.log. It installs what is missing the way
 # scripts/install-deps.sh does (postgresql, haproxy).
@@ -41,7 +42,8 @@ done
 
 build=${CARC_BUILD_DIR:-build}
 [[ $build == /* ]] || build=$repo/$build
-server=$build/carcassonne-server
+# CARC_TEST_SERVER=1: the test build (its hooks, e.g. CARC_TEST_CLOCK_FILE), for tests only.
+server=$build/carcassonne-server${CARC_TEST_SERVER:+-test}
 lease_ms=${CARC_LEASE_MS:-10000}
 
 free_port() {
@@ -96,7 +98,7 @@ start_node() {
   # CARC_NODE_DB: this node reaches the database another way (a test's relay).
   "$server" --port 0 --bind 127.0.0.1 --db "${CARC_NODE_DB:-$(cat "$dir/db_url")}" --node-id "$n-$RANDOM" \
     --lease-ms "$lease_ms" --threads "${CARC_NODE_THREADS:-1}" --trusted-proxy 127.0.0.1 \
-    --room-rate 0 --ws-rate 0 --lookup-rate 0 --web-root "$repo/web-client" "${extra[@]}" >>"$log" 2>&1 &
+    --room-rate 0 --ws-rate 0 --lookup-rate 0 --web-root "$repo/web-client" --vapid-key "$dir/vapid.pem" "${extra[@]}" >>"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1 300); do
     p=$(tail -n +"$((from + 1))" "$log" | sed -nE 's#.*listening on http://127\.0\.0\.1:([0-9]+).*#\1#p' | head -1)

@@ -17,6 +17,8 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "room_full",   "illegal_return",
 };
 constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
+constexpr std::array<std::string_view, 2> kPaceNames = {"live", "turn_based"};
+constexpr std::array<std::string_view, 3> kHookFormatNames = {"json", "discord", "ntfy"};
 
 MessageError bad(std::string message) { return {ErrorCode::BadMessage, std::move(message)}; }
 
@@ -150,6 +152,40 @@ std::optional<std::string> clock_setting(const json& j, const char* key, int lo,
   return std::nullopt;
 }
 
+// An integer setting that cannot be null: absent (keep) or in [lo, hi].
+std::optional<std::string> int_setting(const json& j, const char* key, int lo, int hi, std::optional<int>& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return std::nullopt;
+  if (!is_integer(*it) || as_int(*it) < lo || as_int(*it) > hi) {
+    return std::string("settings: \"") + key + "\" is an integer from " + std::to_string(lo) + " to " +
+           std::to_string(hi);
+  }
+  out = static_cast<int>(as_int(*it));
+  return std::nullopt;
+}
+
+std::optional<std::string> webhook_setting(const json& j, std::optional<std::optional<WebhookSetting>>& out) {
+  const auto it = j.find("webhook");
+  if (it == j.end()) return std::nullopt;
+  if (it->is_null()) {
+    out = std::optional<WebhookSetting>();
+    return std::nullopt;
+  }
+  if (!it->is_object()) return "settings: \"webhook\" is null or {\"url\", \"format\"}";
+  const auto url = it->find("url");
+  if (url == it->end() || !url->is_string()) return "settings: the webhook needs a \"url\" string";
+  if (auto why = check_url(url->get_ref<const std::string&>(), kMaxHookUrlBytes)) return "settings: the webhook " + *why;
+  WebhookSetting w;
+  w.url = url->get<std::string>();
+  if (const auto f = it->find("format"); f != it->end()) {
+    const auto format = f->is_string() ? hook_format_from_name(f->get_ref<const std::string&>()) : std::nullopt;
+    if (!format) return "settings: the webhook's \"format\" is json, discord or ntfy";
+    w.format = *format;
+  }
+  out = std::optional<WebhookSetting>(std::move(w));
+  return std::nullopt;
+}
+
 std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
   SettingsMsg s;
   if (auto e = clock_setting(j, "turn_seconds", kMinTurnSeconds, kMaxTurnSeconds, s.turn_seconds)) return bad(*e);
@@ -159,7 +195,47 @@ std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
     if (const auto* why = std::get_if<std::string>(&set)) return bad("settings: " + *why);
     s.expansions = std::get<ExpansionSet>(set);
   }
+  if (const auto p = j.find("pace"); p != j.end()) {
+    if (p->is_string() && p->get_ref<const std::string&>() == kPaceNames[0]) s.pace = Pace::Live;
+    else if (p->is_string() && p->get_ref<const std::string&>() == kPaceNames[1]) s.pace = Pace::TurnBased;
+    else return bad("settings: \"pace\" is \"live\" or \"turn_based\"");
+  }
+  if (auto e = int_setting(j, "bank_seconds", kMinBankSeconds, kMaxBankSeconds, s.bank_seconds)) return bad(*e);
+  if (auto e = int_setting(j, "increment_seconds", 0, kMaxIncrementSeconds, s.increment_seconds)) return bad(*e);
+  if (auto e = webhook_setting(j, s.webhook)) return bad(*e);
   return ClientMessage{s};
+}
+
+// Unpadded (or padded) base64url of exactly `bytes` bytes.
+bool is_base64url_of(std::string_view s, std::size_t bytes) {
+  while (!s.empty() && s.back() == '=') s.remove_suffix(1);
+  if (s.size() != (bytes * 4 + 2) / 3) return false;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::variant<ClientMessage, MessageError> parse_push_subscribe(const json& j) {
+  const auto sub = j.find("subscription");
+  if (sub == j.end() || !sub->is_object()) return bad("push_subscribe needs a \"subscription\" object");
+  const auto endpoint = sub->find("endpoint");
+  if (endpoint == sub->end() || !endpoint->is_string()) return bad("push_subscribe: the subscription needs an \"endpoint\" string");
+  if (auto why = check_url(endpoint->get_ref<const std::string&>(), kMaxPushEndpointBytes)) {
+    return bad("push_subscribe: the endpoint " + *why);
+  }
+  const auto keys = sub->find("keys");
+  if (keys == sub->end() || !keys->is_object()) return bad("push_subscribe: the subscription needs \"keys\"");
+  const auto p256dh = keys->find("p256dh");
+  const auto auth = keys->find("auth");
+  if (p256dh == keys->end() || !p256dh->is_string() || !is_base64url_of(p256dh->get_ref<const std::string&>(), 65)) {
+    return bad("push_subscribe: \"keys.p256dh\" is the base64url of an uncompressed P-256 public key (65 bytes)");
+  }
+  if (auth == keys->end() || !auth->is_string() || !is_base64url_of(auth->get_ref<const std::string&>(), 16)) {
+    return bad("push_subscribe: \"keys.auth\" is the base64url of 16 bytes");
+  }
+  return ClientMessage{PushSubscribeMsg{endpoint->get<std::string>(), p256dh->get<std::string>(), auth->get<std::string>()}};
 }
 
 }  // namespace
@@ -169,6 +245,32 @@ std::string_view bot_level_name(BotLevel l) { return kBotLevelNames[static_cast<
 std::optional<BotLevel> bot_level_from_name(std::string_view s) {
   for (std::size_t i = 0; i < kBotLevelNames.size(); ++i) {
     if (kBotLevelNames[i] == s) return static_cast<BotLevel>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view pace_name(Pace p) { return kPaceNames[static_cast<std::size_t>(p)]; }
+std::string_view hook_format_name(HookFormat f) { return kHookFormatNames[static_cast<std::size_t>(f)]; }
+
+std::optional<HookFormat> hook_format_from_name(std::string_view s) {
+  for (std::size_t i = 0; i < kHookFormatNames.size(); ++i) {
+    if (kHookFormatNames[i] == s) return static_cast<HookFormat>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_url(std::string_view url, std::size_t max) {
+  if (url.size() > max) return "URL is longer than " + std::to_string(max) + " bytes";
+  std::string_view rest = url;
+  if (rest.starts_with("https://")) rest.remove_prefix(8);
+  else if (rest.starts_with("http://")) rest.remove_prefix(7);
+  else return std::string("URL must start with https://");
+  for (char c : url) {
+    if (c <= 0x20 || c >= 0x7f) return std::string("URL may hold printable ASCII only (no spaces)");
+  }
+  const std::string_view host = rest.substr(0, rest.find_first_of("/?#"));
+  if (host.empty() || host.front() == ':' || host.find('@') != std::string_view::npos) {
+    return std::string("URL needs a host (and no user name)");
   }
   return std::nullopt;
 }
@@ -223,6 +325,8 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
   if (t == "leave") return ClientMessage{LeaveMsg{}};
   if (t == "kick") return parse_seat_msg(j, true);
   if (t == "rematch") return ClientMessage{RematchMsg{}};
+  if (t == "push_subscribe") return parse_push_subscribe(j);
+  if (t == "push_unsubscribe") return ClientMessage{PushUnsubscribeMsg{}};
   return bad("unknown message type");
 }
 

@@ -158,6 +158,8 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
   else out += "null";
   out += R"(,"away":)";
   append_bool(out, s.away);
+  out += R"(,"bank_ms":)";
+  append_opt_int(out, s.bank_ms);
   out += '}';
 }
 
@@ -282,7 +284,16 @@ void write_settings(std::string& out, const ClockSettings& s) {
     first = false;
     append_name(out, expansion_name(static_cast<Expansion>(e)));
   }
-  out += "]}";
+  out += ']';
+  out += R"(,"pace":)";
+  append_name(out, pace_name(s.pace));
+  out += R"(,"bank_seconds":)";
+  append_int(out, s.bank_seconds);
+  out += R"(,"increment_seconds":)";
+  append_int(out, s.increment_seconds);
+  out += R"(,"webhook":)";
+  append_bool(out, s.webhook);
+  out += '}';
 }
 
 void write_state(std::string& out, const RoomFacts& f, const EventHistory& events, const std::deque<ChatLine>& chat) {
@@ -397,7 +408,7 @@ std::string result_text(const Game& g, const EventHistory& events) {
 
 StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
   const SeatFacts& s = f.seats[static_cast<std::size_t>(seat)];
-  return SeatMirror{std::string(s.name), s.bot,           s.connected,        s.away, seat == f.host,
+  return SeatMirror{std::string(s.name), s.bot,           s.connected,        s.away, seat == f.host, s.bank_ms,
               score_of(f, seat),   meeples_of(f, seat), tile_of(f, seat), figures_of(f, seat)};
 }
 
@@ -527,6 +538,7 @@ void StatePatcher::players(const RoomFacts& f) {
     if (now.connected != was.connected) append_bool(field("connected"), now.connected), frame_ += '}';
     if (now.away != was.away) append_bool(field("away"), now.away), frame_ += '}';
     if (now.host != was.host) append_bool(field("host"), now.host), frame_ += '}';
+    if (now.bank_ms != was.bank_ms) append_opt_int(field("bank_ms"), now.bank_ms), frame_ += '}';
     if (now.score != was.score) append_int(field("score"), now.score), frame_ += '}';
     if (now.meeples != was.meeples) append_int(field("meeples"), now.meeples), frame_ += '}';
     if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';

@@ -114,6 +114,8 @@ class Reader {
     return s;
   }
   bool at_end() const { return rest_.empty(); }
+  // Whether a next field follows and starts with a digit (an optional number, not a word).
+  bool next_is_number() const { return ok_ && rest_.size() > 1 && rest_[0] == ' ' && rest_[1] >= '0' && rest_[1] <= '9'; }
   bool ok() const { return ok_; }
   // The reason of the first problem, or of trailing bytes.
   std::optional<std::string> error() const {
@@ -171,8 +173,38 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       SettingsChanged c;
       c.turn_seconds = in.opt(0, INT32_MAX);
       c.away_seconds = in.opt(0, INT32_MAX);
-      if (!in.at_end()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, 15)));
+      // Optional trailing fields, each written only when it differs from what older rows
+      // meant: the expansions (a number: issue 28), then the pace, the bank and the
+      // increment (a word first: protocol 1.4). Each older form reads unchanged.
+      if (in.next_is_number()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, 15)));
+      if (!in.at_end()) {
+        const std::string_view pace = in.word();
+        if (pace == protocol::pace_name(protocol::Pace::TurnBased)) c.pace = protocol::Pace::TurnBased;
+        else if (pace != protocol::pace_name(protocol::Pace::Live)) in.fail("unknown pace");
+        c.bank_seconds = in.small(0, INT32_MAX);
+        c.increment_seconds = in.small(0, INT32_MAX);
+      }
       d.action = c;
+      break;
+    }
+    case 'W': {
+      WebhookChanged w;
+      const std::string_view format = in.word();
+      if (in.ok() && format != "-") {
+        const auto f = protocol::hook_format_from_name(format);
+        if (!f) return "unknown webhook format";
+        w.hook = protocol::WebhookSetting{in.str(), *f};
+      }
+      d.action = std::move(w);
+      break;
+    }
+    case 'P': {
+      PushChanged p;
+      p.seat = in.small(0, kMaxPlayers - 1);
+      p.endpoint = in.str();
+      p.p256dh = in.str();
+      p.auth = in.str();
+      d.action = std::move(p);
       break;
     }
     case 'G': {
@@ -294,8 +326,18 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             Writer w = head('T');
             w.opt(c.turn_seconds).opt(c.away_seconds);
             if (!c.expansions.empty()) w.num(c.expansions.bits());  // absent: the base game (older rows)
+            const bool plain = c.pace == protocol::Pace::Live && c.bank_seconds == protocol::kDefaultBankSeconds &&
+                               c.increment_seconds == protocol::kDefaultIncrementSeconds;
+            if (!plain) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
             return w.take();
           },
+          [&](const WebhookChanged& c) {
+            Writer w = head('W');
+            if (c.hook) w.word(protocol::hook_format_name(c.hook->format)).str(c.hook->url);
+            else w.word("-");
+            return w.take();
+          },
+          [&](const PushChanged& p) { return head('P').num(p.seat).str(p.endpoint).str(p.p256dh).str(p.auth).take(); },
           [&](const GameStarted& g) { return head('G').num(g.players).unum(g.seed).num(g.time_ms).take(); },
           [&](const MovePlayed& m) {
             Writer w = head('M');

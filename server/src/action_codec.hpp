@@ -5,11 +5,13 @@
 //
 //   S v gv <seat> <name> <token hash> <bot level|->[ host]   a seat taken (host: it becomes the host)
 //   F v gv <seat> <left|kicked|bot_removed>               a lobby seat freed
-//   T v gv <turn seconds|-> <away seconds|->              the room's clock settings
+//   T v gv <turn seconds|-> <away seconds|->[ <pace> <bank s> <increment s>]  the room's clock settings
 //   G v gv <players> <seed> <time ms>                     the game started
 //   M v gv <index> <seat> <time ms> <move>[ auto]         a move (move_codec.hpp)
 //   C v gv <id> <seat|-> <time ms> <name> <text>          a chat line
 //   R v gv <room>                                         the rematch's room
+//   W v gv <json|discord|ntfy> <url>  or  W v gv -       the room's webhook, or none
+//   P v gv <seat> <endpoint> <p256dh> <auth>              a seat's push subscription (empty endpoint: none)
 //
 // Fields are separated by one space; <name>, <token hash>, <text> and <room> are
 // length-prefixed ("5:Alice") so they may hold any bytes. Example:

@@ -178,6 +178,15 @@ std::vector<Option> options() {
        }},
       {"--lease-ms", "LEASE_MS", "with --db: a node that could not renew its lease for this long loses its rooms to other nodes (default 10000)",
        number<int>(&Config::lease_ms, 500, 600'000)},
+      {"--allow-private-hooks", "ALLOW_PRIVATE_HOOKS",
+       "webhooks and push endpoints may name loopback, private and link-local addresses and use plain http (tests, home networks); takes no value",
+       [](Config& c, std::string_view v) { c.allow_private_hooks = v == "1" || v == "true"; return v == "1" || v == "true" || v == "0" || v == "false"; }},
+      {"--extra-ca", "EXTRA_CA", "a PEM file of CA certificates that outgoing HTTPS (webhooks, Web Push) trusts besides the system's",
+       [](Config& c, std::string_view v) { c.extra_ca = std::string(v); return !v.empty(); }},
+      {"--vapid-key", "VAPID_KEY", "the Web Push (VAPID) private key, PEM; made there once if missing (default DATA_DIR/vapid.pem)",
+       [](Config& c, std::string_view v) { c.vapid_key = std::string(v); return !v.empty(); }},
+      {"--vapid-subject", "VAPID_SUBJECT", "the contact push services see, mailto: or https: (default mailto:admin@localhost)",
+       [](Config& c, std::string_view v) { c.vapid_subject = std::string(v); return v.starts_with("mailto:") || v.starts_with("https://"); }},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
        [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
   };
@@ -248,6 +257,10 @@ std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv)
       if (o.flag == arg) found = &o;
     }
     if (found == nullptr) return ConfigExit{2, "unknown option: " + std::string(arg) + "\n\n" + usage_text()};
+    if (found->flag == "--allow-private-hooks" && !inline_value) {  // a switch: no value
+      c.allow_private_hooks = true;
+      continue;
+    }
     if (!inline_value) {
       if (i + 1 >= argc) return ConfigExit{2, "missing value for " + std::string(arg)};
       value = argv[++i];
@@ -257,6 +270,8 @@ std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv)
   }
   c.web_root = c.web_root.empty() ? default_web_root() : absolute_from_cwd(c.web_root);
   c.data_dir = absolute_from_cwd(c.data_dir);
+  if (!c.extra_ca.empty()) c.extra_ca = absolute_from_cwd(c.extra_ca).string();
+  if (!c.vapid_key.empty()) c.vapid_key = absolute_from_cwd(c.vapid_key).string();
   return c;
 }
 

@@ -57,6 +57,11 @@ struct Config {
   std::string db_url;      // --db postgresql://... (DATABASE_URL); empty: SQLite
   std::string node_id;     // --node-id; default: hostname-<random>
   int lease_ms = 10'000;   // --lease-ms: a node silent this long loses its rooms
+  // Notifications outside the page (protocol 1.4).
+  bool allow_private_hooks = false;  // --allow-private-hooks: private addresses and plain http allowed
+  std::string extra_ca;              // --extra-ca FILE: a CA outgoing HTTPS trusts too
+  std::string vapid_key;             // --vapid-key FILE: the VAPID private key (default DATA_DIR/vapid.pem)
+  std::string vapid_subject = "mailto:admin@localhost";  // --vapid-subject: the push services' contact
 };
 
 struct ConfigExit {

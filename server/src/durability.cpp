@@ -20,6 +20,9 @@
 #include "room.hpp"
 #include "server.hpp"
 #include "store_writer.hpp"
+#include "extras.hpp"
+#include "player_keys.hpp"
+#include "wake_scheduler.hpp"
 
 namespace carc::server {
 
@@ -54,7 +57,11 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
     o.advertise = config.bind + ":" + std::to_string(config.port);
     auto pg = PgStore::open(config.db_url, o);
     spdlog::info("storage: {} (lease {} ms)", pg->describe(), config.lease_ms);
-    return std::unique_ptr<Durability>(new Durability(std::move(pg), config));
+    auto d = std::unique_ptr<Durability>(new Durability(std::move(pg), config));
+    d->lease_ms_ = config.lease_ms;
+    d->wake_store_ = WakeStore::postgres(config.db_url, o.node_id);
+    d->key_store_ = KeyStore::postgres(config.db_url);
+    return d;
   }
   SqliteStore::Options options;
   options.sync = config.db_sync_normal ? SqliteStore::Sync::Normal : SqliteStore::Sync::Full;
@@ -67,7 +74,11 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
     store = SqliteStore::open(config.data_dir, options);
     spdlog::info("storage: {} (synchronous {})", store->describe(), config.db_sync_normal ? "NORMAL" : "FULL");
   }
-  return std::unique_ptr<Durability>(new Durability(std::move(store), config));
+  auto d = std::unique_ptr<Durability>(new Durability(std::move(store), config));
+  const bool memory = config.data_dir.filename() == ":memory:";
+  d->wake_store_ = memory ? WakeStore::memory() : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  d->key_store_ = memory ? KeyStore::memory() : KeyStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  return d;
 }
 
 Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
@@ -76,7 +87,20 @@ Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
       keep_finished_ms_(std::int64_t{config.keep_finished_hours} * 3600 * 1000),
       commit_delay_us_(config.db_commit_delay_us) {}
 
+void Durability::start_wakes(Server& server) {
+  // Several nodes: poll, since another node's rooms become this one's when its lease ends.
+  const auto poll = std::chrono::milliseconds(backend_->cluster() != nullptr ? std::max<std::int64_t>(500, lease_ms_ / 4) : 30'000);
+  wakes_ = std::make_unique<WakeScheduler>(std::move(wake_store_), server.rooms(), poll);
+  WakeScheduler* w = wakes_.get();
+  server.rooms().set_wake_hook([w](const std::string& room, std::optional<std::int64_t> due) { w->set(room, due); });
+}
+
+void Durability::stop_wakes() {
+  if (wakes_) wakes_->stop();
+}
+
 Durability::~Durability() {
+  stop_wakes();
   // After the Server (and its writer) stopped: nothing of ours writes any more.
   if (ClusterStore* cluster = store_->cluster()) {
     if (const Status s = cluster->retire(); !s) spdlog::warn("storage: {}", s.error());
@@ -138,8 +162,11 @@ int Durability::restore(Server& server) {
   StoreWriter& writer = *writer_;
   export_metrics(server);
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
+  start_wakes(server);
+  if (key_store_) server.extras().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
   if (ClusterStore* cluster = store_->cluster()) {
     serve_from_shared_database(server, *cluster);
+    wakes_->start();
     return 0;
   }
   const RoomsLoad all = writer.load_all();
@@ -177,20 +204,25 @@ int Durability::restore(Server& server) {
         server.rooms().note_miss(id, RoomRegistry::Miss::Unavailable);
         return done(nullptr);
       }
+      // Finished games, and turn-based games that left memory (their rooms stay stored).
       const auto& stored = load.room;
-      if (!stored || stored->phase != "finished" || !stored->quarantined.empty()) return done(nullptr);
+      if (!stored || !stored->quarantined.empty()) return done(nullptr);
       auto decoded = decode_room(*stored);
       const auto* r = std::get_if<RestoredRoom>(&decoded);
       if (r == nullptr) return done(nullptr);
       auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().services(), *r);
       auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
-      done(ok != nullptr ? *ok : nullptr);
+      if (ok == nullptr) return done(nullptr);
+      auto loaded = *ok;
+      boost::asio::post(loaded->strand(), [loaded] { loaded->start(); });
+      done(loaded);
     });
   });
   writer.run_and_wait([](RoomStore& store) {
     const auto q = store.quarantined();
     if (!q.empty()) spdlog::warn("storage: {} quarantined room(s) kept aside (see the rooms table, column quarantined)", q.size());
   });
+  wakes_->start();
   spdlog::info("storage: restored {} room(s)", restored);
   return restored;
 }

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "carc/server/room_store.hpp"
+#include "carc/server/key_store.hpp"
+#include "carc/server/wake_store.hpp"
 #include "config.hpp"
 #include "persistence.hpp"
 
@@ -14,6 +16,7 @@ namespace carc::server {
 
 class Server;
 class StoreWriter;
+class WakeScheduler;
 
 class Durability {
  public:
@@ -32,6 +35,8 @@ class Durability {
   // Blocks: call it before the server listens.
   int restore(Server& server);
   RoomStore& store() { return *store_; }
+  // Stops the turn-based rooms' wake-ups (before the Server goes: they load its rooms).
+  void stop_wakes();
 
  private:
   Durability(std::unique_ptr<RoomStore> store, const Config& config);
@@ -46,6 +51,12 @@ class Durability {
   std::int64_t keep_finished_ms_;
   int commit_delay_us_;
   StoreWriter* writer_ = nullptr;         // owned by the Server
+  std::int64_t lease_ms_ = 0;             // several nodes: the lease, for the wakes' poll
+  std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()
+  std::unique_ptr<KeyStore> key_store_;    // handed to the server in restore()
+  std::unique_ptr<WakeScheduler> wakes_;
+  // Wake-ups of turn-based rooms: rooms made or restored from here on hand theirs over.
+  void start_wakes(Server& server);
 };
 
 }  // namespace carc::server

@@ -12,6 +12,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
+#include "extra_api.hpp"
 #include "net.hpp"
 #include "random.hpp"
 
@@ -292,6 +293,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::ApiNotFound: return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
       case K::NotFound: return send(simple(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
+      case K::ExtraApi: return extra_api(req);
     }
   }
 
@@ -391,6 +393,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       std::string body = record ? room->record_json() : room->info_json();
       asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
         self->send(self->json_response(req, http::status::ok, std::move(body)), req);
+      });
+    });
+  }
+
+  void extra_api(const Request& req) {
+    serve_extra_api(ctx_, req, invite_base(req), [self = shared_from_this(), req](ApiReply r) {
+      asio::post(self->stream_.get_executor(), [self, req, r = std::move(r)]() mutable {
+        self->send(self->json_response(req, r.status, std::move(r.body)), req);
       });
     });
   }

@@ -8,11 +8,15 @@
 #include "config.hpp"
 #include "durability.hpp"
 #include "server.hpp"
+#include "setup.hpp"
 
 #ifdef CARC_TEST_HOOKS
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 
 #include "crash_store.hpp"
+#include "room.hpp"
 
 namespace {
 // The test build only: CARC_CRASH_AFTER_PERSIST=N exits right after the N-th durable move.
@@ -24,6 +28,36 @@ carc::server::Durability::Decorator test_hooks() {
   return [moves](carc::server::RoomStore& inner) -> std::unique_ptr<carc::server::RoomStore> {
     return std::make_unique<carc::server::CrashAfterMoves>(inner, moves);
   };
+}
+
+// Shifts of the rooms' wall clock (turn-based banks last an hour at least; a test moves the
+// clock instead of waiting): CARC_TEST_CLOCK_OFFSET_MS, fixed for the run, or
+// CARC_TEST_CLOCK_FILE, a file holding the offset that a test may change while the server
+// runs (read again at most every 100 ms; several nodes of a cluster test share one).
+std::int64_t clock_offset_ms() {
+  static const std::int64_t fixed = [] {
+    const char* v = std::getenv("CARC_TEST_CLOCK_OFFSET_MS");
+    return v != nullptr ? std::atoll(v) : 0;
+  }();
+  static const char* file = std::getenv("CARC_TEST_CLOCK_FILE");
+  if (file == nullptr) return fixed;
+  static std::atomic<std::int64_t> offset{0}, read_at{-1000};
+  const std::int64_t now = carc::server::steady_ms();
+  if (now - read_at.load(std::memory_order_relaxed) >= 100) {
+    read_at.store(now, std::memory_order_relaxed);
+    if (std::FILE* f = std::fopen(file, "r")) {
+      long long v = 0;
+      if (std::fscanf(f, "%lld", &v) == 1) offset.store(v, std::memory_order_relaxed);
+      std::fclose(f);
+    }
+  }
+  return fixed + offset.load(std::memory_order_relaxed);
+}
+
+void clock_hooks() {
+  if (std::getenv("CARC_TEST_CLOCK_OFFSET_MS") == nullptr && std::getenv("CARC_TEST_CLOCK_FILE") == nullptr) return;
+  spdlog::warn("CARC_TEST_CLOCK_OFFSET_MS/CARC_TEST_CLOCK_FILE: test-only clock offset is on");
+  carc::server::set_clock_offset(&clock_offset_ms);
 }
 }  // namespace
 #endif
@@ -46,14 +80,18 @@ int main(int argc, char** argv) {
   try {
     // Storage first: a database that cannot be used stops the start with its reason.
 #ifdef CARC_TEST_HOOKS
+    clock_hooks();
     const auto durability = Durability::open(config, test_hooks());
 #else
     const auto durability = Durability::open(config);
 #endif
+    const Config settings = config;
     Server server(std::move(config), durability->make_persistence());
+    start_notifications(server, settings);  // before the rooms: they hand it their notices
     durability->restore(server);
     server.listen();
     server.run();
+    durability->stop_wakes();
   } catch (const std::exception& e) {
     spdlog::critical("{}", e.what());
     return 1;

@@ -16,6 +16,7 @@
 
 #include "bot_pool.hpp"
 #include "config.hpp"
+#include "extras.hpp"
 #include "metrics.hpp"
 #include "address.hpp"
 #include "persistence.hpp"
@@ -83,6 +84,7 @@ struct ServerContext {
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
   TokenBuckets lookup_buckets;   // lookups of rooms not in memory (storage work) per client address
   std::atomic<bool> stopping{false};
+  Extras extras;  // protocol 1.4: player keys, notifications
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
 

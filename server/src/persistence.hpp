@@ -31,11 +31,25 @@ struct SeatFreed {
   int seat;
   Reason reason;
 };
-// The room's clock (protocol 1.1): the whole new setting, nullopt = no clock / wait forever.
+// The room's clock (protocol 1.1, 1.4): the whole new setting, nullopt = no clock / wait forever.
 struct SettingsChanged {
   std::optional<int> turn_seconds;
   std::optional<int> away_seconds;
   ExpansionSet expansions = {};  // the game's expansions (README.md of ../shared/expansions)
+  protocol::Pace pace = protocol::Pace::Live;
+  int bank_seconds = protocol::kDefaultBankSeconds;
+  int increment_seconds = protocol::kDefaultIncrementSeconds;
+};
+// The room's webhook (protocol 1.4), set or removed by the host: a secret of the room.
+struct WebhookChanged {
+  std::optional<protocol::WebhookSetting> hook;
+};
+// A seat's Web Push subscription (protocol 1.4); an empty endpoint removes it.
+struct PushChanged {
+  int seat = 0;
+  std::string endpoint;
+  std::string p256dh;
+  std::string auth;
 };
 struct GameStarted {
   int players;
@@ -60,8 +74,8 @@ struct ChatPosted {
 struct RematchCreated {
   std::string room;
 };
-using RoomAction =
-    std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted, RematchCreated>;
+using RoomAction = std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted,
+                                RematchCreated, WebhookChanged, PushChanged>;
 
 // What storage gives back to rebuild a room: its accepted actions in order (Room::restore
 // replays them), and the highest versions stored with them or bumped since.

@@ -353,7 +353,8 @@ void RoomRegistry::retire(const std::shared_ptr<Room>& room, std::int64_t now_st
     const auto it = rooms_.find(room->id());
     if (it != rooms_.end() && it->second == room) rooms_.erase(it);
   }
-  services_.persistence.room_removed(room->id());
+  // A turn-based game stays stored: it is woken for its deadlines and loaded when opened.
+  if (!room->keeps_stored()) services_.persistence.room_removed(room->id());
   services_.metrics.rooms_expired.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("room {}: expired ({} without connections)", room->id(), protocol::phase_name(room->phase()));
 }

@@ -79,6 +79,12 @@ class RoomRegistry {
   RoomRegistry& operator=(const RoomRegistry&) = delete;
   // Gives the rooms a bot pool (computer players) and rematches through this registry.
   void set_bots(BotPool* bots);
+  // Turn-based rooms (protocol 1.4): where rooms hand their wake-ups and notices. Set
+  // before the first room is made or restored.
+  void set_wake_hook(std::function<void(const std::string&, std::optional<std::int64_t>)> hook) {
+    services_.wake_changed = std::move(hook);
+  }
+  void set_notify(std::function<void(std::vector<Notice>)> notify) { services_.notify = std::move(notify); }
 
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).

@@ -1,5 +1,9 @@
 #include "room.hpp"
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -14,9 +18,17 @@ std::int64_t steady_ms() {
       .count();
 }
 
+namespace {
+std::atomic<ClockOffset> clock_offset{nullptr};
+}  // namespace
+
+void set_clock_offset(ClockOffset offset) { clock_offset.store(offset, std::memory_order_relaxed); }
+
 std::int64_t unix_ms() {
+  const ClockOffset offset = clock_offset.load(std::memory_order_relaxed);
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+             .count() +
+         (offset != nullptr ? offset() : 0);
 }
 
 Room::Room(Strand strand, std::string id, RoomServices services)
@@ -27,6 +39,9 @@ Room::Room(Strand strand, std::unique_ptr<RoomLogic> logic, RoomServices service
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   idle_since_ms_ = steady_ms();
+  // A live room has never had a wake-up stored; a restored turn-based one writes its own
+  // once (what storage holds may predate its last move).
+  wake_known_ = !logic_->turn_based();
 }
 
 std::variant<std::shared_ptr<Room>, std::string> Room::restore(Strand strand, std::string id, RoomServices services,
@@ -70,6 +85,7 @@ void Room::carry_out() {
       spdlog::warn("room {}: a computer player's turn, but this server runs no bot pool", id);
     }
   }
+  if (!fx.notices.empty() && services_.notify) services_.notify(std::move(fx.notices));
   if (fx.rematch) {
     if (services_.make_rematch) {
       services_.make_rematch(std::move(fx.rematch->actions), [self = shared_from_this()](std::string room) {
@@ -84,6 +100,15 @@ void Room::carry_out() {
     }
   }
   arm(logic_->next_wake());
+  if (services_.wake_changed) {
+    const auto due = logic_->stored_wake();
+    if (!wake_known_ || due != wake_due_) {
+      wake_known_ = true;
+      wake_due_ = due;
+      services_.wake_changed(id, due);
+    }
+  }
+  keep_stored_ = logic_->turn_based() && logic_->phase() != protocol::RoomPhase::Finished;
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   const auto mem = logic_->memory();
@@ -116,6 +141,7 @@ RoomLogic::Memory Room::memory() const {
 }
 
 void Room::start() {
+  logic_->replay_notices(fx_);  // the outbox: what its last stored change should have sent
   logic_->wake(unix_ms(), fx_);
   carry_out();
 }
@@ -160,6 +186,12 @@ void Room::handle(const ClientPtr& c, const protocol::ClientMessage& msg, Clock:
 }
 
 void Room::close_all(CloseReason why) { logic_->close_all(why); }
+
+void Room::drop_push(int seat, const std::string& endpoint) {
+  if (retired_) return;
+  logic_->drop_push(seat, endpoint, fx_);
+  carry_out();
+}
 
 std::string Room::state_text() { return logic_->state_text(unix_ms()); }
 

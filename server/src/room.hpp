@@ -42,6 +42,10 @@ struct RoomServices {
   // A finished game's last connection just closed (called on its strand). The registry
   // retires it then when --finished-room-ttl is 0. Empty: only the sweeper retires rooms.
   std::function<void(const std::shared_ptr<Room>&)> finished_idle;
+  // Turn-based rooms (protocol 1.4): the room's next wake-up changed (stored beside it, so
+  // that it is woken out of memory too); and notices to send once their change is stored.
+  std::function<void(const std::string& room, std::optional<std::int64_t> due_ms)> wake_changed;
+  std::function<void(std::vector<Notice> notices)> notify;
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -58,6 +62,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<std::int64_t> armed_at_;  // unix ms the timer waits for
   bool storing_ = false;  // a change is on its way to storage
   bool retired_ = false;  // expired: refuses attaches, does nothing more (RoomRegistry::expire)
+  std::optional<std::int64_t> wake_due_;  // the wake-up last handed to wake_changed
+  bool wake_known_ = false;              // wake_due_ is what storage holds (false: write it once)
+  std::atomic<bool> keep_stored_{false};  // a turn-based game: stays stored when it leaves memory
 
   std::atomic<std::uint8_t> phase_{0};
   std::atomic<int> connections_{0};
@@ -85,6 +92,9 @@ class Room : public std::enable_shared_from_this<Room> {
   int seated() const { return seated_.load(); }
   std::int64_t idle_since_ms() const { return idle_since_ms_.load(); }  // steady clock; 0 while connected
   RoomLogic::Memory memory() const;
+  // A turn-based room that is not finished stays stored when it leaves memory (it is woken
+  // for its deadlines and loaded when its players come back).
+  bool keeps_stored() const { return keep_stored_.load(); }
 
   // ---- on the strand ----
   // After a restore (or creation): starts the clocks and any computer player's turn.
@@ -108,9 +118,18 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string record_json() const { return logic_->record_json(); }  // GET /api/rooms/<id>/record
   std::string state_text();                                          // the whole public state
   std::int64_t version() const { return logic_->version(); }
+  std::optional<int> seat_of_token(std::string_view token) const { return logic_->seat_of_token(token); }
+  // A push service said the seat's subscription to `endpoint` is gone (protocol 1.4).
+  void drop_push(int seat, const std::string& endpoint);
 };
 
 std::int64_t steady_ms();
+// The wall clock rooms use (banks, deadlines, stored times), in ms since the epoch.
 std::int64_t unix_ms();
+// Test builds only (carcassonne-server-test, main.cpp with CARC_TEST_HOOKS): an offset added
+// to unix_ms(), so that a test moves the clock past an hour-long bank instead of waiting.
+// Set before the server starts; the shipped server never sets one.
+using ClockOffset = std::int64_t (*)();
+void set_clock_offset(ClockOffset offset);
 
 }  // namespace carc::server

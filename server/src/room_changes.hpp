@@ -66,8 +66,12 @@ struct DeferredBotFailed {
 struct DeferredRematch {
   std::string room;
 };
-using Deferred =
-    std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed, DeferredRematch>;
+struct DeferredDropPush {  // a push service said the seat's subscription is gone
+  int seat;
+  std::string endpoint;
+};
+using Deferred = std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed,
+                              DeferredRematch, DeferredDropPush>;
 
 class ChangeQueue {
   std::optional<Pending> pending_;

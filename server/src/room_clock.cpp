@@ -23,7 +23,7 @@ std::optional<RoomLogic::Auto> RoomLogic::auto_reason(std::int64_t now_ms) const
   const SeatState& s = seats_[static_cast<std::size_t>(game_->current_seat())];
   if (s.bot) return std::nullopt;
   if (const auto d = deadline(); d && now_ms >= *d) return Auto::Timeout;
-  if (s.holder == nullptr && settings_.away_seconds &&
+  if (s.holder == nullptr && settings_.away_seconds && !settings_.turn_based() &&
       now_ms >= s.gone_since_ms + std::int64_t{*settings_.away_seconds} * 1000) {
     return Auto::Away;
   }
@@ -85,7 +85,7 @@ std::optional<std::int64_t> RoomLogic::next_wake() const {
   const SeatState& s = seats_[static_cast<std::size_t>(game_->current_seat())];
   if (s.bot) return std::nullopt;  // asked at the start of the turn
   std::optional<std::int64_t> at = deadline();
-  if (s.holder == nullptr && settings_.away_seconds) {
+  if (s.holder == nullptr && settings_.away_seconds && !settings_.turn_based()) {
     const std::int64_t gone = s.gone_since_ms + std::int64_t{*settings_.away_seconds} * 1000;
     at = at ? std::min(*at, gone) : gone;
   }

@@ -25,7 +25,7 @@ std::string rematch_token(std::string_view old_hash, std::string_view new_room) 
 }
 
 RoomLogic::RoomLogic(std::string id, Metrics& metrics) : id_(std::move(id)), metrics_(metrics) {
-  const auto seats = seats_.facts();
+  const auto seats = seats_.facts(settings_.turn_based());
   patcher_.reset(facts(seats), 1, 0);
 }
 
@@ -45,7 +45,7 @@ std::variant<std::unique_ptr<RoomLogic>, std::string> RoomLogic::restore(std::st
   room->game_version_ = r.game_version;
   room->persisted_version_ = r.version;
   for (auto& s : room->seats_) s.gone_since_ms = now_ms;  // everybody reconnects from now on
-  const auto seats = room->seats_.facts();
+  const auto seats = room->seats_.facts(room->settings_.turn_based());
   room->patcher_.reset(room->facts(seats), room->game_ ? room->game_->tiles_placed() : 1,
                        static_cast<int>(room->chat_.size()));
   return room;
@@ -56,13 +56,21 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, s->host);
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host);
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
     free_seat(*f, now_ms, nullptr);
   } else if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
+    settings_changed(*c);
+  } else if (const auto* w = std::get_if<WebhookChanged>(&action)) {
+    hook_ = w->hook;
+    settings_.webhook = hook_.has_value();
+  } else if (const auto* p = std::get_if<PushChanged>(&action)) {
+    if (p->seat < 0 || p->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(p->seat);
+    auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
+    if (p->endpoint.empty()) push.reset();
+    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
@@ -89,7 +97,12 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
 // State and publishing
 
 std::optional<std::int64_t> RoomLogic::deadline() const {
-  if (phase_ != RoomPhase::Playing || !settings_.turn_seconds) return std::nullopt;
+  if (phase_ != RoomPhase::Playing) return std::nullopt;
+  if (settings_.turn_based()) {
+    if (!game_ || game_->finished()) return std::nullopt;
+    return turn_started_ms_ + seats_[static_cast<std::size_t>(game_->current_seat())].bank_ms;
+  }
+  if (!settings_.turn_seconds) return std::nullopt;
   return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;
 }
 
@@ -123,7 +136,7 @@ void RoomLogic::publish(const Client* except, Effects& fx, SteadyClock::time_poi
 }
 
 void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received) {
-  const auto seats = seats_.facts();
+  const auto seats = seats_.facts(settings_.turn_based());
   patcher_.sync(facts(seats));
   if (patcher_.empty()) {
     patcher_.take_frame();  // nothing public changed: no version, no patch
@@ -149,7 +162,7 @@ void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, Stea
 std::string RoomLogic::state_text(std::int64_t) {
   if (state_cache_version_ != version_) {
     state_cache_.clear();
-    const auto seats = seats_.facts();
+    const auto seats = seats_.facts(settings_.turn_based());
     protocol::write_state(state_cache_, facts(seats), events_, chat_);
     state_cache_version_ = version_;
   }
@@ -215,7 +228,7 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false}, t.host);
+    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, std::nullopt}, t.host);
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
     Member* joiner = find(join->client.get());
@@ -235,6 +248,8 @@ void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
     play_move(move->action, move->events, &fx);
     publish(nullptr, fx, changes_.received());
     game_version_ = version_;
+    if (game_->finished()) notify_over(fx);
+    else notify_turn(fx);
     return maybe_think(now_ms, fx);
   }
   auto& a = std::get<PendingAction>(p);
@@ -249,6 +264,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     spdlog::info("room {}: game started with {} players", id_, g->players);
     publish(nullptr, fx, changes_.received());
     game_version_ = version_;
+    notify_turn(fx);
     return maybe_think(now_ms, fx);
   }
   if (const auto* c = std::get_if<ChatPosted>(&action)) {
@@ -260,13 +276,25 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
-    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false}, false);
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, false);
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
   if (const auto* c = std::get_if<SettingsChanged>(&action)) {
-    settings_ = protocol::ClockSettings{c->turn_seconds, c->away_seconds, c->expansions};
+    settings_changed(*c);
     return publish(nullptr, fx, changes_.received());
+  }
+  if (const auto* w = std::get_if<WebhookChanged>(&action)) {
+    hook_ = w->hook;
+    settings_.webhook = hook_.has_value();
+    spdlog::info("room {}: webhook {}", id_, hook_ ? "set" : "removed");
+    return publish(nullptr, fx, changes_.received());
+  }
+  if (const auto* p = std::get_if<PushChanged>(&action)) {
+    auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
+    if (p->endpoint.empty()) push.reset();
+    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
+    return publish(nullptr, fx, changes_.received());  // nothing public: no patch
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
@@ -290,6 +318,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
                    [&](DeferredBotMove& m) { bot_moved(m.ticket, m.move, now_ms, fx); },
                    [&](DeferredBotFailed& m) { bot_failed(m.ticket, now_ms, fx); },
                    [&](DeferredRematch& m) { rematch_created(m.room, now_ms, fx); },
+                   [&](DeferredDropPush& m) { drop_push(m.seat, m.endpoint, fx); },
                },
                d);
   }
@@ -305,6 +334,7 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
   record_.reserve();
   turn_started_ms_ = g.time_ms;
+  for (auto& s : seats_) s.bank_ms = std::int64_t{settings_.bank_seconds} * 1000;
   if (fx != nullptr) {
     patcher_.events_started(events_);
     patcher_.game_events(events_, events);
@@ -324,6 +354,7 @@ std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& m
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
+  bank_after_move(action);
   turn_started_ms_ = action.time_ms;
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);

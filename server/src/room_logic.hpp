@@ -24,6 +24,7 @@
 #include "carc/protocol/messages.hpp"
 #include "carc/protocol/room_state.hpp"
 #include "client.hpp"
+#include "notice.hpp"
 #include "persistence.hpp"
 #include "room_changes.hpp"
 #include "room_record.hpp"
@@ -62,6 +63,7 @@ struct Effects {
   bool finished = false;                     // the game just ended
   std::optional<BotRequest> think;
   std::optional<RematchRequest> rematch;     // create it, then answer rematch_created()
+  std::vector<Notice> notices;               // to send once this change is stored (protocol 1.4)
   void clear() { *this = Effects{}; }
 };
 
@@ -98,6 +100,16 @@ class RoomLogic {
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
   std::optional<std::int64_t> next_wake() const;  // unix ms
+  // Turn-based rooms (protocol 1.4): when this room must be woken even if it is out of
+  // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
+  std::optional<std::int64_t> stored_wake() const;
+  bool turn_based() const { return settings_.turn_based(); }
+  // The human seat whose token this is (compared in constant time), if any.
+  std::optional<int> seat_of_token(std::string_view token) const;
+  // Forgets the seat's push subscription if it is still `endpoint` (the push service said 404/410).
+  void drop_push(int seat, const std::string& endpoint, Effects& fx);
+  // After a restore: the notices its last change caused, again (sent unless delivered before).
+  void replay_notices(Effects& fx);
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record
@@ -121,6 +133,7 @@ class RoomLogic {
   std::vector<Member> members_;  // every socket open on /ws/<room>
   int spectators_ = 0;
   protocol::ClockSettings settings_;
+  std::optional<protocol::WebhookSetting> hook_;  // a secret of the room: never in the public state
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
   std::unique_ptr<Game> game_;  // null in the lobby
@@ -169,6 +182,16 @@ class RoomLogic {
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void finish_game(Effects* fx);
+  // ---- room_notify.cpp: banks and notifications (protocol 1.4) ----
+  void settings_changed(const SettingsChanged& c);
+  void bank_after_move(const MovePlayed& action);
+  // The notices this change causes (a human's turn began, the game ended).
+  void notify_turn(Effects& fx);
+  void notify_over(Effects& fx);
+  Notice notice(Notice::Event e, std::optional<int> seat) const;
+  void on_push_subscribe(Member& m, const protocol::PushSubscribeMsg& msg, SteadyClock::time_point t0, Effects& fx);
+  void on_push_unsubscribe(Member& m, SteadyClock::time_point t0, Effects& fx);
+  void on_webhook(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
 
   // ---- room_requests.cpp: client messages, in the fixed order of checks ----

@@ -46,6 +46,8 @@ void RoomLogic::on_message(Member& m, const protocol::ClientMessage& msg, std::i
                  [&](const protocol::LeaveMsg&) { on_leave(m, t0, fx); },
                  [&](const protocol::KickMsg& v) { on_kick(m, v, t0, fx); },
                  [&](const protocol::RematchMsg&) { on_rematch(m, now_ms, fx); },
+                 [&](const protocol::PushSubscribeMsg& v) { on_push_subscribe(m, v, t0, fx); },
+                 [&](const protocol::PushUnsubscribeMsg&) { on_push_unsubscribe(m, t0, fx); },
              },
              msg);
 }
@@ -236,11 +238,21 @@ void RoomLogic::on_remove_bot(Member& m, const protocol::RemoveBotMsg& msg, Stea
 }
 
 void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx) {
+  if (msg.webhook) {
+    if (msg.lobby_keys_given()) {
+      return refuse(*m.client, ErrorCode::BadMessage, "settings: set the webhook in a message of its own");
+    }
+    return on_webhook(m, msg, t0, fx);
+  }
   if (!host_in_lobby(m, "change the clock")) return;
-  SettingsChanged next{settings_.turn_seconds, settings_.away_seconds, settings_.expansions};
+  SettingsChanged next{settings_.turn_seconds, settings_.away_seconds, settings_.expansions, settings_.pace,
+                       settings_.bank_seconds, settings_.increment_seconds};
   if (msg.turn_seconds) next.turn_seconds = *msg.turn_seconds;
   if (msg.away_seconds) next.away_seconds = *msg.away_seconds;
   if (msg.expansions) next.expansions = *msg.expansions;
+  if (msg.pace) next.pace = *msg.pace;
+  if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
+  if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
   const RoomAction action = next;
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }
@@ -283,7 +295,8 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
     // The new room's token hashes are set once its id is known (rematch_created).
     r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + shift) % n == seats_.host()});
   }
-  r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions});
+  r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions,
+                                      settings_.pace, settings_.bank_seconds, settings_.increment_seconds});
   fx.rematch = std::move(r);
 }
 

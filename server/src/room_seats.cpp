@@ -33,10 +33,13 @@ int RoomSeats::by_token_hash(std::string_view hash) const {
   return it == seats_.end() ? -1 : static_cast<int>(it - seats_.begin());
 }
 
-std::vector<protocol::SeatFacts> RoomSeats::facts() const {
+std::vector<protocol::SeatFacts> RoomSeats::facts(bool banks) const {
   std::vector<protocol::SeatFacts> out;
   out.reserve(seats_.size());
-  for (const auto& s : seats_) out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away});
+  for (const auto& s : seats_) {
+    out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away,
+                                      banks ? std::optional<std::int64_t>(s.bank_ms) : std::nullopt});
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "carc/protocol/room_state.hpp"
 #include "client.hpp"
+#include "notice.hpp"
 
 namespace carc::server {
 
@@ -23,6 +24,8 @@ struct SeatState {
   std::string token;               // its token, while a connection that knows it holds the seat
   std::int64_t gone_since_ms = 0;  // when the seat lost its connection
   bool away = false;
+  std::int64_t bank_ms = 0;        // turn-based: the bank at the start of the current turn
+  std::optional<PushTarget> push;  // the seat's Web Push subscription
 };
 
 class RoomSeats {
@@ -53,7 +56,8 @@ class RoomSeats {
   int first_human_from(int seat) const;
   // The human seat whose token hashes to `hash` (compared in constant time), or -1.
   int by_token_hash(std::string_view hash) const;
-  std::vector<protocol::SeatFacts> facts() const;
+  // The seats' public facts; `banks` (turn-based rooms): with what is left of each bank.
+  std::vector<protocol::SeatFacts> facts(bool banks) const;
   std::size_t memory_bytes() const { return seats_.capacity() * sizeof(SeatState); }
 };
 

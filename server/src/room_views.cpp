@@ -14,10 +14,19 @@ std::string RoomLogic::info_json() const {
                        {"name", s.name},
                        {"connected", s.holder != nullptr},
                        {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
+    // Protocol 1.4, for "your games": what is left of each bank.
+    if (settings_.turn_based()) players.back()["bank_ms"] = s.bank_ms;
+  }
+  nlohmann::json turn = nullptr;
+  if (phase_ == protocol::RoomPhase::Playing && game_ && !game_->finished()) {
+    const auto d = deadline();
+    turn = {{"seat", game_->current_seat()}, {"deadline", d ? nlohmann::json(*d) : nlohmann::json(nullptr)}};
   }
   return nlohmann::json{{"room", id_},
                         {"phase", protocol::phase_name(phase_)},
+                        {"pace", protocol::pace_name(settings_.pace)},
                         {"players", std::move(players)},
+                        {"turn", std::move(turn)},
                         {"spectators", spectators_}}
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

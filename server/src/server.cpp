@@ -59,7 +59,7 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}}, config.limits),
+      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}, {}, {}}, config.limits),
       bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
@@ -270,6 +270,7 @@ void Server::stop() {
 
 RoomRegistry& Server::rooms() { return impl_->ctx.rooms; }
 Metrics& Server::metrics() { return impl_->ctx.metrics; }
+Extras& Server::extras() { return impl_->ctx.extras; }
 
 // ---------------------------------------------------------------------------------------
 // --probe

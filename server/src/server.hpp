@@ -30,6 +30,7 @@ class Server {
 
   RoomRegistry& rooms();
   Metrics& metrics();
+  struct Extras& extras();  // protocol 1.4: set up before listen()
 
  private:
   struct Impl;

@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "net.hpp"
+#include "targets.hpp"
 
 namespace carc::server {
 
@@ -190,6 +191,8 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       auto parsed = protocol::parse_client_message(text);
       if (auto* err = std::get_if<protocol::MessageError>(&parsed)) {
         refuse(err->code, err->message);
+      } else if (auto why = push::refuse_message(std::get<protocol::ClientMessage>(parsed), ctx_.config.allow_private_hooks)) {
+        refuse(protocol::ErrorCode::BadMessage, *why);  // a target outside what the server may call
       } else {
         asio::post(room_->strand(), [room = room_, self = shared_from_this(),
                                      msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {

@@ -159,6 +159,12 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
           r.settings.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(100)));
           // The expansions too (README.md of ../shared/expansions): none, river, abbot or both.
           r.settings.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(4)));
+          r.settings.pace = rng.below(2) == 0 ? protocol::Pace::Live : protocol::Pace::TurnBased;
+          r.settings.bank_seconds = 3600 + static_cast<int>(rng.below(1000));
+          r.settings.webhook = rng.below(2) == 0;
+          for (auto& s : r.seats) {
+            s.bank_ms = r.settings.turn_based() ? std::optional<std::int64_t>(rng.below(100000)) : std::nullopt;
+          }
           break;
         default: break;
       }

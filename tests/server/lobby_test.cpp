@@ -166,7 +166,7 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
   CHECK(names_of(players) == std::vector<std::string>{"Bob", "Carol", "Bot 3 (hard)"});
   CHECK(host_of(players) == 0);
   CHECK(players[2]["bot"] == "hard");
-  CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", json::array()}});
+  CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", json::array()}, {"pace", "live"}, {"bank_seconds", 259200}, {"increment_seconds", 86400}, {"webhook", false}});
 }
 
 TEST_CASE("rematch: the same players rotated by one, the same host and clock, one room, tokens that work there") {

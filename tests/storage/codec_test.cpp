@@ -28,6 +28,8 @@ using nlohmann::json;
 
 namespace {
 
+const carc::ExpansionSet kRiverAbbot = carc::ExpansionSet{}.with(carc::Expansion::River).with(carc::Expansion::Abbot);
+
 std::vector<RoomAction> samples() {
   using carc::Cell;
   using carc::Move;
@@ -50,6 +52,14 @@ std::vector<RoomAction> samples() {
       ChatPosted{0, 2, "Bob", "hello: \"quoted\" {json} 5:x \t end ", 1764575000002},
       ChatPosted{12345, std::nullopt, "spectator", "", 3},
       RematchCreated{"AbCdEfGhIj_-12"},
+      SettingsChanged{std::nullopt, 60, {}, carc::protocol::Pace::TurnBased, 3600, 0},
+      SettingsChanged{30, std::nullopt, {}, carc::protocol::Pace::Live, 7200, 600},
+      WebhookChanged{carc::protocol::WebhookSetting{"https://hooks.example.org/a b:1?x=\"y\"", carc::protocol::HookFormat::Ntfy}},
+      WebhookChanged{std::nullopt},
+      PushChanged{3, "https://push.example.org/send/abc", std::string(87, 'B'), std::string(22, 'a')},
+      PushChanged{0, "", "", ""},
+      SettingsChanged{std::nullopt, 60, kRiverAbbot},
+      SettingsChanged{90, std::nullopt, kRiverAbbot, carc::protocol::Pace::TurnBased, 3600, 0},
   };
 }
 
@@ -78,6 +88,41 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   CHECK(encode_action(58, 57, samples()[11]) == "M 58 57 3 0 9 X,discard auto");
   CHECK(encode_action(3, 1, samples()[0]) == "S 3 1 0 5:Alice 64:" + std::string(64, 'a') + " - host");
   CHECK(encode_action(3, 1, samples()[2]) == "S 3 1 1 0: 1:h easy");
+  // Live settings at the defaults keep the format of protocol 1.1; others carry the pace.
+  CHECK(encode_action(4, 1, samples()[5]) == "T 4 1 60 -");
+  CHECK(encode_action(4, 1, samples()[15]) == "T 4 1 - 60 turn_based 3600 0");
+  CHECK(encode_action(4, 1, samples()[18]) == "W 4 1 -");
+  // The expansions (a number) come before the pace (a word); each is left out at its default.
+  CHECK(encode_action(4, 1, samples()[21]) == "T 4 1 - 60 3");
+  CHECK(encode_action(4, 1, samples()[22]) == "T 4 1 90 - 3 turn_based 3600 0");
+}
+
+TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expansions only, pace only, both)") {
+  using carc::protocol::Pace;
+  const std::pair<const char*, SettingsChanged> cases[] = {
+      {"T 4 1 60 -", SettingsChanged{60, std::nullopt}},
+      {"T 4 1 - 60 3", SettingsChanged{std::nullopt, 60, kRiverAbbot}},  // as issue 28 wrote them
+      {"T 4 1 - 60 turn_based 3600 0", SettingsChanged{std::nullopt, 60, {}, Pace::TurnBased, 3600, 0}},  // issue 30
+      {"T 4 1 90 - 3 live 7200 600", SettingsChanged{90, std::nullopt, kRiverAbbot, Pace::Live, 7200, 600}},
+  };
+  for (const auto& [payload, want] : cases) {
+    CAPTURE(payload);
+    const auto d = decode_action(payload);
+    REQUIRE(std::holds_alternative<DecodedAction>(d));
+    const auto* got = std::get_if<SettingsChanged>(&std::get<DecodedAction>(d).action);
+    REQUIRE(got != nullptr);
+    CHECK(got->turn_seconds == want.turn_seconds);
+    CHECK(got->away_seconds == want.away_seconds);
+    CHECK(got->expansions == want.expansions);
+    CHECK(got->pace == want.pace);
+    CHECK(got->bank_seconds == want.bank_seconds);
+    CHECK(got->increment_seconds == want.increment_seconds);
+  }
+  for (const char* bad : {"T 4 1 - 60 16", "T 4 1 - 60 3 3", "T 4 1 - 60 3 slow 1 1", "T 4 1 - 60 turn_based 3600",
+                          "T 4 1 - 60 turn_based 3600 0 3"}) {
+    CAPTURE(bad);
+    CHECK(std::holds_alternative<std::string>(decode_action(bad)));
+  }
 }
 
 TEST_CASE("codec: a malformed payload is refused with a reason, never a throw") {
@@ -172,7 +217,7 @@ TEST_CASE("codec: a schema-2 database with JSON payloads migrates and restores t
   for (const StoredRoom& stored : all.rooms) {
     auto decoded = decode_room(stored);
     REQUIRE_MESSAGE(std::holds_alternative<RestoredRoom>(decoded), std::get<std::string>(decoded));
-    auto room = Room::restore(boost::asio::make_strand(io), stored.id, RoomServices{none, metrics, nullptr, {}, {}},
+    auto room = Room::restore(boost::asio::make_strand(io), stored.id, RoomServices{none, metrics, nullptr, {}, {}, {}, {}},
                               std::get<RestoredRoom>(decoded));
     REQUIRE_MESSAGE(std::holds_alternative<std::shared_ptr<Room>>(room), std::get<std::string>(room));
     rooms[stored.id] = std::get<std::shared_ptr<Room>>(room);

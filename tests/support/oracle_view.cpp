@@ -26,7 +26,8 @@ json players_json(const RoomFacts& f) {
            {"tile", nullptr},
            {"host", seat == f.host},
            {"bot", s.bot ? json(protocol::bot_level_name(*s.bot)) : json(nullptr)},
-           {"away", s.away}};
+           {"away", s.away},
+           {"bank_ms", s.bank_ms ? json(*s.bank_ms) : json(nullptr)}};
     const Ruleset& rules = ruleset(f.settings.expansions);
     if (rules.has_specials) {
       json figures = json::object();
@@ -191,7 +192,11 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
               {"result", finished ? result_json(*f.game, all_events) : json(nullptr)},
               {"settings", {{"turn_seconds", f.settings.turn_seconds ? json(*f.settings.turn_seconds) : json(nullptr)},
                             {"away_seconds", f.settings.away_seconds ? json(*f.settings.away_seconds) : json(nullptr)},
-                            {"expansions", protocol::expansions_json(f.settings.expansions)}}},
+                            {"expansions", protocol::expansions_json(f.settings.expansions)},
+                            {"pace", protocol::pace_name(f.settings.pace)},
+                            {"bank_seconds", f.settings.bank_seconds},
+                            {"increment_seconds", f.settings.increment_seconds},
+                            {"webhook", f.settings.webhook}}},
               {"rematch", f.rematch.empty() ? json(nullptr) : json(f.rematch)}};
 }
 

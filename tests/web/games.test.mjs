@@ -61,7 +61,7 @@ test('one line of the list', () => {
   assert.deepEqual(describeGame(game, info, { turnSeat: 1 }), {
     room: 'r1', state: 'ok', phase: 'playing',
     players: [{ seat: 0, name: 'Ann', bot: null, me: false }, { seat: 1, name: 'Bob', bot: null, me: true }, { seat: 2, name: 'Bot 3 (easy)', bot: 'easy', me: false }],
-    turnSeat: 1, mine: true, replay: false,
+    turnSeat: 1, mine: true, replay: false, turnBased: false, deadline: null,
   });
   assert.equal(describeGame(game, info, { turnSeat: 0 }).mine, false);
   assert.equal(describeGame(game, { ...info, turn: { seat: 2 } }, { turnSeat: 0 }).turnSeat, 2, 'the server\'s turn wins');

@@ -72,7 +72,7 @@ int cmd_bench_view(const std::vector<std::string>& args) {
   for (std::uint64_t i = 0; i < games; ++i) {
     Room r;
     for (std::uint64_t s = 0; s < players; ++s) r.names.push_back("Player " + std::to_string(s + 1));
-    for (const auto& n : r.names) r.seats.push_back(protocol::SeatFacts{n, true, std::nullopt, false});
+    for (const auto& n : r.names) r.seats.push_back(protocol::SeatFacts{n, true, std::nullopt, false, std::nullopt});
     std::vector<Event> events;
     r.game = std::make_unique<Game>(Game::seeded(static_cast<int>(players), i, &events));
     r.patcher.reset(r.facts(), 1, 0);

@@ -69,8 +69,46 @@ export function describeGame(game, info, { turnSeat = null, offline = false } = 
     .filter((p) => p && Number.isInteger(p.seat))
     .map((p) => ({ seat: p.seat, name: String(p.name ?? ''), bot: p.bot ?? null, me: p.seat === game.seat }));
   const seat = phase === 'playing' ? (Number.isInteger(info.turn?.seat) ? info.turn.seat : turnSeat) : null;
+  const deadline = phase === 'playing' && Number.isFinite(info.turn?.deadline) ? info.turn.deadline : null;
   return {
     room: game.room, state: 'ok', phase, players, turnSeat: seat,
     mine: seat !== null && seat === game.seat, replay: phase === 'finished',
+    turnBased: info.pace === 'turn_based', deadline,
   };
+}
+
+/**
+ * "Your games" in the order of protocol 1.4's start page: the games waiting for you first
+ * (the nearest deadline first), then the others going on or gathering, then finished ones;
+ * games not described yet keep their place among the others.
+ */
+export function orderGames(games, lines) {
+  const rank = (g) => {
+    const l = lines.get(g.room);
+    if (l?.mine) return 0;
+    if (l?.phase === 'finished' || l?.state === 'gone') return 2;
+    return 1;
+  };
+  const due = (g) => lines.get(g.room)?.deadline ?? Infinity;
+  return games
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => rank(a.g) - rank(b.g) || (rank(a.g) === 0 ? due(a.g) - due(b.g) : 0) || a.i - b.i)
+    .map(({ g }) => g);
+}
+
+/** How many games wait for this player (the title's and the favicon's count). */
+export function waitingCount(lines) {
+  let n = 0;
+  for (const l of lines.values()) if (l?.mine) n++;
+  return n;
+}
+
+/** Time left as [key, params] for i18n: days and hours, hours and minutes, or minutes. */
+export function timeLeft(ms) {
+  const m = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  if (d > 0) return ['tb.days', { n: d, h }];
+  if (h > 0) return ['tb.hours', { h, m: m % 60 }];
+  return ['tb.minutes', { m }];
 }

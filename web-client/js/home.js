@@ -10,6 +10,7 @@ import { roomPath } from './routes.js';
 import { YourGames } from './yourgames.js';
 import { acceptDrops } from './recordfile.js';
 import { soloText } from './lobbylife.js';
+import { adoptKeyFromHash } from './playerkey.js';
 
 const SCENE = [
   [-1, -1, 'B', 0], [0, -1, 'E', 180], [1, -1, 'V', 180],
@@ -83,6 +84,7 @@ export function showHome({ tiles, openFile }) {
   drawArt(tiles);
   bindCreateForm();
   bindRecordOpener(openFile);
+  adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
   return { relabel: () => games.relabel() };

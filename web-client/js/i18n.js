@@ -121,3 +121,8 @@ import * as expansions from './strings/expansions.js';
 for (const [code, dict] of Object.entries(DICTS)) {
   Object.assign(dict, games[code], boardWords[code], expansions[code]);
 }
+
+// Turn-based games, player keys and notifications (protocol 1.4).
+import * as turnbased from './strings/turnbased.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[code]);

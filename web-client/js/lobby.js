@@ -35,6 +35,16 @@ function clockSelect(key, current, onSettings) {
     h('span', { text: t(key === 'turn_seconds' ? 'lobby.turnSeconds' : 'lobby.awaySeconds') }), select);
 }
 
+/** The pace (protocol 1.4): live, or turn-based with the default bank (3 days, +1 day a move). */
+function paceSelect(settings, onSettings) {
+  const select = h('select', { id: 'lobby-pace', 'data-testid': 'clock-pace' });
+  for (const pace of ['live', 'turn_based']) {
+    select.append(h('option', { value: pace, selected: (settings.pace ?? 'live') === pace, text: t(pace === 'live' ? 'tb.live' : 'tb.turnBased') }));
+  }
+  select.addEventListener('change', () => onSettings({ type: 'settings', pace: select.value }));
+  return h('label', { class: 'clock-setting', for: 'lobby-pace' }, h('span', { text: t('tb.pace') }), select);
+}
+
 function seatRow(p, { mySeat, controls, onFreeSeat }) {
   const c = controls.seats.find((x) => x.seat === p.seat) ?? {};
   const free = c.kick || c.removeBot
@@ -112,11 +122,15 @@ export function renderLobby(card, state, opts) {
   // The clock: everyone reads it in one line; the host opens it to change it.
   const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };
   const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
-  const summary = h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
+  const summary = settings.pace === 'turn_based'
+    ? h('span', { 'data-testid': 'clock-summary', text: t('tb.turnBased') })
+    : h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
   if (controls.canSetClock) {
     const clock = h('details', { class: 'lobby-clock', 'data-testid': 'clock', open: clockOpen },
       h('summary', {}, h('strong', { text: t('lobby.clock') }), ' ', summary),
-      clockSelect('turn_seconds', settings.turn_seconds, onSettings), clockSelect('away_seconds', settings.away_seconds, onSettings));
+      paceSelect(settings, onSettings),
+      settings.pace === 'turn_based' ? null : clockSelect('turn_seconds', settings.turn_seconds, onSettings),
+      settings.pace === 'turn_based' ? null : clockSelect('away_seconds', settings.away_seconds, onSettings));
     clock.addEventListener('toggle', () => { card.dataset.clockOpen = clock.open ? '1' : ''; });
     card.append(clock);
   } else {

@@ -20,6 +20,8 @@ import { $, toast, bindSoundToggle, renderSoundToggle } from './page.js';
 import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
+import { attachSeat } from './playerkey.js';
+import { enableNotifications, notifyMyTurn, resubscribe } from './notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
@@ -148,11 +150,35 @@ export class RoomPage {
       local.set(KEYS.token(this.room), r.token);
       this.intent = { type: 'token', token: r.token };
       rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
+      attachSeat(local, this.room, r.token).catch(() => {}); // "your games" on the player's other devices
+      resubscribe((m) => this.send(m)).catch(() => {});
     }
     if (r.resync) this.send({ type: 'resync' });
     if (r.error) this.handleError(this.life.onError(r.error));
     if (r.changed) this.onStateChanged(prev, msg.type === 'patch', prevSeat);
     if (msg.type === 'welcome') this.sendQueued();
+  }
+
+  // "Tell me when it is my turn": a seated player's click asks the browser (never on load).
+  renderNotifyButton(mySeat) {
+    let btn = document.getElementById('notify-btn');
+    if (mySeat === null || mySeat === undefined || typeof Notification === 'undefined' || Notification.permission === 'granted') {
+      btn?.remove();
+      return;
+    }
+    if (btn) return;
+    btn = document.createElement('button');
+    btn.type = 'button';
+    btn.id = 'notify-btn';
+    btn.className = 'btn small';
+    btn.dataset.testid = 'notify-enable';
+    btn.textContent = t('notify.enable');
+    btn.addEventListener('click', async () => {
+      const r = await enableNotifications((m) => this.send(m)).catch(() => 'unsupported');
+      btn.textContent = t(r === 'enabled' ? 'notify.enabled' : 'notify.denied');
+      btn.disabled = true;
+    });
+    document.querySelector('.players-panel')?.append(btn);
   }
 
   handleError(err) {
@@ -404,6 +430,9 @@ export class RoomPage {
     takeBackButton($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (choice) => this.chooseSpot(choice) });
     this.live = false;
     this.title.update(isMyTurn(this.store));
+    notifyMyTurn(this.wasMine, isMyTurn(this.store));
+    this.wasMine = isMyTurn(this.store);
+    this.renderNotifyButton(mySeat);
     // Last, once the panels around the board have their size: a view to play in.
     this.feel.afterRender(state, isMyTurn(this.store));
   }

@@ -6,7 +6,9 @@ import { t, playerName } from './i18n.js';
 import { h, add } from './ui.js';
 import { $ } from './page.js';
 import { local } from './storage.js';
-import { knownGames, forgetGame, describeGame, nextSeat } from './games.js';
+import { knownGames, forgetGame, describeGame, nextSeat, orderGames, waitingCount, timeLeft } from './games.js';
+import { syncFromKey, transferLink, revokeKey, currentKey } from './playerkey.js';
+import { showWaiting } from './waiting.js';
 import { roomPath, replayPath } from './routes.js';
 
 const MAX_LISTED = 20;
@@ -45,8 +47,13 @@ function statusLine(line) {
   if (line.state === 'gone') return h('span', { class: 'game-status gone', text: t('games.gone') });
   if (line.state === 'offline') return h('span', { class: 'game-status', text: t('games.offline') });
   const parts = [h('span', { class: `game-phase phase-${line.phase}`, text: t(`games.phase.${line.phase ?? 'lobby'}`) })];
-  if (line.mine) parts.push(h('strong', { class: 'game-turn mine', 'data-testid': 'game-your-turn', text: t('games.yourTurn') }));
-  else if (line.turnSeat !== null) {
+  if (line.mine) {
+    parts.push(h('strong', { class: 'game-turn mine', 'data-testid': 'game-your-turn', text: t('games.yourTurn') }));
+    if (line.turnBased && line.deadline !== null) {
+      const [key, params] = timeLeft(line.deadline - Date.now());
+      parts.push(h('span', { class: 'game-bank', 'data-testid': 'game-bank', text: t('tb.bankLeft', { time: t(key, params) }) }));
+    }
+  } else if (line.turnSeat !== null) {
     const p = line.players.find((x) => x.seat === line.turnSeat);
     if (p) parts.push(h('span', { class: 'game-turn', text: t('games.turnOf', { name: playerName(p) }) }));
   }
@@ -87,6 +94,8 @@ export class YourGames {
 
   /** Lists the games now, then fills in what the server says about each. */
   async show() {
+    // The seats of the player key (another device's too) join this browser's first.
+    try { await syncFromKey(this.store); } catch { /* offline: this browser's own list */ }
     const games = knownGames(this.store).slice(0, MAX_LISTED);
     this.games = games;
     this.render();
@@ -107,7 +116,36 @@ export class YourGames {
   render() {
     const section = $('your-games');
     section.hidden = !this.games.length;
-    $('games-list').replaceChildren(...this.games.map((g) => itemFor(g, this.lines.get(g.room), (room) => this.forget(room))));
+    const ordered = orderGames(this.games, this.lines);
+    $('games-list').replaceChildren(...ordered.map((g) => itemFor(g, this.lines.get(g.room), (room) => this.forget(room))));
+    showWaiting(waitingCount(this.lines));
+    this.renderTransfer(section);
+  }
+
+  // "Open your games on another device": the transfer link and its QR code (drawn by the
+  // server with libqrencode), and revoking the key.
+  renderTransfer(section) {
+    let box = section.querySelector('.key-transfer');
+    if (!currentKey(this.store)) { box?.remove(); return; }
+    if (box) return;
+    const out = h('div', { class: 'key-out', 'data-testid': 'key-out' });
+    const show = h('button', { type: 'button', class: 'btn small', 'data-testid': 'key-transfer', text: t('keys.transfer') });
+    const revoke = h('button', { type: 'button', class: 'btn small', 'data-testid': 'key-revoke', text: t('keys.revoke') });
+    show.addEventListener('click', async () => {
+      const r = await transferLink(this.store).catch(() => null);
+      if (!r) { out.textContent = t('keys.failed'); return; }
+      const qr = h('div', { class: 'key-qr', 'data-testid': 'key-qr' });
+      qr.innerHTML = r.svg; // the server's SVG: paths only, no user text
+      out.replaceChildren(qr, h('p', { class: 'muted', text: t('keys.transferHint') }),
+        h('input', { class: 'key-link', 'data-testid': 'key-link', readonly: 'readonly', value: r.link }));
+    });
+    revoke.addEventListener('click', async () => {
+      out.textContent = (await revokeKey(this.store).catch(() => false)) ? t('keys.revoked') : t('keys.failed');
+      show.remove();
+      revoke.remove();
+    });
+    box = h('div', { class: 'key-transfer' }, show, revoke, out);
+    section.append(box);
   }
 
   relabel() {

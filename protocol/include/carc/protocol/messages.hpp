@@ -75,12 +75,50 @@ struct AddBotMsg {
 struct RemoveBotMsg {
   std::int64_t seat = 0;
 };
+// ---- protocol 1.4: turn-based games and notifications ----
+enum class Pace : std::uint8_t { Live, TurnBased };
+std::string_view pace_name(Pace p);  // "live", "turn_based"
+enum class HookFormat : std::uint8_t { Json, Discord, Ntfy };
+std::string_view hook_format_name(HookFormat f);  // "json", "discord", "ntfy"
+std::optional<HookFormat> hook_format_from_name(std::string_view s);
+// A room's webhook: the URL is a secret of the room (never sent to a client).
+struct WebhookSetting {
+  std::string url;
+  HookFormat format = HookFormat::Json;
+  bool operator==(const WebhookSetting&) const = default;
+};
+inline constexpr int kMinBankSeconds = 3600;
+inline constexpr int kMaxBankSeconds = 2592000;
+inline constexpr int kDefaultBankSeconds = 259200;
+inline constexpr int kMaxIncrementSeconds = 604800;
+inline constexpr int kDefaultIncrementSeconds = 86400;
+inline constexpr std::size_t kMaxHookUrlBytes = 512;
+inline constexpr std::size_t kMaxPushEndpointBytes = 1024;
+// `https://host[:port][/path]` or `http://...`, printable ASCII, at most `max` bytes; the
+// reason when not. Whether plain http or the host's address is allowed is the server's call.
+std::optional<std::string> check_url(std::string_view url, std::size_t max);
+
 // Keys left out keep their value: the outer optional is "given", the inner one null.
 struct SettingsMsg {
   std::optional<std::optional<int>> turn_seconds;
   std::optional<std::optional<int>> away_seconds;
   std::optional<ExpansionSet> expansions;
+  std::optional<Pace> pace;
+  std::optional<int> bank_seconds;
+  std::optional<int> increment_seconds;
+  std::optional<std::optional<WebhookSetting>> webhook;  // given: set, or null to remove
+  // Whether any of the lobby-only keys is given (the webhook goes in a message of its own).
+  bool lobby_keys_given() const {
+    return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds;
+  }
 };
+// A Web Push subscription (the browser's PushSubscription.toJSON()).
+struct PushSubscribeMsg {
+  std::string endpoint;
+  std::string p256dh;  // base64url, an uncompressed P-256 point (65 bytes)
+  std::string auth;    // base64url, 16 bytes
+};
+struct PushUnsubscribeMsg {};
 inline constexpr int kMinTurnSeconds = 10;
 inline constexpr int kMaxTurnSeconds = 604800;
 inline constexpr int kMinAwaySeconds = 5;
@@ -95,7 +133,7 @@ struct KickMsg {
 struct RematchMsg {};
 
 using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,
-                                   SettingsMsg, LeaveMsg, KickMsg, RematchMsg>;
+                                   SettingsMsg, LeaveMsg, KickMsg, RematchMsg, PushSubscribeMsg, PushUnsubscribeMsg>;
 
 struct MessageError {
   ErrorCode code;  // BadJson or BadMessage

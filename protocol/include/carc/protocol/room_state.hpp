@@ -29,13 +29,19 @@ struct SeatFacts {
   bool connected = false;
   std::optional<BotLevel> bot;  // a computer player
   bool away = false;            // a computer player makes this human's turns
+  std::optional<std::int64_t> bank_ms;  // turn-based: the bank left at the start of the turn
 };
 
-// The room's clock (protocol 1.1).
+// The room's clock (protocol 1.1, 1.4).
 struct ClockSettings {
   std::optional<int> turn_seconds;                       // none: no clock
   std::optional<int> away_seconds = kDefaultAwaySeconds;  // none: wait forever
   ExpansionSet expansions = {};                           // the room's expansions (README.md)
+  Pace pace = Pace::Live;
+  int bank_seconds = kDefaultBankSeconds;
+  int increment_seconds = kDefaultIncrementSeconds;
+  bool webhook = false;  // whether the host set one (its URL is never public)
+  bool turn_based() const { return pace == Pace::TurnBased; }
   bool operator==(const ClockSettings&) const = default;
 };
 
@@ -105,6 +111,7 @@ class StatePatcher {
     std::string name;
     std::optional<BotLevel> bot;
     bool connected = false, away = false, host = false;
+    std::optional<std::int64_t> bank_ms;
     int score = 0, meeples = kMeeplesPerPlayer;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};

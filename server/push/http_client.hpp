@@ -1,0 +1,47 @@
+// Outgoing HTTP(S) POSTs for notifications: Beast over TCP or TLS (OpenSSL, the system's CA
+// store plus --extra-ca), every step under one timeout, the response's status only. The
+// addresses a name resolves to are checked like the URL itself (targets.hpp).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+namespace boost::asio::ssl {
+class context;
+}
+
+namespace carc::server::push {
+
+struct OutRequest {
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+struct OutResponse {
+  int status = 0;           // 0: no answer (see error)
+  std::string error;        // why there was no answer
+  int retry_after_s = -1;   // Retry-After in seconds, when given
+};
+
+class HttpClient {
+ public:
+  // Throws std::runtime_error when `extra_ca` cannot be read.
+  HttpClient(boost::asio::io_context& io, bool allow_private, const std::string& extra_ca, int timeout_s = 10);
+  ~HttpClient();
+  // `done` runs on the io_context's thread.
+  void post(OutRequest request, std::function<void(OutResponse)> done);
+
+ private:
+  boost::asio::io_context& io_;
+  bool allow_private_;
+  int timeout_s_;
+  std::unique_ptr<boost::asio::ssl::context> tls_;
+};
+
+}  // namespace carc::server::push

@@ -1,0 +1,87 @@
+// Sends what rooms ask to tell outside the page (protocol 1.4): "your turn" and "game over"
+// to a room's webhook (json, discord, ntfy) and to a seat's Web Push subscription. On a
+// thread of its own (never a room's strand, never the storage writer), with a bounded queue,
+// a timeout per request, at most one request per destination every `spacing`, and retries
+// with backoff on 429, 5xx and no answer. A push service's 404 or 410 ends the subscription.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "http_client.hpp"
+#include "notice.hpp"
+#include "webpush.hpp"
+
+namespace carc::server {
+
+class PlayerKeys;
+
+class Notifier : public std::enable_shared_from_this<Notifier> {
+ public:
+  struct Options {
+    bool allow_private = false;   // --allow-private-hooks
+    std::string extra_ca;         // --extra-ca
+    std::string base_url;         // links in the messages
+    std::string subject = "mailto:admin@localhost";  // VAPID "sub"
+    std::size_t max_queued = 1000;
+    int max_attempts = 5;
+    std::chrono::milliseconds spacing{200};  // per destination
+    std::chrono::milliseconds first_retry{1000};
+  };
+  // A push service said the subscription is gone: the room forgets it.
+  using Gone = std::function<void(const std::string& room, int seat, const std::string& endpoint)>;
+
+  Notifier(Options options, std::unique_ptr<push::Vapid> vapid, Gone gone);
+  // Where deliveries are marked (and replayed notices checked): the side database.
+  void set_log(std::function<std::shared_ptr<PlayerKeys>()> log) { log_ = std::move(log); }
+  ~Notifier();
+  Notifier(const Notifier&) = delete;
+  Notifier& operator=(const Notifier&) = delete;
+
+  // Thread-safe, never blocks: queued, or dropped (and logged) when the queue is full.
+  void send(std::vector<Notice> notices);
+  const push::Vapid& vapid() const { return *vapid_; }
+  std::uint64_t sent() const { return sent_.load(); }
+  std::uint64_t failed() const { return failed_.load(); }
+
+  // The messages of a notice, for tests: the webhook request and the push payload.
+  static push::OutRequest webhook_request(const Notice& n, const std::string& base_url);
+  static std::string push_payload(const Notice& n, const std::string& base_url);
+
+ private:
+  struct Job {
+    push::OutRequest request;
+    std::string destination;  // origin: what the spacing counts
+    int attempts = 0;
+    std::optional<Notice> push;  // a push: its notice (for 404/410 and re-encryption)
+    std::string mark;            // its delivery's id in the log ("<notice id>#hook" / "#push")
+  };
+  void enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room);
+  void schedule(std::shared_ptr<Job> job, std::chrono::milliseconds delay);
+  void run(std::shared_ptr<Job> job);
+  void finished(std::shared_ptr<Job> job, const push::OutResponse& r);
+  std::optional<push::OutRequest> push_request(const Notice& n) const;
+
+  Options options_;
+  std::unique_ptr<push::Vapid> vapid_;
+  Gone gone_;
+  std::function<std::shared_ptr<PlayerKeys>()> log_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  push::HttpClient client_;
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> next_slot_;  // io thread only
+  std::atomic<std::size_t> queued_{0};
+  std::atomic<std::uint64_t> sent_{0}, failed_{0};
+  std::thread thread_;
+};
+
+}  // namespace carc::server

@@ -1,0 +1,14 @@
+// Notifications outside the page (protocol 1.4), set up for a server before its rooms are
+// restored: the VAPID key (data folder or --vapid-key), the Notifier, and the hooks rooms
+// use. Throws std::runtime_error with what to do when the key or --extra-ca cannot be used.
+#pragma once
+
+#include "config.hpp"
+
+namespace carc::server {
+
+class Server;
+
+void start_notifications(Server& server, const Config& config);
+
+}  // namespace carc::server

@@ -1,0 +1,2 @@
+// Asio's TLS layer compiled once (separate compilation, as net_src.cpp does for the rest).
+#include <boost/asio/ssl/impl/src.hpp>

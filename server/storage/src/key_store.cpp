@@ -1,0 +1,264 @@
+#include "carc/server/key_store.hpp"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <mutex>
+
+#include "pg.hpp"
+#include "sqlite.hpp"
+
+namespace carc::server {
+
+namespace {
+
+// Tables of their own beside the rooms' (new and standalone: "IF NOT EXISTS" is their whole
+// migration, and an older server ignores them).
+constexpr const char* kSqliteSchema =
+    "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,"
+    "  sealed TEXT NOT NULL, added_ms INTEGER NOT NULL, PRIMARY KEY(key_hash, room)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms INTEGER NOT NULL) WITHOUT ROWID;";
+
+class SqliteKeys final : public KeyStore {
+ public:
+  explicit SqliteKeys(const std::filesystem::path& file) : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
+    sqlite3_busy_timeout(db_.handle(), 5000);
+    db_.exec(kSqliteSchema);
+  }
+  Status add_key(const std::string& hash, std::int64_t created_ms) override {
+    return guard([&] { db_.prepare("INSERT INTO player_keys(hash, created_ms) VALUES(?1, ?2)").bind(1, hash).bind(2, created_ms).run(); });
+  }
+  std::variant<std::optional<std::string>, std::string> find_key(const std::string& hash) override {
+    try {
+      auto q = db_.prepare("SELECT hash FROM player_keys WHERE hash = ?1");
+      q.bind(1, hash);
+      if (q.step()) return std::optional<std::string>(q.text(0));
+      return std::optional<std::string>();
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status add_seat(const std::string& hash, const KeySeat& s) override {
+    return guard([&] {
+      db_.prepare(
+             "INSERT INTO key_seats(key_hash, room, seat, sealed, added_ms) VALUES(?1, ?2, ?3, ?4, ?5) "
+             "ON CONFLICT(key_hash, room) DO UPDATE SET seat = ?3, sealed = ?4, added_ms = ?5")
+          .bind(1, hash)
+          .bind(2, s.room)
+          .bind(3, std::int64_t{s.seat})
+          .bind(4, s.sealed)
+          .bind(5, s.added_ms)
+          .run();
+    });
+  }
+  std::variant<std::vector<KeySeat>, std::string> seats(const std::string& hash) override {
+    try {
+      std::vector<KeySeat> out;
+      auto q = db_.prepare("SELECT room, seat, sealed, added_ms FROM key_seats WHERE key_hash = ?1 ORDER BY added_ms DESC");
+      q.bind(1, hash);
+      while (q.step()) out.push_back(KeySeat{q.text(0), static_cast<int>(q.int64(1)), q.text(2), q.int64(3)});
+      return out;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status mark_sent(const std::string& id, std::int64_t ms) override {
+    return guard([&] { db_.prepare("INSERT OR IGNORE INTO notices_sent(id, sent_ms) VALUES(?1, ?2)").bind(1, id).bind(2, ms).run(); });
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    try {
+      auto q = db_.prepare("SELECT 1 FROM notices_sent WHERE id = ?1");
+      q.bind(1, id);
+      return q.step();
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+  std::variant<bool, std::string> revoke(const std::string& hash) override {
+    try {
+      bool found = false;
+      transaction(db_, [&] {
+        db_.prepare("DELETE FROM key_seats WHERE key_hash = ?1").bind(1, hash).run();
+        db_.prepare("DELETE FROM player_keys WHERE hash = ?1").bind(1, hash).run();
+        found = db_.changes() > 0;
+      });
+      return found;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+
+ private:
+  template <class F>
+  Status guard(F&& f) {
+    try {
+      f();
+      return Status::ok();
+    } catch (const SqlError& e) {
+      return Status::failed(e.what());
+    }
+  }
+  Db db_;
+};
+
+class MemoryKeys final : public KeyStore {
+ public:
+  Status add_key(const std::string& hash, std::int64_t) override {
+    std::lock_guard lock(mu_);
+    if (!keys_.try_emplace(hash).second) return Status::failed("the key exists");
+    return Status::ok();
+  }
+  std::variant<std::optional<std::string>, std::string> find_key(const std::string& hash) override {
+    std::lock_guard lock(mu_);
+    return keys_.contains(hash) ? std::optional<std::string>(hash) : std::nullopt;
+  }
+  Status add_seat(const std::string& hash, const KeySeat& s) override {
+    std::lock_guard lock(mu_);
+    auto it = keys_.find(hash);
+    if (it == keys_.end()) return Status::failed("no such key");
+    it->second[s.room] = s;
+    return Status::ok();
+  }
+  std::variant<std::vector<KeySeat>, std::string> seats(const std::string& hash) override {
+    std::lock_guard lock(mu_);
+    std::vector<KeySeat> out;
+    if (auto it = keys_.find(hash); it != keys_.end()) {
+      for (const auto& [room, s] : it->second) out.push_back(s);
+    }
+    return out;
+  }
+  std::variant<bool, std::string> revoke(const std::string& hash) override {
+    std::lock_guard lock(mu_);
+    return keys_.erase(hash) > 0;
+  }
+  Status mark_sent(const std::string& id, std::int64_t) override {
+    std::lock_guard lock(mu_);
+    sent_[id] = true;
+    return Status::ok();
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    std::lock_guard lock(mu_);
+    return sent_.contains(id);
+  }
+
+ private:
+  std::map<std::string, bool> sent_;
+  std::mutex mu_;
+  std::map<std::string, std::map<std::string, KeySeat>> keys_;
+};
+
+class PgKeys final : public KeyStore {
+ public:
+  explicit PgKeys(const std::string& url) : conn_(url, PgConnOptions{}) {
+    conn_.exec("SET client_min_messages = warning");
+    conn_.exec(
+        "BEGIN; SELECT pg_advisory_xact_lock(7236518114);"
+        "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms BIGINT NOT NULL);"
+        "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INT NOT NULL,"
+        "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room));"
+        "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms BIGINT NOT NULL); COMMIT");
+    conn_.prepare("notice_mark", "INSERT INTO notices_sent(id, sent_ms) VALUES($1, $2) ON CONFLICT(id) DO NOTHING");
+    conn_.prepare("notice_sent", "SELECT 1 FROM notices_sent WHERE id = $1");
+    conn_.prepare("key_add", "INSERT INTO player_keys(hash, created_ms) VALUES($1, $2)");
+    conn_.prepare("key_find", "SELECT hash FROM player_keys WHERE hash = $1");
+    conn_.prepare("key_seat",
+                  "INSERT INTO key_seats(key_hash, room, seat, sealed, added_ms) VALUES($1, $2, $3, $4, $5) "
+                  "ON CONFLICT(key_hash, room) DO UPDATE SET seat = EXCLUDED.seat, sealed = EXCLUDED.sealed, "
+                  "added_ms = EXCLUDED.added_ms");
+    conn_.prepare("key_seats", "SELECT room, seat, sealed, added_ms FROM key_seats WHERE key_hash = $1 ORDER BY added_ms DESC");
+    conn_.prepare("key_revoke",
+                  "WITH s AS (DELETE FROM key_seats WHERE key_hash = $1) DELETE FROM player_keys WHERE hash = $1");
+  }
+  Status add_key(const std::string& hash, std::int64_t created_ms) override {
+    return guard([&] { conn_.run("key_add", {hash, std::to_string(created_ms)}); });
+  }
+  std::variant<std::optional<std::string>, std::string> find_key(const std::string& hash) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("key_find", {hash});
+      if (r.rows() == 1) return std::optional<std::string>(r.text(0, 0));
+      return std::optional<std::string>();
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status add_seat(const std::string& hash, const KeySeat& s) override {
+    return guard([&] {
+      conn_.run("key_seat", {hash, s.room, std::to_string(s.seat), s.sealed, std::to_string(s.added_ms)});
+    });
+  }
+  std::variant<std::vector<KeySeat>, std::string> seats(const std::string& hash) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("key_seats", {hash});
+      std::vector<KeySeat> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        out.push_back(KeySeat{r.text(i, 0), static_cast<int>(r.int64(i, 1)), r.text(i, 2), r.int64(i, 3)});
+      }
+      return out;
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+  Status mark_sent(const std::string& id, std::int64_t ms) override {
+    return guard([&] { conn_.run("notice_mark", {id, std::to_string(ms)}); });
+  }
+  std::variant<bool, std::string> was_sent(const std::string& id) override {
+    try {
+      ensure();
+      return conn_.run("notice_sent", {id}).rows() > 0;
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+  std::variant<bool, std::string> revoke(const std::string& hash) override {
+    try {
+      ensure();
+      return conn_.run("key_revoke", {hash}).affected() > 0;
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+
+ private:
+  void ensure() {
+    if (!conn_.healthy()) {
+      conn_.reset();
+      conn_.prepare_all();
+    }
+  }
+  template <class F>
+  Status guard(F&& f) {
+    try {
+      ensure();
+      f();
+      return Status::ok();
+    } catch (const PgError& e) {
+      return Status::failed(e.what());
+    }
+  }
+  PgConn conn_;
+};
+
+}  // namespace
+
+std::unique_ptr<KeyStore> KeyStore::sqlite(const std::filesystem::path& file) {
+  try {
+    return std::make_unique<SqliteKeys>(file);
+  } catch (const SqlError& e) {
+    throw StorageError("cannot open the player keys in " + file.string() + ": " + e.what());
+  }
+}
+
+std::unique_ptr<KeyStore> KeyStore::memory() { return std::make_unique<MemoryKeys>(); }
+
+std::unique_ptr<KeyStore> KeyStore::postgres(const std::string& url) {
+  try {
+    return std::make_unique<PgKeys>(url);
+  } catch (const PgError& e) {
+    throw StorageError(std::string("cannot open the player keys in PostgreSQL: ") + e.what());
+  }
+}
+
+}  // namespace carc::server

@@ -1,0 +1,47 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { orderGames, waitingCount, timeLeft, describeGame } from '../../web-client/js/games.js';
+import { titleFor, faviconFor } from '../../web-client/js/waiting.js';
+import { adoptKeyFromHash, currentKey, KEY_NAME } from '../../web-client/js/playerkey.js';
+
+test('your turn first (nearest deadline first), then the others, then finished', () => {
+  const games = ['a', 'b', 'c', 'd', 'e'].map((room) => ({ room }));
+  const lines = new Map([
+    ['a', { phase: 'finished', state: 'ok' }],
+    ['b', { phase: 'playing', state: 'ok', mine: true, deadline: 5000 }],
+    ['c', { phase: 'playing', state: 'ok', mine: false }],
+    ['d', { phase: 'playing', state: 'ok', mine: true, deadline: 1000 }],
+  ]);
+  assert.deepEqual(orderGames(games, lines).map((g) => g.room), ['d', 'b', 'c', 'e', 'a']);
+  assert.equal(waitingCount(lines), 2);
+});
+
+test('bank time left, title and favicon counts', () => {
+  assert.deepEqual(timeLeft(26 * 3600000 + 5), ['tb.days', { n: 1, h: 2 }]);
+  assert.deepEqual(timeLeft(3 * 3600000 + 7 * 60000), ['tb.hours', { h: 3, m: 7 }]);
+  assert.deepEqual(timeLeft(-5), ['tb.minutes', { m: 0 }]);
+  assert.equal(titleFor('Carcassonne', 0), 'Carcassonne');
+  assert.equal(titleFor('Carcassonne', 3), '(3) Carcassonne');
+  assert.equal(faviconFor(0), '/favicon.svg');
+  assert.equal(faviconFor(12), '/favicon-9.svg');
+});
+
+test('a room info of protocol 1.4 gives the pace and the deadline', () => {
+  const line = describeGame({ room: 'r', seat: 1 }, { phase: 'playing', pace: 'turn_based', players: [{ seat: 0 }, { seat: 1 }], turn: { seat: 1, deadline: 42 } });
+  assert.equal(line.mine, true);
+  assert.equal(line.turnBased, true);
+  assert.equal(line.deadline, 42);
+});
+
+test('the transfer link\'s key is taken from the fragment, which is then dropped', () => {
+  const m = new Map();
+  const store = { get: (k) => m.get(k) ?? null, set: (k, v) => m.set(k, v), del: (k) => m.delete(k), keys: () => [...m.keys()] };
+  const key = 'A'.repeat(43);
+  let replaced = null;
+  assert.equal(adoptKeyFromHash(store, { hash: `#key=${key}`, pathname: '/', search: '' }, { replaceState: (_s, _t, u) => { replaced = u; } }), true);
+  assert.equal(currentKey(store), key);
+  assert.equal(replaced, '/');
+  assert.equal(adoptKeyFromHash(store, { hash: '#key=short', pathname: '/', search: '' }, null), false);
+  m.set(KEY_NAME, 'not a key');
+  assert.equal(currentKey(store), null);
+});
