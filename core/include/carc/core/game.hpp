@@ -382,20 +382,8 @@ class Game {
   // One slot a cell: 0 empty, 1..127 placed index + 1, kFrontierBase + i for the i-th
   // frontier cell (an empty cell next to a tile; at most 2 * 127 + 2 of them).
   static constexpr std::uint16_t kFrontierBase = kMaxTilesInGame + 1;
-  std::array<std::uint16_t, kGridSlots> grid_;  // the first grid_mask_ + 1 in use, cleared by start()
-  int grid_stride_ = 90;
-  int grid_mask_ = 4095;
-  // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
-  std::uint16_t slot(Cell c) const {
-    const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
-    return g < kFrontierBase ? g : 0;
-  }
-  // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
-  // the bag's size), so a new game does not clear them: only the grid must start empty.
-  std::array<Placed, kMaxTilesInGame> placed_;
-  mutable std::array<Node, kMaxNodes> nodes_;     // mutable: path compression in find()
-  std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
-  std::array<Tile, kMaxTilesInGame> bag_;
+  // The small state first, then the arrays by how much of them a base game touches, the
+  // grid last: a base game's working set stays on few pages.
   std::array<std::uint8_t, kTileKinds> unseen_{};
   std::array<int, kMaxPlayers> scores_{};
   std::array<std::array<std::uint8_t, kFigureKinds>, kMaxPlayers> supply_{};
@@ -417,6 +405,20 @@ class Game {
   int moves_ = 0;
   Phase phase_ = Phase::Playing;
   bool seeded_ = false;
+  int grid_stride_ = 90;
+  int grid_mask_ = 4095;
+  // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
+  // the bag's size), so a new game does not clear them: only the grid must start empty.
+  std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
+  std::array<Tile, kMaxTilesInGame> bag_;
+  std::array<Placed, kMaxTilesInGame> placed_;
+  mutable std::array<Node, kMaxNodes> nodes_;     // mutable: path compression in find()
+  std::array<std::uint16_t, kGridSlots> grid_;  // the first grid_mask_ + 1 in use, cleared by start()
+  // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
+  std::uint16_t slot(Cell c) const {
+    const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
+    return g < kFrontierBase ? g : 0;
+  }
 };
 
 // The pure form: the next game and the events, or the rule error.
