@@ -98,11 +98,28 @@ json event_json(const Event& e) {
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
           if (ev.take_back) out["return"] = cell_json(*ev.take_back);
+          if (ev.extra) out["extra"] = true;
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
-          return json{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          json out{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          if (ev.extra) out["extra"] = true;
+          return out;
         } else if constexpr (std::is_same_v<T, TileDrawn>) {
-          return json{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          json out{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          if (ev.extra) out["extra"] = true;
+          return out;
+        } else if constexpr (std::is_same_v<T, GoodsTaken>) {
+          json goods = json::object();
+          for (int k = 0; k < kGoodKinds; ++k) goods[std::string(good_name(static_cast<Good>(k)))] = ev.goods[static_cast<std::size_t>(k)];
+          return json{{"type", "goods"}, {"seat", ev.seat}, {"goods", goods}, {"x", ev.cell.x}, {"y", ev.cell.y}};
+        } else if constexpr (std::is_same_v<T, GoodsScored>) {
+          json held = json::array();
+          for (std::size_t s = 0; s < ev.held.size(); ++s) held.push_back(ev.held[s]);
+          return json{{"type", "goods_scored"},
+                      {"good", std::string(good_name(ev.good))},
+                      {"points", ev.points},
+                      {"seats", seats_json(ev.winners)},
+                      {"held", held}};
         } else if constexpr (std::is_same_v<T, MeepleReturned>) {
           json out{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
           if (ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
@@ -123,6 +140,15 @@ json event_json(const Event& e) {
                       {"cities", ev.cities},
                       {"cells", cells}};
           if (ev.abbot_return) out["abbot_return"] = true;
+          if ((ev.marks & kMarkInn) != 0 && ev.kind == Kind::Road) out["inn"] = true;
+          if ((ev.marks & kMarkCathedral) != 0 && ev.kind == Kind::City) out["cathedral"] = true;
+          bool any_bonus = false;
+          for (int b : ev.bonus) any_bonus = any_bonus || b != 0;
+          if (any_bonus) {
+            json bonus = json::array();
+            for (std::size_t s = 0; s < ev.bonus.size(); ++s) bonus.push_back(ev.bonus[s]);
+            out["bonus"] = bonus;
+          }
           return out;
         } else {
           return json{{"type", "game_over"}, {"final_scores", ev.final_scores}, {"winners", seats_json(ev.winners)}};
