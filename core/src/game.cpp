@@ -170,6 +170,8 @@ void Game::copy_from(const Game& o) {
   monks_ = o.monks_;
   free_cache_ = o.free_cache_;
   free_cache_key_ = o.free_cache_key_;
+  owned_cache_ = o.owned_cache_;
+  owned_cache_key_ = o.owned_cache_key_;
   current_ = o.current_;
   moves_ = o.moves_;
   phase_ = o.phase_;

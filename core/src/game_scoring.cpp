@@ -94,6 +94,13 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
 }
 
 std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
+  // Asked for the builder and then the pig of the same placement: one answer for both.
+  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 40) | (static_cast<std::uint64_t>(seat) << 32) |
+                            (static_cast<std::uint64_t>(t) << 24) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
+                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
+  if (owned_cache_key_ == key) return owned_cache_;
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const TileDef& d = tile_def(t);
   const int segments = d.segment_count;
@@ -153,6 +160,8 @@ std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
     }
     if (strength > 0) owned = static_cast<std::uint8_t>(owned | (1u << s));
   }
+  owned_cache_key_ = key;
+  owned_cache_ = owned;
   return owned;
 }
 
@@ -342,6 +351,7 @@ void Game::score_and_return(int index, std::vector<Event>* events) {
   p.figure = Figure::Meeple;
   if (events != nullptr) {
     FeatureScored e{kind, false, points, {seat}, {}, 1, 0, 0, {Cell{p.x, p.y}}, true};
+    e.players = players_;
     e.meeples[static_cast<std::size_t>(seat)] = 1;
     events->push_back(std::move(e));
     events->push_back(MeepleReturned{seat, index, Cell{p.x, p.y}, figure});
@@ -485,7 +495,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
       tiles = 1;
     }
     FeatureScored e{kind, end, points, std::move(winners), counts, tiles, kind == Kind::City ? pennants : 0,
-                    cities, std::move(cells), false, marks, bonus};
+                    cities, std::move(cells), false, marks, bonus, players_};
     events->push_back(std::move(e));
     for (int i = 0; i < returned_count; ++i) {
       const Home& h = returned[static_cast<std::size_t>(i)];

@@ -131,6 +131,7 @@ struct FeatureScored {
   bool abbot_return = false;                   // scored by taking the abbot back (abbot.md)
   std::uint8_t marks = 0;                      // the feature's segment marks (kMarkInn, kMarkCathedral)
   std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (the pig)
+  int players = kMaxPlayersBase;               // seats of the game (how many entries `meeples` has in use)
 };
 // Goods tokens a seat took for completing a city (traders.md).
 struct GoodsTaken {
@@ -144,6 +145,7 @@ struct GoodsScored {
   int points;
   std::vector<Seat> winners;
   std::array<int, kMaxPlayers> held{};  // tokens per seat
+  int players = kMaxPlayersBase;
 };
 // A meeple taken back to its owner's supply when its feature scored during the game
 // (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
@@ -481,6 +483,8 @@ class Game {
   std::uint8_t monks_ = 0;  // figures standing on monasteries and gardens (skip the scan when 0)
   mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
   mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)
+  mutable std::uint8_t owned_cache_ = 0;      // the same for owned_segments()
+  mutable std::uint64_t owned_cache_key_ = 0;
   Seat current_ = 0;
   int moves_ = 0;
   Phase phase_ = Phase::Playing;

@@ -74,7 +74,7 @@ void finish(Game& g, std::vector<Event>* events) {
     int best = 0;
     for (int s = 0; s < g.players(); ++s) best = std::max(best, g.goods(s, good));
     if (best == 0) continue;
-    GoodsScored e{good, kMajorityPoints, {}, {}};
+    GoodsScored e{good, kMajorityPoints, {}, {}, g.players()};
     for (int s = 0; s < g.players(); ++s) {
       e.held[static_cast<std::size_t>(s)] = g.goods(s, good);
       if (g.goods(s, good) != best) continue;
