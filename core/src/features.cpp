@@ -64,6 +64,10 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
         }
         const Segment& seg = tile_def(p.tile).segments[node.seg];
         if (seg.pennant) ++f.pennants;
+        f.marks = static_cast<std::uint8_t>(f.marks | seg.marks);
+        if (p.meeple_seat != Game::kNone && p.meeple_seg == node.seg) {
+          f.figures[p.meeple_seat] = static_cast<std::uint8_t>(f.figures[p.meeple_seat] | (1u << static_cast<int>(p.figure)));
+        }
         if (r.open != 0 && r.kind != Kind::Field) {
           for (int side = 0; side < 4; ++side) {
             if (((seg.ports >> side) & 1) == 0) continue;

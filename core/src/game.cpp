@@ -122,7 +122,7 @@ void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) 
     if (rules.bag_size + 1 <= l.max_tiles) break;
   }
   std::fill(grid_.begin(), grid_.begin() + grid_mask_ + 1, std::uint16_t{0});
-  players_ = static_cast<std::uint8_t>(std::clamp(players, kMinPlayers, kMaxPlayers));
+  players_ = static_cast<std::uint8_t>(std::clamp(players, kMinPlayers, rules.max_players));
   for (int k = 0; k < kTileKinds; ++k) unseen_[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
   unseen_[static_cast<std::size_t>(rules.start)]--;
   held_.fill(kNone);
@@ -153,6 +153,9 @@ void Game::copy_from(const Game& o) {
   held_ = o.held_;
   held_draw_ = o.held_draw_;
   part_state_ = o.part_state_;
+  goods_ = o.goods_;
+  extra_ = o.extra_;
+  extra_due_ = o.extra_due_;
   rules_ = o.rules_;
   seed_ = o.seed_;
   node_count_ = o.node_count_;
@@ -167,6 +170,8 @@ void Game::copy_from(const Game& o) {
   monks_ = o.monks_;
   free_cache_ = o.free_cache_;
   free_cache_key_ = o.free_cache_key_;
+  owned_cache_ = o.owned_cache_;
+  owned_cache_key_ = o.owned_cache_key_;
   current_ = o.current_;
   moves_ = o.moves_;
   phase_ = o.phase_;
@@ -195,7 +200,7 @@ std::uint8_t Game::fitting_rotations(Tile t, std::uint16_t want) {
 
 // ---------------------------------------------------------------- turns
 
-void Game::draw(Seat s, std::vector<Event>* events) {
+void Game::draw(Seat s, std::vector<Event>* events, bool extra) {
   auto& h = held_[static_cast<std::size_t>(s)];
   if (drawn_ >= rules_->bag_size) {
     h = kNone;
@@ -206,7 +211,7 @@ void Game::draw(Seat s, std::vector<Event>* events) {
     const Tile t = bag_[drawn_];
     h = static_cast<std::uint8_t>(t);
     unseen_[static_cast<std::size_t>(t)]--;
-    if (events != nullptr) events->push_back(TileDrawn{s, t});
+    if (events != nullptr) events->push_back(TileDrawn{s, t, extra});
   } else {
     h = kUnknown;
   }
@@ -214,6 +219,7 @@ void Game::draw(Seat s, std::vector<Event>* events) {
 }
 
 void Game::advance_turn() {
+  extra_ = false;
   for (int i = 1; i <= players_; ++i) {
     const Seat s = (current_ + i) % players_;
     if (held_[static_cast<std::size_t>(s)] != kNone) {
@@ -232,10 +238,10 @@ void Game::settle(std::vector<Event>* events) {
     if (!holds(current_)) advance_turn();
     const Tile t = static_cast<Tile>(held_[static_cast<std::size_t>(current_)]);
     if (has_legal_placement(t)) return;
-    if (events != nullptr) events->push_back(TileDiscarded{current_, t});
+    if (events != nullptr) events->push_back(TileDiscarded{current_, t, extra_});
     ++moves_;
     held_[static_cast<std::size_t>(current_)] = kNone;
-    draw(current_, events);
+    draw(current_, events, extra_);
     if (!holds(current_)) advance_turn();
   }
 }
@@ -275,7 +281,7 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     if (seg == kNoSeg) return RuleError::IllegalMeeple;
     const Kind kind = tile_def(m.tile).segments[seg].kind;
     if (((rules_->figure_kinds[f] >> static_cast<int>(kind)) & 1) == 0) return RuleError::IllegalMeeple;
-    if (((free_segments(m.tile, m.placement) >> seg) & 1) == 0) return RuleError::IllegalMeeple;
+    if (((figure_segments(m.tile, m.placement, current_, m.figure) >> seg) & 1) == 0) return RuleError::IllegalMeeple;
     *meeple_seg = seg;
   }
   return std::nullopt;
@@ -290,14 +296,22 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
   h = kNone;
   ++moves_;
   if (m.type == Move::Type::Discard) {
-    if (events != nullptr) events->push_back(TileDiscarded{seat, m.tile});
-    draw(seat, events);
+    if (events != nullptr) events->push_back(TileDiscarded{seat, m.tile, extra_});
+    draw(seat, events, extra_);
     if (!holds(seat)) advance_turn();
   } else {
     place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
           m.take_back);
-    draw(seat, events);
-    advance_turn();
+    // A builder's extra part (traders.md): its tile is drawn only now, after part 1's
+    // scoring, and the seat keeps the turn; the other seats' held tiles never change.
+    const bool due = extra_due_;
+    extra_due_ = false;
+    draw(seat, events, due);
+    if (due && holds(seat)) {
+      extra_ = true;
+    } else {
+      advance_turn();
+    }
   }
   if (seeded_) settle(events);
   return std::nullopt;

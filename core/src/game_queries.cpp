@@ -141,7 +141,7 @@ PortList Game::figure_targets(Tile t, Placement p, Seat seat, Figure f) const {
   const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const TileDef& d = tile_def(t);
   const std::uint8_t kinds = rules_->figure_kinds[fi];
-  const std::uint8_t free = free_segments(t, p);
+  const std::uint8_t free = figure_segments(t, p, seat, f);
   for (int s = 0; s < d.segment_count; ++s) {
     if (((free >> s) & 1) == 0) continue;
     if (((kinds >> static_cast<int>(d.segments[static_cast<std::size_t>(s)].kind)) & 1) == 0) continue;

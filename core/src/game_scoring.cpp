@@ -93,6 +93,102 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
   return free;
 }
 
+std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
+  // Asked for the builder and then the pig of the same placement: one answer for both.
+  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 40) | (static_cast<std::uint64_t>(seat) << 32) |
+                            (static_cast<std::uint64_t>(t) << 24) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
+                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
+                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
+  if (owned_cache_key_ == key) return owned_cache_;
+  const Oriented& o = oriented(t, p.rotation.quarter_turns());
+  const TileDef& d = tile_def(t);
+  const int segments = d.segment_count;
+  std::array<std::uint8_t, 12> contact_seg{};
+  std::array<std::uint16_t, 12> contact_root{};
+  std::array<bool, 12> contact_side{};
+  int n = 0;
+  std::array<std::uint8_t, kMaxSegments> group{};
+  for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
+  auto top = [&](int s) {
+    while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
+    return s;
+  };
+  for (int q = 0; q < 12; ++q) {
+    const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
+    if (seg == kNoSeg) continue;
+    const std::uint16_t g = slot(neighbour(p.cell, static_cast<Side>(q < 4 ? q : (q - 4) / 2)));
+    if (g == 0) continue;
+    const Placed& np = placed_[g - 1u];
+    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
+    if (nseg == kNoSeg) continue;
+    const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
+    for (int i = 0; i < n; ++i) {
+      if (contact_root[static_cast<std::size_t>(i)] == root) {
+        const int a = top(contact_seg[static_cast<std::size_t>(i)]);
+        const int b = top(seg);
+        if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
+      }
+    }
+    contact_seg[static_cast<std::size_t>(n)] = seg;
+    contact_side[static_cast<std::size_t>(n)] = q < 4;
+    contact_root[static_cast<std::size_t>(n++)] = root;
+  }
+  std::uint8_t owned = 0;
+  for (int s = 0; s < segments; ++s) {
+    const int gs = top(s);
+    // The feature the segment joins: its distinct board roots, and the tile's segments.
+    int strength = 0;
+    int open = 0;
+    std::array<std::uint16_t, 12> seen{};
+    int seen_count = 0;
+    for (int i = 0; i < n; ++i) {
+      if (top(contact_seg[static_cast<std::size_t>(i)]) != gs) continue;
+      if (contact_side[static_cast<std::size_t>(i)]) open -= 2;
+      const std::uint16_t root = contact_root[static_cast<std::size_t>(i)];
+      if (std::find(seen.begin(), seen.begin() + seen_count, root) != seen.begin() + seen_count) continue;
+      seen[static_cast<std::size_t>(seen_count++)] = root;
+      strength += nodes_[root].meeples[static_cast<std::size_t>(seat)];
+      open += nodes_[root].open;
+    }
+    const Kind kind = d.segments[static_cast<std::size_t>(s)].kind;
+    if (kind == Kind::Road || kind == Kind::City) {
+      for (int k = 0; k < segments; ++k) {
+        if (top(k) == gs) open += kSidesOf[d.segments[static_cast<std::size_t>(k)].ports & 0x0F];
+      }
+      if (open <= 0) continue;
+    }
+    if (strength > 0) owned = static_cast<std::uint8_t>(owned | (1u << s));
+  }
+  owned_cache_key_ = key;
+  owned_cache_ = owned;
+  return owned;
+}
+
+std::uint8_t Game::figure_segments(Tile t, Placement p, Seat seat, Figure f) const {
+  if (((rules_->needs_own >> static_cast<int>(f)) & 1) != 0) return owned_segments(t, p, seat);
+  return free_segments(t, p);
+}
+
+std::array<int, kGoodKinds> Game::goods_in(std::uint16_t root) const {
+  std::array<int, kGoodKinds> out{};
+  std::uint16_t n = root;
+  do {
+    const Node& node = nodes_[n];
+    const int g = good_of_marks(tile_def(placed_[node.tile].tile).segments[node.seg].marks);
+    if (g >= 0) ++out[static_cast<std::size_t>(g)];
+    n = node.next;
+  } while (n != root);
+  return out;
+}
+
+void Game::add_goods(Seat seat, const std::array<int, kGoodKinds>& g) {
+  for (int k = 0; k < kGoodKinds; ++k) {
+    auto& held = goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(k)];
+    held = static_cast<std::uint8_t>(held + g[static_cast<std::size_t>(k)]);
+  }
+}
+
 // ---------------------------------------------------------------- features
 
 std::uint16_t Game::find(std::uint16_t n) const {
@@ -212,8 +308,9 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) part->placed(*this, t, p);
   if (meeple_seg >= 0) {
     Node& root = nodes_[find(static_cast<std::uint16_t>(base + meeple_seg))];
-    root.meeples[static_cast<std::size_t>(seat)]++;
-    root.meeple_total++;
+    const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(figure)];
+    root.meeples[static_cast<std::size_t>(seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(seat)] + strength);
+    root.meeple_total = static_cast<std::uint8_t>(root.meeple_total + strength);
     if (is_cloister(root.kind)) ++monks_;
     supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]--;
     pl.meeple_seat = static_cast<std::uint8_t>(seat);
@@ -222,10 +319,17 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
     pl.figure = figure;
   }
   if (events != nullptr && seat >= 0) {
-    events->push_back(TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, take_back});
+    events->push_back(
+        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, take_back, extra_});
+  }
+  if (rules_->extra_hooks && seat >= 0 && !extra_) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->grants_extra != nullptr && part->grants_extra(*this, seat, index)) extra_due_ = true;
+    }
   }
   if (take_back) rules_->action->act(*this, seat, *take_back, events);
-  if (seat >= 0) score_completed(index, events);
+  if (seat >= 0) score_completed(index, seat, events);
 }
 
 void Game::score_and_return(int index, std::vector<Event>* events) {
@@ -237,8 +341,9 @@ void Game::score_and_return(int index, std::vector<Event>* events) {
   const int points = 1 + monastery_neighbours(Cell{p.x, p.y});
   scores_[static_cast<std::size_t>(seat)] += points;
   Node& root = nodes_[find(node)];
-  root.meeples[static_cast<std::size_t>(seat)]--;
-  root.meeple_total--;
+  const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(figure)];
+  root.meeples[static_cast<std::size_t>(seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(seat)] - strength);
+  root.meeple_total = static_cast<std::uint8_t>(root.meeple_total - strength);
   if (is_cloister(kind)) --monks_;
   supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]++;
   p.meeple_seat = kNone;
@@ -246,13 +351,14 @@ void Game::score_and_return(int index, std::vector<Event>* events) {
   p.figure = Figure::Meeple;
   if (events != nullptr) {
     FeatureScored e{kind, false, points, {seat}, {}, 1, 0, 0, {Cell{p.x, p.y}}, true};
+    e.players = players_;
     e.meeples[static_cast<std::size_t>(seat)] = 1;
     events->push_back(std::move(e));
     events->push_back(MeepleReturned{seat, index, Cell{p.x, p.y}, figure});
   }
 }
 
-void Game::score_completed(int tile_index, std::vector<Event>* events) {
+void Game::score_completed(int tile_index, Seat seat, std::vector<Event>* events) {
   const Placed& pl = placed_[static_cast<std::size_t>(tile_index)];
   const TileDef& d = tile_def(pl.tile);
   std::array<std::uint16_t, kMaxSegments> done{};
@@ -265,6 +371,12 @@ void Game::score_completed(int tile_index, std::vector<Event>* events) {
     if (std::find(done.begin(), done.begin() + done_count, root) != done.begin() + done_count) continue;
     done[static_cast<std::size_t>(done_count++)] = root;
     if (nodes_[root].meeple_total > 0) score_feature(root, k, false, events);
+    if (rules_->completed_hooks) {
+      for (int i = 0; i < rules_->part_count; ++i) {
+        const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+        if (part->completed != nullptr) part->completed(*this, seat, root, k, events);
+      }
+    }
   }
   if (monks_ == 0) return;
   const Cell c{pl.x, pl.y};
@@ -299,6 +411,9 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   std::uint64_t seen_hi = 0;
   int tiles = 0;
   int pennants = 0;
+  std::uint8_t marks = 0;
+  std::array<std::uint8_t, kMaxPlayers> present{};  // per seat: bit per Figure standing in it
+  const bool hooks = rules_->points_hooks;
   std::vector<Cell> cells;
   // The figures going home, as (tile, seat, figure) bytes: no events are built unless asked.
   struct Home {
@@ -318,7 +433,14 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
       ++tiles;
       if (events != nullptr) cells.push_back(Cell{p.x, p.y});
     }
-    if (tile_def(p.tile).segments[node.seg].pennant) ++pennants;
+    const Segment& segment = tile_def(p.tile).segments[node.seg];
+    if (segment.pennant) ++pennants;
+    if (hooks) {
+      marks = static_cast<std::uint8_t>(marks | segment.marks);
+      if (p.meeple_seat != kNone && p.meeple_seg == node.seg) {
+        present[p.meeple_seat] = static_cast<std::uint8_t>(present[p.meeple_seat] | (1u << static_cast<int>(p.figure)));
+      }
+    }
     if (!end && p.meeple_seat != kNone && p.meeple_seg == node.seg) {
       if (events != nullptr) returned[static_cast<std::size_t>(returned_count++)] = Home{node.tile, p.meeple_seat, p.figure};
       supply_[p.meeple_seat][static_cast<std::size_t>(p.figure)]++;
@@ -339,10 +461,26 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     case Kind::Field: points = 3 * cities; break;
     case Kind::River: break;
   }
+  std::array<int, kMaxPlayers> bonus{};
+  FeatureTally tally{kind, end, tiles, pennants, cities, marks, present};
+  if (hooks) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->feature_points != nullptr) points = part->feature_points(tally, points);
+    }
+  }
   std::vector<Seat> winners;
   for (int s = 0; s < players_; ++s) {
     if (counts[static_cast<std::size_t>(s)] == best) {
-      scores_[static_cast<std::size_t>(s)] += points;
+      int mine = points;
+      if (hooks) {
+        for (int i = 0; i < rules_->part_count; ++i) {
+          const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+          if (part->winner_points != nullptr) mine = part->winner_points(tally, s, mine);
+        }
+        bonus[static_cast<std::size_t>(s)] = mine - points;
+      }
+      scores_[static_cast<std::size_t>(s)] += mine;
       if (events != nullptr) winners.push_back(s);
     }
   }
@@ -357,7 +495,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
       tiles = 1;
     }
     FeatureScored e{kind, end, points, std::move(winners), counts, tiles, kind == Kind::City ? pennants : 0,
-                    cities, std::move(cells)};
+                    cities, std::move(cells), false, marks, bonus, players_};
     events->push_back(std::move(e));
     for (int i = 0; i < returned_count; ++i) {
       const Home& h = returned[static_cast<std::size_t>(i)];
@@ -420,6 +558,12 @@ void Game::finish(std::vector<Event>* events) {
         score_feature(root, Kind::Field, true, events, -1, city_count);
         break;
       }
+    }
+  }
+  if (rules_->finish_hooks) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->finish != nullptr) part->finish(*this, events);
     }
   }
   phase_ = Phase::Finished;

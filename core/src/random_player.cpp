@@ -31,6 +31,21 @@ Move RandomPlayer::choose(const Game& g) {
   const std::optional<Cell> back = g.take_back_offer(t, p, seat);
   if (back) ++options;
   if (options == 0) return Move::place(t, p.cell, p.rotation);
+  // With Inns & Cathedrals' or Traders & Builders' figures, half the time one of the rarer
+  // figures when it has a target, so that random games use every figure (the big meeple,
+  // the builder and the pig would otherwise be one choice among a dozen meeple ports).
+  if (rules.figures[static_cast<std::size_t>(Figure::Big)] + rules.figures[static_cast<std::size_t>(Figure::Builder)] > 0) {
+    int special = 0;
+    for (int f = 1; f < kFigureKinds; ++f) special += targets[static_cast<std::size_t>(f)].size;
+    if (special > 0 && rng_.below(2) == 0) {
+      int k = static_cast<int>(rng_.below(static_cast<std::uint32_t>(special)));
+      for (int f = 1; f < kFigureKinds; ++f) {
+        const PortList& list = targets[static_cast<std::size_t>(f)];
+        if (k < list.size) return Move::place(t, p.cell, p.rotation, list.ports[static_cast<std::size_t>(k)], static_cast<Figure>(f));
+        k -= list.size;
+      }
+    }
+  }
   int k = static_cast<int>(rng_.below(static_cast<std::uint32_t>(options)));
   for (int f = 0; f < kFigureKinds; ++f) {
     const PortList& list = targets[static_cast<std::size_t>(f)];

@@ -32,12 +32,18 @@ Ruleset make_ruleset(ExpansionSet set) {
   r.figures[static_cast<std::size_t>(Figure::Meeple)] = kMeeplesPerPlayer;
   r.figure_kinds[static_cast<std::size_t>(Figure::Meeple)] =
       kind_bit(Kind::Road) | kind_bit(Kind::City) | kind_bit(Kind::Monastery) | kind_bit(Kind::Field);
+  r.strength[static_cast<std::size_t>(Figure::Meeple)] = 1;
+  r.strength[static_cast<std::size_t>(Figure::Abbot)] = 1;
   for (int e = 0; e < kExpansionKinds; ++e) {
     if (!set.has(static_cast<Expansion>(e))) continue;
     const detail::Part* part = detail::part_of(static_cast<Expansion>(e));
     if (part == nullptr) continue;
     r.parts[static_cast<std::size_t>(r.part_count++)] = part;
     if (part->setup != nullptr) part->setup(r);
+    r.points_hooks = r.points_hooks || part->feature_points != nullptr || part->winner_points != nullptr;
+    r.completed_hooks = r.completed_hooks || part->completed != nullptr;
+    r.extra_hooks = r.extra_hooks || part->grants_extra != nullptr;
+    r.finish_hooks = r.finish_hooks || part->finish != nullptr;
   }
   r.bag_size = 0;
   r.pile_size.fill(0);

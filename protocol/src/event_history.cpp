@@ -106,7 +106,10 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
         by_kind[static_cast<std::size_t>(w)][static_cast<std::size_t>(s->kind)] += s->points;
       }
       put8(bytes_, mask);
-      for (int m : s->meeples) put8(bytes_, m);
+      // One entry a seat, never fewer than the 5 that base games' events always carried.
+      const int seats = std::max(kMaxPlayersBase, s->players);
+      put8(bytes_, seats);
+      for (int k = 0; k < seats; ++k) put8(bytes_, s->meeples[static_cast<std::size_t>(k)]);
       put8(bytes_, s->tiles);
       put8(bytes_, s->pennants);
       put8(bytes_, s->cities);
@@ -198,11 +201,12 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += R"(,"seats":)";
       seats_array(out, b[at + 6]);
       out += R"(,"meeples":[)";
-      for (int s = 0; s < kMaxPlayers; ++s) {
+      const int seats = b[at + 7];
+      for (int s = 0; s < seats; ++s) {
         if (s > 0) out += ',';
-        append_int(out, b[at + 7 + static_cast<std::size_t>(s)]);
+        append_int(out, b[at + 8 + static_cast<std::size_t>(s)]);
       }
-      at += 7 + kMaxPlayers;
+      at += 8 + static_cast<std::size_t>(seats);
       out += R"(],"tiles":)";
       append_int(out, b[at]);
       out += R"(,"pennants":)";

@@ -1,5 +1,6 @@
 #include "carc/protocol/json.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace carc::protocol {
@@ -39,6 +40,12 @@ static json tile_list(const Ruleset* rules) {
       json f{{"id", i}, {"kind", std::string(kind_name(s.kind))}, {"ports", ports_json(s.ports)}};
       if (s.kind == Kind::City) f["pennant"] = s.pennant;
       if (s.pennant) ++pennants;
+      // inns.md, traders.md: the marks, only where a tile has them.
+      if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) f["inn"] = true;
+      if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) f["cathedral"] = true;
+      if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) {
+        f["goods"] = std::string(good_name(static_cast<Good>(g)));
+      }
       if (s.kind == Kind::Field) {
         json cities = json::array();
         for (int c = 0; c < kMaxSegments; ++c) {
@@ -98,11 +105,28 @@ json event_json(const Event& e) {
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
           if (ev.take_back) out["return"] = cell_json(*ev.take_back);
+          if (ev.extra) out["extra"] = true;
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
-          return json{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          json out{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          if (ev.extra) out["extra"] = true;
+          return out;
         } else if constexpr (std::is_same_v<T, TileDrawn>) {
-          return json{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          json out{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
+          if (ev.extra) out["extra"] = true;
+          return out;
+        } else if constexpr (std::is_same_v<T, GoodsTaken>) {
+          json goods = json::object();
+          for (int k = 0; k < kGoodKinds; ++k) goods[std::string(good_name(static_cast<Good>(k)))] = ev.goods[static_cast<std::size_t>(k)];
+          return json{{"type", "goods"}, {"seat", ev.seat}, {"goods", goods}, {"x", ev.cell.x}, {"y", ev.cell.y}};
+        } else if constexpr (std::is_same_v<T, GoodsScored>) {
+          json held = json::array();
+          for (int s = 0; s < ev.players; ++s) held.push_back(ev.held[static_cast<std::size_t>(s)]);
+          return json{{"type", "goods_scored"},
+                      {"good", std::string(good_name(ev.good))},
+                      {"points", ev.points},
+                      {"seats", seats_json(ev.winners)},
+                      {"held", held}};
         } else if constexpr (std::is_same_v<T, MeepleReturned>) {
           json out{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
           if (ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
@@ -111,7 +135,10 @@ json event_json(const Event& e) {
           json cells = json::array();
           for (Cell c : ev.cells) cells.push_back(cell_json(c));
           json meeples = json::array();
-          for (std::size_t s = 0; s < ev.meeples.size(); ++s) meeples.push_back(ev.meeples[s]);
+          // One entry a seat, and never fewer than the 5 that every base game's events have
+          // always carried (stored games compare their events exactly).
+          const int seats = std::max(kMaxPlayersBase, ev.players);
+          for (int s = 0; s < seats; ++s) meeples.push_back(ev.meeples[static_cast<std::size_t>(s)]);
           json out{{"type", "scored"},
                       {"kind", std::string(kind_name(ev.kind))},
                       {"end", ev.end_of_game},
@@ -123,6 +150,15 @@ json event_json(const Event& e) {
                       {"cities", ev.cities},
                       {"cells", cells}};
           if (ev.abbot_return) out["abbot_return"] = true;
+          if ((ev.marks & kMarkInn) != 0 && ev.kind == Kind::Road) out["inn"] = true;
+          if ((ev.marks & kMarkCathedral) != 0 && ev.kind == Kind::City) out["cathedral"] = true;
+          bool any_bonus = false;
+          for (int b : ev.bonus) any_bonus = any_bonus || b != 0;
+          if (any_bonus) {
+            json bonus = json::array();
+            for (int s = 0; s < std::max(kMaxPlayersBase, ev.players); ++s) bonus.push_back(ev.bonus[static_cast<std::size_t>(s)]);
+            out["bonus"] = bonus;
+          }
           return out;
         } else {
           return json{{"type", "game_over"}, {"final_scores", ev.final_scores}, {"winners", seats_json(ev.winners)}};

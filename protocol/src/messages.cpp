@@ -191,7 +191,7 @@ std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
   if (auto e = clock_setting(j, "turn_seconds", kMinTurnSeconds, kMaxTurnSeconds, s.turn_seconds)) return bad(*e);
   if (auto e = clock_setting(j, "away_seconds", kMinAwaySeconds, kMaxAwaySeconds, s.away_seconds)) return bad(*e);
   if (const auto x = j.find("expansions"); x != j.end()) {
-    auto set = parse_expansions(&*x);
+    auto set = parse_room_expansions(&*x);
     if (const auto* why = std::get_if<std::string>(&set)) return bad("settings: " + *why);
     s.expansions = std::get<ExpansionSet>(set);
   }

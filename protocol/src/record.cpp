@@ -35,7 +35,18 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
       *why = "\"discard\" must be true or false";
       return std::nullopt;
     }
-    if (discard_it->get<bool>()) return Move::discard(*tile);
+    if (discard_it->get<bool>()) {
+      Move d = Move::discard(*tile);
+      const auto extra_it = m.find("extra");
+      if (extra_it != m.end() && !extra_it->is_null()) {
+        if (!extra_it->is_boolean()) {
+          *why = "\"extra\" must be true or false";
+          return std::nullopt;
+        }
+        d.extra = extra_it->get<bool>();
+      }
+      return d;
+    }
   }
   auto int_field = [&](const char* name, long long* out) {
     const auto it = m.find(name);
@@ -106,8 +117,18 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
     take_back = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
                      static_cast<int>(std::clamp(ry->get<long long>(), -kFar, kFar))};
   }
-  if (take_back) return Move::place_taking_back(*tile, cell, *rot, *take_back);
-  return Move::place(*tile, cell, *rot, meeple, figure);
+  bool extra = false;
+  const auto extra_it = m.find("extra");
+  if (extra_it != m.end() && !extra_it->is_null()) {
+    if (!extra_it->is_boolean()) {
+      *why = "\"extra\" must be true or false";
+      return std::nullopt;
+    }
+    extra = extra_it->get<bool>();
+  }
+  Move out = take_back ? Move::place_taking_back(*tile, cell, *rot, *take_back) : Move::place(*tile, cell, *rot, meeple, figure);
+  out.extra = extra;
+  return out;
 }
 
 std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
@@ -121,6 +142,16 @@ std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
     if (set.has(*e)) return "expansion \"" + id.get<std::string>() + "\" is listed twice";
     if (!expansion_implemented(*e)) return "expansion \"" + id.get<std::string>() + "\" is not implemented here";
     set = set.with(*e);
+  }
+  return set;
+}
+
+std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) {
+  auto set = parse_expansions(value);
+  if (const auto* s = std::get_if<ExpansionSet>(&set)) {
+    for (const Expansion e : {Expansion::Inns, Expansion::Traders}) {
+      if (s->has(e)) return "expansion \"" + std::string(expansion_name(e)) + "\" is not offered in rooms yet";
+    }
   }
   return set;
 }
@@ -140,9 +171,9 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     return err("unsupported record format (expected \"carcassonne-record/1\")");
   }
   const auto players = j.find("players");
-  if (players == j.end() || !players->is_number_integer()) return err("\"players\" must be an integer 2..5");
+  if (players == j.end() || !players->is_number_integer()) return err("\"players\" must be an integer 2..5 (2..6 with inns)");
   const auto n = players->get<long long>();
-  if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5");
+  if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5 (6 with inns)");
   Record r;
   r.players = static_cast<int>(n);
   const auto exp_it = j.find("expansions");
@@ -150,6 +181,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
   if (auto* why = std::get_if<std::string>(&expansions)) return err(*why);
   r.expansions = std::get<ExpansionSet>(expansions);
   const Ruleset& rules = ruleset(r.expansions);
+  if (n > rules.max_players) return err("\"players\" must be between 2 and 5 without the inns expansion");
   const auto final_it = j.find("final");
   if (final_it != j.end() && !final_it->is_null()) {
     if (!final_it->is_boolean()) return err("\"final\" must be true or false");
@@ -180,6 +212,7 @@ json move_json(const Move& m) {
   json out{{"tile", std::string(tile_name(m.tile))}};
   if (m.type == Move::Type::Discard) {
     out["discard"] = true;
+    if (m.extra) out["extra"] = true;
     return out;
   }
   out["x"] = m.placement.cell.x;
@@ -188,6 +221,7 @@ json move_json(const Move& m) {
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
   if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
   if (m.take_back) out["return"] = json{{"x", m.take_back->x}, {"y", m.take_back->y}};
+  if (m.extra) out["extra"] = true;
   return out;
 }
 
@@ -206,10 +240,18 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
     int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), garden
     int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, garden
     int abbot = 0;                  // take-backs (abbot.md)
+    int goods = 0;                  // goods majorities (traders.md)
   };
   const bool gardens = expansions.has(Expansion::Abbot);
+  const bool traders = expansions.has(Expansion::Traders);
   std::vector<Line> lines(static_cast<std::size_t>(players));
   for (const Event& e : events) {
+    if (const auto* g = std::get_if<GoodsScored>(&e)) {
+      for (Seat seat : g->winners) {
+        if (seat >= 0 && seat < players) lines[static_cast<std::size_t>(seat)].goods += g->points;
+      }
+      continue;
+    }
     const auto* s = std::get_if<FeatureScored>(&e);
     if (s == nullptr) continue;
     const auto k = static_cast<std::size_t>(s->kind);
@@ -217,19 +259,20 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       if (seat < 0 || seat >= players) continue;
       Line& l = lines[static_cast<std::size_t>(seat)];
       if (k >= 5) continue;
+      const int points = s->points + s->bonus[static_cast<std::size_t>(seat)];
       if (s->abbot_return) {
-        l.abbot += s->points;
+        l.abbot += points;
       } else if (s->end_of_game) {
-        l.end[k] += s->points;
+        l.end[k] += points;
       } else {
-        l.game[k] += s->points;
+        l.game[k] += points;
       }
     }
   }
   json out = json::array();
   for (int seat = 0; seat < players; ++seat) {
     const Line& l = lines[static_cast<std::size_t>(seat)];
-    int total = l.abbot;
+    int total = l.abbot + l.goods;
     for (int k = 0; k < 5; ++k) total += l.game[k] + l.end[k];
     json line{{"seat", seat},
               {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
@@ -240,6 +283,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       line["game"]["abbot"] = l.abbot;
       line["end"]["garden"] = l.end[4];
     }
+    if (traders) line["end"]["goods"] = l.goods;
     out.push_back(std::move(line));
   }
   return out;
@@ -253,6 +297,11 @@ std::variant<json, RecordError> replay(const Record& r) {
   int index = 0;
   for (const Move& m : r.moves) {
     const std::size_t before = events.size();
+    if (m.extra != g.in_extra_part() && g.anyone_holds() && !g.finished()) {
+      return err(m.extra ? "\"extra\": true on an entry outside a builder's extra part"
+                         : "this entry is a builder's extra part and must carry \"extra\": true",
+                 index);
+    }
     if (auto e = g.play(m, &events)) {
       return err(std::string(rule_error_message(*e)) + " (" + std::string(rule_error_name(*e)) + ")", index);
     }
@@ -280,6 +329,15 @@ std::variant<json, RecordError> replay(const Record& r) {
       figures.push_back(std::move(mine));
     }
   }
+  json goods = nullptr;
+  if (r.expansions.has(Expansion::Traders)) {
+    goods = json::array();
+    for (int s = 0; s < r.players; ++s) {
+      json mine = json::object();
+      for (int k = 0; k < kGoodKinds; ++k) mine[std::string(good_name(static_cast<Good>(k)))] = g.goods(s, static_cast<Good>(k));
+      goods.push_back(std::move(mine));
+    }
+  }
   if (r.final) {
     const std::size_t before = events.size();
     g.finish(&events);
@@ -302,6 +360,7 @@ std::variant<json, RecordError> replay(const Record& r) {
            {"breakdown", breakdown_json(r.players, events, r.expansions)},
            {"events", event_log}};
   if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
+  if (!goods.is_null()) out["goods"] = std::move(goods);
   return out;
 }
 

@@ -6,7 +6,7 @@ namespace carc::protocol {
 namespace {
 
 constexpr std::array<std::string_view, 3> kPhaseNames = {"lobby", "playing", "finished"};
-constexpr std::array<std::string_view, kMaxPlayers> kColors = {"red", "blue", "green", "yellow", "black"};
+constexpr std::array<std::string_view, kMaxPlayers> kColors = {"red", "blue", "green", "yellow", "black", "pink"};
 
 void append_letter(std::string& out, std::optional<Tile> t) {
   if (!t) {

@@ -333,7 +333,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       if (body.is_object()) {
         if (const auto it = body.find("expansions"); it != body.end()) ids = &*it;
       }
-      auto set = body.is_object() ? protocol::parse_expansions(ids)
+      auto set = body.is_object() ? protocol::parse_room_expansions(ids)
                                   : std::variant<ExpansionSet, std::string>(std::string("the body must be a JSON object"));
       if (const auto* why = std::get_if<std::string>(&set)) {
         return send(json_response(req, http::status::bad_request,

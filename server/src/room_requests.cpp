@@ -85,7 +85,7 @@ void RoomLogic::on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t no
   }
 
   if (m.role == Role::Player) return refuse(*m.client, ErrorCode::BadMessage, "this connection already has a seat");
-  if (phase_ != RoomPhase::Lobby || seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) {
+  if (phase_ != RoomPhase::Lobby || seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) {
     // Late joiners watch.
     m.name = *msg.name;
     if (m.role == Role::Spectator) return welcome(m, std::nullopt, now_ms);
@@ -218,7 +218,7 @@ bool RoomLogic::host_in_lobby(Member& m, std::string_view what) {
 
 void RoomLogic::on_add_bot(Member& m, const protocol::AddBotMsg& msg, SteadyClock::time_point t0, Effects& fx) {
   if (!host_in_lobby(m, "add a computer player")) return;
-  if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) {
+  if (seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) {
     return refuse(*m.client, ErrorCode::RoomFull, "all 5 seats are taken");
   }
   const int seat = static_cast<int>(seats_.size());

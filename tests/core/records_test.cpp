@@ -75,7 +75,7 @@ TEST_CASE("every record in tests/core/data gives what it expects") {
       FAIL("refused at move " << (e->move ? *e->move : -1) << ": " << e->message);
     }
     const auto& res = std::get<nlohmann::json>(out);
-    for (const char* key : {"scores_after_move", "final_scores", "meeples_in_supply", "figures_in_supply", "winners"}) {
+    for (const char* key : {"scores_after_move", "final_scores", "meeples_in_supply", "figures_in_supply", "goods", "winners"}) {
       if (expect.contains(key)) CHECK_MESSAGE(res[key] == expect[key], key << ": " << res[key].dump());
     }
     if (!j.value("final", true) && !res["scores_after_move"].empty()) {

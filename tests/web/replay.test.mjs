@@ -97,7 +97,9 @@ test('a record that breaks a rule names the move and the reason', () => {
     // The browser's rules are the base game: an expansion record is refused (it replays on
     // the server, POST /api/replay).
     if (Array.isArray(record.expansions) && record.expansions.length) {
-      assert.deepEqual([r.move, r.reason.code], [null, 'expansions'], f);
+      // A record refused as a whole for its player count may be refused for that first.
+      const codes = record.expect.move === null ? ['expansions', 'players'] : ['expansions'];
+      assert.ok(r.move === null && codes.includes(r.reason.code), `${f}: ${r.reason.code}`);
       continue;
     }
     assert.equal(r.move, record.expect.move, `${f}: the move`);

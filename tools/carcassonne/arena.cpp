@@ -191,11 +191,13 @@ std::optional<std::string> parse(const std::vector<std::string>& args, Options* 
     o->entries.push_back(Entry{name, *spec});
   }
   if (players == 0) players = o->entries.size();
-  if (players < 2 || players > 5) return "--players must be 2..5";
+  if (std::string why; !expansions_flag(args, &o->expansions, &why)) return why;
+  if (players < 2 || players > static_cast<std::uint64_t>(ruleset(o->expansions).max_players)) {
+    return "--players must be 2..5 (2..6 with inns)";
+  }
   if (o->entries.size() != players) return "--bots needs one bot per seat (--players of them)";
   if (threads == 0 || threads > 64) return "--threads must be 1..64";
   if (clock != nullptr && *clock != "wall" && *clock != "cpu") return "--clock is wall or cpu";
-  if (std::string why; !expansions_flag(args, &o->expansions, &why)) return why;
   o->players = static_cast<int>(players);
   o->deals = (games + players - 1) / players;
   o->threads = static_cast<unsigned>(threads);

@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage:\n"
     "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
-    "  carcassonne random --players N --seed S [--expansions river,abbot]\n"
+    "  carcassonne random --players N --seed S [--expansions river,abbot,inns,traders]\n"
     "                                                play one random game, print its record\n"
     "  carcassonne legal FILE --tile T               after a record's moves, every legal placement of T for\n"
     "                                                the seat to play, with its figures and take-back (JSON)\n"
@@ -137,7 +137,9 @@ std::vector<carc::Move> random_game(int players, std::uint64_t seed, carc::Expan
     if (const auto* p = std::get_if<carc::TilePlaced>(&e)) {
       moves.push_back(carc::move_of(*p));
     } else if (const auto* d = std::get_if<carc::TileDiscarded>(&e)) {
-      moves.push_back(carc::Move::discard(d->tile));
+      carc::Move m = carc::Move::discard(d->tile);
+      m.extra = d->extra;
+      moves.push_back(m);
     }
   }
   return moves;
@@ -147,11 +149,13 @@ int cmd_random(const std::vector<std::string>& args) {
   bool bad = false;
   std::uint64_t players = 0;
   std::uint64_t seed = 0;
-  if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5)");
-  if (players < 2 || players > 5) return usage_error("--players must be 2..5");
+  if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5, 6 with inns)");
   if (!flag(args, "--seed", &seed, &bad) || bad) return usage_error("random needs --seed S (an unsigned 64-bit integer)");
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
+  if (players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
+    return usage_error("--players must be 2..5 (2..6 with inns)");
+  }
   const auto moves = random_game(static_cast<int>(players), seed, expansions, nullptr);
   json record = carc::protocol::record_json(static_cast<int>(players), moves, true, expansions);
   carc::protocol::Record r{static_cast<int>(players), expansions, moves, true};
@@ -186,9 +190,11 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::uint64_t players = 4;
   flag(args, "--games", &games, &bad);
   flag(args, "--players", &players, &bad);
-  if (bad || games == 0 || players < 2 || players > 5) return usage_error("bench [--games N>0] [--players 2..5]");
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
+  if (bad || games == 0 || players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
+    return usage_error("bench [--games N>0] [--players 2..5 (6 with inns)]");
+  }
 
   // Whole random games, no event collection (what bots and simulations do).
   std::uint64_t placements = 0;

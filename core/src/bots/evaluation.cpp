@@ -34,6 +34,13 @@ double completion(const FeatureInfo& f, const Outlook& o) {
 }
 
 constexpr double kAbbotValue = 3.0;  // an abbot in supply at the start of the game
+// Inns & Cathedrals and Traders & Builders (docs/bots.md).
+constexpr double kBigValue = 6.0;       // the big meeple in supply at the start of the game
+constexpr double kBuilderValue = 2.0;   // the builder or the pig in supply at the start
+constexpr double kExtraTurn = 3.0;      // what an extra part of a turn is worth
+constexpr double kGoodsMajority = 10.0;
+
+bool has(std::uint8_t figures, Figure f) { return ((figures >> static_cast<int>(f)) & 1) != 0; }
 
 double supply_value(int supply, int bag, int bag_size) {
   const double phase = static_cast<double>(bag) / bag_size;
@@ -71,8 +78,11 @@ Scores Evaluator::expected(const Game& g) {
     const double p = p_city[i];
     double value = 0;
     switch (f.kind) {
-      case Kind::Road: value = f.tiles; break;
-      case Kind::City: value = (f.tiles + f.pennants) * (1.0 + p); break;
+      // An inn or a cathedral pays only when the feature closes.
+      case Kind::Road: value = (f.marks & kMarkInn) != 0 ? 2.0 * f.tiles * p : f.tiles; break;
+      case Kind::City:
+        value = (f.marks & kMarkCathedral) != 0 ? 3.0 * (f.tiles + f.pennants) * p : (f.tiles + f.pennants) * (1.0 + p);
+        break;
       case Kind::River: break;
       case Kind::Garden:
       case Kind::Monastery: {
@@ -87,15 +97,43 @@ Scores Evaluator::expected(const Game& g) {
         break;
       }
     }
+    double cities = 0;  // fields: what the pig adds, one a city
+    if (f.kind == Kind::Field) cities = value / 3.0;
     for (Seat s = 0; s < players; ++s) {
       const int mine = f.meeples[static_cast<std::size_t>(s)];
-      if (mine == best) e[static_cast<std::size_t>(s)] += value;
+      const std::uint8_t figures = f.figures[static_cast<std::size_t>(s)];
+      if (mine == best) e[static_cast<std::size_t>(s)] += value + (has(figures, Figure::Pig) ? cities : 0.0);
       if (f.kind != Kind::Field) e[static_cast<std::size_t>(s)] += p * mine * meeple_back;
+      // A builder brings an extra part each time its owner extends the feature again: about
+      // one for every open cell the owner may still fill, fewer as the feature nears closing.
+      if (has(figures, Figure::Builder)) {
+        const double cells = std::min<double>(f.cell_count, outlook.turns_own);
+        e[static_cast<std::size_t>(s)] += kExtraTurn * 0.5 * cells * (1.0 - 0.5 * p);
+      }
+    }
+  }
+  // Goods: each kind's current leaders, more surely the later it is.
+  if (g.rules().expansions.has(Expansion::Traders)) {
+    const double settled = 1.0 - 0.5 * static_cast<double>(bag) / bag_size;
+    for (int k = 0; k < kGoodKinds; ++k) {
+      int most = 0;
+      int leaders = 0;
+      for (Seat s = 0; s < players; ++s) most = std::max(most, g.goods(s, static_cast<Good>(k)));
+      if (most == 0) continue;
+      for (Seat s = 0; s < players; ++s) leaders += g.goods(s, static_cast<Good>(k)) == most ? 1 : 0;
+      for (Seat s = 0; s < players; ++s) {
+        if (g.goods(s, static_cast<Good>(k)) == most) e[static_cast<std::size_t>(s)] += kGoodsMajority * settled / leaders;
+      }
     }
   }
   for (Seat s = 0; s < players; ++s) {
+    const double phase = static_cast<double>(bag) / bag_size;
     e[static_cast<std::size_t>(s)] += supply_value(g.meeples(s), bag, bag_size) +
                                       kAbbotValue * g.figures(s, Figure::Abbot) * static_cast<double>(bag) / bag_size;
+    if (g.rules().has_specials) {
+      e[static_cast<std::size_t>(s)] += kBigValue * g.figures(s, Figure::Big) * phase +
+                                        kBuilderValue * (g.figures(s, Figure::Builder) + g.figures(s, Figure::Pig)) * phase;
+    }
   }
   return e;
 }

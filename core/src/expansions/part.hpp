@@ -7,7 +7,10 @@
 //   setup      the tile set, its piles, the start tile and the figures (Ruleset);
 //   placement  the tiles this part places by its own rules (Ruleset::placer), listed,
 //              checked and followed after placing (river.md);
-//   action     what a placement may do instead of placing a figure (abbot.md's take-back).
+//   action     what a placement may do instead of placing a figure (abbot.md's take-back);
+//   scoring    a feature's points and a winner's (inns.md, traders.md's pig), a completed
+//              city's goods, the end of the game's majorities (traders.md);
+//   turn       an extra part of the turn (traders.md's builder).
 // Tiles themselves are data (tiles.cpp); which tiles a game holds follows from the
 // catalog's `expansion` and garden copies without a hook.
 #pragma once
@@ -35,6 +38,20 @@ struct Part {
   // (nullopt: not offered), and doing it (after the tile is placed, before scoring).
   std::optional<Cell> (*offer)(const Game& g, Seat seat, Tile t, Placement p, int* points) = nullptr;
   void (*act)(Game& g, Seat seat, Cell cell, std::vector<Event>* events) = nullptr;
+
+  // Scoring: the points of a feature for every winner (inns and cathedrals), then what one
+  // winner scores of it (the pig); each gets what the rules so far give and returns the new
+  // value. Asked for every scored feature, during the game and at its end.
+  int (*feature_points)(const FeatureTally& t, int points) = nullptr;
+  int (*winner_points)(const FeatureTally& t, Seat winner, int points) = nullptr;
+  // A road or city the placement of `seat` completed, whoever holds it (goods), after it
+  // was scored.
+  void (*completed)(Game& g, Seat seat, std::uint16_t root, Kind kind, std::vector<Event>* events) = nullptr;
+  // Whether the placement of tile `index` by `seat` (its figure placed, before scoring)
+  // earns an extra part of the turn (the builder). Never asked inside an extra part.
+  bool (*grants_extra)(const Game& g, Seat seat, int index) = nullptr;
+  // End of the game, after every feature is scored (goods majorities).
+  void (*finish)(Game& g, std::vector<Event>* events) = nullptr;
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).
@@ -42,5 +59,7 @@ const Part* part_of(Expansion e);
 
 const Part& river_part();  // river/river.cpp
 const Part& abbot_part();  // abbot/abbot.cpp
+const Part& inns_part();  // inns/inns.cpp
+const Part& traders_part();  // traders/traders.cpp
 
 }  // namespace carc::detail

@@ -7,8 +7,8 @@ const Part* part_of(Expansion e) {
   switch (e) {
     case Expansion::River: return &river_part();
     case Expansion::Abbot: return &abbot_part();
-    case Expansion::Inns:
-    case Expansion::Traders: return nullptr;
+    case Expansion::Inns: return &inns_part();
+    case Expansion::Traders: return &traders_part();
   }
   return nullptr;
 }

@@ -61,15 +61,19 @@ struct Move {
   std::optional<Port> meeple;  // board orientation
   Figure figure = Figure::Meeple;
   std::optional<Cell> take_back;  // the cell of the player's abbot to take back
+  // Records only: the entry belongs to a builder's extra part (traders.md). The engine
+  // knows when an extra part is due (Game::in_extra_part()); a record's mark is checked
+  // against it there.
+  bool extra = false;
 
   static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt,
                     Figure figure = Figure::Meeple) {
-    return Move{Type::Place, t, Placement{c, r}, meeple, figure, std::nullopt};
+    return Move{Type::Place, t, Placement{c, r}, meeple, figure, std::nullopt, false};
   }
   static Move place_taking_back(Tile t, Cell c, Rotation r, Cell abbot) {
-    return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, abbot};
+    return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, abbot, false};
   }
-  static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt, Figure::Meeple, std::nullopt}; }
+  static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt, Figure::Meeple, std::nullopt, false}; }
 };
 
 // Why a move was refused. Stable names via rule_error_name().
@@ -95,32 +99,53 @@ struct TilePlaced {
   std::optional<Port> meeple;
   Figure figure = Figure::Meeple;
   std::optional<Cell> take_back = {};  // the abbot taken back with this placement
+  bool extra = false;                   // part 2 of a builder's turn (traders.md)
 };
 // The move that placed a tile, from its event (what a record lists).
 inline Move move_of(const TilePlaced& p) {
   Move m = Move::place(p.tile, p.cell, p.rotation, p.meeple, p.meeple ? p.figure : Figure::Meeple);
   m.take_back = p.take_back;
+  m.extra = p.extra;
   return m;
 }
 struct TileDiscarded {
   Seat seat;
   Tile tile;
+  bool extra = false;  // inside a builder's extra part
 };
 struct TileDrawn {  // public: held tiles are shown to everybody
   Seat seat;
   Tile tile;
+  bool extra = false;  // the extra tile of a builder's turn: the seat keeps the turn
 };
 struct FeatureScored {
   Kind kind;
   bool end_of_game;
   int points;                                  // each winner gets this many
   std::vector<Seat> winners;                   // seats with the most meeples on it
-  std::array<int, kMaxPlayers> meeples{};      // meeples on the feature per seat
+  std::array<int, kMaxPlayers> meeples{};      // followers' strength on the feature per seat
   int tiles = 0;                               // distinct tiles
   int pennants = 0;
   int cities = 0;                              // fields: completed cities touching it
   std::vector<Cell> cells;                     // distinct tiles of the feature
   bool abbot_return = false;                   // scored by taking the abbot back (abbot.md)
+  std::uint8_t marks = 0;                      // the feature's segment marks (kMarkInn, kMarkCathedral)
+  std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (the pig)
+  int players = kMaxPlayersBase;               // seats of the game (how many entries `meeples` has in use)
+};
+// Goods tokens a seat took for completing a city (traders.md).
+struct GoodsTaken {
+  Seat seat;
+  std::array<int, kGoodKinds> goods{};
+  Cell cell;  // the placed tile that completed the city
+};
+// The end-of-game majority of one kind of goods (traders.md).
+struct GoodsScored {
+  Good good;
+  int points;
+  std::vector<Seat> winners;
+  std::array<int, kMaxPlayers> held{};  // tokens per seat
+  int players = kMaxPlayersBase;
 };
 // A meeple taken back to its owner's supply when its feature scored during the game
 // (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
@@ -134,7 +159,8 @@ struct GameEnded {
   std::vector<int> final_scores;
   std::vector<Seat> winners;
 };
-using Event = std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded>;
+using Event =
+    std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, GoodsTaken, GoodsScored>;
 
 struct LegalMove {
   Placement placement;
@@ -162,6 +188,17 @@ namespace detail {
 struct Part;  // an expansion's hooks (core/src/expansions/)
 }
 
+// What scoring knows of a feature when it asks the parts for its points.
+struct FeatureTally {
+  Kind kind;
+  bool end;
+  int tiles;
+  int pennants;
+  int cities;                                    // fields: completed cities touching it
+  std::uint8_t marks;                            // the segments' marks, or-ed
+  std::array<std::uint8_t, kMaxPlayers> figures;  // per seat: bit per Figure standing in it
+};
+
 // The rules of one set of expansions: the tile set and its piles, the figures, and the
 // parts (expansions) the engine asks at fixed points. Built once per set, never changed.
 struct Ruleset {
@@ -178,6 +215,17 @@ struct Ruleset {
   std::array<std::uint8_t, kFigureKinds> figures{};
   std::array<std::uint8_t, kFigureKinds> figure_kinds{};
   bool has_specials = false;  // some figure besides the meeple
+  // A figure's strength in majorities (the big meeple 2; builder and pig 0: they never
+  // occupy a feature), and the figures that go only where their owner already has a
+  // follower, on a feature the tile does not complete (bit per Figure; traders.md).
+  std::array<std::uint8_t, kFigureKinds> strength{};
+  std::uint8_t needs_own = 0;
+  int max_players = kMaxPlayersBase;
+  // Which hooks some part of this set has (part.hpp), so a base game asks none.
+  bool points_hooks = false;
+  bool completed_hooks = false;
+  bool extra_hooks = false;
+  bool finish_hooks = false;
   // The part that places a kind of tile by its own rules (river.md), or null: the frontier.
   std::array<const detail::Part*, kTileKinds> placer{};
   // The part that offers an action instead of a figure (abbot.md's take-back), or null.
@@ -230,6 +278,13 @@ class Game {
   std::optional<Tile> held(Seat seat) const;
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
+  // Goods tokens `seat` holds (traders.md; 0 in other games).
+  int goods(Seat seat, Good g) const {
+    return goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(g)];
+  }
+  // True while the current seat plays the extra part of a builder's turn (traders.md): the
+  // tile it holds is the extra tile, and the next entry of a record carries "extra".
+  bool in_extra_part() const { return extra_; }
   int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)][0]; }
   // Figures of a kind in `seat`'s supply (0 for a figure this game lacks).
   int figures(Seat seat, Figure f) const {
@@ -337,6 +392,15 @@ class Game {
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.
   static constexpr int kPartStateBytes = 16;
+  // The scoring helpers the parts use.
+  std::uint16_t root_of(int tile_index, int seg) const {
+    return find(static_cast<std::uint16_t>(placed_[static_cast<std::size_t>(tile_index)].base + seg));
+  }
+  const Node& node(std::uint16_t n) const { return nodes_[n]; }
+  // Goods symbols in the feature of `root`, by Good.
+  std::array<int, kGoodKinds> goods_in(std::uint16_t root) const;
+  void add_goods(Seat seat, const std::array<int, kGoodKinds>& g);
+  void add_score(Seat seat, int points) { scores_[static_cast<std::size_t>(seat)] += points; }
   std::array<std::uint8_t, kPartStateBytes>& part_state() { return part_state_; }
   const std::array<std::uint8_t, kPartStateBytes>& part_state() const { return part_state_; }
   int placed_count() const { return placed_count_; }
@@ -357,13 +421,13 @@ class Game {
   Game() = default;
   void copy_from(const Game& o);
   void start(int players, const Ruleset& rules, std::vector<Event>* events);
-  void draw(Seat s, std::vector<Event>* events);
+  void draw(Seat s, std::vector<Event>* events, bool extra = false);
   void advance_turn();
   void settle(std::vector<Event>* events);
   std::optional<RuleError> check(const Move& m, int* meeple_seg) const;
   void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
              std::vector<Event>* events, std::optional<Cell> take_back = std::nullopt);
-  void score_completed(int tile_index, std::vector<Event>* events);
+  void score_completed(int tile_index, Seat seat, std::vector<Event>* events);
   void score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override = -1,
                      int cities = 0, int monastery_tile = -1);
   int monastery_neighbours(Cell c) const;
@@ -378,6 +442,11 @@ class Game {
   std::uint16_t constraint(Cell c) const;
   // Bit s set: segment s of `t` placed at `p` would join a feature that holds no meeple.
   std::uint8_t free_segments(Tile t, Placement p) const;
+  // Bit s set: segment s of `t` placed at `p` would join a feature holding a follower of
+  // `seat` that stays incomplete (roads and cities) with the tile placed.
+  std::uint8_t owned_segments(Tile t, Placement p, Seat seat) const;
+  // The segments figure `f` of `seat` may take on `t` placed at `p`.
+  std::uint8_t figure_segments(Tile t, Placement p, Seat seat, Figure f) const;
 
   // One slot a cell: 0 empty, 1..127 placed index + 1, kFrontierBase + i for the i-th
   // frontier cell (an empty cell next to a tile; at most 2 * 127 + 2 of them).
@@ -390,6 +459,7 @@ class Game {
   std::array<std::uint8_t, kMaxPlayers> held_{};
   std::array<std::uint8_t, kMaxPlayers> held_draw_{};  // which draw of the game each seat holds
   std::array<std::uint8_t, kPartStateBytes> part_state_{};
+  std::array<std::array<std::uint8_t, kGoodKinds>, kMaxPlayers> goods_{};
   const Ruleset* rules_ = nullptr;
   std::uint64_t seed_ = 0;
   std::uint16_t node_count_ = 0;
@@ -401,10 +471,14 @@ class Game {
   std::uint8_t monks_ = 0;  // figures standing on monasteries and gardens (skip the scan when 0)
   mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
   mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)
+  mutable std::uint8_t owned_cache_ = 0;      // the same for owned_segments()
+  mutable std::uint64_t owned_cache_key_ = 0;
   Seat current_ = 0;
   int moves_ = 0;
   Phase phase_ = Phase::Playing;
   bool seeded_ = false;
+  bool extra_ = false;      // the current seat plays a builder's extra part
+  bool extra_due_ = false;  // set by place(): this placement earned an extra part
   int grid_stride_ = 90;
   int grid_mask_ = 4095;
   // Written before they are read (up to placed_count_, node_count_, frontier_count_ and

@@ -16,15 +16,20 @@ namespace carc {
 enum class Tile : std::uint8_t {
   A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X,
   RS, RL, R1, R2, R3, R4, R5, R6, R7, R8,
-  Eg, Hg, Ig, Mg, Ng, Rg, Ug, Vg, R6g,
+  I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17,
+  T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24,
+  Eg, Hg, Ig, Mg, Ng, Rg, Ug, Vg, R6g, I3g, I15g, T8g, T11g,
 };
-inline constexpr int kTileKinds = 43;
+inline constexpr int kTileKinds = 88;
 inline constexpr int kBaseTileKinds = 24;
 inline constexpr int kTileCount = 72;   // the base game, including the start tile
 inline constexpr int kBagSize = 71;     // the base game's bag, without the start tile
 // The most tiles one game can hold (every expansion together), start tile included.
 inline constexpr int kMaxTilesInGame = 127;
-inline constexpr int kMaxPlayers = 5;
+// Seats a game can have (Inns & Cathedrals' sixth player); a ruleset says how many its
+// game allows (Ruleset::max_players: 5 without `inns`).
+inline constexpr int kMaxPlayers = 6;
+inline constexpr int kMaxPlayersBase = 5;
 inline constexpr int kMinPlayers = 2;
 inline constexpr int kMeeplesPerPlayer = 7;
 
@@ -113,10 +118,22 @@ std::string_view terrain_name(Terrain t);  // "river", "field", "road", "city"
 constexpr bool is_cloister(Kind k) { return k == Kind::Monastery || k == Kind::Garden; }
 
 // Figures (README.md "Figure names"). Meeple first: it is the one every game has.
-enum class Figure : std::uint8_t { Meeple, Abbot };
-inline constexpr int kFigureKinds = 2;
-std::string_view figure_name(Figure f);  // "meeple", "abbot"
+enum class Figure : std::uint8_t { Meeple, Abbot, Big, Builder, Pig };
+inline constexpr int kFigureKinds = 5;
+std::string_view figure_name(Figure f);  // "meeple", "abbot", "big", "builder", "pig"
 std::optional<Figure> figure_from_name(std::string_view s);
+
+// Goods tokens (traders.md): a city segment may show one symbol.
+enum class Good : std::uint8_t { Wine, Grain, Cloth };
+inline constexpr int kGoodKinds = 3;
+std::string_view good_name(Good g);  // "wine", "grain", "cloth"
+
+// Marks a segment may carry (Segment::marks): an inn on a road, a cathedral in a city
+// (inns.md), and a goods symbol in bits 2-3 (0: none, else Good + 1; traders.md).
+inline constexpr std::uint8_t kMarkInn = 1;
+inline constexpr std::uint8_t kMarkCathedral = 2;
+constexpr std::uint8_t mark_of(Good g) { return static_cast<std::uint8_t>((static_cast<int>(g) + 1) << 2); }
+constexpr int good_of_marks(std::uint8_t marks) { return ((marks >> 2) & 3) - 1; }  // -1: none
 
 // One feature drawn on a tile, in catalog orientation.
 struct Segment {
@@ -124,6 +141,7 @@ struct Segment {
   std::uint16_t ports;       // bit i set = touches Port(i)
   bool pennant;              // coat of arms (cities)
   std::uint8_t cities;       // fields: bit k set = touches segment k (a city) on this tile
+  std::uint8_t marks = 0;    // kMarkInn, kMarkCathedral, mark_of(Good)
 };
 
 inline constexpr int kMaxSegments = 8;  // segment masks are one byte
@@ -146,7 +164,7 @@ struct TileDef {
 const TileDef& tile_def(Tile t);
 std::span<const TileDef, kTileKinds> catalog();
 // The most feature-forest nodes one game can need (every expansion together).
-inline constexpr int kMaxNodesInGame = 640;
+inline constexpr int kMaxNodesInGame = 496;  // every segment of all four expansions together
 
 // The base game's start tile: a D at (0, 0), rotation 0. The River replaces it.
 inline constexpr Tile kStartTile = Tile::D;
