@@ -100,10 +100,28 @@ std::optional<push::OutRequest> Notifier::push_request(const Notice& n) const {
   return r;
 }
 
+bool Notifier::first_time(const std::string& mark) {
+  std::lock_guard lock(taken_mu_);
+  if (!taken_.insert(mark).second) return false;
+  taken_order_.push_back(mark);
+  if (taken_order_.size() > options_.remembered) {
+    taken_.erase(taken_order_.front());
+    taken_order_.pop_front();
+  }
+  return true;
+}
+
 void Notifier::enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room) {
   if (queued_.fetch_add(1) >= options_.max_queued) {
     queued_.fetch_sub(1);
     spdlog::warn("room {}: notification queue full; {} dropped", room, job->mark);
+    return;  // not taken on: a later restore of the room may send it
+  }
+  // At most once per process: a room restored while its notice is still queued or being
+  // retried (out of memory and loaded again, woken for a deadline) derives it again.
+  if (!first_time(job->mark)) {
+    queued_.fetch_sub(1);
+    spdlog::info("room {}: notification {} already taken on; not sent again", room, job->mark);
     return;
   }
   auto go = [this, job] { boost::asio::post(io_, [this, job] { schedule(job, std::chrono::milliseconds(0)); }); };

@@ -7,11 +7,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -36,6 +39,7 @@ class Notifier : public std::enable_shared_from_this<Notifier> {
     int max_attempts = 5;
     std::chrono::milliseconds spacing{200};  // per destination
     std::chrono::milliseconds first_retry{1000};
+    std::size_t remembered = 10000;  // deliveries this process took on, kept to refuse a second
   };
   // A push service said the subscription is gone: the room forgets it.
   using Gone = std::function<void(const std::string& room, int seat, const std::string& endpoint)>;
@@ -65,6 +69,8 @@ class Notifier : public std::enable_shared_from_this<Notifier> {
     std::optional<Notice> push;  // a push: its notice (for 404/410 and re-encryption)
     std::string mark;            // its delivery's id in the log ("<notice id>#hook" / "#push")
   };
+  // Whether this process has not taken this delivery on before (then it is remembered).
+  bool first_time(const std::string& mark);
   void enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room);
   void schedule(std::shared_ptr<Job> job, std::chrono::milliseconds delay);
   void run(std::shared_ptr<Job> job);
@@ -79,6 +85,12 @@ class Notifier : public std::enable_shared_from_this<Notifier> {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   push::HttpClient client_;
   std::unordered_map<std::string, std::chrono::steady_clock::time_point> next_slot_;  // io thread only
+  // The marks of the deliveries taken on (queued, in flight, done or given up), oldest
+  // first: a room restored again meanwhile derives the same notices, which must not go
+  // out twice while the first is still being sent (the log is marked only once it is done).
+  std::mutex taken_mu_;
+  std::unordered_set<std::string> taken_;
+  std::deque<std::string> taken_order_;
   std::atomic<std::size_t> queued_{0};
   std::atomic<std::uint64_t> sent_{0}, failed_{0};
   std::thread thread_;

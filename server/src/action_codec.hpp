@@ -5,7 +5,7 @@
 //
 //   S v gv <seat> <name> <token hash> <bot level|->[ host]   a seat taken (host: it becomes the host)
 //   F v gv <seat> <left|kicked|bot_removed>               a lobby seat freed
-//   T v gv <turn seconds|-> <away seconds|->[ <pace> <bank s> <increment s>]  the room's clock settings
+//   T v gv <turn s|-> <away s|->[ <expansion bits>][ <pace> <bank s> <increment s>]  the room's settings
 //   G v gv <players> <seed> <time ms>                     the game started
 //   M v gv <index> <seat> <time ms> <move>[ auto]         a move (move_codec.hpp)
 //   C v gv <id> <seat|-> <time ms> <name> <text>          a chat line
@@ -13,8 +13,10 @@
 //   W v gv <json|discord|ntfy> <url>  or  W v gv -       the room's webhook, or none
 //   P v gv <seat> <endpoint> <p256dh> <auth>              a seat's push subscription (empty endpoint: none)
 //
-// Fields are separated by one space; <name>, <token hash>, <text> and <room> are
-// length-prefixed ("5:Alice") so they may hold any bytes. Example:
+// In T, each optional part is left out at its default (no expansions; live at the default
+// bank), so rows written before either existed read unchanged. Fields are separated by one
+// space; <name>, <token hash>, <text> and <room> are length-prefixed ("5:Alice") so they may
+// hold any bytes. Example:
 //   M 57 57 12 1 1764575000000 D,2,-1,90,N
 //
 // Databases written before this format hold JSON objects ({"type":"move",...}); the decoder

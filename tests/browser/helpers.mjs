@@ -41,7 +41,7 @@ export async function waitForHealth(base, proc, log, ms = 30000) {
   throw new Error(`server did not answer /healthz within ${ms} ms:\n${log()}`);
 }
 
-export async function startServer() {
+export async function startServer({ args = [] } = {}) {
   assert.ok(fs.existsSync(serverBin), `server binary not found at ${serverBin} (build it, or set CARC_SERVER_BIN)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
@@ -49,7 +49,7 @@ export async function startServer() {
   let output = '';
   let proc = null;
   const launch = async () => {
-    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot], {
+    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot, ...args], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stdout.on('data', (d) => { output += d; });
@@ -256,9 +256,9 @@ export function activePage(snap, pages) {
   return pages[Number(snap.players.find((p) => p.active === '1')?.seat ?? 0)];
 }
 
-// A fresh server and browser for one test, both stopped when the test ends.
-export async function setUp(t) {
-  const server = await startServer();
+// A fresh server (`opts`: startServer's) and browser for one test, both stopped when it ends.
+export async function setUp(t, opts = {}) {
+  const server = await startServer(opts);
   fs.mkdirSync(shotDir, { recursive: true });
   const browser = await launchBrowser();
   t.after(async () => {

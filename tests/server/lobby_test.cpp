@@ -148,7 +148,11 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
   {
     Table t(server, 3);
     room = t.room;
-    t.players[0]->send({{"type", "settings"}, {"turn_seconds", 120}, {"away_seconds", 30}});
+    // Every kind of setting, so the stored row carries them all (expansions and pace too).
+    t.players[0]->send({{"type", "settings"}, {"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", {"abbot", "river"}},
+                        {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600}});
+    t.players[0]->expect("patch");
+    t.players[0]->send({{"type", "settings"}, {"webhook", {{"url", "https://hooks.example.org/carc"}, {"format", "discord"}}}});
     t.players[0]->expect("patch");
     t.players[0]->send({{"type", "leave"}});  // Bob becomes host
     t.players[0]->expect("welcome");
@@ -166,7 +170,9 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
   CHECK(names_of(players) == std::vector<std::string>{"Bob", "Carol", "Bot 3 (hard)"});
   CHECK(host_of(players) == 0);
   CHECK(players[2]["bot"] == "hard");
-  CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", json::array()}, {"pace", "live"}, {"bank_seconds", 259200}, {"increment_seconds", 86400}, {"webhook", false}});
+  CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", {"river", "abbot"}},
+                                          {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600},
+                                          {"webhook", true}});
 }
 
 TEST_CASE("rematch: the same players rotated by one, the same host and clock, one room, tokens that work there") {

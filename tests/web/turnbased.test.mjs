@@ -45,3 +45,17 @@ test('the transfer link\'s key is taken from the fragment, which is then dropped
   m.set(KEY_NAME, 'not a key');
   assert.equal(currentKey(store), null);
 });
+
+test('the lobby\'s webhook: a message only for an http(s) address of 512 bytes at most and a known format', async () => {
+  const { webhookMessage, HOOK_FORMATS } = await import('../../web-client/js/webhook.js');
+  assert.deepEqual(HOOK_FORMATS, ['json', 'discord', 'ntfy']);
+  assert.deepEqual(webhookMessage(' https://ntfy.example.org/carc ', 'ntfy'),
+    { msg: { type: 'settings', webhook: { url: 'https://ntfy.example.org/carc', format: 'ntfy' } } });
+  assert.equal(webhookMessage('http://192.168.1.9:8080/hook', 'json').msg.webhook.url, 'http://192.168.1.9:8080/hook', 'the server decides on plain http');
+  assert.deepEqual(webhookMessage('', 'json'), { error: 'hook.empty' });
+  assert.deepEqual(webhookMessage('ftp://example.org/x', 'json'), { error: 'hook.badUrl' });
+  assert.deepEqual(webhookMessage('not a url', 'json'), { error: 'hook.badUrl' });
+  assert.deepEqual(webhookMessage(`https://example.org/${'é'.repeat(250)}`, 'json'), { error: 'hook.tooLong' }, 'bytes, not characters');
+  assert.equal(webhookMessage(`https://example.org/${'a'.repeat(492)}`, 'json').msg.webhook.url.length, 512);
+  assert.deepEqual(webhookMessage('https://example.org/x', 'slack'), { error: 'hook.badFormat' });
+});

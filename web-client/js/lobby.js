@@ -1,11 +1,13 @@
 // The lobby card: the invite link, the seats (the host removes players and computer
-// players, adds computer players), the clock (the host sets it, everyone sees it), leaving a
-// seat, taking one, and the host's start button. The decisions are lobbylife.js's.
+// players, adds computer players), the clock (the host sets it, everyone sees it), the
+// room's webhook (the host's, webhook.js), leaving a seat, taking one, and the host's start
+// button. The decisions are lobbylife.js's.
 // Names are user text: they only reach the page through textContent.
 
 import { t, playerName } from './i18n.js';
 import { h, add, colorChip, nameSpan } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
+import { webhookSection, readHookDraft } from './webhook.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, MAX_SEATS } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
@@ -73,6 +75,7 @@ export function renderLobby(card, state, opts) {
   // The host's pick of a level survives the redraws.
   const level = card.querySelector('[data-testid="bot-level"]')?.value ?? 'medium';
   const clockOpen = card.dataset.clockOpen === '1';
+  const hookDraft = readHookDraft(card);
   card.replaceChildren();
   const players = state.players ?? [];
   const controls = lobbyControls(state, mySeat);
@@ -136,6 +139,7 @@ export function renderLobby(card, state, opts) {
   } else {
     card.append(h('p', { class: 'lobby-clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
   }
+  if (controls.isHost) card.append(webhookSection(settings, { onSettings, draft: hookDraft }));
   card.append(h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));
 
   if (controls.canLeave) {
