@@ -79,6 +79,10 @@ class RoomRegistry {
   RoomRegistry& operator=(const RoomRegistry&) = delete;
   // Gives the rooms a bot pool (computer players) and rematches through this registry.
   void set_bots(BotPool* bots);
+  // Told every game that ends with a human seated: its id and record (before rooms run).
+  void set_game_over(std::function<void(const std::string& room, const std::string& record)> f) {
+    services_.game_over = std::move(f);
+  }
 
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).

@@ -42,6 +42,8 @@ struct RoomServices {
   // A finished game's last connection just closed (called on its strand). The registry
   // retires it then when --finished-room-ttl is 0. Empty: only the sweeper retires rooms.
   std::function<void(const std::shared_ptr<Room>&)> finished_idle;
+  // A game just ended with a human in it: its record goes to the analysis (issue 31).
+  std::function<void(const std::string& room, const std::string& record)> game_over;
 };
 
 class Room : public std::enable_shared_from_this<Room> {

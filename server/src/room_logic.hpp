@@ -97,6 +97,11 @@ class RoomLogic {
   std::int64_t version() const { return version_; }
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
+  int humans() const {
+    int n = 0;
+    for (const SeatState& s : seats_) n += s.bot ? 0 : 1;
+    return n;
+  }
   std::optional<std::int64_t> next_wake() const;  // unix ms
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>

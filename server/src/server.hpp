@@ -13,6 +13,7 @@ namespace carc::server {
 
 class RoomRegistry;
 class Metrics;
+class Analyser;
 
 class Server {
  public:
@@ -30,6 +31,7 @@ class Server {
 
   RoomRegistry& rooms();
   Metrics& metrics();
+  Analyser& analyser();  // analyses of finished games (analyser.hpp)
 
  private:
   struct Impl;

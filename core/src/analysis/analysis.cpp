@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "../bots/search.hpp"
+#include "bots/search.hpp"
 
 namespace carc {
 namespace {
