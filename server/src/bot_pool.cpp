@@ -1,6 +1,7 @@
 #include "bot_pool.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <spdlog/spdlog.h>
 
@@ -51,8 +52,29 @@ std::size_t BotPool::queued() const {
   return queue_.size();
 }
 
+namespace {
+
+// Background work runs under SCHED_IDLE: the kernel gives it only CPU that nothing else of
+// the machine wants, so an analysis never slows the I/O threads either (they may share a
+// core with it). Only where the thread can switch back to SCHED_OTHER afterwards (tried
+// once per worker); elsewhere background work runs at the normal priority.
+bool set_policy(int policy) {
+  sched_param p{};
+  return ::pthread_setschedparam(::pthread_self(), policy, &p) == 0;
+}
+
+bool idle_policy_works() {
+  if (!set_policy(SCHED_IDLE)) return false;
+  if (set_policy(SCHED_OTHER)) return true;
+  spdlog::warn("bot pool: a worker cannot leave SCHED_IDLE; it stays there");  // cannot happen on Linux
+  return false;
+}
+
+}  // namespace
+
 void BotPool::work() {
   ::pthread_setname_np(::pthread_self(), "carc-bot");
+  const bool idle_policy = idle_policy_works();
   // A live turn waits with no free worker to take it: background work gives way.
   const std::function<bool()> preempt = [this] {
     return stop_.load(std::memory_order_relaxed) ||
@@ -71,11 +93,13 @@ void BotPool::work() {
         background_signal_ = false;
         lock.unlock();
         bool more = false;
+        const bool idle = background_idle_ && idle_policy && set_policy(SCHED_IDLE);
         try {
           more = background_->step(preempt);
         } catch (const std::exception& e) {
           spdlog::error("bot pool: background work failed: {}", e.what());
         }
+        if (idle) set_policy(SCHED_OTHER);
         if (more) wake_background();
         continue;
       }

@@ -48,7 +48,11 @@ class BotPool {
   std::size_t queued() const;
 
   // Background work, done only while no computer turn is queued (set once, before use).
-  void set_background(BackgroundWork* work) { background_ = work; }
+  // `idle`: under SCHED_IDLE where the system allows it (bot_pool.cpp).
+  void set_background(BackgroundWork* work, bool idle) {
+    background_ = work;
+    background_idle_ = idle;
+  }
   // There may be background work to do: a free worker looks.
   void wake_background();
 
@@ -70,6 +74,7 @@ class BotPool {
   bool stopping_ = false;
   bool background_signal_ = false;  // under mu_: background work may be waiting
   BackgroundWork* background_ = nullptr;
+  bool background_idle_ = true;
   std::atomic<std::size_t> waiting_{0};  // queue_.size(), readable without the lock
   std::atomic<int> idle_{0};             // workers waiting for work
   std::atomic<bool> stop_{false};        // stopping_, readable without the lock

@@ -103,6 +103,13 @@ std::vector<Option> options() {
        analysis<int>(&AnalysisOptions::concurrent, 0, 16)},
       {"--analysis-ms", "ANALYSIS_MS", "think time of the analysis for each move, in ms (default 1000)",
        analysis<std::int64_t>(&AnalysisOptions::ms_per_move, 10, 60'000)},
+      {"--analysis-priority", "ANALYSIS_PRIORITY",
+       "idle: analyses get only CPU nothing else wants (default); normal: the computer players' priority",
+       [](Config& c, std::string_view v) {
+         if (v != "idle" && v != "normal") return false;
+         c.analysis.idle_priority = v == "idle";
+         return true;
+       }},
       {"--log-level", "LOG_LEVEL", "trace, debug, info, warn, error, critical, off (default info)",
        [](Config& c, std::string_view v) {
          static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};

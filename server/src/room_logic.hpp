@@ -129,6 +129,9 @@ class RoomLogic {
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
   std::unique_ptr<Game> game_;  // null in the lobby
+  // players[].projected of game_ after projected_at_ moves (facts() refreshes it once a move).
+  mutable std::array<int, kMaxPlayers> projected_{};
+  mutable int projected_at_ = -1;
   int moves_ = 0;               // MovePlayed actions so far
   RoomRecord record_;
   std::int64_t turn_started_ms_ = 0;

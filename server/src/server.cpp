@@ -70,7 +70,7 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst) {
   rooms.set_bots(&bots);
   analyser.set_pool(&bots);
-  bots.set_background(&analyser);
+  bots.set_background(&analyser, config.analysis.idle_priority);
   rooms.set_game_over([this](const std::string& room, const std::string& record) { analyser.enqueue(room, record); });
   // One wake of the storage writer per round of the event loop, not one per move: the
   // rooms that moved in the same round share its transaction (store_writer.hpp).

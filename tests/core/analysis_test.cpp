@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "carc/core/analysis.hpp"
+#include "carc/core/projection.hpp"
 #include "carc/core/random_player.hpp"
 #include "support.hpp"
 
@@ -173,6 +174,26 @@ TEST_CASE("the analysis is the same for the same seed and iteration budget, and 
   CHECK(a.best_value == b.best_value);
   CHECK(a.best.placement == b.best.placement);
   CHECK(a.playouts == 1500);
+}
+
+}  // namespace carc::test
+
+namespace carc::test {
+
+TEST_CASE("projected points: what the end scoring would add now, by the engine's own end scoring") {
+  Table t(2);
+  t.play('F', 0, -1, 90, "N");  // seat 0: the start's city and F, open, a coat of arms: 3 at the end
+  t.play('U', 1, 0, 0, "E");     // seat 1: the road D-U, open: 2 at the end
+  auto p = projected_points(t.game());
+  CHECK(p[0] == 3);
+  CHECK(p[1] == 2);
+  CHECK(p[2] == 0);
+  Game end = t.game();
+  end.finish();
+  CHECK(end.score(0) == t.game().score(0) + p[0]);
+  CHECK(end.score(1) == t.game().score(1) + p[1]);
+  // Once the game is over there is nothing left to add.
+  CHECK(projected_points(end) == std::array<int, kMaxPlayers>{});
 }
 
 }  // namespace carc::test

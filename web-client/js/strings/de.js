@@ -167,6 +167,7 @@ export const de = {
   'time.h': '{n} h',
   'clock.title': 'Restzeit für diesen Zug',
   'holdsShort': 'nächstes',
+  'projected': 'Wenn das Spiel jetzt endete: +{n}',
   'turn.otherAway': '{name} ist abwesend ({time}): der Zug wartet',
   'turn.otherAwayNoTime': '{name} ist abwesend: der Zug wartet',
   'turn.otherAuto': '{name} ist abwesend: ein Computer spielt für sie',

@@ -167,6 +167,7 @@ export const es = {
   'time.h': '{n} h',
   'clock.title': 'Tiempo restante para este turno',
   'holdsShort': 'siguiente',
+  'projected': 'Si la partida terminara ahora: +{n}',
   'turn.otherAway': '{name} está ausente ({time}): su turno espera',
   'turn.otherAwayNoTime': '{name} está ausente: su turno espera',
   'turn.otherAuto': '{name} está ausente: el ordenador juega por él',
