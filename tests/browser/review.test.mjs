@@ -55,6 +55,9 @@ test('a finished game is reviewed: the graph, a marked mistake reached with N, t
     await ghost.waitFor();
     assert.deepEqual([await ghost.getAttribute('data-x'), await ghost.getAttribute('data-y'), await ghost.getAttribute('data-rotation')],
       [String(first.best.x), String(first.best.y), String(first.best.rotation)]);
+    // The log marks it too.
+    assert.ok(await page.locator('[data-testid="replay-log"] [data-testid="review-badge"]').count() >= 1, 'a marker in the log');
+    assert.match(await page.locator('[data-testid="replay-log"] li.current').first().textContent(), /⚠ (mistake|blunder)/);
     if (first.best.meeple) assert.equal(await page.locator(`${board} [data-testid="meeple-spot"][data-port="${first.best.meeple}"]`).count(), 1);
 
     // A click on the graph jumps to the move under it; the next and previous keys go on.

@@ -14,7 +14,7 @@ import { expansionReplay, hasExpansions, roomReplay } from './expansions/replay-
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
-import { entryForStep, series, scale, stepOfMarked, markedMoves } from './review.js';
+import { entries, entryForStep, series, scale, stepOfMarked, markedMoves } from './review.js';
 import { spotLayout } from './spots.js';
 import { spotChoice } from './expansions/abbot.js';
 
@@ -269,8 +269,32 @@ export class ReplayPage {
     if (first && (first.offsetTop < log.scrollTop || first.offsetTop > log.scrollTop + log.clientHeight - 20)) {
       log.scrollTop = first.offsetTop - log.offsetTop - 8;
     }
+    this.markLog(log);
     this.renderBanner(frame, [...log.querySelectorAll('li.current')]);
     this.renderTitle(frame);
+  }
+
+  /** Each move's label on its log lines, with a marker on the first line of a mistake or blunder. */
+  markLog(log) {
+    const a = this.analysis;
+    if (!a || a.status !== 'done') return;
+    const starts = this.replay.frames.map((f) => f.events.length); // move k's events: [starts[k], starts[k + 1])
+    const byMove = new Map(entries(a).map((e) => [e.move, e]));
+    const seen = new Set();
+    for (const li of log.querySelectorAll('li[data-id]')) {
+      const id = Number(li.dataset.id);
+      let k = -1;
+      for (let m = 0; m + 1 < starts.length; m++) {
+        if (id >= starts[m] && id < starts[m + 1]) { k = m; break; }
+      }
+      const e = byMove.get(k);
+      if (!e?.label) continue;
+      li.dataset.review = e.label;
+      const first = !seen.has(k);
+      seen.add(k);
+      if (!first || li.querySelector('.review-badge') || (e.label !== 'mistake' && e.label !== 'blunder')) continue;
+      li.append(h('span', { class: `review-badge ${e.label}`, 'data-testid': 'review-badge', title: t(`review.label.${e.label}`), text: ` ⚠ ${t(`review.label.${e.label}`)}` }));
+    }
   }
 
   /** The page's title: the players and the date of the game (when this browser knows it). */
@@ -294,6 +318,7 @@ export class ReplayPage {
     if (this.source?.kind !== 'room' || this.source.room !== room) return; // another game by now
     this.analysis = analysis;
     this.renderReview();
+    if (analysis?.status === 'done' && this.replay) this.render();
     if (analysis && analysis.status !== 'done') {
       const wait = Math.min(10, Math.max(2, Number(analysis.eta_seconds) || 5)) * 1000;
       this.reviewTimer = setTimeout(() => this.loadReview(room), wait);
