@@ -225,6 +225,7 @@ export const de = {
   'review.lost': "Zug {k}: {label}, {loss} Punkte verschenkt; besser bei ({x}, {y})",
   'review.next': "Nächster Fehler (N)",
   'review.better': "Der bessere Zug",
+  'end.review': "Spiel analysieren",
   'review.prev': "Vorheriger Fehler (P)",
   'replay.start': 'Spielbeginn',
   'replay.move': 'Zug {k} von {n}',

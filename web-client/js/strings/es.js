@@ -225,6 +225,7 @@ export const es = {
   'review.lost': "Jugada {k}: {label}, {loss} puntos perdidos; mejor en ({x}, {y})",
   'review.next': "Siguiente error (N)",
   'review.better': "La mejor jugada",
+  'end.review': "Revisar la partida",
   'review.prev': "Error anterior (P)",
   'replay.start': 'Inicio de la partida',
   'replay.move': 'Jugada {k} de {n}',
