@@ -100,10 +100,12 @@ TEST_CASE("analysis: a crash in the middle resumes from the moves saved, and fin
   REQUIRE(partial["status"] == "running");
   const std::size_t before = partial["moves"].size();
   server.crash_and_restart();
-  // Straight after the restart: what was saved is there (the last move may be lost).
+  // Straight after the restart: what was saved is there (saves are queued on the writer,
+  // not waited for: the last few moves analysed may be lost, and are done again).
   const json after = analysis_of(server, room);
   REQUIRE(after.is_object());
-  CHECK(after["moves"].size() + 1 >= before);
+  CHECK(after["moves"].size() + 3 >= before);
+  CHECK(after["moves"].size() > 0);
   CHECK(after["status"] != "done");
   const json done = wait_analysis(server, room, 1000, 120s);
   CHECK(done["status"] == "done");
