@@ -75,6 +75,14 @@ else
   skip "rules crosscheck" "build failed"
 fi
 
+# The command-line tool's analysis (tests/cli): a record in, the analysis JSON out.
+if [[ $built == yes ]]; then
+  step "cli tests" 300 env CARC_CLI="$build_dir/carcassonne" \
+    node --test --test-reporter=spec --test-timeout=120000 tests/cli/
+else
+  skip "cli tests" "build failed"
+fi
+
 # The node suites: tests/web needs no build; tests/docker also runs the server binary when it
 # exists; tests/bench runs the load generator against build/carc-ws-floor.
 web_dirs=()

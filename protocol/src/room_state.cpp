@@ -141,6 +141,8 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
   append_name(out, seat_color(seat));
   out += R"(,"score":)";
   append_int(out, score_of(f, seat));
+  out += R"(,"projected":)";
+  append_int(out, f.projected[static_cast<std::size_t>(seat) % kMaxPlayers]);
   out += R"(,"meeples":)";
   append_int(out, meeples_of(f, seat));
   if (const Ruleset& rules = ruleset(f.settings.expansions); rules.has_specials) {
@@ -408,8 +410,17 @@ std::string result_text(const Game& g, const EventHistory& events) {
 
 StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
   const SeatFacts& s = f.seats[static_cast<std::size_t>(seat)];
-  return SeatMirror{std::string(s.name), s.bot,           s.connected,        s.away, seat == f.host, s.bank_ms,
-              score_of(f, seat),   meeples_of(f, seat), tile_of(f, seat), figures_of(f, seat)};
+  return SeatMirror{std::string(s.name),
+                    s.bot,
+                    s.connected,
+                    s.away,
+                    seat == f.host,
+                    s.bank_ms,
+                    score_of(f, seat),
+                    f.projected[static_cast<std::size_t>(seat) % kMaxPlayers],
+                    meeples_of(f, seat),
+                    tile_of(f, seat),
+                    figures_of(f, seat)};
 }
 
 std::optional<std::array<int, 3>> StatePatcher::turn_key(const RoomFacts& f) {
@@ -540,6 +551,7 @@ void StatePatcher::players(const RoomFacts& f) {
     if (now.host != was.host) append_bool(field("host"), now.host), frame_ += '}';
     if (now.bank_ms != was.bank_ms) append_opt_int(field("bank_ms"), now.bank_ms), frame_ += '}';
     if (now.score != was.score) append_int(field("score"), now.score), frame_ += '}';
+    if (now.projected != was.projected) append_int(field("projected"), now.projected), frame_ += '}';
     if (now.meeples != was.meeples) append_int(field("meeples"), now.meeples), frame_ += '}';
     if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';
     if (now.figures != was.figures) {

@@ -4,6 +4,7 @@
 // queue is long, so a server full of computer players stays responsive to humans.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -19,6 +20,15 @@
 namespace carc::server {
 
 class Metrics;
+
+// Work the pool does when no computer turn waits (the analyses of finished games). step()
+// does a short piece of it (one move) and returns false when it found nothing to do; it must
+// stop early once `preempt()` is true (a computer turn waits and no worker is free).
+class BackgroundWork {
+ public:
+  virtual ~BackgroundWork() = default;
+  virtual bool step(const std::function<bool()>& preempt) = 0;
+};
 
 class BotPool {
  public:
@@ -37,6 +47,15 @@ class BotPool {
   void submit(BotRequest request, Done done);
   std::size_t queued() const;
 
+  // Background work, done only while no computer turn is queued (set once, before use).
+  // `idle`: under SCHED_IDLE where the system allows it (bot_pool.cpp).
+  void set_background(BackgroundWork* work, bool idle) {
+    background_ = work;
+    background_idle_ = idle;
+  }
+  // There may be background work to do: a free worker looks.
+  void wake_background();
+
   // With this many requests waiting, mcts levels answer with the greedy player.
   static constexpr std::size_t kGreedyQueueDepth = 8;
 
@@ -53,6 +72,12 @@ class BotPool {
   std::condition_variable wake_;
   std::deque<Job> queue_;
   bool stopping_ = false;
+  bool background_signal_ = false;  // under mu_: background work may be waiting
+  BackgroundWork* background_ = nullptr;
+  bool background_idle_ = true;
+  std::atomic<std::size_t> waiting_{0};  // queue_.size(), readable without the lock
+  std::atomic<int> idle_{0};             // workers waiting for work
+  std::atomic<bool> stop_{false};        // stopping_, readable without the lock
   std::vector<std::thread> threads_;
 };
 

@@ -39,6 +39,17 @@ std::function<bool(Config&, std::string_view)> number(T Config::*field, T lo, T 
 }
 
 template <typename T>
+std::function<bool(Config&, std::string_view)> analysis(T AnalysisOptions::*field, T lo, T hi) {
+  return [=](Config& c, std::string_view v) {
+    T out{};
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !(out >= lo && out <= hi)) return false;
+    c.analysis.*field = out;
+    return true;
+  };
+}
+
+template <typename T>
 std::function<bool(Config&, std::string_view)> limit(T Limits::*field, T lo, T hi) {
   return [=](Config& c, std::string_view v) {
     T out{};
@@ -88,6 +99,17 @@ std::vector<Option> options() {
       {"--threads", "THREADS", "I/O threads (default 2)", number<int>(&Config::threads, 1, 256)},
       {"--bot-threads", "BOT_THREADS", "threads computer players think on (default 1)",
        number<int>(&Config::bot_threads, 1, 64)},
+      {"--analyses", "ANALYSES", "finished games analysed at once on the computer players' pool, behind their turns (default 1; 0: none)",
+       analysis<int>(&AnalysisOptions::concurrent, 0, 16)},
+      {"--analysis-ms", "ANALYSIS_MS", "think time of the analysis for each move, in ms (default 1000)",
+       analysis<std::int64_t>(&AnalysisOptions::ms_per_move, 10, 60'000)},
+      {"--analysis-priority", "ANALYSIS_PRIORITY",
+       "idle: analyses get only CPU nothing else wants (default); normal: the computer players' priority",
+       [](Config& c, std::string_view v) {
+         if (v != "idle" && v != "normal") return false;
+         c.analysis.idle_priority = v == "idle";
+         return true;
+       }},
       {"--log-level", "LOG_LEVEL", "trace, debug, info, warn, error, critical, off (default info)",
        [](Config& c, std::string_view v) {
          static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "address.hpp"
+#include "analysis_options.hpp"
 #include <vector>
 
 namespace carc::server {
@@ -47,6 +48,7 @@ struct Config {
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
   int bot_threads = 1;  // the computer players' worker pool
+  AnalysisOptions analysis;  // analyses of finished games (issue 31)
   std::string log_level = "info";
   Limits limits;
   std::vector<Cidr> trusted_proxies;  // --trusted-proxy: whose X-Forwarded-For is believed

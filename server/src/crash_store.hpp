@@ -42,6 +42,8 @@ class CrashAfterMoves final : public RoomStore {
   ClusterStore* cluster() override { return inner_.cluster(); }
   StoreHealth health() const override { return inner_.health(); }
   std::string describe() const override { return inner_.describe(); }
+  Status save_analysis(const StoredAnalysis& a) override { return inner_.save_analysis(a); }
+  AnalysesLoad load_analyses(const std::string& room) override { return inner_.load_analyses(room); }
 
  private:
   RoomStore& inner_;

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "action_codec.hpp"
+#include "analyser.hpp"
 #include "carc/server/pg_store.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "metrics.hpp"
@@ -164,6 +165,7 @@ int Durability::restore(Server& server) {
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   start_wakes(server);
   if (key_store_) server.extras().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
+  connect_analyses(server.analyser(), writer);
   if (ClusterStore* cluster = store_->cluster()) {
     serve_from_shared_database(server, *cluster);
     wakes_->start();
@@ -223,8 +225,35 @@ int Durability::restore(Server& server) {
     if (!q.empty()) spdlog::warn("storage: {} quarantined room(s) kept aside (see the rooms table, column quarantined)", q.size());
   });
   wakes_->start();
+  // Analyses a stop interrupted go on from their last saved move (one node: with several,
+  // an analysis stays where its game ended and is not resumed elsewhere).
+  int resumed = 0;
+  writer.run_and_wait([&server, &resumed](RoomStore& store) {
+    const AnalysesLoad open = store.load_analyses("");
+    if (!open.error.empty()) return spdlog::warn("storage: {}", open.error);
+    for (const StoredAnalysis& a : open.analyses) resumed += server.analyser().resume(a) ? 1 : 0;
+  });
+  if (resumed > 0) spdlog::info("storage: resumed {} analysis(es) of finished games", resumed);
   spdlog::info("storage: restored {} room(s)", restored);
   return restored;
+}
+
+// Analyses are saved on the writer thread after every move (not waited for) and read there.
+void Durability::connect_analyses(Analyser& analyser, StoreWriter& writer) {
+  analyser.set_storage(
+      [&writer](StoredAnalysis a) {
+        writer.run([a = std::move(a)](RoomStore& store) {
+          if (const Status s = store.save_analysis(a); !s) spdlog::warn("storage: the analysis of {}: {}", a.room, s.error());
+        });
+      },
+      [&writer](std::string room, std::function<void(std::optional<StoredAnalysis>)> done) {
+        writer.run([room = std::move(room), done = std::move(done)](RoomStore& store) {
+          AnalysesLoad load = store.load_analyses(room);
+          if (!load.error.empty()) spdlog::warn("storage: {}", load.error);
+          if (!load.error.empty() || load.analyses.empty()) return done(std::nullopt);
+          done(std::move(load.analyses.front()));
+        });
+      });
 }
 
 // Several nodes: nothing is restored at start; a room is claimed from the database by the

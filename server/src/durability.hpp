@@ -14,6 +14,7 @@
 
 namespace carc::server {
 
+class Analyser;
 class Server;
 class StoreWriter;
 class WakeScheduler;
@@ -44,6 +45,7 @@ class Durability {
   void purge(RoomStore& store) const;
   void serve_from_shared_database(Server& server, ClusterStore& cluster);
   void export_metrics(Server& server);
+  static void connect_analyses(Analyser& analyser, StoreWriter& writer);
 
   std::unique_ptr<RoomStore> backend_;
   std::unique_ptr<RoomStore> decorated_;  // a test build's decorator, when asked for

@@ -286,6 +286,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::Replay: return replay_record(req);
       case K::RoomInfo:
       case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
+      case K::RoomAnalysis: return room_analysis(req, r.arg);
       case K::Upgrade: return upgrade(req, r.arg);
       case K::UpgradeRequired:
         return send(simple(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
@@ -379,6 +380,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ctx_.rooms.find(id, [self = shared_from_this(), id, record, req = std::move(req)](std::shared_ptr<Room> room) mutable {
       asio::dispatch(self->stream_.get_executor(), [self, id, record, req = std::move(req), room = std::move(room)]() mutable {
         self->room_json_of(std::move(req), id, record, std::move(room));
+      });
+    });
+  }
+
+  // GET /api/rooms/<id>/analysis (issue 31): from memory, else from storage (a lookup,
+  // charged as one).
+  void room_analysis(const Request& req, std::string_view room_id) {
+    const std::string id(room_id);
+    if (auto body = ctx_.analyser.cached(id)) return send(json_response(req, http::status::ok, std::move(*body)), req);
+    if (!charge_lookup(req, true)) return;
+    ctx_.analyser.lookup(id, [self = shared_from_this(), req](std::optional<std::string> body) mutable {
+      asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+        if (!body) return self->send(self->json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+        self->send(self->json_response(req, http::status::ok, std::move(*body)), req);
       });
     });
   }

@@ -14,6 +14,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "analyser.hpp"
 #include "bot_pool.hpp"
 #include "config.hpp"
 #include "extras.hpp"
@@ -76,6 +77,7 @@ struct ServerContext {
   Metrics metrics;
   std::unique_ptr<Persistence> persistence;
   RoomRegistry rooms;
+  Analyser analyser;  // before bots: the pool's workers stop before the work they run goes
   BotPool bots;  // after rooms: its workers stop before the rooms they answer go
   StaticFiles files;
   std::string tiles_json;

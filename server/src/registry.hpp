@@ -85,6 +85,10 @@ class RoomRegistry {
     services_.wake_changed = std::move(hook);
   }
   void set_notify(std::function<void(std::vector<Notice>)> notify) { services_.notify = std::move(notify); }
+  // Told every game that ends with a human seated: its id and record (before rooms run).
+  void set_game_over(std::function<void(const std::string& room, const std::string& record)> f) {
+    services_.game_over = std::move(f);
+  }
 
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).

@@ -59,7 +59,10 @@ void Room::carry_out() {
   const std::string& id = logic_->id();
   auto& persistence = services_.persistence;
   if (fx.version_bump) persistence.version_changed(id, *fx.version_bump);
-  if (fx.finished) persistence.room_finished(id, unix_ms());
+  if (fx.finished) {
+    persistence.room_finished(id, unix_ms());
+    if (services_.game_over && logic_->humans() > 0) services_.game_over(id, logic_->record_json());
+  }
   if (fx.store) {
     storing_ = true;
     persistence.persist_async(id, fx.store->version, fx.store->game_version, fx.store->action,

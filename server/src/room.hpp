@@ -46,6 +46,8 @@ struct RoomServices {
   // that it is woken out of memory too); and notices to send once their change is stored.
   std::function<void(const std::string& room, std::optional<std::int64_t> due_ms)> wake_changed;
   std::function<void(std::vector<Notice> notices)> notify;
+  // A game just ended with a human in it: its record goes to the analysis (issue 31).
+  std::function<void(const std::string& room, const std::string& record)> game_over;
 };
 
 class Room : public std::enable_shared_from_this<Room> {

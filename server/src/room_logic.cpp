@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json_text.hpp"
+#include "carc/core/projection.hpp"
 #include "carc/protocol/record.hpp"
 #include "metrics.hpp"
 #include "overload.hpp"
@@ -118,6 +119,11 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.rematch = rematch_;
   f.game = game_.get();
   f.result = record_.result();
+  if (game_ && game_->moves_played() != projected_at_) {  // once a move, not once a change
+    projected_ = projected_points(*game_);
+    projected_at_ = game_->moves_played();
+  }
+  if (game_) f.projected = projected_;
   return f;
 }
 

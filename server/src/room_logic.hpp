@@ -99,6 +99,11 @@ class RoomLogic {
   std::int64_t version() const { return version_; }
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
+  int humans() const {
+    int n = 0;
+    for (const SeatState& s : seats_) n += s.bot ? 0 : 1;
+    return n;
+  }
   std::optional<std::int64_t> next_wake() const;  // unix ms
   // Turn-based rooms (protocol 1.4): when this room must be woken even if it is out of
   // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
@@ -137,6 +142,9 @@ class RoomLogic {
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
   std::unique_ptr<Game> game_;  // null in the lobby
+  // players[].projected of game_ after projected_at_ moves (facts() refreshes it once a move).
+  mutable std::array<int, kMaxPlayers> projected_{};
+  mutable int projected_at_ = -1;
   int moves_ = 0;               // MovePlayed actions so far
   RoomRecord record_;
   std::int64_t turn_started_ms_ = 0;

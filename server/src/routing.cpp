@@ -75,8 +75,10 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     std::string_view rest = path.substr(11);
     const bool record = rest.ends_with("/record");
     if (record) rest.remove_suffix(7);
+    const bool analysis = !record && rest.ends_with("/analysis");
+    if (analysis) rest.remove_suffix(9);
     if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
-    return {record ? K::RoomRecord : K::RoomInfo, rest, {}};
+    return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : K::RoomInfo, rest, {}};
   }
   if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::ExtraApi, {}, {}};
   if (path.starts_with("/ws/")) return {K::UpgradeRequired, {}, {}};

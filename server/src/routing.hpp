@@ -22,6 +22,7 @@ struct Route {
     Replay,            // POST /api/replay: a record replayed, nothing stored
     RoomInfo,          // arg: the room id (unchecked: the registry looks it up)
     RoomRecord,        // arg: the room id
+    RoomAnalysis,      // arg: the room id (GET /api/rooms/<id>/analysis)
     Upgrade,           // arg: the room id of /ws/<room>
     UpgradeRequired,   // /ws/... without an upgrade: 426
     MethodNotAllowed,  // allow: the Allow header

@@ -59,7 +59,8 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}, {}, {}}, config.limits),
+      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}, {}, {}, {}}, config.limits),
+      analyser(config.analysis),
       bots(config.bot_threads, metrics),
       files(config.web_root),
       tiles_json(protocol::tiles_json().dump()),
@@ -68,6 +69,9 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst),
       lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst) {
   rooms.set_bots(&bots);
+  analyser.set_pool(&bots);
+  bots.set_background(&analyser, config.analysis.idle_priority);
+  rooms.set_game_over([this](const std::string& room, const std::string& record) { analyser.enqueue(room, record); });
   // One wake of the storage writer per round of the event loop, not one per move: the
   // rooms that moved in the same round share its transaction (store_writer.hpp).
   persistence->defer_wakes([&io](std::function<void()> wake) { asio::post(io, std::move(wake)); });
@@ -271,6 +275,7 @@ void Server::stop() {
 RoomRegistry& Server::rooms() { return impl_->ctx.rooms; }
 Metrics& Server::metrics() { return impl_->ctx.metrics; }
 Extras& Server::extras() { return impl_->ctx.extras; }
+Analyser& Server::analyser() { return impl_->ctx.analyser; }
 
 // ---------------------------------------------------------------------------------------
 // --probe

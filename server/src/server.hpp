@@ -13,6 +13,7 @@ namespace carc::server {
 
 class RoomRegistry;
 class Metrics;
+class Analyser;
 
 class Server {
  public:
@@ -31,6 +32,7 @@ class Server {
   RoomRegistry& rooms();
   Metrics& metrics();
   struct Extras& extras();  // protocol 1.4: set up before listen()
+  Analyser& analyser();  // analyses of finished games (analyser.hpp)
 
  private:
   struct Impl;

@@ -80,14 +80,14 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
   CHECK(scalar(foreign, "SELECT name FROM rooms") == "x");
   CHECK(scalar(foreign, "SELECT to_regclass('carc_meta') IS NULL") == "t");
 
-  // An upgrade from schema 1 (no handoff column yet) keeps the data.
+  // An upgrade from schema 1 (no handoff column, no analyses yet) keeps the data.
   const std::string old = pg.fresh_database();
   {
     auto s = PgStore::open(old, node("n1"));
     REQUIRE(create(*s, "old-room"));
     REQUIRE(append(*s, "old-room", 0, "start", 3, "playing"));
   }
-  pg.psql(old.substr(old.rfind('/') + 1), "ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
+  pg.psql(old.substr(old.rfind('/') + 1), "DROP TABLE analyses; ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
   {
     auto s = PgStore::open(old, node("n1"));
     CHECK(scalar(old, "SELECT value FROM carc_meta") == std::to_string(PgStore::kSchemaVersion));
@@ -95,6 +95,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
     REQUIRE(r);
     CHECK(r->actions.size() == 1);
     CHECK(r->version == 3);
+    CHECK(scalar(old, "SELECT to_regclass('analyses') IS NOT NULL") == "t");  // step 3
   }
 }
 

@@ -122,7 +122,8 @@ TEST_CASE("sqlite: a version-1 database is migrated forward with its rooms") {
   REQUIRE(append(*s, "old-room", 2, "p2", 13));  // the log goes on after the migration
   CHECK(load(*s, "old-room")->version == 13);     // step 4: the action keeps its version
   s.reset();
-  CHECK(raw_int(file, "PRAGMA user_version") == 4);
+  CHECK(raw_int(file, "PRAGMA user_version") == 5);
+  CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'analyses'") == 1);  // step 5
   CHECK(raw_int(file, "SELECT version FROM actions WHERE room = 'old-room' AND seq = 0") == 0);  // older actions
   CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'seats'") == 0);  // step 3
   CHECK(raw_int(file, "SELECT seed FROM rooms WHERE id = 'old-room'") == -2);  // kept as it was

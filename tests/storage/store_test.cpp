@@ -258,3 +258,39 @@ TEST_CASE("store: concurrent writers, each failure reported with its own reason"
     }
   }
 }
+
+TEST_CASE("store: a finished game's analysis is saved whole, found again after a restart, and purged with its room") {
+  for (auto& b : fresh_backends()) {
+    CAPTURE(b->name());
+    std::atomic<std::int64_t> t{1000};
+    {
+      auto s = b->open([&t] { return t.load(); });
+      REQUIRE(create(*s, "done-a"));
+      REQUIRE(append(*s, "done-a", 0, "start", 4, "finished"));
+      REQUIRE(create(*s, "done-b"));
+      REQUIRE(append(*s, "done-b", 0, "start", 4, "finished"));
+      const StoredAnalysis running{"done-a", "running", R"({"players":2})", R"([{"move":0}])"};
+      REQUIRE(s->save_analysis(running));
+      REQUIRE(s->save_analysis(StoredAnalysis{"done-b", "done", "{}", "[]"}));
+      // Written whole: the second save of a room replaces the first.
+      const StoredAnalysis more{"done-a", "running", R"({"players":2})", R"([{"move":0},{"move":1}])"};
+      REQUIRE(s->save_analysis(more));
+      const Status nowhere = s->save_analysis(StoredAnalysis{"no-such-room", "queued", "{}", "[]"});
+      CHECK_FALSE(nowhere);
+      CHECK(nowhere.error().find("no-such-room") != std::string::npos);
+    }
+    auto s = b->open([&t] { return t.load(); });  // a restart
+    const AnalysesLoad open = s->load_analyses("");
+    REQUIRE(open.error.empty());
+    REQUIRE(open.analyses.size() == 1);  // done-b is done: nothing to resume
+    CHECK(open.analyses[0] == StoredAnalysis{"done-a", "running", R"({"players":2})", R"([{"move":0},{"move":1}])"});
+    const AnalysesLoad b_load = s->load_analyses("done-b");
+    REQUIRE(b_load.analyses.size() == 1);
+    CHECK(b_load.analyses[0].status == "done");
+    CHECK(s->load_analyses("no-such-room").analyses.empty());
+    t = 9000;
+    CHECK(std::get<int>(s->purge_finished_before(5000)) == 2);
+    CHECK(s->load_analyses("done-a").analyses.empty());
+    CHECK(s->load_analyses("").analyses.empty());
+  }
+}

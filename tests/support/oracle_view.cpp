@@ -21,6 +21,7 @@ json players_json(const RoomFacts& f) {
            {"name", s.name},
            {"color", protocol::seat_color(seat)},
            {"score", 0},
+           {"projected", f.projected[i % kMaxPlayers]},
            {"meeples", kMeeplesPerPlayer},
            {"connected", s.connected},
            {"tile", nullptr},

@@ -28,6 +28,11 @@ std::optional<BotSpec> parse_bot(const std::string& s, int iterations, std::int6
 
 int usage_error(const std::string& why);
 
+// `carcassonne analyse FILE ...`: the move-by-move analysis of a record (JSON).
+int cmd_analyse(const std::vector<std::string>& args);
+// Think time per move of an analysis unless told otherwise: a 72-tile game in about 75 s.
+inline constexpr std::uint64_t kDefaultAnalysisMs = 1000;
+
 // `--expansions river,abbot` (absent: the base game). False with `*why` on an unknown,
 // repeated or unimplemented id.
 bool expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why);

@@ -29,6 +29,9 @@ constexpr const char* kUsage =
     "                                                play one random game, print its record\n"
     "  carcassonne legal FILE --tile T               after a record's moves, every legal placement of T for\n"
     "                                                the seat to play, with its figures and take-back (JSON)\n"
+    "  carcassonne analyse FILE|- [--ms-per-move M] [--iterations K] [--seed S] [--clock wall|cpu]\n"
+    "                                                move-by-move analysis of a record: each move's value, the best\n"
+    "                                                move found, loss, spread and label (JSON; default 1000 ms a move)\n"
     "  carcassonne bench [--games N] [--players P] [--expansions ...]\n"
     "                                                benchmark the engine on one thread\n"
     "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
@@ -323,6 +326,7 @@ int main(int argc, char** argv) {
     if (cmd == "random") return cmd_random(args);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "legal") return cmd_legal(args);
+    if (cmd == "analyse" || cmd == "analyze") return carc::tools::cmd_analyse(args);
     if (cmd == "arena") return carc::tools::cmd_arena(args);
     if (cmd == "bench-bots") return carc::tools::cmd_bench_bots(args);
     if (cmd == "bench-view") return carc::tools::cmd_bench_view(args);

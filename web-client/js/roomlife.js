@@ -125,6 +125,27 @@ export class RoomLife {
     };
   }
 
+  /** Asks for the game's analysis once, then again while it runs (the end dialog shows it). */
+  watchReview(rerender) {
+    if (this.reviewWatched === this.room) return;
+    this.reviewWatched = this.room;
+    const room = this.room;
+    const ask = async () => {
+      let a = null;
+      try {
+        const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/analysis`);
+        a = res.ok ? await res.json() : null;
+      } catch {
+        a = null;
+      }
+      if (this.room !== room) return;
+      this.review = a ? { status: a.status, eta_seconds: a.eta_seconds } : null;
+      rerender();
+      if (a && a.status !== 'done') setTimeout(ask, Math.min(10, Math.max(2, Number(a.eta_seconds) || 5)) * 1000);
+    };
+    ask();
+  }
+
   askRematch() {
     if (this.send({ type: 'rematch' })) this.rematchAsked = true;
   }
@@ -156,6 +177,15 @@ export class RoomLife {
       parts.push(h('a', { class: 'btn primary', href: roomPath(offer.room), 'data-testid': 'rematch-watch', text: t('end.rematchWatch') }));
     }
     parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': 'end-replay', text: t('end.replay') }));
+    // The review (issue 31): offered once the analysis is done; meanwhile, how long it takes.
+    this.watchReview(rerender);
+    const review = this.review;
+    if (review?.status === 'done') {
+      parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': 'end-review', text: t('end.review') }));
+    } else if (review?.status === 'queued' || review?.status === 'running') {
+      parts.push(h('span', { class: 'notice end-review-wait', 'data-testid': 'end-review-wait', role: 'status',
+        text: t(review.status === 'queued' ? 'review.queued' : 'review.running', { s: Number(review.eta_seconds) || 0 }) }));
+    }
     slot.replaceChildren(...parts);
     let note = modal.querySelector('#end-rematch-note');
     if (offer?.room && !note) {

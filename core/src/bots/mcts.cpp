@@ -5,6 +5,7 @@
 
 #include "bots.hpp"
 #include "mcts_tree.hpp"
+#include "search.hpp"
 
 namespace carc::bots {
 namespace {
@@ -72,14 +73,24 @@ int iteration_budget(const BotSpec& spec) {
   return BotSpec::kDefaultIterations;
 }
 
+// The edge of node `node` whose placement (or, for a meeple node, target) is the forced one.
+std::uint32_t find_edge(const Tree& tree, std::uint32_t node, const Placement* p, std::uint8_t target) {
+  const Node& n = tree.nodes[node];
+  for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
+    const Edge& e = tree.edges[i];
+    if (p != nullptr ? e.placement() == *p : e.meeple == target) return i;
+  }
+  return kNull;
+}
+
 }  // namespace
 
-BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
+int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, const SearchHooks* hooks) {
   const bool timed = spec.think_ns > 0 && static_cast<bool>(spec.clock);
   const std::int64_t start = timed ? spec.clock() : 0;
   const int budget = iteration_budget(spec);
+  const bool forcing = hooks != nullptr && hooks->forced && hooks->forced_every > 0;
 
-  Tree tree;
   tree.nodes.reserve(4096);
   tree.edges.reserve(65536);
   const std::uint32_t root = tree.add_turn();
@@ -90,18 +101,22 @@ BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
     Game g = view.determinize(rng);
     path.clear();
     std::uint32_t turn = root;
+    const bool force = forcing && done % hooks->forced_every == 0;
     while (!g.finished()) {
       const std::uint32_t place = tree.branch(turn, g, rng);
       if (place == kNull) break;
       const Seat seat = tree.nodes[place].seat;
-      const std::uint32_t pe = tree.select(place, kExploration);
+      const bool here = force && turn == root;
+      std::uint32_t pe = here ? find_edge(tree, place, &hooks->forced->first, 0) : kNull;
+      if (pe == kNull) pe = tree.select(place, kExploration);
       const Placement p = tree.edges[pe].placement();
       if (tree.edges[pe].child == kNull) {
         const std::uint32_t m = tree.add_meeples(g, place, p, rng, kNoMeeple);
         tree.edges[pe].child = m;
       }
       const std::uint32_t meeples = tree.edges[pe].child;
-      const std::uint32_t me = tree.select(meeples, kExploration);
+      std::uint32_t me = here ? find_edge(tree, meeples, nullptr, hooks->forced->second) : kNull;
+      if (me == kNull) me = tree.select(meeples, kExploration);
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
       if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
@@ -121,9 +136,16 @@ BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
       e.visits++;
       e.reward += r[static_cast<std::size_t>(s.seat)];
     }
+    if (hooks != nullptr && hooks->on_playout && path.size() >= 2) hooks->on_playout(path[1].edge, force, g);
     ++done;
   }
+  return done;
+}
 
+BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
+  Tree tree;
+  const int done = search(view, spec, rng, tree, nullptr);
+  const std::uint32_t root = 0;
   const std::uint32_t place = tree.nodes[root].first_branch;
   const Edge& pe = tree.edges[tree.most_visited(place)];
   const Edge& me = tree.edges[tree.most_visited(pe.child)];

@@ -37,6 +37,14 @@ constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
     "  PRIMARY KEY(room, seq));",
     // 1 -> 2: a node routed a room that another node holds asks for it (handoff)
     "ALTER TABLE rooms ADD COLUMN wanted_by TEXT;",
+    // 2 -> 3 (issue 31, analyses; renumber freely when merging another step before it): the
+    // analysis of a finished game, one row a room, gone with its room.
+    "CREATE TABLE analyses("
+    "  room TEXT PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,"
+    "  status TEXT NOT NULL,"
+    "  record TEXT NOT NULL,"
+    "  moves TEXT NOT NULL,"
+    "  updated_ms BIGINT NOT NULL);",
 };
 
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7236518112)";
@@ -96,6 +104,12 @@ void prepare_statements(PgConn& c) {
   c.prepare("handoff", "UPDATE rooms SET wanted_by = $1 WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
   c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE owner = $1");
   c.prepare("unregister", "DELETE FROM nodes WHERE id = $1");
+  c.prepare("analysis_save",
+            "INSERT INTO analyses(room, status, record, moves, updated_ms) SELECT $1, $2, $3, $4, $5::bigint "
+            "WHERE EXISTS(SELECT 1 FROM rooms WHERE id = $1) ON CONFLICT(room) DO UPDATE SET status = EXCLUDED.status, "
+            "record = EXCLUDED.record, moves = EXCLUDED.moves, updated_ms = EXCLUDED.updated_ms RETURNING room");
+  c.prepare("analysis_load", "SELECT room, status, record, moves FROM analyses WHERE room = $1");
+  c.prepare("analyses_open", "SELECT room, status, record, moves FROM analyses WHERE status <> 'done' ORDER BY updated_ms, room");
   c.prepare("release", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE id = $2 AND owner = $1 AND epoch = $3");
 }
 

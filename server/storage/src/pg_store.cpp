@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "pg.hpp"
+#include "pg_link.hpp"
 #include "pg_schema.hpp"
 
 namespace carc::server {
@@ -36,13 +37,6 @@ std::string i64(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------
-struct PgStore::Link {
-  std::mutex mu;
-  std::unique_ptr<PgConn> conn;
-  std::chrono::steady_clock::time_point next_reconnect{};
-  std::string last_error;
-};
 
 PgStore::PgStore(std::unique_ptr<PgConn> conn, std::string url, std::string where, Options options)
     : url_(std::move(url)), where_(std::move(where)), options_(std::move(options)),

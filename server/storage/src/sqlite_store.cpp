@@ -55,6 +55,14 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     // log alone (one page) instead of the room's row and its phase index too; a room's
     // version is the higher of its row's and its last action's.
     "ALTER TABLE actions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
+    // 4 -> 5 (issue 31, analyses; renumber freely when merging another step before it): the
+    // analysis of a finished game, one row a room, deleted with its room by the purges.
+    "CREATE TABLE analyses("
+    "  room TEXT PRIMARY KEY,"
+    "  status TEXT NOT NULL,"
+    "  record TEXT NOT NULL,"
+    "  moves TEXT NOT NULL,"
+    "  updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
 // How stale a room's updated_ms may get while it plays: an append refreshes it only once it
@@ -426,6 +434,9 @@ std::variant<int, std::string> SqliteStore::purge(const char* what, const char* 
     transaction(*db_, [&] {
       // The log first (the cascade of the rooms it belongs to), then the rooms.
       db_->prepare(std::string("DELETE FROM actions WHERE room IN (SELECT id FROM rooms WHERE ") + sql + ")")
+          .bind(1, ms)
+          .run();
+      db_->prepare(std::string("DELETE FROM analyses WHERE room IN (SELECT id FROM rooms WHERE ") + sql + ")")
           .bind(1, ms)
           .run();
       db_->prepare(std::string("DELETE FROM rooms WHERE ") + sql).bind(1, ms).run();

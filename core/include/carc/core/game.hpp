@@ -257,6 +257,11 @@ class Game {
   // runs only when finish() is called.
   static Game replay(int players, ExpansionSet expansions = {});
 
+  // A seeded game whose bag is `order` (drawn first to last): exactly the bag's multiset,
+  // each pile in its place, else nullopt. Its seed() is 0. What the analysis uses to play
+  // a record again as the game it was (core/src/game_with_bag.cpp).
+  static std::optional<Game> with_bag(int players, ExpansionSet expansions, std::span<const Tile> order);
+
   // Applies one move of the current seat. On error nothing changes.
   std::optional<RuleError> play(const Move& m, std::vector<Event>* events = nullptr);
 

@@ -66,6 +66,8 @@ struct RoomFacts {
   std::string_view rematch;                 // the rematch room's id, empty if none
   const Game* game = nullptr;               // null in the lobby
   std::string_view result;                  // the result object's JSON text, empty until finished
+  // players[].projected: what the end scoring would add now (projection.hpp), per seat.
+  std::array<int, kMaxPlayers> projected{};
 };
 
 // The whole state, as one JSON object.
@@ -112,7 +114,7 @@ class StatePatcher {
     std::optional<BotLevel> bot;
     bool connected = false, away = false, host = false;
     std::optional<std::int64_t> bank_ms;
-    int score = 0, meeples = kMeeplesPerPlayer;
+    int score = 0, projected = 0, meeples = kMeeplesPerPlayer;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};
   };

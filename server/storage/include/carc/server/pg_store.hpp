@@ -53,7 +53,7 @@ struct PgOptions {
 class PgStore final : public RoomStore, public ClusterStore {
  public:
   using Options = PgOptions;
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Connects to `url` (postgresql://user:pass@host:port/db or a libpq conninfo), migrates
   // the schema forward and registers the node's lease. Throws StorageError when the
@@ -75,6 +75,8 @@ class PgStore final : public RoomStore, public ClusterStore {
   std::uint64_t commits() const override;
   std::string describe() const override;
   ClusterStore* cluster() override { return this; }
+  Status save_analysis(const StoredAnalysis& a) override;  // pg_analysis.cpp
+  AnalysesLoad load_analyses(const std::string& room) override;
 
   // ---- ClusterStore ----
   LeaseRenewal renew_lease() override;

@@ -166,6 +166,19 @@ struct StoreHealth {
   std::int64_t checkpoint_failures = -1;   // SQLite: checkpoints that failed (busy, disk, I/O)
 };
 
+// The analysis of a finished game (issue 31), kept in a table of its own beside its room.
+struct StoredAnalysis {
+  std::string room;
+  std::string status;  // "queued" | "running" | "done"
+  std::string record;  // the game's record (carcassonne-record/1 text): what is analysed
+  std::string moves;   // the entries analysed so far: a JSON array's text
+  bool operator==(const StoredAnalysis&) const = default;
+};
+struct AnalysesLoad {
+  std::vector<StoredAnalysis> analyses;
+  std::string error;
+};
+
 class RoomStore {
  public:
   virtual ~RoomStore() = default;
@@ -196,6 +209,13 @@ class RoomStore {
   // The operations of several nodes, or null (a single-node store).
   virtual ClusterStore* cluster() { return nullptr; }
   virtual StoreHealth health() const { return {}; }
+
+  // Analyses of finished games (analysis_store.cpp of each backend): one row a room, written
+  // whole. A room's analysis goes when its room is purged. A store without them refuses.
+  virtual Status save_analysis(const StoredAnalysis& a) { (void)a; return Status::failed("this store keeps no analyses"); }
+  // The analysis of `room` (none: an empty list); with an empty `room`, every analysis not
+  // yet done (a restart resumes them).
+  virtual AnalysesLoad load_analyses(const std::string& room) { (void)room; return {{}, "this store keeps no analyses"}; }
 
   // Write transactions committed since open: for tests and metrics.
   virtual std::uint64_t commits() const = 0;

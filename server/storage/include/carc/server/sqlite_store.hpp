@@ -56,7 +56,7 @@ class SqliteStore final : public RoomStore {
   using Options = SqliteOptions;
   using Sync = SqliteOptions::Sync;
 
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
   static constexpr const char* kFileName = "carcassonne.db";
 
   // Opens (or creates) `dir`/carcassonne.db. Throws StorageError when the folder cannot be
@@ -82,6 +82,8 @@ class SqliteStore final : public RoomStore {
   std::uint64_t commits() const override;
   std::string describe() const override;
   StoreHealth health() const override;
+  Status save_analysis(const StoredAnalysis& a) override;      // sqlite_analysis.cpp
+  AnalysesLoad load_analyses(const std::string& room) override;
 
   const std::filesystem::path& path() const { return path_; }  // empty in memory
   std::uint64_t checkpoints() const;          // completed by the checkpoint thread

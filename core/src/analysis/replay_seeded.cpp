@@ -1,0 +1,65 @@
+// A record played again as the seeded game it was: the bag rebuilt from the order in
+// which the record's tiles were drawn (rules.md's draw model), so that the analysis can
+// hand each position to a PlayerView like a live game's.
+#include <array>
+
+#include "carc/core/analysis.hpp"
+
+namespace carc {
+
+std::variant<Game, ReplayRefusal> seeded_replay(int players, ExpansionSet expansions, std::span<const Move> moves,
+                                                std::size_t upto) {
+  Game check = Game::replay(players, expansions);
+  const Ruleset& rules = check.rules();
+  const int bag = rules.bag_size;
+  std::array<int, kMaxTilesInGame> order{};
+  order.fill(-1);
+  std::array<int, kMaxPlayers> held{};
+  int drawn = 0;
+  // The draw model: every seat draws one at the start, in seat order; a seat draws again as
+  // soon as its move (placement or discard) is done. So each draw is used by one move.
+  for (int s = 0; s < check.players(); ++s) held[static_cast<std::size_t>(s)] = drawn < bag ? drawn++ : -1;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Seat seat = check.current_seat();
+    if (const auto e = check.play(moves[i])) return ReplayRefusal{static_cast<int>(i), *e};
+    int& h = held[static_cast<std::size_t>(seat)];
+    if (h < 0) return ReplayRefusal{static_cast<int>(i), RuleError::GameOver};  // cannot happen: play() refuses it
+    order[static_cast<std::size_t>(h)] = static_cast<int>(moves[i].tile);
+    h = drawn < bag ? drawn++ : -1;
+  }
+  // Draws the record never names (it stops early): the tiles left, in catalog order.
+  std::array<int, kTileKinds> left{};
+  for (int k = 0; k < kTileKinds; ++k) {
+    left[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0);
+  }
+  for (int d = 0; d < bag; ++d) {
+    if (order[static_cast<std::size_t>(d)] >= 0) left[static_cast<std::size_t>(order[static_cast<std::size_t>(d)])]--;
+  }
+  std::array<Tile, kMaxTilesInGame> tiles{};
+  for (int d = 0; d < bag; ++d) {
+    int k = order[static_cast<std::size_t>(d)];
+    if (k < 0) {
+      const int pile = rules.pile_of_draw(d);
+      for (k = 0; k < kTileKinds; ++k) {
+        if (left[static_cast<std::size_t>(k)] > 0 && rules.pile[static_cast<std::size_t>(k)] == pile) break;
+      }
+      if (k == kTileKinds) return ReplayRefusal{0, RuleError::TileExhausted};  // cannot happen after a clean replay
+      left[static_cast<std::size_t>(k)]--;
+    }
+    tiles[static_cast<std::size_t>(d)] = static_cast<Tile>(k);
+  }
+  std::optional<Game> g = Game::with_bag(players, expansions, std::span<const Tile>(tiles.data(), static_cast<std::size_t>(bag)));
+  if (!g) return ReplayRefusal{0, RuleError::TileExhausted};  // cannot happen after a clean replay
+  // The seeded game discards unplaceable tiles by itself: the record's discards are then
+  // already done (moves_played() counts them).
+  for (std::size_t i = 0; i < upto && i < moves.size(); ++i) {
+    if (g->moves_played() > static_cast<int>(i)) {
+      if (moves[i].type != Move::Type::Discard) return ReplayRefusal{static_cast<int>(i), RuleError::IllegalPlacement};
+      continue;
+    }
+    if (const auto e = g->play(moves[i])) return ReplayRefusal{static_cast<int>(i), *e};
+  }
+  return std::move(*g);
+}
+
+}  // namespace carc

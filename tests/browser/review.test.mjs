@@ -1,0 +1,77 @@
+// The review of a finished game (issue 31) in Chromium against the real server: a game
+// ends, the server analyses it in the background (fast here: ANALYSIS_MS), the replay
+// viewer shows the evaluation graph, the N key steps to a marked mistake, and the better
+// move is drawn as a ghost tile on the board.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setUp, showingServerLog } from './helpers.mjs';
+import { playOverProtocol } from './games-helpers.mjs';
+
+// The server the test starts inherits these: a quick analysis at the normal priority.
+process.env.ANALYSIS_MS = '20';
+process.env.ANALYSIS_PRIORITY = 'normal';
+
+const board = '[data-testid="replay-board"]';
+
+test('a finished game is reviewed: the graph, a marked mistake reached with N, the better move as a ghost tile', { timeout: 240000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  const errors = [];
+  await showingServerLog(server, async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.setDefaultTimeout(20000);
+    await page.goto(`${server.base}/`);
+    await page.waitForSelector('body[data-ready="1"]');
+    const live = await playOverProtocol(page, { names: ['Ann', 'Ben', 'Cléa'], seed: 11 });
+    assert.equal(live.state.phase, 'finished');
+
+    // While it runs the viewer says how long; once done it draws the graph.
+    let analysis = null;
+    for (let i = 0; i < 600; i++) {
+      analysis = await (await fetch(`${server.base}/api/rooms/${live.room}/analysis`)).json();
+      if (analysis.status === 'done') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(analysis.status, 'done');
+    const marked = analysis.moves.filter((m) => m.label === 'mistake' || m.label === 'blunder');
+    assert.ok(marked.length > 0, 'random moves make mistakes');
+
+    await page.goto(`${server.base}/replay/${live.room}`);
+    await page.waitForSelector('[data-testid="review-graph"]');
+    assert.equal(await page.locator('[data-testid="review-graph"] polyline').count(), 3, 'one line per player');
+    assert.equal(await page.locator('[data-testid="review-graph"] circle.review-mark').count(), marked.length);
+
+    // N: the first marked move, shown played, with its label and the better move's ghost.
+    await page.locator('body').focus();
+    await page.keyboard.press('n');
+    const first = marked[0];
+    await page.waitForSelector(`${board}[data-move="${first.move + 1}"]`);
+    const label = page.locator('[data-testid="review-label"]');
+    assert.equal(await label.getAttribute('data-label'), first.label);
+    assert.match(await label.textContent(), new RegExp(`Move ${first.move + 1}: (mistake|blunder)`));
+    const ghost = page.locator(`${board} [data-testid="ghost"]`);
+    await ghost.waitFor();
+    assert.deepEqual([await ghost.getAttribute('data-x'), await ghost.getAttribute('data-y'), await ghost.getAttribute('data-rotation')],
+      [String(first.best.x), String(first.best.y), String(first.best.rotation)]);
+    // The log marks it too.
+    assert.ok(await page.locator('[data-testid="replay-log"] [data-testid="review-badge"]').count() >= 1, 'a marker in the log');
+    assert.match(await page.locator('[data-testid="replay-log"] li.current').first().textContent(), /⚠ (mistake|blunder)/);
+    if (first.best.meeple) assert.equal(await page.locator(`${board} [data-testid="meeple-spot"][data-port="${first.best.meeple}"]`).count(), 1);
+
+    // A click on the graph jumps to the move under it; the next and previous keys go on.
+    await page.locator('[data-testid="review-graph"]').click({ position: { x: 5, y: 40 } });
+    await page.waitForSelector(`${board}[data-move="1"]`);
+    const steps = marked.map((m) => m.move + 1).filter((k) => k > 1);
+    if (steps.length > 1) {
+      await page.keyboard.press('n');
+      await page.waitForSelector(`${board}[data-move="${steps[0]}"]`);
+      await page.keyboard.press('n');
+      await page.waitForSelector(`${board}[data-move="${steps[1]}"]`);
+      await page.keyboard.press('p');
+      await page.waitForSelector(`${board}[data-move="${steps[0]}"]`);
+    }
+    assert.deepEqual(errors, []);
+  });
+});

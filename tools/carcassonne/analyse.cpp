@@ -1,0 +1,117 @@
+// `carcassonne analyse FILE [--ms-per-move M] [--iterations K] [--seed S] [--clock wall|cpu]`:
+// the move-by-move analysis of a record (core/include/carc/core/analysis.hpp), printed as
+// the JSON of GET /api/rooms/<id>/analysis.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "carc/core/analysis.hpp"
+#include "carc/protocol/analysis_json.hpp"
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
+#include "cli.hpp"
+#include "commands.hpp"
+
+namespace carc::tools {
+namespace {
+
+using protocol::json;
+
+void print_error(const std::string& message, std::optional<int> move) {
+  json e{{"error", message}};
+  e["move"] = move ? json(*move) : json(nullptr);
+  std::cout << e.dump() << "\n";
+}
+
+}  // namespace
+
+int cmd_analyse(const std::vector<std::string>& args) {
+  if (args.empty() || args[0].starts_with("--")) return usage_error("analyse takes a FILE (or - for stdin)");
+  bool bad = false;
+  std::uint64_t ms = kDefaultAnalysisMs;
+  std::uint64_t iterations = 0;
+  std::uint64_t seed = 1;
+  const bool has_ms = cli::flag(args, "--ms-per-move", &ms, &bad);
+  const bool has_iterations = cli::flag(args, "--iterations", &iterations, &bad);
+  cli::flag(args, "--seed", &seed, &bad);
+  const std::string* clock = cli::value(args, "--clock", &bad);
+  if (bad || (clock != nullptr && *clock != "wall" && *clock != "cpu")) {
+    return usage_error("analyse FILE [--ms-per-move M] [--iterations K] [--seed S] [--clock wall|cpu]");
+  }
+  if (ms == 0 && iterations == 0) return usage_error("analyse needs a budget: --ms-per-move or --iterations above 0");
+  std::string text;
+  if (args[0] == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(args[0], std::ios::binary);
+    if (!in) {
+      print_error("cannot read " + args[0], std::nullopt);
+      return 2;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) {
+    print_error("malformed JSON", std::nullopt);
+    return 2;
+  }
+  auto parsed = protocol::parse_record(j);
+  if (auto* e = std::get_if<protocol::RecordError>(&parsed)) {
+    print_error(e->message, e->move);
+    return 2;
+  }
+  const auto& record = std::get<protocol::Record>(parsed);
+  // A record that breaks a rule is refused exactly as `replay` refuses it.
+  if (auto result = protocol::replay(record); auto* e = std::get_if<protocol::RecordError>(&result)) {
+    print_error(e->message, e->move);
+    return 2;
+  }
+  // --iterations alone is a deterministic budget; a time budget (the default) is not.
+  BotSpec spec;
+  spec.kind = BotKind::Mcts;
+  spec.iterations = static_cast<int>(std::min<std::uint64_t>(iterations, BotSpec::kMaxIterations));
+  if ((has_ms || !has_iterations) && ms > 0) {
+    spec.think_ns = static_cast<std::int64_t>(ms) * 1'000'000;
+    spec.clock = clock != nullptr && *clock == "cpu" ? BotClock(thread_cpu_ns) : BotClock(wall_ns);
+  }
+
+  const std::int64_t start = wall_ns();
+  json moves = json::array();
+  std::int64_t playouts = 0;
+  const std::span<const Move> all(record.moves);
+  auto game = seeded_replay(record.players, record.expansions, all, 0);
+  if (auto* r = std::get_if<ReplayRefusal>(&game)) {
+    print_error(std::string(rule_error_message(r->error)), r->move);
+    return 2;
+  }
+  Game g = std::get<Game>(std::move(game));
+  Game seats = Game::replay(record.players, record.expansions);  // who made each move, discards included
+  for (std::size_t i = 0; i < record.moves.size(); ++i) {
+    const Seat seat = seats.current_seat();
+    if (seats.play(record.moves[i])) return 3;  // cannot happen: replay() accepted the record
+    if (g.moves_played() > static_cast<int>(i)) {  // the seeded game discarded it by itself
+      MoveAnalysis a;
+      a.move = static_cast<int>(i);
+      a.seat = seat;
+      a.discard = true;
+      moves.push_back(protocol::move_analysis_json(a));
+      continue;
+    }
+    const auto a = analyse_move(g, record.moves[i], static_cast<int>(i), spec, analysis_seed(seed, static_cast<int>(i)));
+    if (!a) {
+      print_error("internal error: the analysis could not play the record's move", static_cast<int>(i));
+      return 3;
+    }
+    playouts += a->playouts;
+    moves.push_back(protocol::move_analysis_json(*a));
+    if (g.play(record.moves[i])) return 3;  // cannot happen: analyse_move played it
+    std::cerr << "analyse: " << (i + 1) << "/" << record.moves.size() << "\n";
+  }
+  const double seconds = static_cast<double>(wall_ns() - start) / 1e9;
+  std::cout << json{{"status", "done"}, {"moves", moves}, {"playouts", playouts}, {"seconds", seconds}, {"seed", seed}}.dump()
+            << "\n";
+  return 0;
+}
+
+}  // namespace carc::tools
