@@ -91,6 +91,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
   const int budget = iteration_budget(spec);
   const bool forcing = hooks != nullptr && hooks->forced && hooks->forced_every > 0;
 
+  tree.prune = !forcing;  // a forced move may be a dominated one: keep every move
   tree.nodes.reserve(4096);
   tree.edges.reserve(65536);
   const std::uint32_t root = tree.add_turn();

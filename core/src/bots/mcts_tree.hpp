@@ -47,6 +47,9 @@ class Tree {
 
   std::vector<Node> nodes;
   std::vector<Edge> edges;
+  // Leave out moves another one dominates (bots.hpp, take_back_dominates). Off when a
+  // search must measure any move a player made (the analysis).
+  bool prune = true;
 
   bool full() const { return edges.size() + 256 > kMaxEdges; }
 
@@ -98,7 +101,7 @@ class Tree {
       e.meeple = target == kNoMeeple ? no_meeple : target;
       edges.push_back(e);
       ++count;
-    });
+    }, prune);
     finish_node(n, count, rng);
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
