@@ -4,7 +4,8 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog, skipToEnd } from './helpers.mjs';
+import path from 'node:path';
+import { setUp, showingServerLog, skipToEnd, shotDir } from './helpers.mjs';
 
 test('a solo game against the computer: a hint drawn as a ghost tile, counted in the end screen', { timeout: 300000 }, async (t) => {
   const { server, browser } = await setUp(t);
@@ -33,6 +34,7 @@ test('a solo game against the computer: a hint drawn as a ghost tile, counted in
     const ghost = page.locator('#board [data-testid="ghost"]');
     await ghost.waitFor();
     assert.match(await ghost.getAttribute('aria-label'), /^Hint: the medium computer player would play here/);
+    await page.screenshot({ path: path.join(shotDir, 'hint-ghost.png') });
     const at = [await ghost.getAttribute('data-x'), await ghost.getAttribute('data-y'), await ghost.getAttribute('data-rotation')];
     const legal = await page.evaluate(() => window.__carc.store.state.turn.legal.map((e) => [String(e.x), String(e.y), String(e.rotation)]));
     assert.ok(legal.some((e) => e.join() === at.join()), `the hinted placement ${at} is legal`);
@@ -62,6 +64,7 @@ test('a solo game against the computer: a hint drawn as a ghost tile, counted in
       await page.waitForFunction((v) => window.__carc.store.version !== v, sent);
     }
     await skipToEnd(page);
+    await page.screenshot({ path: path.join(shotDir, 'hint-end.png') });
     assert.equal(await page.textContent('[data-testid="endgame"] thead th.hints'), 'Hints');
     assert.equal(await page.textContent('[data-testid="endgame"] tr[data-seat="0"] [data-testid="end-hints"]'), '1');
     assert.equal(await page.textContent('[data-testid="endgame"] tr[data-seat="1"] [data-testid="end-hints"]'), '0');
