@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_json",    "bad_message",        "too_large",   "rate_limited", "not_joined",
     "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
     "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
-    "room_full",   "illegal_return",
+    "room_full",   "illegal_return",     "hints_off",
 };
 constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
 constexpr std::array<std::string_view, 2> kPaceNames = {"live", "turn_based"};
@@ -203,6 +203,10 @@ std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
   if (auto e = int_setting(j, "bank_seconds", kMinBankSeconds, kMaxBankSeconds, s.bank_seconds)) return bad(*e);
   if (auto e = int_setting(j, "increment_seconds", 0, kMaxIncrementSeconds, s.increment_seconds)) return bad(*e);
   if (auto e = webhook_setting(j, s.webhook)) return bad(*e);
+  if (const auto h = j.find("hints"); h != j.end()) {
+    if (!h->is_boolean()) return bad("settings: \"hints\" is true or false");
+    s.hints = h->get<bool>();
+  }
   return ClientMessage{s};
 }
 
@@ -327,6 +331,7 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
   if (t == "rematch") return ClientMessage{RematchMsg{}};
   if (t == "push_subscribe") return parse_push_subscribe(j);
   if (t == "push_unsubscribe") return ClientMessage{PushUnsubscribeMsg{}};
+  if (t == "hint") return ClientMessage{HintMsg{}};
   return bad("unknown message type");
 }
 

@@ -143,6 +143,8 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
   append_int(out, score_of(f, seat));
   out += R"(,"projected":)";
   append_int(out, f.projected[static_cast<std::size_t>(seat) % kMaxPlayers]);
+  out += R"(,"hints":)";
+  append_int(out, s.hints);
   out += R"(,"meeples":)";
   append_int(out, meeples_of(f, seat));
   if (const Ruleset& rules = ruleset(f.settings.expansions); rules.has_specials) {
@@ -295,6 +297,8 @@ void write_settings(std::string& out, const ClockSettings& s) {
   append_int(out, s.increment_seconds);
   out += R"(,"webhook":)";
   append_bool(out, s.webhook);
+  out += R"(,"hints":)";
+  append_bool(out, s.hints);
   out += '}';
 }
 
@@ -419,6 +423,7 @@ StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
                     score_of(f, seat),
                     f.projected[static_cast<std::size_t>(seat) % kMaxPlayers],
                     meeples_of(f, seat),
+                    s.hints,
                     tile_of(f, seat),
                     figures_of(f, seat)};
 }
@@ -553,6 +558,7 @@ void StatePatcher::players(const RoomFacts& f) {
     if (now.score != was.score) append_int(field("score"), now.score), frame_ += '}';
     if (now.projected != was.projected) append_int(field("projected"), now.projected), frame_ += '}';
     if (now.meeples != was.meeples) append_int(field("meeples"), now.meeples), frame_ += '}';
+    if (now.hints != was.hints) append_int(field("hints"), now.hints), frame_ += '}';
     if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';
     if (now.figures != was.figures) {
       write_figures(field("figures"), ruleset(f.settings.expansions), now.figures);

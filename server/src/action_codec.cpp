@@ -184,6 +184,13 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
         c.bank_seconds = in.small(0, INT32_MAX);
         c.increment_seconds = in.small(0, INT32_MAX);
       }
+      // Issue 31: then the hints, when the host set them ("hints" or "no_hints").
+      if (in.ok() && !in.at_end()) {
+        const std::string_view hints = in.word();
+        if (hints == "hints") c.hints = true;
+        else if (hints == "no_hints") c.hints = false;
+        else in.fail("unknown hints");
+      }
       d.action = c;
       break;
     }
@@ -328,7 +335,9 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             if (!c.expansions.empty()) w.num(c.expansions.bits());  // absent: the base game (older rows)
             const bool plain = c.pace == protocol::Pace::Live && c.bank_seconds == protocol::kDefaultBankSeconds &&
                                c.increment_seconds == protocol::kDefaultIncrementSeconds;
-            if (!plain) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
+            // The pace part is written in full when the hints follow it (issue 31).
+            if (!plain || c.hints) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
+            if (c.hints) w.word(*c.hints ? "hints" : "no_hints");
             return w.take();
           },
           [&](const WebhookChanged& c) {

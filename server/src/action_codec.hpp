@@ -5,7 +5,7 @@
 //
 //   S v gv <seat> <name> <token hash> <bot level|->[ host]   a seat taken (host: it becomes the host)
 //   F v gv <seat> <left|kicked|bot_removed>               a lobby seat freed
-//   T v gv <turn s|-> <away s|->[ <expansion bits>][ <pace> <bank s> <increment s>]  the room's settings
+//   T v gv <turn s|-> <away s|->[ <expansion bits>][ <pace> <bank s> <increment s>[ hints|no_hints]]  the room's settings
 //   G v gv <players> <seed> <time ms>                     the game started
 //   M v gv <index> <seat> <time ms> <move>[ auto]         a move (move_codec.hpp)
 //   C v gv <id> <seat|-> <time ms> <name> <text>          a chat line
@@ -14,7 +14,8 @@
 //   P v gv <seat> <endpoint> <p256dh> <auth>              a seat's push subscription (empty endpoint: none)
 //
 // In T, each optional part is left out at its default (no expansions; live at the default
-// bank), so rows written before either existed read unchanged. Fields are separated by one
+// bank; hints following the seats), so rows written before either existed read unchanged;
+// when the host set the hints, the pace part is written too and the hints word follows it. Fields are separated by one
 // space; <name>, <token hash>, <text> and <room> are length-prefixed ("5:Alice") so they may
 // hold any bytes. Example:
 //   M 57 57 12 1 1764575000000 D,2,-1,90,N

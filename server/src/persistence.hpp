@@ -39,6 +39,9 @@ struct SettingsChanged {
   protocol::Pace pace = protocol::Pace::Live;
   int bank_seconds = protocol::kDefaultBankSeconds;
   int increment_seconds = protocol::kDefaultIncrementSeconds;
+  // Issue 31: hints on or off as the host set them; none: the default, which follows the
+  // seats (on when exactly one human plays against computer players).
+  std::optional<bool> hints = std::nullopt;
 };
 // The room's webhook (protocol 1.4), set or removed by the host: a secret of the room.
 struct WebhookChanged {

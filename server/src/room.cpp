@@ -88,6 +88,17 @@ void Room::carry_out() {
       spdlog::warn("room {}: a computer player's turn, but this server runs no bot pool", id);
     }
   }
+  if (fx.hint && services_.bots != nullptr) {
+    // Issue 31: on the bot pool like a computer player's turn, never on this strand.
+    services_.bots->submit(std::move(*fx.hint), [self = shared_from_this()](BotPool::Answer a) {
+      boost::asio::post(self->strand_, [self, a] {
+        self->logic_->hint_ready(a.ticket, a.move, self->fx_);
+        self->carry_out();
+      });
+    });
+  } else if (fx.hint) {
+    logic_->hint_ready(fx.hint->ticket, std::nullopt, fx_);
+  }
   if (!fx.notices.empty() && services_.notify) services_.notify(std::move(fx.notices));
   if (fx.rematch) {
     if (services_.make_rematch) {

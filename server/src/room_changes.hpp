@@ -63,6 +63,10 @@ struct DeferredBotMove {
 struct DeferredBotFailed {
   std::uint64_t ticket;
 };
+struct DeferredHint {  // issue 31
+  std::uint64_t ticket;
+  std::optional<Move> move;
+};
 struct DeferredRematch {
   std::string room;
 };
@@ -71,7 +75,7 @@ struct DeferredDropPush {  // a push service said the seat's subscription is gon
   std::string endpoint;
 };
 using Deferred = std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed,
-                              DeferredRematch, DeferredDropPush>;
+                              DeferredRematch, DeferredDropPush, DeferredHint>;
 
 class ChangeQueue {
   std::optional<Pending> pending_;

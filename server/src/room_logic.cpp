@@ -115,6 +115,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.host = seats_.host();
   f.spectators = spectators_;
   f.settings = settings_;
+  f.settings.hints = hints_on();
   f.deadline_ms = deadline();
   f.rematch = rematch_;
   f.game = game_.get();
@@ -325,6 +326,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
                    [&](DeferredBotFailed& m) { bot_failed(m.ticket, now_ms, fx); },
                    [&](DeferredRematch& m) { rematch_created(m.room, now_ms, fx); },
                    [&](DeferredDropPush& m) { drop_push(m.seat, m.endpoint, fx); },
+                   [&](DeferredHint& m) { hint_ready(m.ticket, m.move, fx); },
                },
                d);
   }

@@ -62,6 +62,7 @@ struct Effects {
   std::optional<std::int64_t> version_bump;  // the newest version, stored without waiting
   bool finished = false;                     // the game just ended
   std::optional<BotRequest> think;
+  std::optional<BotRequest> hint;             // a hint to compute on the bot pool: hint_ready()
   std::optional<RematchRequest> rematch;     // create it, then answer rematch_created()
   std::vector<Notice> notices;               // to send once this change is stored (protocol 1.4)
   void clear() { *this = Effects{}; }
@@ -85,6 +86,8 @@ class RoomLogic {
   void wake(std::int64_t now_ms, Effects& fx);
   void bot_moved(std::uint64_t ticket, const Move& move, std::int64_t now_ms, Effects& fx);
   void bot_failed(std::uint64_t ticket, std::int64_t now_ms, Effects& fx);
+  // A hint computed on the bot pool (issue 31); `move` empty if the computer player failed.
+  void hint_ready(std::uint64_t ticket, const std::optional<Move>& move, Effects& fx);
   // The rematch room was made (its id), or could not be (empty).
   void rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx);
   void close_all(CloseReason why);
@@ -109,6 +112,9 @@ class RoomLogic {
   // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
   std::optional<std::int64_t> stored_wake() const;
   bool turn_based() const { return settings_.turn_based(); }
+  // settings.hints (issue 31): the host's choice, else on when exactly one human plays
+  // against computer players.
+  bool hints_on() const { return hints_choice_.value_or(humans() == 1 && seated() > 1); }
   // The human seat whose token this is (compared in constant time), if any.
   std::optional<int> seat_of_token(std::string_view token) const;
   // Forgets the seat's push subscription if it is still `endpoint` (the push service said 404/410).
@@ -138,6 +144,11 @@ class RoomLogic {
   std::vector<Member> members_;  // every socket open on /ws/<room>
   int spectators_ = 0;
   protocol::ClockSettings settings_;
+  std::optional<bool> hints_choice_;  // issue 31: settings.hints as the host set it, none: the default
+  // The hint of the current turn: asked (ticket), then answered for game move `hint_turn_`.
+  std::uint64_t hint_ticket_ = 0;
+  int hint_turn_ = -1;
+  std::optional<Move> hint_move_;
   std::optional<protocol::WebhookSetting> hook_;  // a secret of the room: never in the public state
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
@@ -217,6 +228,9 @@ class RoomLogic {
   void on_leave(Member& m, SteadyClock::time_point t0, Effects& fx);
   void on_kick(Member& m, const protocol::KickMsg& msg, SteadyClock::time_point t0, Effects& fx);
   void on_rematch(Member& m, std::int64_t now_ms, Effects& fx);
+  // ---- room_hints.cpp (issue 31) ----
+  void on_hint(Member& m, std::int64_t now_ms, Effects& fx);
+  void send_hint(Client& c, const Move& move) const;
   // The host's lobby commands share their first checks; false when refused.
   bool host_in_lobby(Member& m, std::string_view what);
   void send_rematch(Member& m);

@@ -21,6 +21,7 @@ void RoomLogic::settings_changed(const SettingsChanged& c) {
   settings_.pace = c.pace;
   settings_.bank_seconds = c.bank_seconds;
   settings_.increment_seconds = c.increment_seconds;
+  hints_choice_ = c.hints;
 }
 
 void RoomLogic::bank_after_move(const MovePlayed& action) {

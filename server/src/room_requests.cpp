@@ -48,6 +48,7 @@ void RoomLogic::on_message(Member& m, const protocol::ClientMessage& msg, std::i
                  [&](const protocol::RematchMsg&) { on_rematch(m, now_ms, fx); },
                  [&](const protocol::PushSubscribeMsg& v) { on_push_subscribe(m, v, t0, fx); },
                  [&](const protocol::PushUnsubscribeMsg&) { on_push_unsubscribe(m, t0, fx); },
+                 [&](const protocol::HintMsg&) { on_hint(m, now_ms, fx); },
              },
              msg);
 }
@@ -246,13 +247,14 @@ void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyC
   }
   if (!host_in_lobby(m, "change the clock")) return;
   SettingsChanged next{settings_.turn_seconds, settings_.away_seconds, settings_.expansions, settings_.pace,
-                       settings_.bank_seconds, settings_.increment_seconds};
+                       settings_.bank_seconds, settings_.increment_seconds, hints_choice_};
   if (msg.turn_seconds) next.turn_seconds = *msg.turn_seconds;
   if (msg.away_seconds) next.away_seconds = *msg.away_seconds;
   if (msg.expansions) next.expansions = *msg.expansions;
   if (msg.pace) next.pace = *msg.pace;
   if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
   if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
+  if (msg.hints) next.hints = *msg.hints;
   const RoomAction action = next;
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }
@@ -296,7 +298,8 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
     r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + shift) % n == seats_.host()});
   }
   r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions,
-                                      settings_.pace, settings_.bank_seconds, settings_.increment_seconds});
+                                      settings_.pace, settings_.bank_seconds, settings_.increment_seconds,
+                                      hints_choice_});
   fx.rematch = std::move(r);
 }
 

@@ -38,7 +38,7 @@ std::vector<protocol::SeatFacts> RoomSeats::facts(bool banks) const {
   out.reserve(seats_.size());
   for (const auto& s : seats_) {
     out.push_back(protocol::SeatFacts{s.name, s.holder != nullptr, s.bot, s.away,
-                                      banks ? std::optional<std::int64_t>(s.bank_ms) : std::nullopt});
+                                      banks ? std::optional<std::int64_t>(s.bank_ms) : std::nullopt, s.hints});
   }
   return out;
 }

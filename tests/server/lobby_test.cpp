@@ -150,7 +150,7 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
     room = t.room;
     // Every kind of setting, so the stored row carries them all (expansions and pace too).
     t.players[0]->send({{"type", "settings"}, {"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", {"abbot", "river"}},
-                        {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600}});
+                        {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600}, {"hints", true}});
     t.players[0]->expect("patch");
     t.players[0]->send({{"type", "settings"}, {"webhook", {{"url", "https://hooks.example.org/carc"}, {"format", "discord"}}}});
     t.players[0]->expect("patch");
@@ -172,7 +172,7 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
   CHECK(players[2]["bot"] == "hard");
   CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", {"river", "abbot"}},
                                           {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600},
-                                          {"webhook", true}});
+                                          {"webhook", true}, {"hints", true}});  // set by the host: not the default
 }
 
 TEST_CASE("rematch: the same players rotated by one, the same host and clock, one room, tokens that work there") {

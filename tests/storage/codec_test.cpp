@@ -60,6 +60,9 @@ std::vector<RoomAction> samples() {
       PushChanged{0, "", "", ""},
       SettingsChanged{std::nullopt, 60, kRiverAbbot},
       SettingsChanged{90, std::nullopt, kRiverAbbot, carc::protocol::Pace::TurnBased, 3600, 0},
+      SettingsChanged{60, std::nullopt, {}, carc::protocol::Pace::Live, carc::protocol::kDefaultBankSeconds,
+                      carc::protocol::kDefaultIncrementSeconds, true},
+      SettingsChanged{std::nullopt, 60, kRiverAbbot, carc::protocol::Pace::TurnBased, 3600, 0, false},
   };
 }
 
@@ -81,7 +84,7 @@ TEST_CASE("codec: every action type round-trips with its versions") {
     CHECK(d.version == v);
     CHECK(d.game_version == v / 2);
     CHECK(is_move_payload(payload) == std::holds_alternative<MovePlayed>(a));
-    v = v * 7 + 3;
+    v = v > (INT64_MAX - 3) / 7 ? 2 : v * 7 + 3;  // large versions, never past int64
   }
   const auto move = encode_action(57, 57, samples()[9]);
   CHECK(move == "M 57 57 0 1 1764575000001 D,2,-1,90,N");
@@ -104,6 +107,8 @@ TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expans
       {"T 4 1 - 60 3", SettingsChanged{std::nullopt, 60, kRiverAbbot}},  // as issue 28 wrote them
       {"T 4 1 - 60 turn_based 3600 0", SettingsChanged{std::nullopt, 60, {}, Pace::TurnBased, 3600, 0}},  // issue 30
       {"T 4 1 90 - 3 live 7200 600", SettingsChanged{90, std::nullopt, kRiverAbbot, Pace::Live, 7200, 600}},
+      {"T 4 1 - 60 live 259200 86400 hints", SettingsChanged{std::nullopt, 60, {}, Pace::Live, 259200, 86400, true}},  // issue 31
+      {"T 4 1 90 - 3 turn_based 3600 0 no_hints", SettingsChanged{90, std::nullopt, kRiverAbbot, Pace::TurnBased, 3600, 0, false}},
   };
   for (const auto& [payload, want] : cases) {
     CAPTURE(payload);
@@ -117,9 +122,11 @@ TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expans
     CHECK(got->pace == want.pace);
     CHECK(got->bank_seconds == want.bank_seconds);
     CHECK(got->increment_seconds == want.increment_seconds);
+    CHECK(got->hints == want.hints);  // older rows: none (the default that follows the seats)
   }
   for (const char* bad : {"T 4 1 - 60 16", "T 4 1 - 60 3 3", "T 4 1 - 60 3 slow 1 1", "T 4 1 - 60 turn_based 3600",
-                          "T 4 1 - 60 turn_based 3600 0 3"}) {
+                          "T 4 1 - 60 turn_based 3600 0 3", "T 4 1 - 60 live 3600 0 maybe",
+                          "T 4 1 - 60 live 3600 0 hints hints"}) {
     CAPTURE(bad);
     CHECK(std::holds_alternative<std::string>(decode_action(bad)));
   }

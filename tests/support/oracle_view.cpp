@@ -22,6 +22,7 @@ json players_json(const RoomFacts& f) {
            {"color", protocol::seat_color(seat)},
            {"score", 0},
            {"projected", f.projected[i % kMaxPlayers]},
+           {"hints", s.hints},
            {"meeples", kMeeplesPerPlayer},
            {"connected", s.connected},
            {"tile", nullptr},
@@ -197,7 +198,8 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
                             {"pace", protocol::pace_name(f.settings.pace)},
                             {"bank_seconds", f.settings.bank_seconds},
                             {"increment_seconds", f.settings.increment_seconds},
-                            {"webhook", f.settings.webhook}}},
+                            {"webhook", f.settings.webhook},
+                            {"hints", f.settings.hints}}},
               {"rematch", f.rematch.empty() ? json(nullptr) : json(f.rematch)}};
 }
 

@@ -32,10 +32,13 @@ function renderTable(table, state, mySeat) {
   const result = state.result;
   const labels = { road: t('end.roads'), city: t('end.cities'), monastery: t('end.monasteries'), field: t('end.fields'), ...expansionLabels() };
   const KINDS = breakdownKinds(result.breakdown);
+  // Hints asked (issue 31): a column while the room had them on or anyone asked one.
+  const hints = !!state.settings?.hints || (state.players ?? []).some((p) => (p.hints ?? 0) > 0);
   table.replaceChildren(h('thead', {}, h('tr', {},
     h('th', { class: 'who', scope: 'col', text: t('end.player') }),
     ...KINDS.map((k) => h('th', { scope: 'col', class: `k k-${k}`, text: labels[k] })),
-    h('th', { class: 'total', scope: 'col', text: t('end.total') }))));
+    h('th', { class: 'total', scope: 'col', text: t('end.total') }),
+    hints ? h('th', { class: 'hints', scope: 'col', text: t('end.hints') }) : null)));
   const body = h('tbody');
   const rows = [...(result.breakdown ?? [])].sort((a, b) => b.total - a.total);
   rows.forEach((row, rank) => {
@@ -46,7 +49,8 @@ function renderTable(table, state, mySeat) {
         h('span', { class: 'rank', text: `${rank + 1}.` }),
         p ? colorChip(p.color) : null, nameSpan(p), win ? h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }) : null),
       ...KINDS.map((k) => cell(row, k, labels[k])),
-      h('td', { class: 'total', 'data-label': t('end.total'), text: String(row.total) })));
+      h('td', { class: 'total', 'data-label': t('end.total'), text: String(row.total) }),
+      hints ? h('td', { class: 'hints', 'data-label': t('end.hints'), 'data-testid': 'end-hints', text: String(p?.hints ?? 0) }) : null));
   });
   table.append(body);
 }

@@ -126,3 +126,8 @@ for (const [code, dict] of Object.entries(DICTS)) {
 import * as turnbased from './strings/turnbased.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[code]);
+
+// Hints (issue 31).
+import * as hints from './strings/hints.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, hints[code]);

@@ -14,6 +14,7 @@ export function roomKeyAction(ev, { hasDraft, myTurn }) {
   if ((k === 'm' || k === 'M') && hasDraft) return 'meeple';
   if (k === 'Escape') return 'cancel';
   if (k?.startsWith('Arrow') && myTurn) return 'step';
+  if ((k === 'h' || k === 'H') && myTurn) return 'hint';
   if (k === 'f' || k === 'F') return 'fit';
   if (k === '+' || k === '=') return 'zoomIn';
   if (k === '-') return 'zoomOut';

@@ -7,6 +7,7 @@
 import { t, playerName } from './i18n.js';
 import { h, add, colorChip, nameSpan } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
+import { hintsSetting } from './hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, MAX_SEATS } from './lobbylife.js';
 
@@ -121,6 +122,7 @@ export function renderLobby(card, state, opts) {
   }
 
   card.append(expansionsSection(state, { canSet: controls.canSetClock, onSettings, bagSize: opts.bagSize ?? null }));
+  card.append(hintsSetting(state, { canSet: controls.canSetClock, onSettings }));
 
   // The clock: everyone reads it in one line; the host opens it to change it.
   const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };

@@ -15,8 +15,7 @@ import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
 import { entries, entryForStep, series, scale, stepOfMarked, markedMoves } from './review.js';
-import { spotLayout } from './spots.js';
-import { spotChoice } from './expansions/abbot.js';
+import { moveGhost } from './hint.js';
 
 const AUTOPLAY_MS = 900;
 
@@ -400,11 +399,8 @@ export class ReplayPage {
     const tile = this.step > 0 ? this.replay.frames[this.step - 1]?.turn?.tile : null;
     const def = tile ? this.tiles[tile] : null;
     if (!def) return null;
-    const rotation = Number(e.best.rotation) || 0;
-    const figure = e.best.figure === 'abbot' ? 'abbot' : 'meeple';
-    const spots = e.best.meeple ? spotLayout(def, rotation, [e.best.meeple], 24, figure) : [];
     const color = playerBySeat(frame, e.seat)?.color ?? 'red';
-    return { x: e.best.x, y: e.best.y, tile, rotation, spots, meeple: e.best.meeple ? spotChoice(e.best.meeple, figure) : null, color, label: t('review.better') };
+    return moveGhost(e.best, tile, def, color, t('review.better'));
   }
 
   /** The current move's label, and the graph's cursor on it. */

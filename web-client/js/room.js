@@ -26,6 +26,7 @@ import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
 import { takeBackButton } from './expansions/takeback.js';
+import { moveGhost, canAskHint, hintForTurn, hintButton } from './hint.js';
 import { spotChoice, spotFigures, choiceFits } from './expansions/abbot.js';
 
 export class RoomPage {
@@ -38,6 +39,8 @@ export class RoomPage {
     this.intent = null; // {type:'token', token} | {type:'name', name} | {type:'watch'}
     this.draft = null; // see draft.js
     this.queued = null; // a draft confirmed while the connection was down
+    this.hint = null; // the last {"type":"hint"} answer (hint.js), and whether one is asked
+    this.asking = false;
     this.autoIds = new Set(); // events of moves the computer made for an away player
     this.board = null;
     this.endDismissed = false;
@@ -154,6 +157,11 @@ export class RoomPage {
       resubscribe((m) => this.send(m)).catch(() => {});
     }
     if (r.resync) this.send({ type: 'resync' });
+    if (msg.type === 'hint' || r.error) this.asking = false;
+    if (msg.type === 'hint') {
+      this.hint = msg;
+      this.render();
+    }
     if (r.error) this.handleError(this.life.onError(r.error));
     if (r.changed) this.onStateChanged(prev, msg.type === 'patch', prevSeat);
     if (msg.type === 'welcome') this.sendQueued();
@@ -319,6 +327,7 @@ export class RoomPage {
       case 'meeple': this.updateDraft(cycleMeeple(this.draft)); ev.preventDefault(); break;
       case 'cancel': this.cancelDraft(); break;
       case 'step': this.stepCell(ev.key); ev.preventDefault(); break;
+      case 'hint': this.askHint(); ev.preventDefault(); break;
       case 'fit': this.board.fitNow(); break;
       case 'zoomIn': this.board.zoomBy(1.25); break;
       case 'zoomOut': this.board.zoomBy(0.8); break;
@@ -375,6 +384,22 @@ export class RoomPage {
   // -------------------------------------------------------------------------
   // Rendering.
 
+  askHint() {
+    if (!canAskHint(this.store.state, this.store) || this.asking) return;
+    if (hintForTurn(this.hint, this.store.state)) return this.render();  // already shown
+    if (this.send({ type: 'hint' })) this.asking = true;
+    this.render();
+  }
+
+  /** The hinted move of this turn as a ghost tile, while no placement is prepared. */
+  hintGhost(state) {
+    const hint = hintForTurn(this.hint, state);
+    if (!hint || !isMyTurn(this.store)) return null;
+    const m = hint.move ?? {};
+    const label = t('hint.ghost', { x: m.x, y: m.y, deg: Number(m.rotation) || 0 });
+    return moveGhost(m, state.turn.tile, this.tiles[state.turn.tile], playerBySeat(state, this.store.seat)?.color ?? 'red', label);
+  }
+
   render() {
     const { state } = this.store;
     const view = $('view-room');
@@ -398,7 +423,7 @@ export class RoomPage {
     this.board.render({
       state,
       legalCells: mine ? legalCells(state) : [],
-      draft: dv,
+      draft: dv ?? this.hintGhost(state),
       bounds: { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 },
       previewTile: state.turn?.tile,
       cellLabel: (c) => t('board.cell', { x: c.x, y: c.y }),
@@ -428,6 +453,7 @@ export class RoomPage {
       },
     });
     takeBackButton($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (choice) => this.chooseSpot(choice) });
+    hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint() });
     this.live = false;
     this.title.update(isMyTurn(this.store));
     notifyMyTurn(this.wasMine, isMyTurn(this.store));

@@ -35,8 +35,9 @@ enum class ErrorCode : std::uint8_t {
   Unavailable,
   RoomFull,
   IllegalReturn,  // abbot.md: a refused take-back
+  HintsOff,       // issue 31: a hint asked in a room whose hints are off
 };
-inline constexpr int kErrorCodeCount = 17;
+inline constexpr int kErrorCodeCount = 18;
 std::string_view error_code_name(ErrorCode c);
 
 struct JoinMsg {
@@ -107,9 +108,10 @@ struct SettingsMsg {
   std::optional<int> bank_seconds;
   std::optional<int> increment_seconds;
   std::optional<std::optional<WebhookSetting>> webhook;  // given: set, or null to remove
+  std::optional<bool> hints;  // issue 31: true/false sets it; absent keeps it
   // Whether any of the lobby-only keys is given (the webhook goes in a message of its own).
   bool lobby_keys_given() const {
-    return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds;
+    return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds || hints;
   }
 };
 // A Web Push subscription (the browser's PushSubscription.toJSON()).
@@ -132,8 +134,12 @@ struct KickMsg {
 };
 struct RematchMsg {};
 
+// Issue 31: the player whose turn it is asks what the medium computer player would play.
+struct HintMsg {};
+
 using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,
-                                   SettingsMsg, LeaveMsg, KickMsg, RematchMsg, PushSubscribeMsg, PushUnsubscribeMsg>;
+                                   SettingsMsg, LeaveMsg, KickMsg, RematchMsg, PushSubscribeMsg, PushUnsubscribeMsg,
+                                   HintMsg>;
 
 struct MessageError {
   ErrorCode code;  // BadJson or BadMessage

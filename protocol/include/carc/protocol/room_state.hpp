@@ -30,6 +30,7 @@ struct SeatFacts {
   std::optional<BotLevel> bot;  // a computer player
   bool away = false;            // a computer player makes this human's turns
   std::optional<std::int64_t> bank_ms;  // turn-based: the bank left at the start of the turn
+  int hints = 0;                        // issue 31: hints this seat was given this game
 };
 
 // The room's clock (protocol 1.1, 1.4).
@@ -41,6 +42,7 @@ struct ClockSettings {
   int bank_seconds = kDefaultBankSeconds;
   int increment_seconds = kDefaultIncrementSeconds;
   bool webhook = false;  // whether the host set one (its URL is never public)
+  bool hints = false;    // issue 31: whether players may ask for a hint (the room's choice or its default)
   bool turn_based() const { return pace == Pace::TurnBased; }
   bool operator==(const ClockSettings&) const = default;
 };
@@ -114,7 +116,7 @@ class StatePatcher {
     std::optional<BotLevel> bot;
     bool connected = false, away = false, host = false;
     std::optional<std::int64_t> bank_ms;
-    int score = 0, projected = 0, meeples = kMeeplesPerPlayer;
+    int score = 0, projected = 0, meeples = kMeeplesPerPlayer, hints = 0;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};
   };
