@@ -14,17 +14,7 @@
 #include "commands.hpp"
 
 namespace carc::tools {
-namespace {
-
 using protocol::json;
-
-void print_error(const std::string& message, std::optional<int> move) {
-  json e{{"error", message}};
-  e["move"] = move ? json(*move) : json(nullptr);
-  std::cout << e.dump() << "\n";
-}
-
-}  // namespace
 
 int cmd_analyse(const std::vector<std::string>& args) {
   if (args.empty() || args[0].starts_with("--")) return usage_error("analyse takes a FILE (or - for stdin)");
@@ -40,28 +30,9 @@ int cmd_analyse(const std::vector<std::string>& args) {
     return usage_error("analyse FILE [--ms-per-move M] [--iterations K] [--seed S] [--clock wall|cpu]");
   }
   if (ms == 0 && iterations == 0) return usage_error("analyse needs a budget: --ms-per-move or --iterations above 0");
-  std::string text;
-  if (args[0] == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(args[0], std::ios::binary);
-    if (!in) {
-      print_error("cannot read " + args[0], std::nullopt);
-      return 2;
-    }
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) {
-    print_error("malformed JSON", std::nullopt);
-    return 2;
-  }
-  auto parsed = protocol::parse_record(j);
-  if (auto* e = std::get_if<protocol::RecordError>(&parsed)) {
-    print_error(e->message, e->move);
-    return 2;
-  }
-  const auto& record = std::get<protocol::Record>(parsed);
+  const std::optional<protocol::Record> read = read_record(args[0]);
+  if (!read) return 2;
+  const protocol::Record& record = *read;
   // A record that breaks a rule is refused exactly as `replay` refuses it.
   if (auto result = protocol::replay(record); auto* e = std::get_if<protocol::RecordError>(&result)) {
     print_error(e->message, e->move);

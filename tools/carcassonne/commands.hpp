@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "carc/core/bot.hpp"
+#include "carc/protocol/record.hpp"
 
 namespace carc::tools {
 
@@ -27,6 +29,11 @@ std::int64_t thread_cpu_ns();
 std::optional<BotSpec> parse_bot(const std::string& s, int iterations, std::int64_t think_ns);
 
 int usage_error(const std::string& why);
+// Prints {"error": message, "move": move or null}: how the CLI refuses a record.
+void print_error(const std::string& message, std::optional<int> move);
+// The record in `file` ("-": stdin), parsed; nullopt once print_error() said why (the file
+// cannot be read, its JSON is malformed, or the record's form is refused).
+std::optional<protocol::Record> read_record(const std::string& file);
 
 // `carcassonne analyse FILE ...`: the move-by-move analysis of a record (JSON).
 int cmd_analyse(const std::vector<std::string>& args);

@@ -80,11 +80,7 @@ bool carc::tools::expansions_flag(const std::vector<std::string>& args, Expansio
   return true;
 }
 
-namespace {
-
-using carc::tools::usage_error;
-
-using carc::cli::flag;
+namespace carc::tools {
 
 void print_error(const std::string& message, std::optional<int> move) {
   json e{{"error", message}};
@@ -92,30 +88,47 @@ void print_error(const std::string& message, std::optional<int> move) {
   std::cout << e.dump() << "\n";
 }
 
-int cmd_replay(const std::vector<std::string>& args) {
-  if (args.size() != 1) return usage_error("replay takes one FILE (or - for stdin)");
+std::optional<protocol::Record> read_record(const std::string& file) {
   std::string text;
-  if (args[0] == "-") {
+  if (file == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else {
-    std::ifstream in(args[0], std::ios::binary);
+    std::ifstream in(file, std::ios::binary);
     if (!in) {
-      print_error("cannot read " + args[0], std::nullopt);
-      return 2;
+      print_error("cannot read " + file, std::nullopt);
+      return std::nullopt;
     }
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   const json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) {
     print_error("malformed JSON", std::nullopt);
-    return 2;
+    return std::nullopt;
   }
-  auto parsed = carc::protocol::parse_record(j);
-  if (auto* e = std::get_if<carc::protocol::RecordError>(&parsed)) {
+  auto parsed = protocol::parse_record(j);
+  if (auto* e = std::get_if<protocol::RecordError>(&parsed)) {
     print_error(e->message, e->move);
-    return 2;
+    return std::nullopt;
   }
-  auto result = carc::protocol::replay(std::get<carc::protocol::Record>(parsed));
+  return std::get<protocol::Record>(std::move(parsed));
+}
+
+}  // namespace carc::tools
+
+namespace {
+
+using carc::tools::print_error;
+using carc::tools::read_record;
+using carc::tools::usage_error;
+
+using carc::cli::flag;
+
+
+int cmd_replay(const std::vector<std::string>& args) {
+  if (args.size() != 1) return usage_error("replay takes one FILE (or - for stdin)");
+  const std::optional<carc::protocol::Record> record = read_record(args[0]);
+  if (!record) return 2;
+  auto result = carc::protocol::replay(*record);
   if (auto* e = std::get_if<carc::protocol::RecordError>(&result)) {
     print_error(e->message, e->move);
     return 2;
@@ -255,19 +268,9 @@ int cmd_legal(const std::vector<std::string>& args) {
   bool bad = false;
   const std::string* tile_name = carc::cli::value(args, "--tile", &bad);
   if (args.empty() || tile_name == nullptr || bad) return usage_error("legal FILE --tile T");
-  std::ifstream in(args[0], std::ios::binary);
-  if (!in) {
-    print_error("cannot read " + args[0], std::nullopt);
-    return 2;
-  }
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const json j = json::parse(text, nullptr, false);
-  auto parsed = carc::protocol::parse_record(j);
-  if (auto* e = std::get_if<carc::protocol::RecordError>(&parsed)) {
-    print_error(e->message, e->move);
-    return 2;
-  }
-  const auto& record = std::get<carc::protocol::Record>(parsed);
+  const std::optional<carc::protocol::Record> read = read_record(args[0]);
+  if (!read) return 2;
+  const carc::protocol::Record& record = *read;
   const auto tile = carc::tile_from_name(*tile_name);
   if (!tile) return usage_error("unknown tile " + *tile_name);
   carc::Game g = carc::Game::replay(record.players, record.expansions);
