@@ -46,6 +46,8 @@ test('keyboard and screen reader: named cells with one tab stop, the tile, its s
       assert.match(c.label, /^Free square, column -?\d+, row -?\d+/);
     }
     assert.equal(cells.filter((c) => c.tab === '0').length, 1, 'the legal cells are one tab stop');
+    // The live region is emptied, then written 60 ms later (so that the same words are said again).
+    await page.waitForFunction(() => /Your turn/.test(document.querySelector('#announce')?.textContent ?? ''), null, { timeout: 5000 }).catch(() => {});
     assert.match(await page.textContent('#announce'), /Your turn: the tile fits on \d+ squares?\./, 'the turn is announced');
     // Tab to the board, Enter on a cell: the tile is there and has the focus.
     await page.evaluate(() => document.activeElement?.blur());
