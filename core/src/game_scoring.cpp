@@ -32,33 +32,28 @@ using detail::kTables;
 using detail::Oriented;
 using detail::oriented;
 
-std::uint8_t Game::free_segments(Tile t, Placement p) const {
-  // The same placement is asked about twice in a row (listing targets, then checking the
-  // move); the key includes moves_, which changes with every change of the board.
-  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 32) | (static_cast<std::uint64_t>(t) << 24) |
-                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
-                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
-                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
-  if (free_cache_key_ == key) return free_cache_;
-  const Oriented& o = oriented(t, p.rotation.quarter_turns());
-  const int segments = tile_def(t).segment_count;
-  // Each (segment, neighbouring feature) contact the tile would make. Two segments that
-  // touch one board feature are joined through it (a field of V beside A reaches A's field
-  // with both its fields), so occupancy spreads between them.
-  std::array<std::uint8_t, 12> contact_seg{};
-  std::array<std::uint16_t, 12> contact_root{};
+// Two segments of the placed tile that touch one board feature are joined through it (a
+// field of V beside A reaches A's field with both its fields), so what holds for that
+// feature holds for both: a tiny union-find over the tile's segments.
+struct Game::Contacts {
+  std::array<std::uint8_t, 12> seg{};
+  std::array<std::uint16_t, 12> root{};
+  std::array<bool, 12> side{};  // the contact is a whole side (roads and cities), not a field port
   int n = 0;
-  std::array<std::uint8_t, kMaxSegments> group{};  // tiny union-find over the segments
-  for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
-  auto top = [&](int s) {
+  std::array<std::uint8_t, kMaxSegments> group{};
+  int top(int s) const {
     while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
     return s;
-  };
-  std::uint16_t taken = 0;  // bit i: contact i's feature holds a meeple
+  }
+};
+
+void Game::contacts(Tile t, Placement p, Contacts& c) const {
+  const Oriented& o = oriented(t, p.rotation.quarter_turns());
+  const int segments = tile_def(t).segment_count;
+  for (int s = 0; s < segments; ++s) c.group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
   std::array<std::uint16_t, 4> neighbour_tile{};
   for (int side = 0; side < 4; ++side) {
-    neighbour_tile[static_cast<std::size_t>(side)] =
-        slot(neighbour(p.cell, static_cast<Side>(side)));
+    neighbour_tile[static_cast<std::size_t>(side)] = slot(neighbour(p.cell, static_cast<Side>(side)));
   }
   for (int q = 0; q < 12; ++q) {
     const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
@@ -69,24 +64,46 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
     const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
     if (nseg == kNoSeg) continue;
     const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
-    for (int i = 0; i < n; ++i) {
-      if (contact_root[static_cast<std::size_t>(i)] == root) {
-        const int a = top(contact_seg[static_cast<std::size_t>(i)]);
-        const int b = top(seg);
-        if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
+    for (int i = 0; i < c.n; ++i) {
+      if (c.root[static_cast<std::size_t>(i)] == root) {
+        const int a = c.top(c.seg[static_cast<std::size_t>(i)]);
+        const int b = c.top(seg);
+        if (a != b) c.group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
       }
     }
-    if (nodes_[root].meeple_total > 0) taken = static_cast<std::uint16_t>(taken | (1u << n));
-    contact_seg[static_cast<std::size_t>(n)] = seg;
-    contact_root[static_cast<std::size_t>(n++)] = root;
+    c.seg[static_cast<std::size_t>(c.n)] = seg;
+    c.side[static_cast<std::size_t>(c.n)] = q < 4;
+    c.root[static_cast<std::size_t>(c.n++)] = root;
   }
+}
+
+namespace {
+
+std::uint64_t placement_key(int moves, Tile t, Placement p) {
+  return (static_cast<std::uint64_t>(moves + 1) << 32) | (static_cast<std::uint64_t>(t) << 24) |
+         (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
+         (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
+         static_cast<std::uint64_t>(p.rotation.quarter_turns());
+}
+
+}  // namespace
+
+std::uint8_t Game::free_segments(Tile t, Placement p) const {
+  // The same placement is asked about twice in a row (listing targets, then checking the
+  // move); the key includes moves_, which changes with every change of the board.
+  const std::uint64_t key = placement_key(moves_, t, p);
+  if (free_cache_key_ == key) return free_cache_;
+  Contacts c;
+  contacts(t, p, c);
   std::uint8_t taken_groups = 0;
-  for (int i = 0; i < n; ++i) {
-    if ((taken >> i) & 1) taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << top(contact_seg[static_cast<std::size_t>(i)])));
+  for (int i = 0; i < c.n; ++i) {
+    if (nodes_[c.root[static_cast<std::size_t>(i)]].meeple_total > 0) {
+      taken_groups = static_cast<std::uint8_t>(taken_groups | (1u << c.top(c.seg[static_cast<std::size_t>(i)])));
+    }
   }
   std::uint8_t free = 0;
-  for (int s = 0; s < segments; ++s) {
-    if (((taken_groups >> top(s)) & 1) == 0) free = static_cast<std::uint8_t>(free | (1u << s));
+  for (int s = 0; s < tile_def(t).segment_count; ++s) {
+    if (((taken_groups >> c.top(s)) & 1) == 0) free = static_cast<std::uint8_t>(free | (1u << s));
   }
   free_cache_key_ = key;
   free_cache_ = free;
@@ -95,57 +112,24 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
 
 std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
   // Asked for the builder and then the pig of the same placement: one answer for both.
-  const std::uint64_t key = (static_cast<std::uint64_t>(moves_ + 1) << 40) | (static_cast<std::uint64_t>(seat) << 32) |
-                            (static_cast<std::uint64_t>(t) << 24) |
-                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.x)) << 16) |
-                            (static_cast<std::uint64_t>(static_cast<std::uint8_t>(p.cell.y)) << 8) |
-                            static_cast<std::uint64_t>(p.rotation.quarter_turns());
+  const std::uint64_t key = placement_key(moves_, t, p) | (static_cast<std::uint64_t>(seat) << 56);
   if (owned_cache_key_ == key) return owned_cache_;
-  const Oriented& o = oriented(t, p.rotation.quarter_turns());
   const TileDef& d = tile_def(t);
   const int segments = d.segment_count;
-  std::array<std::uint8_t, 12> contact_seg{};
-  std::array<std::uint16_t, 12> contact_root{};
-  std::array<bool, 12> contact_side{};
-  int n = 0;
-  std::array<std::uint8_t, kMaxSegments> group{};
-  for (int s = 0; s < segments; ++s) group[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(s);
-  auto top = [&](int s) {
-    while (group[static_cast<std::size_t>(s)] != s) s = group[static_cast<std::size_t>(s)];
-    return s;
-  };
-  for (int q = 0; q < 12; ++q) {
-    const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(q)];
-    if (seg == kNoSeg) continue;
-    const std::uint16_t g = slot(neighbour(p.cell, static_cast<Side>(q < 4 ? q : (q - 4) / 2)));
-    if (g == 0) continue;
-    const Placed& np = placed_[g - 1u];
-    const std::uint8_t nseg = oriented(np.tile, np.rotation).seg_at[static_cast<std::size_t>(across(static_cast<Port>(q)))];
-    if (nseg == kNoSeg) continue;
-    const std::uint16_t root = find(static_cast<std::uint16_t>(np.base + nseg));
-    for (int i = 0; i < n; ++i) {
-      if (contact_root[static_cast<std::size_t>(i)] == root) {
-        const int a = top(contact_seg[static_cast<std::size_t>(i)]);
-        const int b = top(seg);
-        if (a != b) group[static_cast<std::size_t>(a)] = static_cast<std::uint8_t>(b);
-      }
-    }
-    contact_seg[static_cast<std::size_t>(n)] = seg;
-    contact_side[static_cast<std::size_t>(n)] = q < 4;
-    contact_root[static_cast<std::size_t>(n++)] = root;
-  }
+  Contacts c;
+  contacts(t, p, c);
   std::uint8_t owned = 0;
   for (int s = 0; s < segments; ++s) {
-    const int gs = top(s);
+    const int gs = c.top(s);
     // The feature the segment joins: its distinct board roots, and the tile's segments.
     int strength = 0;
     int open = 0;
     std::array<std::uint16_t, 12> seen{};
     int seen_count = 0;
-    for (int i = 0; i < n; ++i) {
-      if (top(contact_seg[static_cast<std::size_t>(i)]) != gs) continue;
-      if (contact_side[static_cast<std::size_t>(i)]) open -= 2;
-      const std::uint16_t root = contact_root[static_cast<std::size_t>(i)];
+    for (int i = 0; i < c.n; ++i) {
+      if (c.top(c.seg[static_cast<std::size_t>(i)]) != gs) continue;
+      if (c.side[static_cast<std::size_t>(i)]) open -= 2;
+      const std::uint16_t root = c.root[static_cast<std::size_t>(i)];
       if (std::find(seen.begin(), seen.begin() + seen_count, root) != seen.begin() + seen_count) continue;
       seen[static_cast<std::size_t>(seen_count++)] = root;
       strength += nodes_[root].meeples[static_cast<std::size_t>(seat)];
@@ -154,7 +138,7 @@ std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
     const Kind kind = d.segments[static_cast<std::size_t>(s)].kind;
     if (kind == Kind::Road || kind == Kind::City) {
       for (int k = 0; k < segments; ++k) {
-        if (top(k) == gs) open += kSidesOf[d.segments[static_cast<std::size_t>(k)].ports & 0x0F];
+        if (c.top(k) == gs) open += kSidesOf[d.segments[static_cast<std::size_t>(k)].ports & 0x0F];
       }
       if (open <= 0) continue;
     }
@@ -230,25 +214,27 @@ int Game::monastery_neighbours(Cell c) const {
 }
 
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
-  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
+  const int gi = grid_index(c);
+  std::uint16_t g = grid_at(gi);
   if (g == 0) {
     frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
-    g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
+    g = static_cast<std::uint16_t>(frontier_base_ + frontier_count_++);
+    set_grid(gi, g);
   }
-  FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
+  FrontierCell& f = frontier_[static_cast<std::size_t>(g - frontier_base_)];
   const std::uint16_t bits = t == Terrain::River ? kRiverWant
                                                  : static_cast<std::uint16_t>(static_cast<int>(t) << (2 * static_cast<int>(towards_tile)));
   f.want = static_cast<std::uint16_t>(f.want | bits);
 }
 
 void Game::remove_frontier(int grid_idx) {
-  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_idx)];
-  if (g < kFrontierBase) return;
-  const int pos = g - kFrontierBase;
+  const std::uint16_t g = grid_at(grid_idx);
+  if (g < frontier_base_) return;
+  const int pos = g - frontier_base_;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
   frontier_[static_cast<std::size_t>(pos)] = last;
-  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint16_t>(kFrontierBase + pos);
-  g = 0;
+  set_grid(grid_index(cell_of(last)), static_cast<std::uint16_t>(frontier_base_ + pos));
+  set_grid(grid_idx, 0);
   --frontier_count_;
 }
 
@@ -277,7 +263,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
   remove_frontier(gi);
-  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint16_t>(index + 1);
+  set_grid(gi, static_cast<std::uint16_t>(index + 1));
 
   for (int side = 0; side < 4; ++side) {
     const Cell nc = neighbour(p.cell, static_cast<Side>(side));
