@@ -279,3 +279,55 @@ export async function showingServerLog(server, body) {
   }
 }
 
+
+/** A page of `server`'s start page in `browser`, its uncaught errors collected in `errors`. */
+export async function openStartPage(browser, server, errors, { viewport = { width: 1280, height: 800 } } = {}) {
+  const ctx = await browser.newContext({ viewport, locale: 'en-US' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(20000);
+  await page.goto(`${server.base}/`);
+  await page.waitForSelector('body[data-ready="1"]');
+  return page;
+}
+
+/**
+ * A game of one human (`name`) against one computer player of `level`, made through the
+ * lobby; `afterCreate` and `afterBot` run in the lobby before the bot is added and before
+ * the start. Resolves on the human's first turn.
+ */
+export async function startSoloGame(page, { name = 'Ann', level = 'easy', afterCreate, afterBot } = {}) {
+  await page.fill('[data-testid="create-name"]', name);
+  await page.click('[data-testid="create-game"]');
+  await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+  await afterCreate?.();
+  await page.selectOption('[data-testid="bot-level"]', level);
+  await page.click('[data-testid="add-bot"]');
+  await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
+  await afterBot?.();
+  await page.click('[data-testid="start"]');
+  await page.waitForSelector('#view-room[data-phase="playing"]');
+  await page.waitForSelector('#view-room[data-my-turn="1"]', { timeout: 60000 });
+}
+
+/** Plays the first legal placement of each of the page's turns, without a meeple, to the end. */
+export async function playFirstLegalToEnd(page) {
+  for (let turns = 0; ; turns++) {
+    if (turns >= 100) throw new Error('the game did not end in 100 turns');
+    await page.waitForFunction(() => {
+      const p = window.__carc;
+      const s = p?.store?.state;
+      return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && s.turn.legal.length > 0));
+    }, null, { timeout: 60000 });
+    const sent = await page.evaluate(() => {
+      const p = window.__carc;
+      const s = p.store.state;
+      if (s.phase === 'finished') return null;
+      const e = s.turn.legal[0];
+      p.send({ type: 'play', version: p.store.version, x: e.x, y: e.y, rotation: e.rotation, meeple: null });
+      return p.store.version;
+    });
+    if (sent === null) return;
+    await page.waitForFunction((v) => window.__carc.store.version !== v, sent);
+  }
+}

@@ -5,29 +5,17 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, skipToEnd, shotDir } from './helpers.mjs';
+import { setUp, showingServerLog, skipToEnd, shotDir, openStartPage, startSoloGame, playFirstLegalToEnd } from './helpers.mjs';
 
 test('a solo game against the computer: a hint drawn as a ghost tile, counted in the end screen', { timeout: 300000 }, async (t) => {
   const { server, browser } = await setUp(t);
   const errors = [];
   await showingServerLog(server, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.setDefaultTimeout(20000);
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
-    await page.fill('[data-testid="create-name"]', 'Ann');
-    await page.click('[data-testid="create-game"]');
-    await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
-    assert.equal(await page.isChecked('[data-testid="lobby-hints"]'), false, 'alone in the room: off');
-    await page.selectOption('[data-testid="bot-level"]', 'easy');
-    await page.click('[data-testid="add-bot"]');
-    await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
-    await page.waitForSelector('[data-testid="lobby-hints"]:checked');  // one human against the computer: on
-    await page.click('[data-testid="start"]');
-    await page.waitForSelector('#view-room[data-phase="playing"]');
-    await page.waitForSelector('#view-room[data-my-turn="1"]', { timeout: 60000 });
+    const page = await openStartPage(browser, server, errors);
+    await startSoloGame(page, {
+      afterCreate: async () => assert.equal(await page.isChecked('[data-testid="lobby-hints"]'), false, 'alone in the room: off'),
+      afterBot: () => page.waitForSelector('[data-testid="lobby-hints"]:checked'),  // one human against the computer: on
+    });
 
     // The button (or H) asks; the answer is drawn as a ghost tile, labelled as a hint.
     await page.click('[data-testid="hint"]:not([disabled])');
@@ -44,25 +32,7 @@ test('a solo game against the computer: a hint drawn as a ghost tile, counted in
     assert.equal(await page.evaluate(() => window.__carc.store.state.players[0].hints), 1);
     assert.equal(await ghost.getAttribute('data-x'), at[0]);
 
-    // The rest of the game: the first legal placement of each turn, over the page's connection.
-    for (let turns = 0; ; turns++) {
-      assert.ok(turns < 100);
-      await page.waitForFunction(() => {
-        const p = window.__carc;
-        const s = p?.store?.state;
-        return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && s.turn.legal.length > 0));
-      }, null, { timeout: 60000 });
-      const sent = await page.evaluate(() => {
-        const p = window.__carc;
-        const s = p.store.state;
-        if (s.phase === 'finished') return null;
-        const e = s.turn.legal[0];
-        p.send({ type: 'play', version: p.store.version, x: e.x, y: e.y, rotation: e.rotation, meeple: null });
-        return p.store.version;
-      });
-      if (sent === null) break;
-      await page.waitForFunction((v) => window.__carc.store.version !== v, sent);
-    }
+    await playFirstLegalToEnd(page);  // the rest of the game
     await skipToEnd(page);
     await page.screenshot({ path: path.join(shotDir, 'hint-end.png') });
     assert.equal(await page.textContent('[data-testid="endgame"] thead th.hints'), 'Hints');

@@ -1,12 +1,12 @@
-// The review of a finished game (issue 31) in Chromium against the real server: a game
-// ends, the server analyses it in the background (fast here: ANALYSIS_MS), the replay
-// viewer shows the evaluation graph, the N key steps to a marked mistake, and the better
-// move is drawn as a ghost tile on the board.
+// The review of a finished game (issue 31) in Chromium against the real server: a solo game
+// against the computer ends, the server analyses it in the background (fast here:
+// ANALYSIS_MS), the end dialog offers "Review the game" once it is done, the replay viewer
+// shows the evaluation graph, the N key steps to a marked mistake, and the better move is
+// drawn as a ghost tile on the board.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog } from './helpers.mjs';
-import { playOverProtocol } from './games-helpers.mjs';
+import { setUp, showingServerLog, skipToEnd, openStartPage, startSoloGame, playFirstLegalToEnd } from './helpers.mjs';
 
 // The server the test starts inherits these: a quick analysis at the normal priority.
 process.env.ANALYSIS_MS = '20';
@@ -18,19 +18,16 @@ test('a finished game is reviewed: the graph, a marked mistake reached with N, t
   const { server, browser } = await setUp(t);
   const errors = [];
   await showingServerLog(server, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.setDefaultTimeout(20000);
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
-    const live = await playOverProtocol(page, { names: ['Ann', 'Ben', 'Cléa'], seed: 11 });
-    assert.equal(live.state.phase, 'finished');
+    const page = await openStartPage(browser, server, errors);
+    await startSoloGame(page, { level: 'easy' });
+    await playFirstLegalToEnd(page);  // no meeple ever: the analysis marks mistakes
+    const room = await page.evaluate(() => window.__carc.room);
+    await skipToEnd(page);
 
     // While it runs the viewer says how long; once done it draws the graph.
     let analysis = null;
     for (let i = 0; i < 600; i++) {
-      analysis = await (await fetch(`${server.base}/api/rooms/${live.room}/analysis`)).json();
+      analysis = await (await fetch(`${server.base}/api/rooms/${room}/analysis`)).json();
       if (analysis.status === 'done') break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -38,9 +35,11 @@ test('a finished game is reviewed: the graph, a marked mistake reached with N, t
     const marked = analysis.moves.filter((m) => m.label === 'mistake' || m.label === 'blunder');
     assert.ok(marked.length > 0, 'random moves make mistakes');
 
-    await page.goto(`${server.base}/replay/${live.room}`);
+    // The end dialog offers the review once the analysis is done (it asks again while it runs).
+    await page.click('[data-testid="end-review"]', { timeout: 30000 });
+    await page.waitForURL(`${server.base}/replay/${room}`);
     await page.waitForSelector('[data-testid="review-graph"]');
-    assert.equal(await page.locator('[data-testid="review-graph"] polyline').count(), 3, 'one line per player');
+    assert.equal(await page.locator('[data-testid="review-graph"] polyline').count(), 2, 'one line per player');
     assert.equal(await page.locator('[data-testid="review-graph"] circle.review-mark').count(), marked.length);
 
     // N: the first marked move, shown played, with its label and the better move's ghost.

@@ -125,11 +125,15 @@ export class RoomLife {
     };
   }
 
-  /** Asks for the game's analysis once, then again while it runs (the end dialog shows it). */
+  /**
+   * Asks for the game's analysis, then again while it runs (the end dialog shows it). Just
+   * after the last move the server may not have queued it yet (404): asked a few more times.
+   */
   watchReview(rerender) {
     if (this.reviewWatched === this.room) return;
     this.reviewWatched = this.room;
     const room = this.room;
+    let misses = 0;
     const ask = async () => {
       let a = null;
       try {
@@ -142,6 +146,7 @@ export class RoomLife {
       this.review = a ? { status: a.status, eta_seconds: a.eta_seconds } : null;
       rerender();
       if (a && a.status !== 'done') setTimeout(ask, Math.min(10, Math.max(2, Number(a.eta_seconds) || 5)) * 1000);
+      else if (!a && ++misses <= 5) setTimeout(ask, 2000 * misses);
     };
     ask();
   }

@@ -74,7 +74,7 @@ export class RoomPanels {
     end.hidden = !ctx.end.show;
     if (ctx.end.show) {
       const life = ctx.end.life;
-      this.part('end', [state.result, state.rematch, mySeat, life.rematchAsked, life.offered, names], () => {
+      this.part('end', [state.result, state.rematch, mySeat, life.rematchAsked, life.offered, names, life.review?.status, life.review?.eta_seconds], () => {
         renderEnd(end, state, mySeat);
         life.renderEnd(end, state, mySeat, ctx.end.rerender);
       });
