@@ -325,6 +325,7 @@ export function readProject(root) {
     testScript: read('scripts/test.sh'),
     installScript: read('scripts/install-deps.sh'),
     readme: maybe('README.md') ?? '',
+    configDoc: maybe('docs/configuration.md') ?? '',
     ciRun: maybe('.ci/run') ?? '',
     cmake: listFiles(root, ['CMakeLists.txt'])
       .filter((p) => !p.includes(`${path.sep}node_modules${path.sep}`) && !path.relative(root, p).startsWith('build'))

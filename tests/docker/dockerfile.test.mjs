@@ -197,19 +197,19 @@ describe('the server binary behaves as the image expects', { skip: !haveServer &
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('--help documents --probe, and README documents every flag of --help', () => {
+  test('--help documents --probe, and docs/configuration.md documents every flag of --help', () => {
     const r = spawnSync(serverBin, ['--help'], { encoding: 'utf8', timeout: 10000 });
     assert.equal(r.status, 0, r.stderr);
     const help = r.stdout + r.stderr;
     const flags = [...new Set(help.match(/--[a-z][a-z0-9-]+/g) ?? [])];
     assert.ok(flags.includes('--probe'), help);
     assert.ok(flags.includes('--port') && flags.includes('--data-dir') && flags.includes('--base-url'), help);
-    const missing = flags.filter((fl) => fl !== '--help' && !project.readme.includes(`\`${fl}`));
-    assert.deepEqual(missing, [], 'flags missing from the README configuration table');
+    const missing = flags.filter((fl) => fl !== '--help' && !project.configDoc.includes(`\`${fl}`));
+    assert.deepEqual(missing, [], 'flags missing from the table of docs/configuration.md');
     const envs = [...new Set([...help.matchAll(/\[([A-Z][A-Z0-9_]*)\]/g)].map((m) => m[1]))];
     assert.ok(envs.includes('PORT') && envs.includes('DATA_DIR'), help);
-    const missingEnv = envs.filter((e) => !project.readme.includes(`\`${e}\``));
-    assert.deepEqual(missingEnv, [], 'environment variables missing from the README configuration table');
+    const missingEnv = envs.filter((e) => !project.configDoc.includes(`\`${e}\``));
+    assert.deepEqual(missingEnv, [], 'environment variables missing from the table of docs/configuration.md');
     const portLine = help.split('\n').find((l) => l.includes('--port')) ?? '';
     assert.match(portLine, /8080/, 'the --port help names its default, 8080');
   });
