@@ -87,7 +87,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
     REQUIRE(create(*s, "old-room"));
     REQUIRE(append(*s, "old-room", 0, "start", 3, "playing"));
   }
-  pg.psql(old.substr(old.rfind('/') + 1), "DROP TABLE analyses; ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
+  pg.psql(old.substr(old.rfind('/') + 1), "DROP TABLE analyses; DROP TABLE wakes; DROP TABLE key_seats; ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
   {
     auto s = PgStore::open(old, node("n1"));
     CHECK(scalar(old, "SELECT value FROM carc_meta") == std::to_string(PgStore::kSchemaVersion));
@@ -96,6 +96,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
     CHECK(r->actions.size() == 1);
     CHECK(r->version == 3);
     CHECK(scalar(old, "SELECT to_regclass('analyses') IS NOT NULL") == "t");  // step 3
+    CHECK(scalar(old, "SELECT count(*) FROM pg_tables WHERE tablename IN ('wakes', 'player_keys', 'key_seats', 'notices_sent')") == "4");  // step 4
   }
 }
 

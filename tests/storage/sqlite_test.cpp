@@ -122,11 +122,34 @@ TEST_CASE("sqlite: a version-1 database is migrated forward with its rooms") {
   REQUIRE(append(*s, "old-room", 2, "p2", 13));  // the log goes on after the migration
   CHECK(load(*s, "old-room")->version == 13);     // step 4: the action keeps its version
   s.reset();
-  CHECK(raw_int(file, "PRAGMA user_version") == 5);
+  CHECK(raw_int(file, "PRAGMA user_version") == 6);
   CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'analyses'") == 1);  // step 5
+  CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('wakes', 'player_keys', 'key_seats', 'notices_sent')") == 4);  // step 6
   CHECK(raw_int(file, "SELECT version FROM actions WHERE room = 'old-room' AND seq = 0") == 0);  // older actions
   CHECK(raw_int(file, "SELECT count(*) FROM sqlite_master WHERE name = 'seats'") == 0);  // step 3
   CHECK(raw_int(file, "SELECT seed FROM rooms WHERE id = 'old-room'") == -2);  // kept as it was
+}
+
+TEST_CASE("sqlite: a version-5 database whose key and wake tables were made outside the migrations keeps their rows") {
+  TempDir tmp;
+  const auto file = tmp.path() / "carcassonne.db";
+  {
+    auto s = SqliteStore::open(tmp.path());  // the latest schema, then back to 5 with the rows a server of then made
+  }
+  raw_sql(file,
+          "INSERT INTO player_keys VALUES('k1', 10);"
+          "INSERT INTO key_seats VALUES('k1', 'room-a', 1, 'sealed', 11);"
+          "INSERT INTO notices_sent VALUES('n1', 12);"
+          "INSERT INTO wakes VALUES('room-a', 13);"
+          "PRAGMA user_version = 5;");
+  {
+    auto s = SqliteStore::open(tmp.path());
+  }
+  CHECK(raw_int(file, "PRAGMA user_version") == SqliteStore::kSchemaVersion);
+  CHECK(raw_int(file, "SELECT created_ms FROM player_keys WHERE hash = 'k1'") == 10);
+  CHECK(raw_int(file, "SELECT seat FROM key_seats WHERE key_hash = 'k1' AND room = 'room-a'") == 1);
+  CHECK(raw_int(file, "SELECT sent_ms FROM notices_sent WHERE id = 'n1'") == 12);
+  CHECK(raw_int(file, "SELECT due_ms FROM wakes WHERE room = 'room-a'") == 13);
 }
 
 TEST_CASE("sqlite: an append writes the log alone; the version comes back from it, updated_ms within a minute") {

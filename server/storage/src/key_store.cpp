@@ -12,19 +12,13 @@ namespace carc::server {
 
 namespace {
 
-// Tables of their own beside the rooms' (new and standalone: "IF NOT EXISTS" is their whole
-// migration, and an older server ignores them).
-constexpr const char* kSqliteSchema =
-    "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms INTEGER NOT NULL) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,"
-    "  sealed TEXT NOT NULL, added_ms INTEGER NOT NULL, PRIMARY KEY(key_hash, room)) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms INTEGER NOT NULL) WITHOUT ROWID;";
+// The tables (player_keys, key_seats, notices_sent) are made by the rooms' store's
+// migrations (sqlite_store.cpp 5 -> 6, pg_schema.cpp 3 -> 4), which run first.
 
 class SqliteKeys final : public KeyStore {
  public:
   explicit SqliteKeys(const std::filesystem::path& file) : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    db_.exec(kSqliteSchema);
   }
   Status add_key(const std::string& hash, std::int64_t created_ms) override {
     return guard([&] { db_.prepare("INSERT INTO player_keys(hash, created_ms) VALUES(?1, ?2)").bind(1, hash).bind(2, created_ms).run(); });
@@ -152,12 +146,6 @@ class PgKeys final : public KeyStore {
  public:
   explicit PgKeys(const std::string& url) : conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
-    conn_.exec(
-        "BEGIN; SELECT pg_advisory_xact_lock(7236518114);"
-        "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms BIGINT NOT NULL);"
-        "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INT NOT NULL,"
-        "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room));"
-        "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms BIGINT NOT NULL); COMMIT");
     conn_.prepare("notice_mark", "INSERT INTO notices_sent(id, sent_ms) VALUES($1, $2) ON CONFLICT(id) DO NOTHING");
     conn_.prepare("notice_sent", "SELECT 1 FROM notices_sent WHERE id = $1");
     conn_.prepare("key_add", "INSERT INTO player_keys(hash, created_ms) VALUES($1, $2)");

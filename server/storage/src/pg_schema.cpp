@@ -45,6 +45,15 @@ constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
     "  record TEXT NOT NULL,"
     "  moves TEXT NOT NULL,"
     "  updated_ms BIGINT NOT NULL);",
+    // 3 -> 4 (issue 30): turn-based rooms' wake-ups, player keys with their sealed seats,
+    // and the notices sent. Servers before this step made these tables outside the
+    // migrations, hence "IF NOT EXISTS".
+    "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS wakes_by_due ON wakes(due_ms);"
+    "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INT NOT NULL,"
+    "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room));"
+    "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms BIGINT NOT NULL);",
 };
 
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7236518112)";

@@ -63,6 +63,15 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     "  record TEXT NOT NULL,"
     "  moves TEXT NOT NULL,"
     "  updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
+    // 5 -> 6 (issue 30): turn-based rooms' wake-ups, player keys with their sealed seats,
+    // and the notices sent. Servers before this step made these tables outside the
+    // migrations, hence "IF NOT EXISTS".
+    "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS wakes_by_due ON wakes(due_ms);"
+    "CREATE TABLE IF NOT EXISTS player_keys(hash TEXT PRIMARY KEY, created_ms INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INTEGER NOT NULL,"
+    "  sealed TEXT NOT NULL, added_ms INTEGER NOT NULL, PRIMARY KEY(key_hash, room)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
 // How stale a room's updated_ms may get while it plays: an append refreshes it only once it

@@ -12,18 +12,14 @@ namespace carc::server {
 
 namespace {
 
-// Beside the rooms' own tables and migrations (the table is new and stands alone, so
-// "IF NOT EXISTS" is its whole migration; an older server simply ignores it).
-constexpr const char* kSqliteSchema =
-    "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms INTEGER NOT NULL) WITHOUT ROWID;"
-    "CREATE INDEX IF NOT EXISTS wakes_by_due ON wakes(due_ms);";
+// The table `wakes` is made by the rooms' store's migrations (sqlite_store.cpp 5 -> 6,
+// pg_schema.cpp 3 -> 4), which run first.
 
 class SqliteWakes final : public WakeStore {
  public:
   explicit SqliteWakes(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    db_.exec(kSqliteSchema);
   }
   Status set(const std::string& room, std::optional<std::int64_t> due_ms) override {
     try {
@@ -98,11 +94,6 @@ class PgWakes final : public WakeStore {
  public:
   PgWakes(const std::string& url, std::string node_id) : node_(std::move(node_id)), conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
-    // Several nodes may start at once: one of them creates the table, under a lock.
-    conn_.exec(
-        "BEGIN; SELECT pg_advisory_xact_lock(7236518113);"
-        "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms BIGINT NOT NULL);"
-        "CREATE INDEX IF NOT EXISTS wakes_by_due ON wakes(due_ms); COMMIT");
     prepare();
   }
   Status set(const std::string& room, std::optional<std::int64_t> due_ms) override {

@@ -53,7 +53,7 @@ struct PgOptions {
 class PgStore final : public RoomStore, public ClusterStore {
  public:
   using Options = PgOptions;
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   // Connects to `url` (postgresql://user:pass@host:port/db or a libpq conninfo), migrates
   // the schema forward and registers the node's lease. Throws StorageError when the

@@ -56,7 +56,7 @@ class SqliteStore final : public RoomStore {
   using Options = SqliteOptions;
   using Sync = SqliteOptions::Sync;
 
-  static constexpr int kSchemaVersion = 5;
+  static constexpr int kSchemaVersion = 6;
   static constexpr const char* kFileName = "carcassonne.db";
 
   // Opens (or creates) `dir`/carcassonne.db. Throws StorageError when the folder cannot be
