@@ -251,6 +251,13 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       break;
     }
     case 'R': d.action = RematchCreated{in.str()}; break;
+    case 'H': {
+      HintGiven h;
+      h.seat = in.small(0, kMaxPlayers - 1);
+      h.turn = in.small(0, INT32_MAX);
+      d.action = h;
+      break;
+    }
     default: return "unknown action tag '" + std::string(1, tag) + "'";
   }
   if (auto err = in.error()) return *err;
@@ -356,6 +363,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           },
           [&](const ChatPosted& c) { return head('C').num(c.id).opt(c.seat).num(c.time_ms).str(c.name).str(c.text).take(); },
           [&](const RematchCreated& r) { return head('R').str(r.room).take(); },
+          [&](const HintGiven& h) { return head('H').num(h.seat).num(h.turn).take(); },
       },
       action);
 }

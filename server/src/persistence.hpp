@@ -77,8 +77,14 @@ struct ChatPosted {
 struct RematchCreated {
   std::string room;
 };
+// A hint given (issue 31): counted for `seat` in players[].hints, once in game move `turn`
+// (the moves played when it was asked), so the counts survive a restart.
+struct HintGiven {
+  int seat = 0;
+  int turn = 0;
+};
 using RoomAction = std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted,
-                                RematchCreated, WebhookChanged, PushChanged>;
+                                RematchCreated, WebhookChanged, PushChanged, HintGiven>;
 
 // What storage gives back to rebuild a room: its accepted actions in order (Room::restore
 // replays them), and the highest versions stored with them or bumped since.

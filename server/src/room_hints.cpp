@@ -1,8 +1,8 @@
 // Hints (issue 31): the player whose turn it is asks what the medium computer player would
 // play. The move is computed on the bot pool (never on the room's strand), sent to that
 // player only, and counted in players[].hints. A second ask in the same turn gets the
-// first answer again and is not counted again. The counts live in memory: a restart of the
-// server starts them from zero again (docs/protocol-details.md).
+// first answer again and is not counted again. The count is a stored action (HintGiven),
+// so it survives a restart; the hint is sent once it is stored.
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/record.hpp"
 #include "random.hpp"
@@ -50,10 +50,20 @@ void RoomLogic::hint_ready(std::uint64_t ticket, const std::optional<Move>& move
     return;
   }
   hint_move_ = *move;
-  ++s.hints;
-  begin_change();
-  publish(nullptr, fx);
-  if (s.holder != nullptr) send_hint(*s.holder, *move);
+  if (hint_counted_turn_ == hint_turn_) {  // counted before a restart: not again
+    if (s.holder != nullptr) send_hint(*s.holder, *move);
+    return;
+  }
+  const RoomAction action = HintGiven{game_->current_seat(), hint_turn_};
+  store(PendingAction{nullptr, action}, action, false, fx, SteadyClock::now());
+}
+
+void RoomLogic::hint_given(const HintGiven& h, Effects& fx) {
+  ++seats_.at(h.seat).hints;
+  hint_counted_turn_ = h.turn;
+  publish(nullptr, fx, changes_.received());
+  Client* holder = seats_.at(h.seat).holder;
+  if (holder != nullptr && hint_move_ && hint_turn_ == h.turn) send_hint(*holder, *hint_move_);
 }
 
 void RoomLogic::send_hint(Client& c, const Move& move) const {

@@ -90,6 +90,11 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (chat_.size() > protocol::kChatKept) chat_.pop_front();
   } else if (const auto* rm = std::get_if<RematchCreated>(&action)) {
     rematch_ = rm->room;
+  } else if (const auto* h = std::get_if<HintGiven>(&action)) {
+    if (!game_) return "a hint before the start";
+    if (h->seat < 0 || h->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(h->seat);
+    ++seats_[static_cast<std::size_t>(h->seat)].hints;
+    hint_counted_turn_ = h->turn;
   }
   return std::nullopt;
 }
@@ -227,6 +232,12 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
       // A computer player's move is never refused: it thinks again once storage is back.
       thinking_ = 0;
       bot_retry_ms_ = now_ms + 1000;
+    } else if (const auto* a = std::get_if<PendingAction>(&p); a && std::holds_alternative<HintGiven>(a->action)) {
+      // A hint is sent only once it is counted: the next ask computes it again.
+      hint_turn_ = -1;
+      hint_move_.reset();
+      const int seat = std::get<HintGiven>(a->action).seat;
+      if (Client* holder = seats_.at(seat).holder) refuse(*holder, ErrorCode::Unavailable, "no hint could be stored; try again");
     }
   }
   resume(now_ms, fx);
@@ -274,6 +285,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     notify_turn(fx);
     return maybe_think(now_ms, fx);
   }
+  if (const auto* h = std::get_if<HintGiven>(&action)) return hint_given(*h, fx);
   if (const auto* c = std::get_if<ChatPosted>(&action)) {
     ++next_chat_id_;
     const bool drop = chat_.size() >= protocol::kChatKept;

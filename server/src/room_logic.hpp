@@ -149,6 +149,7 @@ class RoomLogic {
   std::uint64_t hint_ticket_ = 0;
   int hint_turn_ = -1;
   std::optional<Move> hint_move_;
+  int hint_counted_turn_ = -1;  // the game move whose hint is counted (stored as HintGiven)
   std::optional<protocol::WebhookSetting> hook_;  // a secret of the room: never in the public state
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
@@ -231,6 +232,7 @@ class RoomLogic {
   // ---- room_hints.cpp (issue 31) ----
   void on_hint(Member& m, std::int64_t now_ms, Effects& fx);
   void send_hint(Client& c, const Move& move) const;
+  void hint_given(const HintGiven& h, Effects& fx);  // stored: counted, published, sent
   // The host's lobby commands share their first checks; false when refused.
   bool host_in_lobby(Member& m, std::string_view what);
   void send_rematch(Member& m);

@@ -1,6 +1,6 @@
 // Hints (issue 31) against the real server: settings.hints and its default (on when one
 // human plays against computer players), the host's choice kept by a restart and by a
-// rematch, the hint sent to the asking player only and counted once a turn in
+// rematch, the counts kept by a restart, the hint sent to the asking player only and counted once a turn in
 // players[].hints, and each refusal (not_joined, not_started, hints_off, not_your_turn,
 // game_over).
 #include <doctest/doctest.h>
@@ -118,15 +118,28 @@ TEST_CASE("hints: off by default between humans; the host's choice, kept by a re
   other.send(kHint);
   CHECK(other.expect_error() == "not_your_turn");
   t.current().send(kHint);
-  CHECK(t.current().expect("hint", std::chrono::seconds(30))["move"].is_object());
+  const json hinted = t.current().expect("hint", std::chrono::seconds(30))["move"];
+  CHECK(hinted.is_object());
+  const int asker = t.current().seat().value();
+  wait_for(alice, [&](const json& s) { return s["players"][asker]["hints"] == 1; }, std::chrono::seconds(5));
   t.sync();
 
+  // The count is stored: a crash keeps it, and the same turn's hint is not counted again.
   const std::string room = t.room;
+  const std::string asker_token = t.players[static_cast<std::size_t>(asker)]->token();
   const std::string alice_token = alice.token();
   server.crash_and_restart();
   Peer alice2(server.port(), room);
   alice2.join_token(alice_token);
   CHECK(alice2.state()["settings"]["hints"] == true);
+  CHECK(alice2.state()["players"][asker]["hints"] == 1);
+  Peer again(server.port(), room);
+  again.join_token(asker_token);
+  again.send(kHint);
+  CHECK(again.expect("hint", std::chrono::seconds(30))["move"].is_object());
+  again.send({{"type", "chat"}, {"text", "after the hint"}});  // a later change: the count is settled by then
+  wait_for(again, [&](const json& s) { return !s["chat"].empty(); }, std::chrono::seconds(5));
+  CHECK(again.state()["players"][asker]["hints"] == 1);
 }
 
 TEST_CASE("hints: a rematch keeps the host's choice") {
