@@ -154,9 +154,8 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
         totals_.goods[static_cast<std::size_t>(w)] += goods->points;
       }
       put8(bytes_, mask);
-      const int seats = std::max(kMaxPlayersBase, goods->players);
-      put8(bytes_, seats);
-      for (int k = 0; k < seats; ++k) put8(bytes_, goods->held[static_cast<std::size_t>(k)]);
+      put8(bytes_, goods->players);  // one entry a seat of the game, as in a replay's events
+      for (int k = 0; k < goods->players; ++k) put8(bytes_, goods->held[static_cast<std::size_t>(k)]);
     } else {
       continue;  // other draws, MeepleReturned
     }

@@ -149,7 +149,7 @@ TEST_CASE("figures over the protocol: every refusal code, in a base room and an 
   alice.join("Alice");
   bob.join("Bob");
   alice.send({{"type", "start"}});
-  alice.expect("patch");
+  wait_for(alice, [](const json& s) { return s["phase"] == "playing"; }, 10s);
   bob.catch_up(alice.version());
   Peer& p = alice.state()["turn"]["seat"] == 0 ? alice : bob;
   p.catch_up(alice.version());
@@ -227,7 +227,7 @@ TEST_CASE("a builder's two-part turn over WebSockets, with a reconnect and a cra
     peers[0]->send({{"type", "settings"}, {"turn_seconds", 600}});
     peers[0]->expect("patch");
     peers[0]->send({{"type", "start"}});
-    peers[0]->expect("patch");
+    wait_for(*peers[0], [](const json& st) { return st["phase"] == "playing"; }, 10s);
     for (auto& p : peers) p->catch_up(peers[0]->version());
     while (!seen && peers[0]->state()["phase"] == "playing") {
       const json s = peers[0]->state();
