@@ -69,7 +69,7 @@ void RoomLogic::hint_given(const HintGiven& h, Effects& fx) {
 void RoomLogic::send_hint(Client& c, const Move& move) const {
   // {"type":"hint","turn":N,"move":{...the record's move object...}}
   std::string frame = R"({"type":"hint","turn":)";
-  protocol::append_int(frame, game_->moves_played() + 1);  // turn.number
+  protocol::append_int(frame, events_.turn_number(game_->in_extra_part()));  // turn.number
   frame += R"(,"move":)";
   frame += protocol::move_json(move).dump();
   frame += '}';

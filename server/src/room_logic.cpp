@@ -56,7 +56,8 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   if (const auto* s = std::get_if<SeatTaken>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
-    if (seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) return "too many seats";
+    // A rematch stores its seats before its settings: the inns' sixth seat comes first.
+    if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
     seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host);
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
@@ -75,7 +76,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
-    if (n < kMinPlayers || g->players != n) return "players do not match seats";
+    if (n < kMinPlayers || g->players != n || n > max_seats()) return "players do not match seats";
     start_game(*g, nullptr);
   } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
     if (!game_) return "a move before the start";
@@ -124,6 +125,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.deadline_ms = deadline();
   f.rematch = rematch_;
   f.game = game_.get();
+  f.turn_number = events_.turn_number(game_ && game_->in_extra_part());
   f.result = record_.result();
   if (game_ && game_->moves_played() != projected_at_) {  // once a move, not once a change
     projected_ = projected_points(*game_);
@@ -374,8 +376,15 @@ std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& m
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
-  bank_after_move(action);
-  turn_started_ms_ = action.time_ms;
+  // A builder's extra part (traders.md) is one turn with part 1: a bank runs on through
+  // both parts and gets its increment once, at the end. A live clock (turn_seconds) and a
+  // bank that ran out start again for the extra part.
+  const bool bank_runs_on = settings_.turn_based() && !action.automatic && game_->in_extra_part() &&
+                            game_->current_seat() == action.seat;
+  if (!bank_runs_on) {
+    bank_after_move(action);
+    turn_started_ms_ = action.time_ms;
+  }
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
   record_.add(events, action.automatic);
@@ -424,68 +433,6 @@ void RoomLogic::free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx) 
     if (seated) token = seats_[static_cast<std::size_t>(m->seat)].token;
     welcome(*m, token, now_ms, !seated && f.reason == SeatFreed::Reason::Kicked);
   }
-}
-
-// ---------------------------------------------------------------------------------------
-// Connections
-
-void RoomLogic::attach(const ClientPtr& c) { members_.push_back(Member{c, Role::None, -1, {}}); }
-
-void RoomLogic::detach(const ClientPtr& c, std::int64_t now_ms, Effects& fx) {
-  if (changes_.busy()) return defer(DeferredDetach{c});
-  const auto it = std::find_if(members_.begin(), members_.end(), [&](const Member& m) { return m.client == c; });
-  if (it == members_.end()) return;
-  const Role role = it->role;
-  const int seat = it->seat;
-  members_.erase(it);
-  if (role == Role::Player && seats_[static_cast<std::size_t>(seat)].holder == c.get()) {
-    SeatState& s = seats_[static_cast<std::size_t>(seat)];
-    s.holder = nullptr;
-    s.token.clear();
-    s.gone_since_ms = now_ms;
-    spdlog::info("room {}: seat {} disconnected", id_, seat);
-    begin_change();
-    publish(nullptr, fx);
-  } else if (role == Role::Spectator) {
-    --spectators_;
-    begin_change();
-    publish(nullptr, fx);
-  }
-}
-
-void RoomLogic::handle(const ClientPtr& c, const protocol::ClientMessage& msg, std::int64_t now_ms,
-                       SteadyClock::time_point received, Effects& fx) {
-  // One change at a time: what arrives while a change is being stored waits its turn.
-  if (changes_.busy()) {
-    // Past the cap storage is stalled (or this room flooded): say so now, not queue forever.
-    if (!changes_.hold(DeferredMessage{c, msg, received})) {
-      refuse(*c, ErrorCode::Unavailable, "the server cannot store changes right now; try again");
-    }
-    return;
-  }
-  Member* m = find(c.get());
-  if (m == nullptr) return;  // already detached
-  on_message(*m, msg, now_ms, received, fx);
-}
-
-void RoomLogic::close_all(CloseReason why) {
-  for (auto& m : members_) m.client->close(why);
-}
-
-void RoomLogic::forget_clients() {
-  members_.clear();
-  for (auto& seat : seats_) seat.holder = nullptr;
-  changes_.forget_clients();
-}
-
-RoomLogic::Memory RoomLogic::memory() const {
-  Memory m;
-  m.engine = game_ ? sizeof(Game) : 0;
-  m.history = events_.memory_bytes() + record_.memory_bytes();
-  m.view = state_cache_.capacity() + patcher_.memory_bytes();
-  m.other = sizeof(RoomLogic) + seats_.memory_bytes() + members_.capacity() * sizeof(Member);
-  for (const auto& c : chat_) m.other += sizeof(c) + c.name.capacity() + c.text.capacity();
-  return m;
 }
 
 }  // namespace carc::server
