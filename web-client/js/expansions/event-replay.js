@@ -111,7 +111,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   return { ok: true, players, steps, final: finished, frames, result: state.result ?? null, mismatch: null, seatOf, auto };
 }
 
-const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black']; // protocol-details.md, by seat
+const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink']; // protocol-details.md, by seat
 
 /**
  * A record with expansions replayed by the server (POST /api/replay: the engine's replay,
