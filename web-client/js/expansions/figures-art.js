@@ -63,5 +63,6 @@ export function specialFigureMarkup(figure, x, y, colorName, { farmer = false, s
 
 /** A small standalone icon of a figure (the picker, the players' panels): inner markup for a viewBox of -14 -15 32 30. */
 export function figureIcon(figure, colorName) {
-  return body(figure, playerColor(colorName), false);
+  const grey = { fill: '#e4dccb', stroke: '#b3a78f', text: '#8a7d64', glyph: 'circle' }; // on the board
+  return body(figure, colorName ? playerColor(colorName) : grey, false);
 }
