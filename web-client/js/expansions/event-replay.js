@@ -20,6 +20,8 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const start = state?.board?.[0];
   const players = (state?.players ?? []).length;
   const abbot = (state?.settings?.expansions ?? []).includes('abbot');
+  // The special figures of the game (one each): those the room's players have, else the abbot's.
+  const figureKinds = Object.keys(state?.players?.[0]?.figures ?? (abbot ? { abbot: 1 } : {}));
   const refuse = { ok: false, move: null, reason: { code: 'expansions', expansions: (record?.expansions ?? []).join(', ') } };
   if (!start || !tiles[start.tile] || players < 2) return refuse;
   const moves = events.filter(isMove);
@@ -40,11 +42,11 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const snap = (k, upTo, done) => {
     const on = new Map(); // "x,y" -> {seat, at, figure?}
     const normal = new Array(players).fill(0);
-    const special = new Array(players).fill(0);
+    const special = Array.from({ length: players }, () => ({})); // figure -> on the board
     for (const f of map.occupied()) {
       for (const m of f.meeples) {
         on.set(`${m.x},${m.y}`, { seat: m.seat, at: m.at, ...(m.figure ? { figure: m.figure } : {}) });
-        if (m.figure === 'abbot') special[m.seat]++;
+        if (m.figure && m.figure !== 'meeple') special[m.seat][m.figure] = (special[m.seat][m.figure] ?? 0) + 1;
         else normal[m.seat]++;
       }
     }
@@ -62,7 +64,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       settings: state.settings,
       players: state.players.map((p) => ({
         seat: p.seat, name: p.name, color: p.color, score: scores[p.seat], meeples: 7 - normal[p.seat],
-        ...(abbot ? { figures: { abbot: 1 - special[p.seat] } } : {}),
+        ...(figureKinds.length ? { figures: Object.fromEntries(figureKinds.map((f) => [f, 1 - (special[p.seat][f] ?? 0)])) } : {}),
         connected: true, tile: held[p.seat], host: false, bot: p.bot ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
