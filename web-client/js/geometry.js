@@ -388,10 +388,13 @@ export function tileShapes(tileDef) {
       }
     }
     const dist = distanceTransform(free);
+    // Field I (inns.md) is what the side fields leave free, from the point nearest the middle.
+    const inner = new Uint8Array(free);
+    const sides = out.fields.some((f) => f.ports.includes('I')) ? out.fields.map((f) => f.ports.filter((p) => p !== 'I').map((p) => HALF_POINT[p])) : [];
+    for (const seeds of sides) floodFill(free, seeds).forEach((v, k) => { if (v) inner[k] = 0; });
     for (const f of out.fields) {
-      // Field I (inns.md) starts from the free point nearest the middle (a garden may sit there).
-      const seeds = f.ports.map((p) => (p === 'I' ? nearestFree(free, HALF_POINT.I) : HALF_POINT[p])).filter(Boolean);
-      const region = floodFill(free, seeds);
+      const seeds = f.ports.map((p) => (p === 'I' ? nearestFree(inner, HALF_POINT.I) : HALF_POINT[p])).filter(Boolean);
+      const region = floodFill(f.ports.includes('I') ? inner : free, seeds);
       const prefer = centroid(seeds.length ? seeds : [[50, 50]]);
       const p = bestPoint(region, dist, prefer, placed());
       anchors[f.id] = p ?? prefer;
