@@ -28,9 +28,7 @@ function icon(figure, color) {
 
 /** Shows the picker while the prepared placement offers special figures. */
 export function figurePicker(bar, { state, store, draft, onPick }) {
-  const row = bar.querySelector('.action-buttons');
-  if (!row) return;
-  let box = row.querySelector('#figure-picker');
+  let box = bar.querySelector('#figure-picker');
   if (!box) {
     box = h('div', { id: 'figure-picker', class: 'figure-picker', role: 'group', 'data-testid': 'figure-picker' });
     box.addEventListener('keydown', (ev) => {
@@ -50,7 +48,7 @@ export function figurePicker(bar, { state, store, draft, onPick }) {
       ev.preventDefault();
       ev.stopPropagation();
     });
-    row.insertBefore(box, row.firstChild);
+    bar.appendChild(box); // a row of its own under the hint and the buttons (expansions.css)
   }
   const entry = state?.phase === 'playing' && isMyTurn(store) && draft && !draft.pending ? entryOf(draft) : null;
   const offered = pickerFigures(entry);
@@ -63,7 +61,7 @@ export function figurePicker(bar, { state, store, draft, onPick }) {
   const focused = box.contains(document.activeElement) ? document.activeElement.dataset.figure : null;
   box.dataset.key = key;
   box.dataset.picked = picked ?? '';
-  box.replaceChildren(...offered.map(({ figure, ports }) => {
+  box.replaceChildren(h('span', { class: 'picker-label', 'aria-hidden': 'true', text: t('picker.label') }), ...offered.map(({ figure, ports }) => {
     const name = t(`figure.${figure}`);
     const label = t('picker.option', { figure: name, n: ports.length });
     const btn = h('button', {
