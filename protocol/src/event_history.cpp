@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
 #include "carc/protocol/json_text.hpp"
 
 namespace carc::protocol {
 namespace {
 
-enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver };
+enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra, kGoods, kGoodsScored };
+constexpr int kExtraFlag = 0x40;  // placed: part 2 of a builder's turn
 constexpr std::uint8_t kNoPort = 0xFF;
 
 void put16(std::vector<std::uint8_t>& b, int v) {
@@ -67,49 +69,54 @@ void EventHistory::append_started(std::string* ops) {
 }
 
 void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
+  bool replacing = false;  // an extra tile was discarded: the next draw replaces it (not a new extra part)
   for (const Event& e : events) {
     make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
       put8(bytes_, kPlaced);
-      put16(bytes_, next_turn_++);
+      put16(bytes_, turn_of(p->extra));
       put8(bytes_, p->seat);
       put8(bytes_, static_cast<int>(p->tile));
       put8(bytes_, p->cell.x);
       put8(bytes_, p->cell.y);
       put8(bytes_, p->rotation.quarter_turns());
       put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
-      put8(bytes_, static_cast<int>(p->figure) | (p->take_back ? 0x80 : 0));
+      put8(bytes_, static_cast<int>(p->figure) | (p->take_back ? 0x80 : 0) | (p->extra ? kExtraFlag : 0));
       if (p->take_back) {
         put8(bytes_, p->take_back->x);
         put8(bytes_, p->take_back->y);
       }
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
+      replacing = d->extra;
       put8(bytes_, kDiscarded);
-      put16(bytes_, next_turn_++);
+      put16(bytes_, turn_of(d->extra));
       put8(bytes_, d->seat);
-      put8(bytes_, static_cast<int>(d->tile));
+      put8(bytes_, static_cast<int>(d->tile) | (d->extra ? 0x80 : 0));
     } else if (const auto* s = std::get_if<FeatureScored>(&e)) {
       put8(bytes_, kScored);
       put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
       put8(bytes_, static_cast<int>(s->kind));
-      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->abbot_return ? 2 : 0));
+      const bool inn = s->kind == Kind::Road && (s->marks & kMarkInn) != 0;
+      const bool cathedral = s->kind == Kind::City && (s->marks & kMarkCathedral) != 0;
+      bool bonus = false;
+      for (int b : s->bonus) bonus = bonus || b != 0;
+      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->abbot_return ? 2 : 0) | (inn ? 4 : 0) | (cathedral ? 8 : 0) |
+                       (bonus ? 16 : 0));
       put16(bytes_, s->points);
       int mask = 0;
       for (Seat w : s->winners) {
         mask |= 1 << w;
-        if (s->abbot_return) {
-          totals_.abbot[static_cast<std::size_t>(w)] += s->points;
-          continue;
-        }
-        auto& by_kind = s->end_of_game ? totals_.end : totals_.game;
-        by_kind[static_cast<std::size_t>(w)][static_cast<std::size_t>(s->kind)] += s->points;
+        count_points(*s, w);
       }
       put8(bytes_, mask);
       // One entry a seat, never fewer than the 5 that base games' events always carried.
       const int seats = std::max(kMaxPlayersBase, s->players);
       put8(bytes_, seats);
       for (int k = 0; k < seats; ++k) put8(bytes_, s->meeples[static_cast<std::size_t>(k)]);
+      if (bonus) {
+        for (int k = 0; k < seats; ++k) put8(bytes_, s->bonus[static_cast<std::size_t>(k)]);
+      }
       put8(bytes_, s->tiles);
       put8(bytes_, s->pennants);
       put8(bytes_, s->cities);
@@ -125,8 +132,32 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       int mask = 0;
       for (Seat w : g->winners) mask |= 1 << w;
       put8(bytes_, mask);
+    } else if (const auto* drawn = std::get_if<TileDrawn>(&e)) {
+      if (!drawn->extra || std::exchange(replacing, false)) continue;  // held tiles are shown in players[]
+      put8(bytes_, kExtra);
+      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
+      put8(bytes_, drawn->seat);
+    } else if (const auto* taken = std::get_if<GoodsTaken>(&e)) {
+      put8(bytes_, kGoods);
+      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
+      put8(bytes_, taken->seat);
+      for (int k = 0; k < kGoodKinds; ++k) put8(bytes_, taken->goods[static_cast<std::size_t>(k)]);
+      put8(bytes_, taken->cell.x);
+      put8(bytes_, taken->cell.y);
+    } else if (const auto* goods = std::get_if<GoodsScored>(&e)) {
+      put8(bytes_, kGoodsScored);
+      put8(bytes_, static_cast<int>(goods->good));
+      put16(bytes_, goods->points);
+      int mask = 0;
+      for (Seat w : goods->winners) {
+        mask |= 1 << w;
+        totals_.goods[static_cast<std::size_t>(w)] += goods->points;
+      }
+      put8(bytes_, mask);
+      put8(bytes_, goods->players);  // one entry a seat of the game, as in a replay's events
+      for (int k = 0; k < goods->players; ++k) put8(bytes_, goods->held[static_cast<std::size_t>(k)]);
     } else {
-      continue;  // TileDrawn, MeepleReturned
+      continue;  // other draws, MeepleReturned
     }
     added(at, ops);
   }
@@ -164,6 +195,7 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       }
       const int extra = b[at + 8];
       const auto figure = static_cast<Figure>(extra & 0x0F);
+      if ((extra & kExtraFlag) != 0) out += R"(,"extra":true)";
       if (b[at + 7] != kNoPort && figure != Figure::Meeple) {
         out += R"(,"figure":")";
         out += figure_name(figure);
@@ -185,7 +217,8 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += R"(,"seat":)";
       append_int(out, b[at + 2]);
       out += R"(,"tile":)";
-      letter(out, b[at + 3]);
+      letter(out, b[at + 3] & 0x7F);
+      if ((b[at + 3] & 0x80) != 0) out += R"(,"extra":true)";
       out += '}';
       return at + 4;
     case kScored: {
@@ -195,7 +228,10 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += kind_name(static_cast<Kind>(b[at + 2]));
       out += R"(","end":)";
       append_bool(out, (b[at + 3] & 1) != 0);
-      if ((b[at + 3] & 2) != 0) out += R"(,"abbot_return":true)";
+      const int flags = b[at + 3];
+      if ((flags & 2) != 0) out += R"(,"abbot_return":true)";
+      if ((flags & 4) != 0) out += R"(,"inn":true)";
+      if ((flags & 8) != 0) out += R"(,"cathedral":true)";
       out += R"(,"points":)";
       append_int(out, get16(b, at + 4));
       out += R"(,"seats":)";
@@ -207,6 +243,13 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
         append_int(out, b[at + 8 + static_cast<std::size_t>(s)]);
       }
       at += 8 + static_cast<std::size_t>(seats);
+      if ((flags & 16) != 0) {  // the pig's points beyond `points`, per seat
+        out += R"(],"bonus":[)";
+        for (int s = 0; s < seats; ++s, ++at) {
+          if (s > 0) out += ',';
+          append_int(out, b[at]);
+        }
+      }
       out += R"(],"tiles":)";
       append_int(out, b[at]);
       out += R"(,"pennants":)";
@@ -227,6 +270,46 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += "]}";
       return at;
     }
+    case kExtra:
+      out += R"(,"type":"extra","turn":)";
+      append_int(out, get16(b, at));
+      out += R"(,"seat":)";
+      append_int(out, b[at + 2]);
+      out += '}';
+      return at + 3;
+    case kGoods:
+      out += R"(,"type":"goods","turn":)";
+      append_int(out, get16(b, at));
+      out += R"(,"seat":)";
+      append_int(out, b[at + 2]);
+      out += R"(,"goods":{)";
+      for (int k = 0; k < kGoodKinds; ++k) {
+        if (k > 0) out += ',';
+        append_key(out, good_name(static_cast<Good>(k)));
+        append_int(out, b[at + 3 + static_cast<std::size_t>(k)]);
+      }
+      out += R"(},"x":)";
+      append_int(out, s8(b[at + 3 + kGoodKinds]));
+      out += R"(,"y":)";
+      append_int(out, s8(b[at + 4 + kGoodKinds]));
+      out += '}';
+      return at + 5 + kGoodKinds;
+    case kGoodsScored: {
+      out += R"(,"type":"goods_scored","good":")";
+      out += good_name(static_cast<Good>(b[at]));
+      out += R"(","points":)";
+      append_int(out, get16(b, at + 1));
+      out += R"(,"seats":)";
+      seats_array(out, b[at + 3]);
+      out += R"(,"held":[)";
+      const int seats = b[at + 4];
+      for (int s = 0; s < seats; ++s) {
+        if (s > 0) out += ',';
+        append_int(out, b[at + 5 + static_cast<std::size_t>(s)]);
+      }
+      out += "]}";
+      return at + 5 + static_cast<std::size_t>(seats);
+    }
     default: {  // kGameOver
       out += R"(,"type":"game_over","final_scores":[)";
       const int n = b[at++];
@@ -240,6 +323,35 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       return at + 1;
     }
   }
+}
+
+int EventHistory::turn_of(bool extra) {
+  // Both parts of a builder's turn are one turn: entries of part 2 keep part 1's number.
+  if (extra) return next_turn_ > 1 ? next_turn_ - 1 : 1;
+  return next_turn_++;
+}
+
+void EventHistory::count_points(const FeatureScored& s, Seat w) {
+  const auto seat = static_cast<std::size_t>(w);
+  if (s.abbot_return) {
+    totals_.abbot[seat] += s.points;
+    return;
+  }
+  // Inns and cathedrals (inns.md): the feature's kind gets what it would score without its
+  // mark, the mark's own row the difference (below 0 for an unfinished one at the end).
+  int base = s.points;
+  int* mark = nullptr;
+  if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) {
+    base = s.tiles;
+    mark = &(s.end_of_game ? totals_.inn_end : totals_.inn_game)[seat];
+  } else if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) {
+    base = (s.end_of_game ? 1 : 2) * (s.tiles + s.pennants);
+    mark = &(s.end_of_game ? totals_.cathedral_end : totals_.cathedral_game)[seat];
+  }
+  auto& by_kind = s.end_of_game ? totals_.end : totals_.game;
+  by_kind[seat][static_cast<std::size_t>(s.kind)] += base;
+  if (mark != nullptr) *mark += s.points - base;
+  totals_.pig[seat] += s.bonus[seat];  // a field winner's pig (traders.md)
 }
 
 void EventHistory::write_json(std::string& out) const {

@@ -146,15 +146,7 @@ std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
   return set;
 }
 
-std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) {
-  auto set = parse_expansions(value);
-  if (const auto* s = std::get_if<ExpansionSet>(&set)) {
-    for (const Expansion e : {Expansion::Inns, Expansion::Traders}) {
-      if (s->has(e)) return "expansion \"" + std::string(expansion_name(e)) + "\" is not offered in rooms yet";
-    }
-  }
-  return set;
-}
+std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) { return parse_expansions(value); }
 
 json expansions_json(ExpansionSet set) {
   json out = json::array();

@@ -59,7 +59,7 @@ void RoomLogic::hint_ready(std::uint64_t ticket, const std::optional<Move>& move
 void RoomLogic::send_hint(Client& c, const Move& move) const {
   // {"type":"hint","turn":N,"move":{...the record's move object...}}
   std::string frame = R"({"type":"hint","turn":)";
-  protocol::append_int(frame, game_->moves_played() + 1);  // turn.number
+  protocol::append_int(frame, events_.turn_number(game_->in_extra_part()));  // turn.number
   frame += R"(,"move":)";
   frame += protocol::move_json(move).dump();
   frame += '}';

@@ -56,7 +56,8 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   if (const auto* s = std::get_if<SeatTaken>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
-    if (seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) return "too many seats";
+    // A rematch stores its seats before its settings: the inns' sixth seat comes first.
+    if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
     seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host);
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
@@ -75,7 +76,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
-    if (n < kMinPlayers || g->players != n) return "players do not match seats";
+    if (n < kMinPlayers || g->players != n || n > max_seats()) return "players do not match seats";
     start_game(*g, nullptr);
   } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
     if (!game_) return "a move before the start";
@@ -119,6 +120,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.deadline_ms = deadline();
   f.rematch = rematch_;
   f.game = game_.get();
+  f.turn_number = events_.turn_number(game_ && game_->in_extra_part());
   f.result = record_.result();
   if (game_ && game_->moves_played() != projected_at_) {  // once a move, not once a change
     projected_ = projected_points(*game_);
@@ -362,8 +364,15 @@ std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& m
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
-  bank_after_move(action);
-  turn_started_ms_ = action.time_ms;
+  // A builder's extra part (traders.md) is one turn with part 1: a bank runs on through
+  // both parts and gets its increment once, at the end. A live clock (turn_seconds) and a
+  // bank that ran out start again for the extra part.
+  const bool bank_runs_on = settings_.turn_based() && !action.automatic && game_->in_extra_part() &&
+                            game_->current_seat() == action.seat;
+  if (!bank_runs_on) {
+    bank_after_move(action);
+    turn_started_ms_ = action.time_ms;
+  }
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
   record_.add(events, action.automatic);

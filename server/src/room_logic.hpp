@@ -102,6 +102,8 @@ class RoomLogic {
   std::int64_t version() const { return version_; }
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
+  // Seats the room's expansions allow: 6 with inns, 5 otherwise (inns.md).
+  int max_seats() const { return ruleset(settings_.expansions).max_players; }
   int humans() const {
     int n = 0;
     for (const SeatState& s : seats_) n += s.bot ? 0 : 1;

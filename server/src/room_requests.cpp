@@ -86,7 +86,7 @@ void RoomLogic::on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t no
   }
 
   if (m.role == Role::Player) return refuse(*m.client, ErrorCode::BadMessage, "this connection already has a seat");
-  if (phase_ != RoomPhase::Lobby || seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) {
+  if (phase_ != RoomPhase::Lobby || seats_.count() >= max_seats()) {
     // Late joiners watch.
     m.name = *msg.name;
     if (m.role == Role::Spectator) return welcome(m, std::nullopt, now_ms);
@@ -121,7 +121,8 @@ void RoomLogic::on_start(Member& m, std::int64_t now_ms, SteadyClock::time_point
   if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
   if (phase_ == RoomPhase::Playing) return refuse(*m.client, ErrorCode::BadMessage, "the game has already started");
   if (seats_.size() < static_cast<std::size_t>(kMinPlayers)) {
-    return refuse(*m.client, ErrorCode::NotEnoughPlayers, "a game needs 2 to 5 players");
+    return refuse(*m.client, ErrorCode::NotEnoughPlayers,
+                  "a game needs 2 to " + std::to_string(max_seats()) + " players");
   }
   const RoomAction action = GameStarted{static_cast<int>(seats_.size()), random_seed(), now_ms};
   store(PendingAction{m.client, action}, action, true, fx, t0);
@@ -219,8 +220,8 @@ bool RoomLogic::host_in_lobby(Member& m, std::string_view what) {
 
 void RoomLogic::on_add_bot(Member& m, const protocol::AddBotMsg& msg, SteadyClock::time_point t0, Effects& fx) {
   if (!host_in_lobby(m, "add a computer player")) return;
-  if (seats_.size() >= static_cast<std::size_t>(kMaxPlayersBase)) {
-    return refuse(*m.client, ErrorCode::RoomFull, "all 5 seats are taken");
+  if (seats_.count() >= max_seats()) {
+    return refuse(*m.client, ErrorCode::RoomFull, "all " + std::to_string(max_seats()) + " seats are taken");
   }
   const int seat = static_cast<int>(seats_.size());
   std::string name = "Bot " + std::to_string(seat + 1) + " (" + std::string(protocol::bot_level_name(msg.level)) + ")";
@@ -255,6 +256,12 @@ void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyC
   if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
   if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
   if (msg.hints) next.hints = *msg.hints;
+  // inns.md: six seats need the inns; leaving them out with six seated changes nothing.
+  if (seats_.count() > ruleset(next.expansions).max_players) {
+    return refuse(*m.client, ErrorCode::BadMessage,
+                  std::to_string(seats_.count()) + " players are seated: a game without inns has at most " +
+                      std::to_string(ruleset(next.expansions).max_players));
+  }
   const RoomAction action = next;
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }

@@ -464,6 +464,19 @@ class Harness {
     if ((b & 3) != 0 && field(opt, "meeples").is_array() && !field(opt, "meeples").empty()) {
       meeple = field(opt, "meeples")[in_.byte() % field(opt, "meeples").size()];
     }
+    json figure = nullptr;
+    if (field(opt, "figures").is_object()) {  // a special figure where the state offers one
+      const std::uint8_t f = in_.byte();
+      const json& figures = field(opt, "figures");
+      std::size_t k = (f >> 1) % std::max<std::size_t>(1, figures.size());
+      for (auto it = figures.begin(); it != figures.end(); ++it, --k) {
+        if (k == 0 && (f & 1) && it->is_array() && !it->empty()) {
+          meeple = (*it)[0];
+          figure = it.key();
+        }
+        if (k == 0) break;
+      }
+    }
     const bool stale = (b & 0x0c) == 0x0c;
     const std::int64_t version = stale ? t->version - 1 - (b >> 4) : t->version;
     const bool should_pass = !stale && !store_ && t->seat && field(turn, "seat") == *t->seat && !t->client->closed &&
@@ -472,8 +485,10 @@ class Harness {
     const int errors = t->errors;
     const auto policy = store_policy_;
     store_policy_ = StorePolicy::Hold;  // look at the store before answering it
-    send(t, json{{"type", "play"}, {"version", version}, {"x", field(opt, "x")}, {"y", field(opt, "y")},
-                 {"rotation", field(opt, "rotation")}, {"meeple", meeple}});
+    json play{{"type", "play"}, {"version", version}, {"x", field(opt, "x")}, {"y", field(opt, "y")},
+              {"rotation", field(opt, "rotation")}, {"meeple", meeple}};
+    if (!figure.is_null()) play["figure"] = figure;
+    send(t, play);
     if (should_pass) {
       FUZZ_CHECK(clients_[index].errors == errors);  // a legal play from the state is accepted
       FUZZ_CHECK(store_ && std::holds_alternative<MovePlayed>(store_->action));
@@ -514,6 +529,13 @@ class Harness {
         json m{{"type", "settings"}};
         if (a & 1) m["turn_seconds"] = kTurn[(a >> 1) % kTurn.size()];
         if (a & 0x10) m["away_seconds"] = kAway[(a >> 5) % kAway.size()];
+        if (b & 0x08) {  // a set of the four expansions (issue 33: inns' six seats, builders)
+          json ids = json::array();
+          for (int e = 0; e < kExpansionKinds; ++e) {
+            if ((b >> (4 + e)) & 1) ids.push_back(std::string(expansion_name(static_cast<Expansion>(e))));
+          }
+          m["expansions"] = ids;
+        }
         return send(t, m);
       }
       case 3: return send_text(t, R"({"type":"leave"})");

@@ -211,6 +211,14 @@ struct Driver {
       if (!pick["meeples"].empty() && rng.below(3) == 0) {
         m.meeple = pick["meeples"][rng.below(static_cast<std::uint32_t>(pick["meeples"].size()))];
       }
+      // A special figure where the state offers one (expansions).
+      if (pick.contains("figures") && rng.below(2) == 0) {
+        for (const auto& [name, ports] : pick["figures"].items()) {
+          if (ports.empty() || rng.below(2) == 0) continue;
+          m.meeple = ports[0];
+          m.figure = name;
+        }
+      }
     }
     send(p, m);
   }
@@ -221,13 +229,16 @@ struct Driver {
       case 0:
       case 1: send(p, protocol::JoinMsg{"P" + std::to_string(step), std::nullopt}); break;
       case 2: send(p, protocol::AddBotMsg{static_cast<protocol::BotLevel>(rng.below(3))}); break;
-      case 3: send(p, protocol::RemoveBotMsg{static_cast<std::int64_t>(rng.below(6))}); break;
-      case 4: send(p, protocol::KickMsg{static_cast<std::int64_t>(rng.below(6))}); break;
+      case 3: send(p, protocol::RemoveBotMsg{static_cast<std::int64_t>(rng.below(7))}); break;
+      case 4: send(p, protocol::KickMsg{static_cast<std::int64_t>(rng.below(7))}); break;
       case 5: send(p, protocol::LeaveMsg{}); break;
       case 6: {
         protocol::SettingsMsg s;
         if (rng.below(2)) s.turn_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(10 + static_cast<int>(rng.below(60)));
         if (rng.below(2)) s.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(30)));
+        // Any set of the four expansions (with inns six seats; leaving inns out with six
+        // seated is refused).
+        if (rng.below(2)) s.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(16)));
         send(p, s);
         break;
       }

@@ -41,6 +41,14 @@ json players_json(const RoomFacts& f) {
       }
       p["figures"] = figures;
     }
+    if (f.settings.expansions.has(Expansion::Traders)) {
+      json goods = json::object();
+      for (int k = 0; k < kGoodKinds; ++k) {
+        const bool in_game = f.game != nullptr && seat < f.game->players();
+        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->goods(seat, static_cast<Good>(k)) : 0;
+      }
+      p["goods"] = goods;
+    }
     if (f.game != nullptr && seat < f.game->players()) {
       p["score"] = f.game->score(seat);
       p["meeples"] = f.game->meeples(seat);
@@ -87,17 +95,51 @@ json bag_json(const Game* g, const Ruleset& rules) {
   return json{{"left", left}, {"tiles", std::move(tiles)}};
 }
 
-json turn_json(const RoomFacts& f) {
+json turn_json(const RoomFacts& f, const OracleEvents& log) {
   if (f.phase != RoomPhase::Playing || f.game == nullptr || f.game->finished()) return nullptr;
   const Game& g = *f.game;
   const Seat s = g.current_seat();
   const auto held = g.held(s);
   if (!held) return nullptr;
-  return json{{"number", g.moves_played() + 1},
-              {"seat", s},
-              {"tile", letter(*held)},
-              {"legal", oracle_legal(g)},
-              {"deadline", f.deadline_ms ? json(*f.deadline_ms) : json(nullptr)}};
+  json turn{{"number", log.turn_number(g.in_extra_part())},
+            {"seat", s},
+            {"tile", letter(*held)},
+            {"legal", oracle_legal(g)},
+            {"deadline", f.deadline_ms ? json(*f.deadline_ms) : json(nullptr)}};
+  if (g.expansions().has(Expansion::Traders)) turn["extra"] = g.in_extra_part();
+  return turn;
+}
+
+// The room's breakdown: the record's (protocol::breakdown_json), with what inns,
+// cathedrals and pigs changed moved out of their feature's row into rows of their own.
+json room_breakdown(const Game& g, const std::vector<Event>& all) {
+  json out = protocol::breakdown_json(g.players(), all, g.expansions());
+  const bool inns = g.expansions().has(Expansion::Inns);
+  const bool traders = g.expansions().has(Expansion::Traders);
+  for (json& line : out) {
+    if (inns) {
+      for (const char* part : {"game", "end"}) line[part]["inn"] = line[part]["cathedral"] = 0;
+    }
+    if (traders) line["end"]["pig"] = 0;
+  }
+  for (const Event& e : all) {
+    const auto* s = std::get_if<FeatureScored>(&e);
+    if (s == nullptr || s->abbot_return) continue;
+    const char* part = s->end_of_game ? "end" : "game";
+    for (Seat w : s->winners) {
+      json& line = out[static_cast<std::size_t>(w)][part];
+      const auto move = [&](const char* from, const char* to, int points) {
+        line[from] = line[from].get<int>() - points;
+        line[to] = line[to].get<int>() + points;
+      };
+      if (s->kind == Kind::Road && (s->marks & kMarkInn) != 0) move("road", "inn", s->points - s->tiles);
+      if (s->kind == Kind::City && (s->marks & kMarkCathedral) != 0) {
+        move("city", "cathedral", s->points - (s->end_of_game ? 1 : 2) * (s->tiles + s->pennants));
+      }
+      if (s->bonus[static_cast<std::size_t>(w)] != 0) move("field", "pig", s->bonus[static_cast<std::size_t>(w)]);
+    }
+  }
+  return out;
 }
 
 json result_json(const Game& g, const std::vector<Event>& all) {
@@ -113,7 +155,7 @@ json result_json(const Game& g, const std::vector<Event>& all) {
   }
   return json{{"final_scores", finals},
               {"winners", winners},
-              {"breakdown", protocol::breakdown_json(g.players(), all, g.expansions())}};
+              {"breakdown", room_breakdown(g, all)}};
 }
 
 }  // namespace
@@ -155,13 +197,25 @@ void OracleEvents::add(json entry) {
 }
 
 void OracleEvents::append(const std::vector<Event>& events) {
+  bool after_extra_discard = false;
   for (const Event& e : events) {
-    if (std::holds_alternative<TileDrawn>(e) || std::holds_alternative<MeepleReturned>(e)) continue;
+    const int current = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn being played
+    if (const auto* d = std::get_if<TileDrawn>(&e)) {
+      // A builder's extra part earned (its tile drawn); a replacement for a discarded extra
+      // tile earns nothing new.
+      if (d->extra && !after_extra_discard) add(json{{"type", "extra"}, {"turn", current}, {"seat", d->seat}});
+      after_extra_discard = false;
+      continue;
+    }
+    if (std::holds_alternative<MeepleReturned>(e)) continue;
     json entry = protocol::event_json(e);
-    if (std::holds_alternative<TilePlaced>(e) || std::holds_alternative<TileDiscarded>(e)) {
-      entry["turn"] = next_turn_++;
-    } else if (std::holds_alternative<FeatureScored>(e)) {
-      entry["turn"] = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn that caused it
+    if (const auto* p = std::get_if<TilePlaced>(&e)) {
+      entry["turn"] = p->extra ? current : next_turn_++;  // part 2 of a turn keeps its number
+    } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
+      entry["turn"] = d->extra ? current : next_turn_++;
+      after_extra_discard = d->extra;
+    } else if (std::holds_alternative<FeatureScored>(e) || std::holds_alternative<GoodsTaken>(e)) {
+      entry["turn"] = current;  // the turn that caused it
     }
     add(std::move(entry));
   }
@@ -185,7 +239,7 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
   return json{{"room", f.room},
               {"phase", protocol::phase_name(f.phase)},
               {"players", players_json(f)},
-              {"turn", turn_json(f)},
+              {"turn", turn_json(f, log)},
               {"board", board_json(f.game, ruleset(f.settings.expansions))},
               {"bag", bag_json(f.game, ruleset(f.settings.expansions))},
               {"spectators", f.spectators},

@@ -27,6 +27,8 @@ class OracleEvents {
   void append(const std::vector<Event>& events);
   void append_started();
   const json& list() const { return list_; }
+  // turn.number: both parts of a builder's turn (traders.md) have the number of part 1.
+  int turn_number(bool in_extra_part) const { return in_extra_part ? next_turn_ - 1 : next_turn_; }
 
  private:
   void add(json entry);

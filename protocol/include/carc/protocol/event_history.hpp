@@ -16,7 +16,8 @@ namespace carc::protocol {
 class EventHistory {
  public:
   // Appends `{"type":"started"}`, or the public events among `events` (draws and meeple
-  // returns are shown in players[] and board[], not listed). For each added entry, appends
+  // returns are shown in players[] and board[], not listed; the draw of a builder's extra
+  // tile is listed as `extra`). For each added entry, appends
   // `,{"op":"add","path":"/events/<id>","value":<entry>}` to `ops` when it is not null.
   void append_started(std::string* ops);
   void append(const std::vector<Event>& events, std::string* ops);
@@ -31,14 +32,22 @@ class EventHistory {
     std::array<std::array<int, 6>, kMaxPlayers> game{};  // by Kind, during the game
     std::array<std::array<int, 6>, kMaxPlayers> end{};   // by Kind, end of the game
     std::array<int, kMaxPlayers> abbot{};                // take-backs (abbot.md), not in `game`
+    // inns.md: what an inn or a cathedral changed (the kind above holds the points without it).
+    std::array<int, kMaxPlayers> inn_game{}, inn_end{}, cathedral_game{}, cathedral_end{};
+    std::array<int, kMaxPlayers> pig{};    // traders.md: field winners' pig points
+    std::array<int, kMaxPlayers> goods{};  // traders.md: the goods majorities
   };
   const Totals& totals() const { return totals_; }
+  // turn.number of the turn being played: both parts of a builder's turn have one number.
+  int turn_number(bool in_extra_part) const { return in_extra_part && next_turn_ > 1 ? next_turn_ - 1 : next_turn_; }
 
  private:
   // Writes the entry that starts at bytes_[at] and returns the offset of the next one.
   std::size_t write_entry(std::string& out, std::size_t at, int id) const;
   void added(std::size_t at, std::string* ops);
   void make_room(std::size_t bytes);
+  int turn_of(bool extra);  // the turn of a placement or discard (advances past a part 1)
+  void count_points(const FeatureScored& s, Seat winner);
 
   std::vector<std::uint8_t> bytes_;
   int count_ = 0;

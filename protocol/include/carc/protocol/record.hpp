@@ -32,9 +32,8 @@ nlohmann::json record_json(int players, const std::vector<Move>& moves, bool fin
 // unknown, repeated or unimplemented id is an error with a message (README.md, Records).
 std::variant<ExpansionSet, std::string> parse_expansions(const nlohmann::json* value);
 nlohmann::json expansions_json(ExpansionSet set);  // ["river", "abbot"], in id order
-// The same for a room (POST /api/rooms, lobby settings): also refuses the expansions the
-// server's rooms and the web client do not play yet (inns and traders: issue 33's server
-// and client parts), though records and the CLI replay them.
+// The same for a room (POST /api/rooms, lobby settings): every expansion a record may
+// name is offered in rooms too (kept apart so that a room can lag behind records again).
 std::variant<ExpansionSet, std::string> parse_room_expansions(const nlohmann::json* value);
 
 // Replays a record and returns the result object of record-format.md (scores_after_move,

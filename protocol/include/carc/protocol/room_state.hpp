@@ -22,7 +22,7 @@ namespace carc::protocol {
 
 enum class RoomPhase : std::uint8_t { Lobby, Playing, Finished };
 std::string_view phase_name(RoomPhase p);  // "lobby", "playing", "finished"
-std::string_view seat_color(int seat);      // "red", "blue", "green", "yellow", "black"
+std::string_view seat_color(int seat);      // "red", "blue", "green", "yellow", "black", "pink"
 
 struct SeatFacts {
   std::string_view name;
@@ -67,6 +67,9 @@ struct RoomFacts {
   std::optional<std::int64_t> deadline_ms;  // the current turn's clock, unix ms
   std::string_view rematch;                 // the rematch room's id, empty if none
   const Game* game = nullptr;               // null in the lobby
+  // turn.number: counts turns, so both parts of a builder's turn (traders.md) share one;
+  // 0: moves_played() + 1 (the same without builders).
+  int turn_number = 0;
   std::string_view result;                  // the result object's JSON text, empty until finished
   // players[].projected: what the end scoring would add now (projection.hpp), per seat.
   std::array<int, kMaxPlayers> projected{};
@@ -119,6 +122,7 @@ class StatePatcher {
     int score = 0, projected = 0, meeples = kMeeplesPerPlayer, hints = 0;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};
+    std::array<int, kGoodKinds> goods{};
   };
   // `{"op":"<kind>","path":"<path>` (the caller may add to the path), then `","value":`.
   std::string& op(std::string_view kind, std::string_view path);

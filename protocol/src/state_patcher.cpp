@@ -1,0 +1,259 @@
+// StatePatcher (room_state.hpp): the RFC 6902 operations one change makes to the public
+// state, from what the change touched.
+#include "carc/protocol/json_text.hpp"
+#include "carc/protocol/room_state.hpp"
+#include "room_state_parts.hpp"
+
+namespace carc::protocol {
+
+using namespace detail;
+
+
+StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
+  const SeatFacts& s = f.seats[static_cast<std::size_t>(seat)];
+  return SeatMirror{std::string(s.name),
+                    s.bot,
+                    s.connected,
+                    s.away,
+                    seat == f.host,
+                    s.bank_ms,
+                    score_of(f, seat),
+                    f.projected[static_cast<std::size_t>(seat) % kMaxPlayers],
+                    meeples_of(f, seat),
+                    s.hints,
+                    tile_of(f, seat),
+                    figures_of(f, seat),
+                    goods_of(f, seat)};
+}
+
+std::optional<std::array<int, 3>> StatePatcher::turn_key(const RoomFacts& f) {
+  const Game* g = f.game;
+  if (f.phase != RoomPhase::Playing || g == nullptr || g->finished()) return std::nullopt;
+  const auto held = g->held(g->current_seat());
+  if (!held) return std::nullopt;
+  return std::array<int, 3>{g->moves_played() + 1, g->current_seat(), static_cast<int>(*held)};
+}
+
+void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
+  seats_.clear();
+  for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
+  phase_ = f.phase;
+  spectators_ = f.spectators;
+  settings_ = f.settings;
+  rematch_ = std::string(f.rematch);
+  result_ = !f.result.empty();
+  bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
+  turn_ = turn_key(f);
+  deadline_ = f.deadline_ms;
+  board_size_ = board_size;
+  chat_size_ = chat_size;
+}
+
+void StatePatcher::begin(std::int64_t version) {
+  frame_.clear();
+  frame_ += R"({"type":"patch","version":)";
+  append_int(frame_, version);
+  frame_ += R"(,"ops":[)";
+  first_ = true;
+}
+
+std::string& StatePatcher::op(std::string_view kind, std::string_view path) {
+  if (!first_) frame_ += ',';
+  first_ = false;
+  frame_ += R"({"op":")";
+  frame_ += kind;
+  frame_ += R"(","path":")";
+  frame_ += path;
+  return frame_;
+}
+
+std::string& StatePatcher::value() {
+  frame_ += R"(","value":)";
+  return frame_;
+}
+
+std::string& StatePatcher::replace(std::string_view path) {
+  op("replace", path);
+  return value();
+}
+
+void StatePatcher::board_added(const TilePlaced& p, int seat) {
+  append_int(op("add", "/board/"), board_size_++);
+  write_board_tile(value(), BoardTile{p.tile, p.cell, p.rotation, p.meeple ? std::optional<Seat>(seat) : std::nullopt,
+                                      p.meeple, p.figure});
+  frame_ += '}';
+}
+
+void StatePatcher::meeple_returned(int tile_index) {
+  append_int(op("replace", "/board/"), tile_index);
+  frame_ += "/meeple";
+  value() += "null}";
+}
+
+void StatePatcher::game_events(EventHistory& history, const std::vector<Event>& events) {
+  for (const Event& e : events) {
+    if (const auto* p = std::get_if<TilePlaced>(&e)) board_added(*p, p->seat);
+    else if (const auto* r = std::get_if<MeepleReturned>(&e)) meeple_returned(r->tile_index);
+  }
+  // The events' own adds come after the board's: a returned meeple's tile may be the one
+  // just placed, and no event refers to the board.
+  const std::size_t mark = frame_.size();
+  history.append(events, &frame_);
+  if (frame_.size() != mark && first_) {
+    frame_.erase(mark, 1);  // the history writes a leading comma before each op
+    first_ = false;
+  }
+}
+
+void StatePatcher::events_started(EventHistory& history) {
+  const std::size_t mark = frame_.size();
+  history.append_started(&frame_);
+  if (first_) {
+    frame_.erase(mark, 1);
+    first_ = false;
+  }
+}
+
+void StatePatcher::chat_added(const ChatLine& c, bool dropped_first) {
+  if (dropped_first) {
+    op("remove", "/chat/0") += "\"}";
+    --chat_size_;
+  }
+  append_int(op("add", "/chat/"), chat_size_++);
+  write_chat_line(value(), c);
+  frame_ += '}';
+}
+
+void StatePatcher::players(const RoomFacts& f) {
+  const std::size_t n = f.seats.size();
+  const auto same_seat = [&](std::size_t i) {
+    return seats_[i].name == f.seats[i].name && seats_[i].bot == f.seats[i].bot;
+  };
+  const std::size_t common = std::min(n, seats_.size());
+  bool shifted = n < seats_.size();
+  for (std::size_t i = 0; i < common && !shifted; ++i) shifted = !same_seat(i);
+  if (shifted) {
+    // Seats moved (someone left or was removed): the lobby's small array, whole.
+    write_players(replace("/players"), f);
+    frame_ += '}';
+    seats_.clear();
+    for (std::size_t i = 0; i < n; ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
+    return;
+  }
+  for (std::size_t i = 0; i < common; ++i) {
+    SeatMirror now = seat_of(f, static_cast<int>(i));
+    SeatMirror& was = seats_[i];
+    const auto field = [&](std::string_view name) -> std::string& {
+      append_int(op("replace", "/players/"), static_cast<std::int64_t>(i));
+      frame_ += '/';
+      frame_ += name;
+      return value();
+    };
+    if (now.connected != was.connected) append_bool(field("connected"), now.connected), frame_ += '}';
+    if (now.away != was.away) append_bool(field("away"), now.away), frame_ += '}';
+    if (now.host != was.host) append_bool(field("host"), now.host), frame_ += '}';
+    if (now.bank_ms != was.bank_ms) append_opt_int(field("bank_ms"), now.bank_ms), frame_ += '}';
+    if (now.score != was.score) append_int(field("score"), now.score), frame_ += '}';
+    if (now.projected != was.projected) append_int(field("projected"), now.projected), frame_ += '}';
+    if (now.meeples != was.meeples) append_int(field("meeples"), now.meeples), frame_ += '}';
+    if (now.hints != was.hints) append_int(field("hints"), now.hints), frame_ += '}';
+    if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';
+    if (now.figures != was.figures) {
+      write_figures(field("figures"), ruleset(f.settings.expansions), now.figures);
+      frame_ += '}';
+    }
+    if (now.goods != was.goods && has_goods(f)) {
+      write_goods(field("goods"), now.goods);
+      frame_ += '}';
+    }
+    was = std::move(now);
+  }
+  for (std::size_t i = common; i < n; ++i) {
+    append_int(op("add", "/players/"), static_cast<std::int64_t>(i));
+    write_player(value(), f, static_cast<int>(i));
+    frame_ += '}';
+    seats_.push_back(seat_of(f, static_cast<int>(i)));
+  }
+}
+
+void StatePatcher::sync(const RoomFacts& f) {
+  if (!(f.settings.expansions == settings_.expansions)) {
+    // The host changed the expansions in the lobby: the bag's kinds change, and the start
+    // tile and the players' figures with them.
+    write_bag(replace("/bag"), f.game, ruleset(f.settings.expansions));
+    frame_ += '}';
+    bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
+    write_board_tile(replace("/board/0"), BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{},
+                                                    std::nullopt, std::nullopt, Figure::Meeple});
+    frame_ += '}';
+    write_players(replace("/players"), f);
+    frame_ += '}';
+    seats_.clear();
+    for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
+  }
+  players(f);
+  if (f.phase != phase_) {
+    append_name(replace("/phase"), phase_name(f.phase));
+    frame_ += '}';
+    phase_ = f.phase;
+  }
+  int left = 0;
+  const auto bag = bag_of(f.game, ruleset(f.settings.expansions), &left);
+  if (left != bag_left_) {
+
+    append_int(replace("/bag/left"), left);
+    frame_ += '}';
+    bag_left_ = left;
+  }
+  for (int k = 0; k < kTileKinds; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    if (bag[i] == bag_[i]) continue;
+    op("replace", "/bag/tiles/") += tile_name(static_cast<Tile>(k));
+    append_int(value(), bag[i]);
+    frame_ += '}';
+    bag_[i] = bag[i];
+  }
+  const auto turn = turn_key(f);
+  if (turn != turn_ || (turn && f.deadline_ms != deadline_)) {
+    write_turn(replace("/turn"), f);
+    frame_ += '}';
+    turn_ = turn;
+    deadline_ = f.deadline_ms;
+  }
+  if (f.spectators != spectators_) {
+    append_int(replace("/spectators"), f.spectators);
+    frame_ += '}';
+    spectators_ = f.spectators;
+  }
+  if (!(f.settings == settings_)) {
+    write_settings(replace("/settings"), f.settings);
+    frame_ += '}';
+    settings_ = f.settings;
+  }
+  if (f.rematch != rematch_) {
+    append_json_string(replace("/rematch"), f.rematch);
+    frame_ += '}';
+    rematch_ = std::string(f.rematch);
+  }
+  if (!f.result.empty() && !result_) {
+    replace("/result") += f.result;
+    frame_ += '}';
+    result_ = true;
+  }
+}
+
+std::size_t StatePatcher::memory_bytes() const {
+  std::size_t n = frame_.capacity() + rematch_.capacity() + seats_.capacity() * sizeof(SeatMirror);
+  for (const auto& s : seats_) n += s.name.capacity();
+  return n;
+}
+
+std::string StatePatcher::take_frame() {
+  frame_ += "]}";
+  std::string out = std::move(frame_);
+  frame_.clear();
+  first_ = true;
+  return out;
+}
+
+}  // namespace carc::protocol
