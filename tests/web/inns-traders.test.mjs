@@ -245,3 +245,14 @@ test('the end screen: inns, cathedrals, pigs and goods as their own columns; the
   assert.deepEqual(expansionsOf(st), ['river', 'inns', 'traders']);
   assert.deepEqual(toggleMessage(['river'], 'traders', true), { type: 'settings', expansions: ['river', 'traders'] });
 });
+
+test('the lobby: six seats with inns (five without), and inns stays ticked while six are seated', async () => {
+  const { lobbyControls, maxSeats } = await import('../../web-client/js/lobbylife.js');
+  const seat = (i) => ({ seat: i, name: `P${i}`, color: 'red', host: i === 0, bot: i ? 'easy' : null });
+  const lobby = (n, expansions) => ({ phase: 'lobby', players: Array.from({ length: n }, (_, i) => seat(i)), settings: { expansions } });
+  assert.equal(maxSeats(lobby(2, [])), 5);
+  assert.equal(maxSeats(lobby(2, ['traders', 'inns'])), 6);
+  assert.equal(lobbyControls(lobby(5, ['inns']), 0).canAddBot, true, 'a sixth seat with inns');
+  assert.equal(lobbyControls(lobby(5, ['traders']), 0).canAddBot, false);
+  assert.equal(lobbyControls(lobby(6, ['inns']), 0).full, true);
+});
