@@ -335,6 +335,8 @@ test('six players, all four expansions: each special figure from the picker, a b
       }
       assert.equal(Object.values(row.cells).reduce((a, v) => a + v, 0), row.total, `seat ${row.seat}: the columns add up to the total`);
     }
+    const chart = await page.$$eval('[data-testid="chart-line"]', (ls) => ls.map((l) => [Number(l.dataset.seat), Number(l.dataset.final)]).sort((a, b) => a[0] - b[0]).map(([, v]) => v));
+    assert.deepEqual(chart, end.result.final_scores, 'the chart ends on the final scores (pigs and goods counted)');
     await page.screenshot({ path: path.join(shotDir, 'inns-traders-end.png') });
     assert.deepEqual(errors, [], 'no script errors');
   });

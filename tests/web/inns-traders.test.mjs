@@ -256,3 +256,16 @@ test('the lobby: six seats with inns (five without), and inns stays ticked while
   assert.equal(lobbyControls(lobby(5, ['traders']), 0).canAddBot, false);
   assert.equal(lobbyControls(lobby(6, ['inns']), 0).full, true);
 });
+
+test('the score chart counts a pig\'s bonus and the goods majorities', async () => {
+  const { scoreSeries } = await import('../../web-client/js/chart.js');
+  const events = [
+    { type: 'placed', turn: 1, seat: 0 }, { type: 'placed', turn: 2, seat: 1 },
+    { type: 'scored', turn: 2, kind: 'road', end: false, points: 4, seats: [0], inn: true },
+    { type: 'scored', kind: 'field', end: true, points: 6, seats: [0, 1], bonus: [0, 2, 0, 0, 0] },
+    { type: 'goods_scored', good: 'wine', points: 10, seats: [1], held: [0, 2] },
+  ];
+  const s = scoreSeries(events, [0, 1]);
+  assert.deepEqual(s.seats.map((x) => x.final), [10, 18]);
+  assert.deepEqual(s.seats[1].steps.map((x) => [x.kind, x.points, x.end]), [['field', 8, true], ['goods', 10, true]]);
+});

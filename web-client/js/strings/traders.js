@@ -3,6 +3,7 @@
 // end screen's rows. Every language has every key (tests/web/i18n.test.mjs).
 
 export const en = {
+  'feature.goods': 'goods',
   'exp.inns': 'Inns & Cathedrals',
   'exp.inns.what': 'Inns double a finished road, cathedrals make cities worth more; a big meeple counts twice; up to 6 players.',
   'exp.traders': 'Traders & Builders',
@@ -45,6 +46,7 @@ export const en = {
 };
 
 export const ja = {
+  'feature.goods': '交易品',
   'exp.inns': '宿屋と大聖堂',
   'exp.inns.what': '宿屋は完成した道の得点を倍に、大聖堂は都市の得点を増やします。大きいミープルは2人分。最大6人。',
   'exp.traders': '商人と建築士',
@@ -87,6 +89,7 @@ export const ja = {
 };
 
 export const fr = {
+  'feature.goods': 'marchandises',
   'exp.inns': 'Auberges et Cathédrales',
   'exp.inns.what': 'Les auberges doublent une route achevée, les cathédrales valorisent les villes ; le grand meeple compte double ; jusqu’à 6 joueurs.',
   'exp.traders': 'Marchands et Bâtisseurs',
@@ -129,6 +132,7 @@ export const fr = {
 };
 
 export const de = {
+  'feature.goods': 'Waren',
   'exp.inns': 'Wirtshäuser und Kathedralen',
   'exp.inns.what': 'Wirtshäuser verdoppeln eine fertige Straße, Kathedralen werten Städte auf; der große Gefolgsmann zählt doppelt; bis zu 6 Spieler.',
   'exp.traders': 'Händler und Baumeister',
@@ -171,6 +175,7 @@ export const de = {
 };
 
 export const es = {
+  'feature.goods': 'mercancías',
   'exp.inns': 'Posadas y Catedrales',
   'exp.inns.what': 'Las posadas doblan un camino terminado, las catedrales valorizan las ciudades; el seguidor grande cuenta doble; hasta 6 jugadores.',
   'exp.traders': 'Mercaderes y Constructores',
