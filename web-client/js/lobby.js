@@ -107,7 +107,7 @@ export function renderLobby(card, state, opts) {
         type: 'button', class: 'btn', 'data-testid': 'add-bot', disabled: !controls.canAddBot,
         onclick: () => onAddBot(select.value), text: t('lobby.addBot'),
       })),
-    controls.full ? h('p', { class: 'muted', text: t('lobby.full') }) : null);
+    controls.full ? h('p', { class: 'muted', text: t('lobby.full', { n: maxSeats(state) }) }) : null);
   }
 
   if (controls.isHost) {
