@@ -269,3 +269,10 @@ test('the score chart counts a pig\'s bonus and the goods majorities', async () 
   assert.deepEqual(s.seats.map((x) => x.final), [10, 18]);
   assert.deepEqual(s.seats[1].steps.map((x) => [x.kind, x.points, x.end]), [['field', 8, true], ['goods', 10, true]]);
 });
+
+test('a hint or a better move with a builder or pig is drawn with that figure', async () => {
+  const { moveGhost } = await import('../../web-client/js/hint.js');
+  const g = moveGhost({ x: 1, y: 0, rotation: 0, meeple: 'N', figure: 'builder' }, 'T21', four.tiles.T21, 'pink', '');
+  assert.equal(g.meeple, 'builder:N');
+  assert.equal(g.spots[0].figure, 'builder');
+});
