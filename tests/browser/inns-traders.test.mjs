@@ -154,6 +154,8 @@ async function playOneGame(browser, server, errors, attempt) {
   const done = { big: null, builder: null, pig: null, abbot: null, extra: null, keyboard: false };
   let phoneChecked = false;
   let turns = 0;
+  let builders = 0;
+  let extending = 0;
   for (;;) {
     await page.waitForFunction(() => {
       const p = window.__carc;
@@ -177,7 +179,8 @@ async function playOneGame(browser, server, errors, attempt) {
     // What this turn does: a special figure still to try, else steering for the next ones.
     let choice = null;
     for (const f of ['builder', 'pig', 'big', 'abbot']) {
-      if (done[f] || (info.figures[f] ?? 0) < 1) continue;
+      // The builder goes out again whenever it is back (until it has brought an extra part).
+      if ((done[f] && !(f === 'builder' && !done.extra)) || (info.figures[f] ?? 0) < 1) continue;
       const e = info.legal.find((x) => ports(x, f).length);
       if (e) { choice = { e, figure: f, port: ports(e, f)[0] }; break; }
     }
@@ -185,7 +188,10 @@ async function playOneGame(browser, server, errors, attempt) {
       const idx = facts.entries.map((x, i) => i);
       const ext = facts.builderOnBoard && !done.extra ? idx.find((i) => facts.entries[i].extends) : undefined;
       const wantKinds = !facts.followerOnRoadOrCity ? ['road', 'city'] : !facts.farmer ? ['field'] : null;
-      if (ext !== undefined) choice = { e: info.legal[ext], figure: null };
+      if (ext !== undefined) {
+        choice = { e: info.legal[ext], figure: null };
+        extending++;
+      }
       else if (wantKinds && info.meeples > 0) {
         const i = idx.find((j) => Object.values(facts.entries[j].kinds).some((k) => wantKinds.includes(k)));
         if (i !== undefined) {
@@ -208,6 +214,7 @@ async function playOneGame(browser, server, errors, attempt) {
       assert.equal(placed.figure, choice.figure, `the server placed the ${choice.figure}`);
       assert.equal(placed.meeple, choice.port);
       done[choice.figure] = { x: choice.e.x, y: choice.e.y };
+      if (choice.figure === 'builder') builders++;
       // On the board in its own shape (unless its feature scored at once and it came home).
       const stands = await page.evaluate(({ x, y, f }) => window.__carc.store.state.board.some((b) => b.x === x && b.y === y && b.meeple?.figure === f), { ...choice.e, f: choice.figure });
       if (stands) await page.waitForSelector(`#board [data-testid="board-meeple"][data-figure="${choice.figure}"][data-x="${choice.e.x}"][data-y="${choice.e.y}"] .figure-${choice.figure}, #board [data-testid="board-meeple"][data-figure="${choice.figure}"][data-x="${choice.e.x}"][data-y="${choice.e.y}"] .abbot`);
@@ -236,6 +243,7 @@ async function playOneGame(browser, server, errors, attempt) {
       await phoneFit(browser, page, errors, attempt);
     }
   }
+  console.log(`game ${attempt + 1}: ${turns} turns, builder placed ${builders}x, ${extending} turns extending it, done: ${Object.keys(done).filter((k) => done[k]).join(' ')}`);
   return { ctx, page, done, turns };
 }
 

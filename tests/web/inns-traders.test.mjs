@@ -276,3 +276,27 @@ test('a hint or a better move with a builder or pig is drawn with that figure', 
   assert.equal(g.meeple, 'builder:N');
   assert.equal(g.spots[0].figure, 'builder');
 });
+
+test('a room\'s traders game replays from its events with goods and the special figures in supply', async () => {
+  const { replayFromState } = await import('../../web-client/js/expansions/event-replay.js');
+  const ev = (o) => ({ type: 'placed', ...o });
+  const events = [
+    { id: 0, type: 'started' },
+    ev({ id: 1, turn: 1, seat: 0, tile: 'T15', x: 0, y: -1, rotation: 90, meeple: 'N' }),
+    ev({ id: 2, turn: 2, seat: 1, tile: 'E', x: 0, y: -2, rotation: 180, meeple: null }),
+    { id: 3, type: 'scored', turn: 2, kind: 'city', end: false, points: 6, seats: [0], tiles: 3, pennants: 0, cells: [] },
+    { id: 4, type: 'goods', turn: 2, seat: 1, goods: { wine: 1, grain: 0, cloth: 0 }, x: 0, y: -2 },
+    ev({ id: 5, turn: 3, seat: 0, tile: 'U', x: 1, y: 0, rotation: 0, meeple: 'E' }),
+    ev({ id: 6, turn: 4, seat: 1, tile: 'U', x: 2, y: 0, rotation: 0, meeple: null }),
+    ev({ id: 7, turn: 5, seat: 0, tile: 'U', x: 3, y: 0, rotation: 0, meeple: 'E', figure: 'builder' }),
+  ];
+  const players = [0, 1].map((seat) => ({ seat, name: `P${seat}`, color: ['red', 'blue'][seat], figures: { builder: 1, pig: 1 } }));
+  const state = { room: 'r', phase: 'playing', settings: { expansions: ['traders'] }, players, board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: null }], events, result: null };
+  const r = replayFromState(state, { moves: [] }, four.tiles, { bagSize: 95, counts: {} });
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.frames[1].players[1].goods, { wine: 0, grain: 0, cloth: 0 });
+  assert.deepEqual(r.frames[2].players[1].goods, { wine: 1, grain: 0, cloth: 0 }, 'seat 1 took the wine when it closed the city');
+  assert.deepEqual(r.frames[5].players[0].figures, { builder: 0, pig: 1 }, 'the builder is on the board');
+  assert.equal(r.frames[5].players[0].meeples, 6, 'one meeple out (the first came home with the city)');
+  assert.equal(r.frames[5].board.find((b) => b.x === 3).meeple.figure, 'builder');
+});

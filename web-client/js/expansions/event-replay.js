@@ -22,6 +22,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const abbot = (state?.settings?.expansions ?? []).includes('abbot');
   // The special figures of the game (one each): those the room's players have, else the abbot's.
   const figureKinds = Object.keys(state?.players?.[0]?.figures ?? (abbot ? { abbot: 1 } : {}));
+  const goods = Array.from({ length: players }, () => ((state?.settings?.expansions ?? []).includes('traders') ? { wine: 0, grain: 0, cloth: 0 } : null));
   const refuse = { ok: false, move: null, reason: { code: 'expansions', expansions: (record?.expansions ?? []).join(', ') } };
   if (!start || !tiles[start.tile] || players < 2) return refuse;
   const moves = events.filter(isMove);
@@ -65,6 +66,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       players: state.players.map((p) => ({
         seat: p.seat, name: p.name, color: p.color, score: scores[p.seat], meeples: 7 - normal[p.seat],
         ...(figureKinds.length ? { figures: Object.fromEntries(figureKinds.map((f) => [f, 1 - (special[p.seat][f] ?? 0)])) } : {}),
+        ...(goods[p.seat] ? { goods: { ...goods[p.seat] } } : {}),
         connected: true, tile: held[p.seat], host: false, bot: p.bot ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
@@ -100,6 +102,8 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       k++;
     } else if (ev.type === 'scored' && !ev.end) {
       for (const s of ev.seats ?? []) if (s >= 0 && s < players) scores[s] += ev.points ?? 0;
+    } else if (ev.type === 'goods' && goods[ev.seat]) {
+      for (const g of Object.keys(goods[ev.seat])) goods[ev.seat][g] += Number.isInteger(ev.goods?.[g]) ? ev.goods[g] : 0; // traders.md
     }
   }
   while (frames.length <= steps) frames.push(snap(frames.length, events.length, false));
