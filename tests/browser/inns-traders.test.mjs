@@ -346,6 +346,18 @@ test('six players, all four expansions: each special figure from the picker, a b
     const chart = await page.$$eval('[data-testid="chart-line"]', (ls) => ls.map((l) => [Number(l.dataset.seat), Number(l.dataset.final)]).sort((a, b) => a[0] - b[0]).map(([, v]) => v));
     assert.deepEqual(chart, end.result.final_scores, 'the chart ends on the final scores (pigs and goods counted)');
     await page.screenshot({ path: path.join(shotDir, 'inns-traders-end.png') });
+
+    // The replay viewer follows the room's events: every step, the figures, the same end.
+    const room = await page.evaluate(() => window.__carc.room);
+    const steps = await page.evaluate(() => window.__carc.store.state.events.filter((e) => e.type === 'placed' || e.type === 'discarded').length);
+    await page.goto(`${server.base}/replay/${room}`);
+    await page.waitForSelector('#view-replay[data-state="ready"]', { timeout: 15000 });
+    assert.equal(Number(await page.getAttribute('#view-replay', 'data-steps')), steps);
+    await page.click('[data-testid="replay-last"]');
+    await page.waitForSelector(`[data-testid="replay-board"][data-move="${steps}"]`);
+    const finals = await page.locator('[data-testid="replay-players"] [data-testid="player"]').evaluateAll((lis) => lis.map((li) => [Number(li.dataset.seat), Number(li.dataset.score)]).sort((a, b) => a[0] - b[0]).map(([, v]) => v));
+    assert.deepEqual(finals, end.result.final_scores, 'the replay ends on the final scores');
+    assert.ok(await page.locator('[data-testid="replay-board"] [data-testid="board-meeple"][data-figure="pig"][data-seat="0"]').count() >= 1, 'the human\'s pig is on the replay\'s board');
     assert.deepEqual(errors, [], 'no script errors');
   });
 });
