@@ -19,10 +19,7 @@ function icon(figure, color) {
   svg.setAttribute('viewBox', figure === 'abbot' ? '-12 -15 32 30' : '-15 -15 34 30');
   svg.setAttribute('class', 'picker-icon');
   svg.setAttribute('aria-hidden', 'true');
-  let inner = figureIcon(figure, color);
-  if (figure === 'abbot') inner = abbotMarkup(0, 0, color);
-  if (figure === 'meeple') inner = meepleMarkup(0, 0, color);
-  svg.innerHTML = inner;
+  svg.innerHTML = figure === 'abbot' ? abbotMarkup(0, 0, color) : figure === 'meeple' ? meepleMarkup(0, 0, color) : figureIcon(figure, color);
   return svg;
 }
 
