@@ -146,12 +146,13 @@ test('the new tiles and figures, the figure picker, the builder\'s extra part, s
       return sent[0];
     });
     assert.deepEqual({ ...play, version: 0 }, { type: 'play', version: 0, x: 1, y: 0, rotation: 0, meeple: 'N', figure: 'big' }, 'play sends figure beside meeple');
-    // A rotation whose entry offers the big meeple alone: no meeple button.
+    // A rotation whose entry offers the big meeple alone: no picker, the big meeple's spot.
     await page.evaluate(() => { window.__carc.draft = null; }); // the sent play was never answered
     await feed(page, state(tiles, { extra: true }));
     await page.evaluate(() => window.__carc.selectCell(1, 0));
     await page.click('[data-testid="rotate"]');
-    assert.deepEqual(await offered(), ['big*']);
+    await page.waitForSelector('[data-testid="figure-picker"][hidden]');
+    assert.deepEqual(await spots(), ['big:E'], 'one figure alone: no picker, its spots on the tile');
     await page.evaluate(() => window.__carc.cancelDraft());
 
     // The same seat on a 360x640 phone: the picker's buttons fit the action bar, none cut.

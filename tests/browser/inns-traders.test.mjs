@@ -190,6 +190,7 @@ async function playOneGame(browser, server, errors, attempt) {
       if ((done[f] && !(f === 'builder' && !done.extra)) || (info.figures[f] ?? 0) < 1) continue;
       let best = null;
       info.legal.forEach((x, i) => {
+        if (offered(x).length < 2) return; // a picker to choose in (one figure alone shows none)
         for (const port of ports(x, f)) {
           const open = f === 'builder' ? facts.entries[i].open[port] ?? 0 : 0;
           if (!best || open > best.open) best = { e: x, figure: f, port, open };

@@ -49,7 +49,7 @@ export function figurePicker(bar, { state, store, draft, onPick }) {
   }
   const entry = state?.phase === 'playing' && isMyTurn(store) && draft && !draft.pending ? entryOf(draft) : null;
   const offered = pickerFigures(entry);
-  box.hidden = !offered.length;
+  box.hidden = offered.length < 2; // one figure alone: its spots on the board say which
   box.setAttribute('aria-label', t('picker.label'));
   const picked = pickedFigure(entry, draft);
   const color = playerBySeat(state, store.seat)?.color ?? 'black';
