@@ -151,7 +151,7 @@ test('the new tiles and figures, the figure picker, the builder\'s extra part, s
     await feed(page, state(tiles, { extra: true }));
     await page.evaluate(() => window.__carc.selectCell(1, 0));
     await page.click('[data-testid="rotate"]');
-    await page.waitForSelector('[data-testid="figure-picker"][hidden]');
+    await page.waitForSelector('[data-testid="figure-picker"][hidden]', { state: 'attached' });
     assert.deepEqual(await spots(), ['big:E'], 'one figure alone: no picker, its spots on the tile');
     await page.evaluate(() => window.__carc.cancelDraft());
 
