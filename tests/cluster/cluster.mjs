@@ -282,8 +282,14 @@ export class Player {
     const l = legal[this.rnd(legal.length)];
     const me = s.players.find((p) => p.seat === this.seat);
     const meeple = me?.meeples && l.meeples.length && this.rnd(3) < 2 ? l.meeples[this.rnd(l.meeples.length)] : null;
+    const play = { type: 'play', version: this.version, x: l.x, y: l.y, rotation: l.rotation, meeple };
+    // Expansions: a special figure where the state offers one, now and then (a builder
+    // whenever it may go, so that builders' extra parts happen).
+    for (const [figure, ports] of Object.entries(l.figures ?? {})) {
+      if (ports.length && (figure === 'builder' || this.rnd(3) === 0)) Object.assign(play, { meeple: ports[0], figure });
+    }
     this.sentFor = this.version;
-    this.send({ type: 'play', version: this.version, x: l.x, y: l.y, rotation: l.rotation, meeple });
+    this.send(play);
   }
 
   frame(op, payload) {

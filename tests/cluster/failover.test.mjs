@@ -18,6 +18,7 @@ before(async () => { cluster = await Cluster.up(3, { leaseMs: LEASE_MS }); });
 after(() => { Player.stopAll(); cluster?.down(); });
 
 function moves(p) { return p.placed.size; }
+let extraParts = 0; // builders' extra parts in the finished games' records (traders.md)
 
 /** Plays `rooms` to the end and checks them against the stored logs and the records. */
 async function finishAndCheck(rooms, ms = 120000) {
@@ -41,6 +42,7 @@ async function finishAndCheck(rooms, ms = 120000) {
     for (const p of players) assert.deepEqual(p.state.result.final_scores, seen);
     assert.deepEqual(replayScores(record), seen, `room ${room}: the record replays to other scores`);
     assert.equal(record.moves.filter((m) => !m.discard).length, logged.size, `room ${room}: record and log disagree`);
+    extraParts += record.moves.filter((m) => m.extra && !m.discard).length;
   }
   for (const { players } of rooms) players.forEach((p) => p.stop());
 }
@@ -52,9 +54,11 @@ function ownersOf(rooms) {
 
 test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothing lost', { timeout: 200000 }, async () => {
   const rooms = [];
-  // Every fourth room plays the River and the Abbot: expansion games move between nodes too.
+  // Every fourth room plays the River and the Abbot, every other fourth all four expansions
+  // (builders' extra parts included): expansion games move between nodes too.
+  const sets = [['river', 'abbot'], [], ['river', 'abbot', 'inns', 'traders'], []];
   for (let i = 0; i < 20; i++) {
-    rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i, i % 4 === 0 ? ['river', 'abbot'] : []));
+    rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i, sets[i % 4]));
   }
   await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 8), 'a few moves in every room', 60000);
 
@@ -80,6 +84,7 @@ test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothi
     assert.ok(first.length > 0, `room ${r.room} had finished before the kill`);
     delays.push(Math.min(...first) - killedAt);
   }
+  console.log(`failover: builders' extra parts played: ${extraParts}`);
   console.log(`failover: ${moved.length} of ${rooms.length} rooms moved off ${victim.name}; kill -> first accepted move: ` +
     `p50 ${percentile(delays, 0.5)} ms, max ${Math.max(...delays)} ms (lease ${LEASE_MS} ms)`);
   cluster.addNode(victim.name); // three nodes again for the next tests

@@ -465,16 +465,20 @@ class Harness {
       meeple = field(opt, "meeples")[in_.byte() % field(opt, "meeples").size()];
     }
     json figure = nullptr;
-    if (field(opt, "figures").is_object()) {  // a special figure where the state offers one
+    if (field(opt, "figures").is_object()) {
+      // Expansions: one more byte picks a meeple (k = 0) or a special figure where the
+      // state offers one, so a seed's length per play does not depend on the state.
       const std::uint8_t f = in_.byte();
       const json& figures = field(opt, "figures");
-      std::size_t k = (f >> 1) % std::max<std::size_t>(1, figures.size());
-      for (auto it = figures.begin(); it != figures.end(); ++it, --k) {
-        if (k == 0 && (f & 1) && it->is_array() && !it->empty()) {
+      std::size_t k = (f >> 1) % (figures.size() + 1);
+      if ((f & 1) && k == 0 && field(opt, "meeples").is_array() && !field(opt, "meeples").empty()) {
+        meeple = field(opt, "meeples")[0];
+      }
+      for (auto it = figures.begin(); (f & 1) && k > 0 && it != figures.end(); ++it) {
+        if (--k == 0 && it->is_array() && !it->empty()) {
           meeple = (*it)[0];
           figure = it.key();
         }
-        if (k == 0) break;
       }
     }
     const bool stale = (b & 0x0c) == 0x0c;
