@@ -14,13 +14,16 @@ export function scoreSeries(events, seats) {
   const bySeat = new Map(out.map((s) => [s.seat, s]));
   const gains = out.map(() => new Array(moves + 2).fill(0));
   for (const ev of list) {
-    if (ev.type !== 'scored' || !(ev.points > 0)) continue;
+    // Goods majorities score at the end (traders.md); a pig adds `bonus` to its owner's points.
+    const goods = ev.type === 'goods_scored';
+    if (ev.type !== 'scored' && !goods) continue;
     for (const seat of ev.seats ?? []) {
       const s = bySeat.get(seat);
-      if (!s) continue;
-      const move = ev.end ? moves + 1 : Math.min(Math.max(1, ev.turn ?? 1), moves);
-      gains[out.indexOf(s)][move] += ev.points;
-      s.steps.push({ move, points: ev.points, kind: ev.kind, end: !!ev.end });
+      const points = (ev.points ?? 0) + (Number.isInteger(ev.bonus?.[seat]) ? ev.bonus[seat] : 0);
+      if (!s || !(points > 0)) continue;
+      const move = ev.end || goods ? moves + 1 : Math.min(Math.max(1, ev.turn ?? 1), moves);
+      gains[out.indexOf(s)][move] += points;
+      s.steps.push({ move, points, kind: goods ? 'goods' : ev.kind, end: !!ev.end || goods });
     }
   }
   out.forEach((s, i) => {

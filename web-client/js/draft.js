@@ -5,6 +5,7 @@
 import { isMyTurn, legalAt, playerBySeat } from './state.js';
 import { nextCell, nextSpot } from './view.js';
 import { entrySpots, entryChoices, choiceFits, playFields } from './expansions/abbot.js';
+import { visibleSpots } from './expansions/picker.js';
 
 /** Identifies a turn: a draft made for one turn never survives into another. */
 export function turnKey(state) {
@@ -84,7 +85,7 @@ export function draftView(d, store) {
   const entry = entryOf(d);
   return {
     x: d.x, y: d.y, tile: state.turn.tile, rotation: entry.rotation,
-    spots: d.pending ? (d.meeple ? [d.meeple] : []) : entrySpots(entry),
+    spots: d.pending ? (d.meeple ? [d.meeple] : []) : visibleSpots(entry, d, entrySpots(entry)), // the picked figure's (picker.js)
     meeple: d.meeple,
     color: playerBySeat(state, store.seat)?.color ?? 'black',
   };

@@ -6,7 +6,7 @@ import { playerColor } from './tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
 import { h, colorChip, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
-import { breakdownKinds, expansionLabels } from './expansions/breakdown.js';
+import { breakdownKinds, expansionLabels, splitText } from './expansions/breakdown.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -18,14 +18,14 @@ function svgEl(name, attrs = {}, text) {
 }
 
 // Kinds scored only during the game (the abbot's take-back) or only at the end (farms).
-const ONE_PART = { field: 'end', abbot: 'game' };
+const ONE_PART = { field: 'end', abbot: 'game', pig: 'end', goods: 'end' };
 
 function cell(row, kind, label) {
   const during = ONE_PART[kind] === 'end' ? 0 : Number(row.game?.[kind] ?? 0);
   const final = ONE_PART[kind] === 'game' ? 0 : Number(row.end?.[kind] ?? 0);
   return h('td', { class: `k k-${kind}`, 'data-label': label, 'data-kind': kind },
     h('span', { class: 'sum', text: String(during + final) }),
-    ONE_PART[kind] ? null : h('span', { class: 'split', text: `${during}+${final}` }));
+    ONE_PART[kind] ? null : h('span', { class: 'split', text: splitText(during, final) }));
 }
 
 function renderTable(table, state, mySeat) {
@@ -44,7 +44,7 @@ function renderTable(table, state, mySeat) {
   rows.forEach((row, rank) => {
     const p = playerBySeat(state, row.seat);
     const win = (result.winners ?? []).includes(row.seat);
-    body.appendChild(h('tr', { class: `${win ? 'winner' : ''}${row.seat === mySeat ? ' me' : ''}`.trim() || null, 'data-seat': row.seat, 'data-total': row.total },
+    body.appendChild(h('tr', { class: `${win ? 'winner' : ''}${row.seat === mySeat ? ' me' : ''}${KINDS.length > 6 ? ' many-kinds' : ''}`.trim() || null, 'data-seat': row.seat, 'data-total': row.total },
       h('th', { class: 'who', scope: 'row' },
         h('span', { class: 'rank', text: `${rank + 1}.` }),
         p ? colorChip(p.color) : null, nameSpan(p), win ? h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }) : null),

@@ -45,6 +45,8 @@ export class FeatureMap {
     for (const c of gone.cells) keep.cells.add(c);
     keep.open += gone.open;
     keep.pennants += gone.pennants;
+    keep.inn ||= gone.inn; // inns.md: an inn or cathedral anywhere marks the whole feature
+    keep.cathedral ||= gone.cathedral;
     keep.meeples.push(...gone.meeples);
     this.parent[b] = a;
     return a;
@@ -62,16 +64,17 @@ export class FeatureMap {
   feature(root) {
     const i = this.info[root];
     return {
-      root, kind: i.kind, tiles: i.cells.size, pennants: i.pennants, complete: i.done,
+      root, kind: i.kind, tiles: i.cells.size, pennants: i.pennants, complete: i.done, inn: i.inn, cathedral: i.cathedral,
       cells: [...i.cells].map((k) => k.split(',').map(Number)),
       meeples: i.meeples.map((m) => ({ ...m })),
     };
   }
 
-  /** The seats with the most meeples on a feature (who would score it). */
+  /** The seats with the highest strength on a feature (who would score it): a big meeple counts 2, a builder or pig 0 (inns.md, traders.md). */
   owners(root) {
     const count = new Map();
-    for (const m of this.info[root].meeples) count.set(m.seat, (count.get(m.seat) ?? 0) + 1);
+    const strength = { big: 2, builder: 0, pig: 0 };
+    for (const m of this.info[root].meeples) count.set(m.seat, (count.get(m.seat) ?? 0) + (strength[m.figure] ?? 1));
     const most = Math.max(0, ...count.values());
     return [...count].filter(([, n]) => n === most && n > 0).map(([s]) => s).sort((a, b) => a - b);
   }
@@ -95,6 +98,7 @@ export class FeatureMap {
       this.info.push({
         kind: f.kind, cells: new Set([key]), open: f.kind === 'road' || f.kind === 'city' ? sides : 0,
         pennants: f.pennant ? 1 : 0, meeples: [], done: false, monastery: f.kind === 'monastery' ? { x, y } : null,
+        inn: !!f.inn, cathedral: !!f.cathedral,
       });
       cell.nodes[f.id] = n;
     }

@@ -6,6 +6,7 @@
 // coats of arms are already in BOARD orientation so that those stay upright.
 
 import { riverSegs, pondRadius, RIVER_HALF_WIDTH, GARDEN_RADIUS } from './expansions/river-geometry.js';
+import { cityTemplate, hasInnerField } from './city-geometry.js';
 
 export const TILE = 100;
 export const SIDES = ['N', 'E', 'S', 'W'];
@@ -17,7 +18,7 @@ const SIDE_MID = { N: [50, 0], E: [100, 50], S: [50, 100], W: [0, 50] };
 // Points just inside the tile on each field half (used to seed field regions).
 const HALF_POINT = {
   NL: [25, 4], NR: [75, 4], EL: [96, 25], ER: [96, 75],
-  SL: [75, 96], SR: [25, 96], WL: [4, 75], WR: [4, 25],
+  SL: [75, 96], SR: [25, 96], WL: [4, 75], WR: [4, 25], I: [50, 50], // I: the field in the middle
 };
 
 function norm(deg) {
@@ -122,62 +123,6 @@ export function distToPolyline(p, pts) {
   let d = Infinity;
   for (let i = 1; i < pts.length; i++) d = Math.min(d, distToSegment(p, pts[i - 1], pts[i]));
   return d;
-}
-
-// ---------------------------------------------------------------------------
-// Cities. Canonical shapes, rotated into place.
-
-// Area outline and the wall (the inner edge, where the city meets the fields).
-const CITY_CAP_N = {
-  area: [{ c: 'M', p: [0, 0] }, { c: 'L', p: [100, 0] }, { c: 'Q', q: [50, 58], p: [0, 0] }],
-  walls: [[{ c: 'M', p: [100, 0] }, { c: 'Q', q: [50, 58], p: [0, 0] }]],
-};
-const CITY_CORNER_NW = {
-  area: [{ c: 'M', p: [0, 0] }, { c: 'L', p: [100, 0] }, { c: 'Q', q: [56, 56], p: [0, 100] }],
-  walls: [[{ c: 'M', p: [100, 0] }, { c: 'Q', q: [56, 56], p: [0, 100] }]],
-};
-const CITY_BAND_EW = {
-  area: [
-    { c: 'M', p: [0, 0] }, { c: 'Q', q: [50, 50], p: [100, 0] }, { c: 'L', p: [100, 100] },
-    { c: 'Q', q: [50, 50], p: [0, 100] },
-  ],
-  walls: [
-    [{ c: 'M', p: [0, 0] }, { c: 'Q', q: [50, 50], p: [100, 0] }],
-    [{ c: 'M', p: [100, 100] }, { c: 'Q', q: [50, 50], p: [0, 100] }],
-  ],
-};
-const CITY_THREE_NEW = {
-  area: [
-    { c: 'M', p: [0, 0] }, { c: 'L', p: [100, 0] }, { c: 'L', p: [100, 100] },
-    { c: 'Q', q: [50, 44], p: [0, 100] },
-  ],
-  walls: [[{ c: 'M', p: [100, 100] }, { c: 'Q', q: [50, 44], p: [0, 100] }]],
-};
-const CITY_FULL = {
-  area: [{ c: 'M', p: [0, 0] }, { c: 'L', p: [100, 0] }, { c: 'L', p: [100, 100] }, { c: 'L', p: [0, 100] }],
-  walls: [],
-};
-
-function sameSet(a, b) {
-  return a.length === b.length && a.every((x) => b.includes(x));
-}
-
-/** Picks the canonical city shape and rotation that cover exactly `sides`. */
-function cityTemplate(sides) {
-  const options = [
-    [CITY_CAP_N, ['N']],
-    [CITY_CORNER_NW, ['N', 'W']],
-    [CITY_BAND_EW, ['E', 'W']],
-    [CITY_THREE_NEW, ['N', 'E', 'W']],
-    [CITY_FULL, ['N', 'E', 'S', 'W']],
-  ];
-  for (const [shape, base] of options) {
-    if (base.length !== sides.length) continue;
-    for (const deg of ROTATIONS) {
-      if (sameSet(base.map((s) => rotatePort(s, deg)), sides)) return { shape, deg };
-    }
-  }
-  return null;
 }
 
 // ---------------------------------------------------------------------------
@@ -291,6 +236,16 @@ function bestPoint(region, dist, prefer, avoid = []) {
   return best;
 }
 
+function nearestFree(free, p) {
+  let best = null;
+  for (let k = 0, d = Infinity; k < N * N; k++) {
+    const q = gridPoint(k % N, Math.floor(k / N));
+    const dk = Math.hypot(q[0] - p[0], q[1] - p[1]);
+    if (free[k] && dk < d) [best, d] = [q, dk];
+  }
+  return best;
+}
+
 function centroid(points) {
   const n = points.length || 1;
   return [points.reduce((a, p) => a + p[0], 0) / n, points.reduce((a, p) => a + p[1], 0) / n];
@@ -326,7 +281,7 @@ export function tileShapes(tileDef) {
     out.kinds[f.id] = f.kind;
     if (f.kind === 'city') {
       const sides = f.ports.filter((p) => SIDES.includes(p));
-      const tpl = cityTemplate(sides);
+      const tpl = cityTemplate(sides, hasInnerField(tileDef)); // inns.md, traders.md: field I between cities
       if (!tpl) continue;
       const area = rotSegs(tpl.shape.area, tpl.deg);
       const walls = tpl.shape.walls.map((w) => rotSegs(w, tpl.deg));
@@ -353,7 +308,8 @@ export function tileShapes(tileDef) {
     }
   }
   const deadEnds = out.roads.filter((r) => r.dead && !monasteryFeature);
-  if (deadEnds.length >= 3) out.junction = [50, 50];
+  // Three dead ends meet at a junction; so do two that end in the open middle (I5, T23).
+  if (deadEnds.length >= 3 || (deadEnds.length === 2 && !out.cities.some((c) => pointInPolygon([50, 50], c.polygon)))) out.junction = [50, 50];
 
   // Where meeples and coats of arms stand: a search over a grid of the tile, the costly
   // part, done the first time a tile's anchors are asked for (drawing a tile needs none,
@@ -432,9 +388,13 @@ export function tileShapes(tileDef) {
       }
     }
     const dist = distanceTransform(free);
+    // Field I (inns.md) is what the side fields leave free, from the point nearest the middle.
+    const inner = new Uint8Array(free);
+    const sides = out.fields.some((f) => f.ports.includes('I')) ? out.fields.map((f) => f.ports.filter((p) => p !== 'I').map((p) => HALF_POINT[p])) : [];
+    for (const seeds of sides) floodFill(free, seeds).forEach((v, k) => { if (v) inner[k] = 0; });
     for (const f of out.fields) {
-      const seeds = f.ports.filter((p) => HALF_POINT[p]).map((p) => HALF_POINT[p]);
-      const region = floodFill(free, seeds);
+      const seeds = f.ports.map((p) => (p === 'I' ? nearestFree(inner, HALF_POINT.I) : HALF_POINT[p])).filter(Boolean);
+      const region = floodFill(f.ports.includes('I') ? inner : free, seeds);
       const prefer = centroid(seeds.length ? seeds : [[50, 50]]);
       const p = bestPoint(region, dist, prefer, placed());
       anchors[f.id] = p ?? prefer;

@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 import { h } from './dom.js';
 import { isMyTurn } from './state.js';
 import { spotLayout } from './spots.js';
-import { spotChoice } from './expansions/abbot.js';
+import { spotChoice, FIGURES } from './expansions/abbot.js';
 
 /**
  * A move ({x, y, rotation, meeple?, figure?}) of `tile` as the board's ghost
@@ -16,7 +16,7 @@ import { spotChoice } from './expansions/abbot.js';
 export function moveGhost(move, tile, def, color, label) {
   if (!move || !def || !Number.isInteger(move.x) || !Number.isInteger(move.y)) return null;
   const rotation = Number(move.rotation) || 0;
-  const figure = move.figure === 'abbot' ? 'abbot' : 'meeple';
+  const figure = FIGURES.includes(move.figure) ? move.figure : 'meeple'; // the abbot, big meeple, builder or pig
   const spots = move.meeple ? spotLayout(def, rotation, [move.meeple], 24, figure) : [];
   return { x: move.x, y: move.y, tile, rotation, spots, meeple: move.meeple ? spotChoice(move.meeple, figure) : null, color, label };
 }

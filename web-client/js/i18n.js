@@ -131,3 +131,8 @@ for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[
 import * as hints from './strings/hints.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, hints[code]);
+
+// Inns & Cathedrals, Traders & Builders (issue 33).
+import * as traders from './strings/traders.js';
+
+for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, traders[code]);

@@ -9,7 +9,7 @@ import { h, add, colorChip, nameSpan } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
 import { hintsSetting } from './hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
-import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, MAX_SEATS } from './lobbylife.js';
+import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, maxSeats } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
 export function durationText(seconds) {
@@ -84,7 +84,7 @@ export function renderLobby(card, state, opts) {
   const input = h('input', { class: 'invite-input', readonly: true, value: inviteUrl, 'data-testid': 'invite-link', 'aria-label': t('lobby.invite') });
   input.addEventListener('focus', () => input.select());
   const seats = h('ul', { class: 'seats', 'data-testid': 'seats' });
-  for (let i = 0; i < MAX_SEATS; i++) {
+  for (let i = 0; i < maxSeats(state); i++) {
     const p = players[i];
     seats.appendChild(p ? seatRow(p, { mySeat, controls, onFreeSeat }) : h('li', { class: 'seat empty', text: t('lobby.emptySeat') }));
   }
@@ -107,7 +107,7 @@ export function renderLobby(card, state, opts) {
         type: 'button', class: 'btn', 'data-testid': 'add-bot', disabled: !controls.canAddBot,
         onclick: () => onAddBot(select.value), text: t('lobby.addBot'),
       })),
-    controls.full ? h('p', { class: 'muted', text: t('lobby.full') }) : null);
+    controls.full ? h('p', { class: 'muted', text: t('lobby.full', { n: maxSeats(state) }) }) : null);
   }
 
   if (controls.isHost) {

@@ -7,6 +7,10 @@ import { playerBySeat } from './state.js';
 
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 export const MAX_SEATS = 5;
+/** Seats of a lobby: six with Inns & Cathedrals (inns.md), else five. */
+export function maxSeats(state) {
+  return (state?.settings?.expansions ?? []).includes('inns') ? 6 : MAX_SEATS;
+}
 
 /**
  * What a `welcome` says about the seat this connection held before it (`prevSeat`):
@@ -47,9 +51,9 @@ export function lobbyControls(state, mySeat) {
   return {
     isHost,
     seated: !!me,
-    full: players.length >= MAX_SEATS,
+    full: players.length >= maxSeats(state),
     canStart: isHost && lobby && players.length >= 2 && humans >= 1,
-    canAddBot: isHost && lobby && players.length < MAX_SEATS,
+    canAddBot: isHost && lobby && players.length < maxSeats(state),
     canLeave: !!me && lobby,
     canSetClock: isHost && lobby,
     seats: players.map((p) => ({

@@ -5,6 +5,7 @@ import { t, getLanguage } from './i18n.js';
 import { h, tileIcon, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { narrate } from './narrate.js';
+import { expansionLogLine } from './expansions/trader-log.js';
 
 function featureLabel(kind) {
   return t(`feature.${kind}`);
@@ -44,6 +45,8 @@ export function logLine(line, state, tiles) {
     li.tabIndex = -1; // the log is one tab stop: arrows move between its lines (bindLog)
   }
   const who = (seat) => nameSpan(playerBySeat(state, seat));
+  const helpers = { fill, who, namesOf: (seats) => namesOf(state, seats) };
+  if (line.type !== 'placed' && expansionLogLine(li, line, helpers)) return li; // goods, the builder's extra tile
   switch (line.type) {
     case 'started':
       fill(li, 'ev.started', {});
@@ -52,12 +55,14 @@ export function logLine(line, state, tiles) {
       li.appendChild(tileIcon(tiles[line.tile], line.rotation, 'tile-icon inline'));
       const f = line.feature;
       const size = f ? count('ev.detailTiles', f.tiles) : '';
-      if (line.what === 'claimed' && line.figure === 'abbot') fill(li, `log.claimAbbot.${f.kind}`, {}, { name: who(line.seat) });
+      if (expansionLogLine(li, line, helpers)) { /* a big meeple, builder or pig */ }
+      else if (line.what === 'claimed' && line.figure === 'abbot') fill(li, `log.claimAbbot.${f.kind}`, {}, { name: who(line.seat) });
       else if (line.what === 'claimed') fill(li, `log.claim.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extended') fill(li, `log.extend.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extendedOther') fill(li, `log.extendOther.${f.kind}`, { tiles: size }, { name: who(line.seat), owner: namesOf(state, line.owners) });
       else if (line.what === 'extendedFree') fill(li, `log.extendFree.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else fill(li, 'log.placed', {}, { name: who(line.seat) });
+      if (line.extra) li.append(` ${t('log.extraTile')}`);
       break;
     }
     case 'discarded':

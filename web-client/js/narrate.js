@@ -13,6 +13,7 @@
 // End-of-game lines worth nothing (a farm next to no completed city) are left out.
 
 import { FeatureMap } from './features.js';
+import { expansionLine } from './expansions/trader-log.js';
 
 const RANK = { city: 3, road: 2, monastery: 1, garden: 1, field: 0, river: -1 };
 
@@ -83,7 +84,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         lastPlaced = ev;
         lines.push({
           type: 'placed', id: ev.id, seat: ev.seat, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, figure: ev.figure ?? null,
-          what: d.what, feature: d.feature, owners: d.owners ?? [], cells: first(d.cells, ev.x, ev.y),
+          what: d.what, feature: d.feature, owners: d.owners ?? [], cells: first(d.cells, ev.x, ev.y), extra: ev.extra === true,
         });
         break;
       }
@@ -104,7 +105,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         break;
       }
       default:
-        lines.push({ type: ev.type ?? '?', id: ev.id, cells: [] });
+        lines.push(expansionLine(ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] });
     }
   }
   return { lines, map };

@@ -25,7 +25,7 @@ import { enableNotifications, notifyMyTurn, resubscribe } from './notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
-import { takeBackButton } from './expansions/takeback.js';
+import { expansionControls } from './expansions/controls.js';
 import { moveGhost, canAskHint, hintForTurn, hintButton } from './hint.js';
 import { spotChoice, spotFigures, choiceFits } from './expansions/abbot.js';
 
@@ -452,7 +452,7 @@ export class RoomPage {
         life: this.life, rerender: () => this.render(),
       },
     });
-    takeBackButton($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (choice) => this.chooseSpot(choice) });
+    expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });
     hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint() });
     this.live = false;
     this.title.update(isMyTurn(this.store));

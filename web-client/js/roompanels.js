@@ -10,6 +10,7 @@ import { renderLobby } from './lobby.js';
 import { renderBanner } from './roomview.js';
 import { isMyTurn, legalCells } from './state.js';
 import { $ } from './page.js';
+import { extraKey, extraAnnouncement } from './expansions/extra.js';
 
 // How often the time an away player has been gone is said again (feel.js redraws as often).
 const AWAY_STEP_MS = 5000;
@@ -52,7 +53,7 @@ export class RoomPanels {
       const o = ctx.lobby;
       this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat, o.bagSize], () => renderLobby(lobby, state, o));
     }
-    const banner = [state.phase, state.turn?.number, state.turn?.seat, mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
+    const banner = [state.phase, state.turn?.number, state.turn?.seat, state.turn?.extra, mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
     this.part('banner', banner, () => renderBanner($('turn-banner'), {
       state, store, draft: ctx.draft, tiles: ctx.tiles, awaySince: feel.awaySince, finalScoring: feel.finalScoring, onShowEnd: ctx.onShowEnd, queued: ctx.queued,
     }));
@@ -95,6 +96,10 @@ export class RoomPanels {
     }
     if (mine && !this.wasMine && ctx.state.phase === 'playing') said.push(t('announce.yourTurn', { n: legalCells(ctx.state).length }));
     this.wasMine = mine;
+    // The builder's extra part (expansions/extra.js): said to everybody, in its own words to its player.
+    const extra = extraAnnouncement(this.extraKey, ctx.state, ctx.store.seat);
+    if (extra) said.push(extra);
+    this.extraKey = extraKey(ctx.state);
     if (said.length) this.say(said.join(' '));
   }
 

@@ -11,6 +11,7 @@ import { entryChoices, spotChoice } from './expansions/abbot.js';
 import { entryOf, canRotate } from './draft.js';
 import { $ } from './page.js';
 import { presence, awayFor } from './clock.js';
+import { isExtra } from './expansions/extra.js';
 
 /** Splits a translated text around its {name} and puts the player's name span there. */
 function withName(key, player, params = {}) {
@@ -33,13 +34,15 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     if (mine) {
       banner.classList.add('mine');
       // A move confirmed while the connection is down: the banner says it waits.
-      banner.append(h('strong', { text: queued ? t('offline.banner') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
+      const extra = isExtra(state) && !queued; // the builder's extra part (traders.md)
+      banner.append(h('strong', { 'data-testid': extra ? 'extra-mine' : null, text: queued ? t('offline.banner') : extra ? t('extra.mine') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
       return;
     }
     const p = playerBySeat(state, state.turn.seat);
     const kind = presence(p);
-    const line = h('span', { 'data-testid': 'banner-turn', 'data-presence': kind ?? '' });
-    if (kind === 'auto') line.append(...withName('turn.otherAuto', p));
+    const line = h('span', { 'data-testid': 'banner-turn', 'data-presence': kind ?? '', 'data-extra': isExtra(state) ? '1' : '0' });
+    if (isExtra(state)) line.append(...withName('extra.other', p));
+    else if (kind === 'auto') line.append(...withName('turn.otherAuto', p));
     else if (kind === 'bot') line.append(...withName('turn.otherBot', p));
     else if (kind === 'away') {
       const d = awayFor(awaySince?.[p.seat], now);
@@ -87,7 +90,7 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
   const hint = $('action-hint');
   bar.dataset.queued = queued ? '1' : '0';
   if (queued) hint.textContent = t('offline.queued');
-  else if (!draft) hint.textContent = t('action.pickCell');
+  else if (!draft) hint.textContent = isExtra(state) ? `${t('extra.mine')}. ${t('action.pickCell')}` : t('action.pickCell');
   else if (draft.meeple) {
     // The choice in words with what it is worth (spots.js), else the figure and the
     // feature's name, or the abbot's take-back (expansions/takeback.js).

@@ -4,6 +4,8 @@
 import { tileShapes, pennantPoints, MEEPLE_PATH, ROAD_HALF_WIDTH } from './geometry.js';
 import { riverMarkup, gardenMarkup, waterDefs } from './expansions/river-art.js';
 import { abbotDefs } from './expansions/abbot-art.js';
+import { marksDefs, marksMarkup } from './expansions/marks-art.js';
+import { figuresDefs } from './expansions/figures-art.js';
 
 export const COLORS = {
   field: '#9fc46a',
@@ -24,8 +26,9 @@ export const PLAYER_COLORS = {
   green: { fill: '#009E73', stroke: '#00382a', text: '#ffffff', glyph: 'triangle' },
   yellow: { fill: '#F0E442', stroke: '#6b6200', text: '#222222', glyph: 'diamond' },
   black: { fill: '#2b2b2b', stroke: '#f4f4f4', text: '#ffffff', glyph: 'star' },
+  pink: { fill: '#CC79A7', stroke: '#4d1538', text: '#ffffff', glyph: 'cross' }, // the sixth seat (inns.md)
 };
-export const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black'];
+export const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink'];
 
 export function playerColor(name) {
   return PLAYER_COLORS[name] ?? PLAYER_COLORS.black;
@@ -40,6 +43,11 @@ export function glyphPath(glyph, r = 3) {
       return `M0 ${-r * 1.2} L${r * 1.1} ${r * 0.8} L${-r * 1.1} ${r * 0.8} Z`;
     case 'diamond':
       return `M0 ${-r * 1.3} L${r * 1.1} 0 L0 ${r * 1.3} L${-r * 1.1} 0 Z`;
+    case 'cross': {
+      const a = r * 0.45;
+      const b = r * 1.25;
+      return `M${-a} ${-b} H${a} V${-a} H${b} V${a} H${a} V${b} H${-a} V${a} H${-b} V${-a} H${-a} Z`;
+    }
     case 'star': {
       const pts = [];
       for (let i = 0; i < 10; i++) {
@@ -83,7 +91,7 @@ export function tileBodyMarkup(tileDef) {
   return parts.join('');
 }
 
-/** Upright decorations (drawn unrotated on top): monastery and coats of arms. */
+/** Upright decorations (drawn unrotated on top): monastery, coats of arms and marks. */
 export function tileOverlayMarkup(tileDef, rotation) {
   const s = tileShapes(tileDef);
   const parts = [];
@@ -91,6 +99,7 @@ export function tileOverlayMarkup(tileDef, rotation) {
   for (const [x, y] of pennantPoints(tileDef, rotation)) {
     parts.push(`<use href="#sym-pennant" x="${x.toFixed(1)}" y="${y.toFixed(1)}"/>`);
   }
+  parts.push(marksMarkup(tileDef, rotation)); // inns, cathedrals, goods
   return parts.join('');
 }
 
@@ -123,7 +132,7 @@ export function defsMarkup(catalog) {
     <path d="M-3.5 -3 L0 -6 L3.5 -3 L0 4 Z" fill="#f7d35a"/>
   </g>`);
   out.push(`<path id="sym-meeple" d="${MEEPLE_PATH}"/>`);
-  out.push(waterDefs(), abbotDefs());
+  out.push(waterDefs(), abbotDefs(), marksDefs(), figuresDefs());
   for (const t of catalog.tiles) out.push(`<g id="tile-${t.letter}">${tileBodyMarkup(t)}</g>`);
   return out.join('\n');
 }

@@ -7,7 +7,7 @@ import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
 import { presence, awayFor, formatClock } from './clock.js';
 import { tileWords } from './spots.js';
-import { figuresChips } from './expansions/figures.js';
+import { figuresChips, goodsChips } from './expansions/figures.js';
 
 export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from './dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
@@ -39,18 +39,17 @@ export function presenceBadge(p, awaySince, now = Date.now()) {
  */
 export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockMs = null, now = Date.now() } = {}) {
   ul.replaceChildren();
+  ul.classList.toggle('many', (state.players ?? []).length > 4); // six seats with inns: compact rows
   const turnSeat = state.phase === 'playing' ? state.turn?.seat : null;
   for (const p of state.players ?? []) {
     const active = turnSeat === p.seat;
     const li = h('li', {
       class: `player c-${p.color}${active ? ' active' : ''}${p.connected || p.bot ? '' : ' disconnected'}${p.seat === mySeat ? ' me' : ''}${p.bot ? ' bot' : ''}`,
-      'data-testid': 'player', 'data-seat': p.seat, 'data-score': p.score, 'data-meeples': p.meeples,
+      'data-testid': 'player', 'data-seat': p.seat, 'data-score': p.score, 'data-meeples': p.meeples, 'data-color': p.color,
       'data-active': active ? '1' : '0', 'data-connected': p.connected ? '1' : '0', 'data-presence': presence(p) ?? '',
     });
     const meeples = h('span', { class: 'meeple-row', title: t('meeplesLeft', { n: p.meeples }) });
     for (let i = 0; i < 7; i++) meeples.appendChild(colorChip(i < p.meeples ? p.color : 'none', `mini-meeple${i < p.meeples ? '' : ' used'}`));
-    const figures = figuresChips(p);
-    if (figures) meeples.appendChild(figures);
     const held = p.tile ? tileIcon(tiles[p.tile], 0, 'tile-icon held') : h('span', { class: 'held-empty' });
     if (p.tile) held.setAttribute('data-testid', 'held-tile');
     const clock = active && clockMs !== null
@@ -66,7 +65,9 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
           p.seat === mySeat ? h('span', { class: 'badge you', text: t('you') }) : null,
           p.host ? h('span', { class: 'badge', text: t('host') }) : null,
           presenceBadge(p, awaySince, now),
-          state.phase !== 'lobby' ? meeples : null)),
+          state.phase !== 'lobby' ? meeples : null,
+          state.phase !== 'lobby' ? figuresChips(p) : null, // special figures and goods (expansions/figures.js)
+          state.phase !== 'lobby' ? goodsChips(p) : null)),
       state.phase !== 'lobby' ? h('span', { class: 'held-wrap', title: t('holds') }, held, h('span', { class: 'held-cap', text: t('holdsShort') })) : null,
       state.phase !== 'lobby' ? h('span', { class: 'score-wrap' },
         h('span', { class: 'score', 'data-testid': 'score', text: String(p.score) }),

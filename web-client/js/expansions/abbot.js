@@ -5,8 +5,11 @@
 
 import { meepleMarkup } from '../tileart.js';
 import { abbotMarkup } from './abbot-art.js';
+import { specialFigureMarkup } from './figures-art.js';
 
 export const RETURN = 'return';
+/** The special figures a `turn.legal[].figures` may name (README.md), in the picker's order. */
+export const FIGURES = ['big', 'builder', 'pig', 'abbot'];
 const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
 /** {port, figure} of a spot string; null for the take-back or anything malformed. */
@@ -15,15 +18,15 @@ export function parseSpot(spot) {
   const m = /^(?:([a-z]+):)?(.+)$/.exec(spot);
   if (!m || !PORT_RE.test(m[2])) return null;
   const figure = m[1] ?? 'meeple';
-  if (!/^(?:meeple|abbot)$/.test(figure)) return null;
+  if (!/^(?:meeple|abbot|big|builder|pig)$/.test(figure)) return null;
   return { port: m[2], figure };
 }
 
-/** Every figure spot a legal entry offers: its meeple ports, then "abbot:<port>". */
+/** Every figure spot a legal entry offers: its meeple ports, then "<figure>:<port>" (abbot, big, builder, pig). */
 export function entrySpots(entry) {
   if (!entry) return [];
   const out = [...(entry.meeples ?? [])];
-  for (const port of entry.figures?.abbot ?? []) out.push(`abbot:${port}`);
+  for (const figure of FIGURES) for (const port of entry.figures?.[figure] ?? []) out.push(`${figure}:${port}`);
   return out;
 }
 
@@ -78,8 +81,10 @@ export function spotChoice(port, figure = 'meeple') {
   return !figure || figure === 'meeple' ? port : `${figure}:${port}`;
 }
 
-/** A figure on the board or a spot: the abbot's own shape, else a meeple (farmers lie). */
+/** A figure on the board or a spot: the abbot's, big meeple's, builder's or pig's own shape, else a meeple (farmers lie). */
 export function figureMarkup(figure, colorName, { farmer = false, scale = 1, extraClass = '' } = {}) {
   if (figure === 'abbot') return abbotMarkup(0, 0, colorName, { scale, extraClass });
+  const special = specialFigureMarkup(figure, 0, 0, colorName, { farmer, scale, extraClass });
+  if (special) return special;
   return meepleMarkup(0, 0, colorName, { farmer, scale, extraClass });
 }

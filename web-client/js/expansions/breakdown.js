@@ -1,10 +1,13 @@
 // The end screen's columns: the base game's kinds, then gardens and the abbot's take-backs
-// as their own columns when the result's breakdown has them (abbot.md).
+// (abbot.md), inns and cathedrals (inns.md: what the mark changed, negative for an
+// unfinished inn road or cathedral city), the pigs' extra farm points and the goods
+// majorities (traders.md), each as its own column when the result's breakdown has it.
+// The rows of a seat add up to its total (docs/protocol-details.md).
 
 import { t } from '../i18n.js';
 
 const BASE = ['road', 'city', 'monastery', 'field'];
-const EXTRA = ['garden', 'abbot'];
+const EXTRA = ['garden', 'abbot', 'inn', 'cathedral', 'pig', 'goods'];
 
 /** The kinds of a breakdown, in the order the table shows them. */
 export function breakdownKinds(rows) {
@@ -13,5 +16,10 @@ export function breakdownKinds(rows) {
 }
 
 export function expansionLabels() {
-  return { garden: t('end.gardens'), abbot: t('end.abbots') };
+  return { garden: t('end.gardens'), abbot: t('end.abbots'), inn: t('end.inn'), cathedral: t('end.cathedral'), pig: t('end.pig'), goods: t('end.goods') };
+}
+
+/** "6+2", "6-4": points during the game and at the end. */
+export function splitText(during, final) {
+  return `${during}${final < 0 ? '' : '+'}${final}`;
 }

@@ -1,7 +1,7 @@
 // Which expansions a game has (../shared/expansions/README.md: settings.expansions) and the
 // tile set of that game from GET /api/tiles?expansions=..., fetched once per set.
 
-export const EXPANSIONS = ['river', 'abbot']; // the ones this client draws and plays
+export const EXPANSIONS = ['river', 'abbot', 'inns', 'traders']; // the ones this client draws and plays
 
 /** The expansions of a state (settings.expansions), known ids only, in a fixed order. */
 export function expansionsOf(state) {

@@ -20,6 +20,9 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const start = state?.board?.[0];
   const players = (state?.players ?? []).length;
   const abbot = (state?.settings?.expansions ?? []).includes('abbot');
+  // The special figures of the game (one each): those the room's players have, else the abbot's.
+  const figureKinds = Object.keys(state?.players?.[0]?.figures ?? (abbot ? { abbot: 1 } : {}));
+  const goods = Array.from({ length: players }, () => ((state?.settings?.expansions ?? []).includes('traders') ? { wine: 0, grain: 0, cloth: 0 } : null));
   const refuse = { ok: false, move: null, reason: { code: 'expansions', expansions: (record?.expansions ?? []).join(', ') } };
   if (!start || !tiles[start.tile] || players < 2) return refuse;
   const moves = events.filter(isMove);
@@ -40,11 +43,11 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const snap = (k, upTo, done) => {
     const on = new Map(); // "x,y" -> {seat, at, figure?}
     const normal = new Array(players).fill(0);
-    const special = new Array(players).fill(0);
+    const special = Array.from({ length: players }, () => ({})); // figure -> on the board
     for (const f of map.occupied()) {
       for (const m of f.meeples) {
         on.set(`${m.x},${m.y}`, { seat: m.seat, at: m.at, ...(m.figure ? { figure: m.figure } : {}) });
-        if (m.figure === 'abbot') special[m.seat]++;
+        if (m.figure && m.figure !== 'meeple') special[m.seat][m.figure] = (special[m.seat][m.figure] ?? 0) + 1;
         else normal[m.seat]++;
       }
     }
@@ -62,7 +65,8 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       settings: state.settings,
       players: state.players.map((p) => ({
         seat: p.seat, name: p.name, color: p.color, score: scores[p.seat], meeples: 7 - normal[p.seat],
-        ...(abbot ? { figures: { abbot: 1 - special[p.seat] } } : {}),
+        ...(figureKinds.length ? { figures: Object.fromEntries(figureKinds.map((f) => [f, 1 - (special[p.seat][f] ?? 0)])) } : {}),
+        ...(goods[p.seat] ? { goods: { ...goods[p.seat] } } : {}),
         connected: true, tile: held[p.seat], host: false, bot: p.bot ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
@@ -98,6 +102,8 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       k++;
     } else if (ev.type === 'scored' && !ev.end) {
       for (const s of ev.seats ?? []) if (s >= 0 && s < players) scores[s] += ev.points ?? 0;
+    } else if (ev.type === 'goods' && goods[ev.seat]) {
+      for (const g of Object.keys(goods[ev.seat])) goods[ev.seat][g] += Number.isInteger(ev.goods?.[g]) ? ev.goods[g] : 0; // traders.md
     }
   }
   while (frames.length <= steps) frames.push(snap(frames.length, events.length, false));
@@ -111,7 +117,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   return { ok: true, players, steps, final: finished, frames, result: state.result ?? null, mismatch: null, seatOf, auto };
 }
 
-const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black']; // protocol-details.md, by seat
+const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink']; // protocol-details.md, by seat
 
 /**
  * A record with expansions replayed by the server (POST /api/replay: the engine's replay,

@@ -15,7 +15,9 @@ export function expansionsSection(state, { canSet, onSettings, bagSize = null })
   for (const id of EXPANSIONS) {
     const checked = on.includes(id);
     if (!canSet && !checked) continue;
-    const input = h('input', { type: 'checkbox', id: `exp-${id}`, 'data-testid': `expansion-${id}`, checked, disabled: !canSet });
+    // Six seated need the sixth seat of Inns & Cathedrals: it stays ticked (the server refuses otherwise).
+    const locked = id === 'inns' && checked && (state.players ?? []).length > 5;
+    const input = h('input', { type: 'checkbox', id: `exp-${id}`, 'data-testid': `expansion-${id}`, checked, disabled: !canSet || locked });
     input.addEventListener('change', () => {
       const msg = toggleMessage(on, id, input.checked);
       if (msg) onSettings(msg);

@@ -109,7 +109,7 @@ export const en = {
   'lobby.botLevel': 'Level',
   'lobby.botBadge': 'computer · {level}',
   'lobby.removeBot': 'Remove this computer player',
-  'lobby.full': 'All 5 seats are taken.',
+  'lobby.full': 'All {n} seats are taken.',
   'lobby.needHuman': 'A game needs at least one human player.',
   'lobby.clock': 'Clock',
   'lobby.turnSeconds': 'Time for each turn',
@@ -129,7 +129,7 @@ export const en = {
   'away.summaryNever': 'An away player is waited for.',
   'away.summary': 'A computer plays for an away player after {time}.',
 
-  'err.room_full': 'All 5 seats are taken.',
+  'err.room_full': 'All seats are taken.',
 
   'end.rematch': 'Play again',
   'end.rematchWaiting': 'Setting up the new game…',
@@ -247,7 +247,7 @@ export const ja = {
   'lobby.botLevel': '強さ',
   'lobby.botBadge': 'コンピューター・{level}',
   'lobby.removeBot': 'このコンピューターを外す',
-  'lobby.full': '5席すべて埋まっています。',
+  'lobby.full': '{n}席すべて埋まっています。',
   'lobby.needHuman': 'ゲームには人間のプレイヤーが1人以上必要です。',
   'lobby.clock': '時間',
   'lobby.turnSeconds': '1ターンの持ち時間',
@@ -267,7 +267,7 @@ export const ja = {
   'away.summaryNever': 'いないプレイヤーは待ちます。',
   'away.summary': 'いないプレイヤーの代わりに{time}後にコンピューターがプレイします。',
 
-  'err.room_full': '5席すべて埋まっています。',
+  'err.room_full': '席がすべて埋まっています。',
 
   'end.rematch': 'もう一度遊ぶ',
   'end.rematchWaiting': '新しいゲームを準備しています…',
@@ -385,7 +385,7 @@ export const fr = {
   'lobby.botLevel': 'Niveau',
   'lobby.botBadge': 'ordinateur · {level}',
   'lobby.removeBot': 'Retirer ce joueur ordinateur',
-  'lobby.full': 'Les 5 places sont prises.',
+  'lobby.full': 'Les {n} places sont prises.',
   'lobby.needHuman': 'Une partie a besoin d’au moins un joueur humain.',
   'lobby.clock': 'Horloge',
   'lobby.turnSeconds': 'Temps pour chaque tour',
@@ -405,7 +405,7 @@ export const fr = {
   'away.summaryNever': 'On attend un joueur absent.',
   'away.summary': 'L’ordinateur joue pour un joueur absent après {time}.',
 
-  'err.room_full': 'Les 5 places sont prises.',
+  'err.room_full': 'Toutes les places sont prises.',
 
   'end.rematch': 'Rejouer',
   'end.rematchWaiting': 'Préparation de la nouvelle partie…',
