@@ -14,8 +14,8 @@ import { expansionReplay, hasExpansions, roomReplay } from './expansions/replay-
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
-import { entries, entryForStep, series, scale, stepOfMarked, markedMoves } from './review.js';
-import { moveGhost } from './hint.js';
+import { stepOfMarked } from './review.js';
+import { ReplayReview } from './replayreview.js';
 
 const AUTOPLAY_MS = 900;
 
@@ -41,8 +41,8 @@ export class ReplayPage {
     this.urlTimer = null;
     this.board = null;
     this.bound = false;
-    this.analysis = null; // GET /api/rooms/<id>/analysis of the room shown (review.js)
-    this.reviewTimer = null;
+    // The review of the room shown (issue 31): its analysis, graph and better moves.
+    this.review = new ReplayReview({ go: (k) => this.go(k), page: this });
   }
 
   get view() {
@@ -124,7 +124,7 @@ export class ReplayPage {
     // A game with expansions replays from the room's own events (the browser's rules are the base game).
     const exp = hasExpansions(record) ? await roomReplay(record, room, this.tiles) : null;
     const problem = exp?.problem ?? this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, { prebuilt: exp?.replay, names, bots });
-    if (!problem) this.loadReview(room);
+    if (!problem) this.review.load(room);
     if (problem) this.showProblem(problem);
   }
 
@@ -157,9 +157,7 @@ export class ReplayPage {
     });
     if (!replay.ok) return problemText(replay);
     this.stopAutoplay();
-    this.analysis = null;
-    clearTimeout(this.reviewTimer);
-    this.renderReview();
+    this.review.reset();
     this.replay = replay;
     this.source = source;
     const last = replay.frames[replay.steps];
@@ -224,8 +222,8 @@ export class ReplayPage {
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return; // the slider steps by itself
     const next = stepForKey(ev.key, this.step, this.replay.steps);
     const marked = ev.key === 'n' || ev.key === 'N' ? 1 : ev.key === 'p' || ev.key === 'P' ? -1 : 0;
-    if (marked && this.analysis) {
-      const k = stepOfMarked(this.analysis, this.step, marked);
+    if (marked && this.review.analysis) {
+      const k = stepOfMarked(this.review.analysis, this.step, marked);
       if (k !== null) this.go(k);
       ev.preventDefault();
     } else if (next !== null) {
@@ -248,7 +246,7 @@ export class ReplayPage {
   render() {
     const { replay, step } = this;
     const frame = replay.frames[step];
-    this.board.render({ state: frame, legalCells: [], draft: this.betterMove(frame), bounds: this.bounds });
+    this.board.render({ state: frame, legalCells: [], draft: this.review.betterMove(frame), bounds: this.bounds });
     const svg = $('replay-board');
     svg.dataset.move = String(step);
     svg.dataset.tiles = String(frame.board.length);
@@ -268,32 +266,9 @@ export class ReplayPage {
     if (first && (first.offsetTop < log.scrollTop || first.offsetTop > log.scrollTop + log.clientHeight - 20)) {
       log.scrollTop = first.offsetTop - log.offsetTop - 8;
     }
-    this.markLog(log);
+    this.review.markLog(log);
     this.renderBanner(frame, [...log.querySelectorAll('li.current')]);
     this.renderTitle(frame);
-  }
-
-  /** Each move's label on its log lines, with a marker on the first line of a mistake or blunder. */
-  markLog(log) {
-    const a = this.analysis;
-    if (!a || a.status !== 'done') return;
-    const starts = this.replay.frames.map((f) => f.events.length); // move k's events: [starts[k], starts[k + 1])
-    const byMove = new Map(entries(a).map((e) => [e.move, e]));
-    const seen = new Set();
-    for (const li of log.querySelectorAll('li[data-id]')) {
-      const id = Number(li.dataset.id);
-      let k = -1;
-      for (let m = 0; m + 1 < starts.length; m++) {
-        if (id >= starts[m] && id < starts[m + 1]) { k = m; break; }
-      }
-      const e = byMove.get(k);
-      if (!e?.label) continue;
-      li.dataset.review = e.label;
-      const first = !seen.has(k);
-      seen.add(k);
-      if (!first || li.querySelector('.review-badge') || (e.label !== 'mistake' && e.label !== 'blunder')) continue;
-      li.append(h('span', { class: `review-badge ${e.label}`, 'data-testid': 'review-badge', title: t(`review.label.${e.label}`), text: ` ⚠ ${t(`review.label.${e.label}`)}` }));
-    }
   }
 
   /** The page's title: the players and the date of the game (when this browser knows it). */
@@ -302,128 +277,6 @@ export class ReplayPage {
     const when = this.source?.kind === 'file' ? this.source.date : knownGames(local).find((g) => g.room === this.source?.room)?.updated;
     const date = Number.isFinite(when) ? new Intl.DateTimeFormat(getLanguage(), { dateStyle: 'medium' }).format(new Date(when)) : null;
     document.title = date ? t('replay.pageTitle', { names: joinNames(names), date }) : `${joinNames(names)} — ${t('app.title')}`;
-  }
-
-  /** The room's analysis; while it runs, says how long and asks again. */
-  async loadReview(room) {
-    clearTimeout(this.reviewTimer);
-    let analysis = null;
-    try {
-      const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/analysis`);
-      analysis = res.ok ? await res.json() : null;
-    } catch {
-      analysis = null;
-    }
-    if (this.source?.kind !== 'room' || this.source.room !== room) return; // another game by now
-    this.analysis = analysis;
-    this.renderReview();
-    if (analysis?.status === 'done' && this.replay) this.render();
-    if (analysis && analysis.status !== 'done') {
-      const wait = Math.min(10, Math.max(2, Number(analysis.eta_seconds) || 5)) * 1000;
-      this.reviewTimer = setTimeout(() => this.loadReview(room), wait);
-    }
-  }
-
-  /** The evaluation graph (done analyses) or how long it will take (running ones). */
-  renderReview() {
-    const box = $('replay-review');
-    if (!box) return;
-    box.replaceChildren();
-    const a = this.analysis;
-    box.hidden = !a || !this.replay;
-    if (box.hidden) return;
-    if (a.status !== 'done') {
-      box.append(h('p', { class: 'notice', 'data-testid': 'review-running', text: t(a.status === 'queued' ? 'review.queued' : 'review.running', { s: Number(a.eta_seconds) || 0 }) }));
-      return;
-    }
-    const players = this.replay.players;
-    const total = this.replay.steps;
-    const data = series(a, players);
-    const W = 600;
-    const H = 90;
-    const m = scale(data, total, W, H);
-    const ns = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    svg.setAttribute('class', 'review-graph');
-    svg.setAttribute('data-testid', 'review-graph');
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', t('review.title'));
-    const title = document.createElementNS(ns, 'title');
-    title.textContent = t('review.title');
-    svg.append(title);
-    const zero = document.createElementNS(ns, 'line');
-    for (const [k, v] of Object.entries({ x1: 0, x2: W, y1: m.y(0), y2: m.y(0), class: 'review-zero' })) zero.setAttribute(k, String(v));
-    svg.append(zero);
-    const colors = ['red', 'blue', 'green', 'yellow', 'black'];
-    data.lines.forEach((line, seat) => {
-      if (line.length === 0) return;
-      const path = document.createElementNS(ns, 'polyline');
-      path.setAttribute('points', line.map((p) => `${m.x(p.move).toFixed(1)},${m.y(p.value).toFixed(1)}`).join(' '));
-      path.setAttribute('class', `review-line c-${colors[seat % colors.length]}`);
-      path.setAttribute('data-seat', String(seat));
-      svg.append(path);
-    });
-    for (const k of markedMoves(a)) {
-      const e = entryForStep(a, k + 1);
-      const dot = document.createElementNS(ns, 'circle');
-      for (const [name, v] of Object.entries({ cx: m.x(k), cy: m.y(e.played_value ?? 0), r: 4, class: `review-mark ${e.label}`, 'data-move': k })) dot.setAttribute(name, String(v));
-      svg.append(dot);
-    }
-    const cursor = document.createElementNS(ns, 'line');
-    cursor.setAttribute('class', 'review-cursor');
-    cursor.setAttribute('y1', '0');
-    cursor.setAttribute('y2', String(H));
-    svg.append(cursor);
-    svg.addEventListener('click', (ev) => {
-      const r = svg.getBoundingClientRect();
-      const x = ((ev.clientX - r.left) / Math.max(1, r.width)) * W;
-      this.go(m.moveAt(x) + 1);
-    });
-    const prev = h('button', { type: 'button', class: 'btn', 'data-testid': 'review-prev', text: t('review.prev') });
-    const next = h('button', { type: 'button', class: 'btn', 'data-testid': 'review-next', text: t('review.next') });
-    prev.addEventListener('click', () => { const k = stepOfMarked(a, this.step, -1); if (k !== null) this.go(k); });
-    next.addEventListener('click', () => { const k = stepOfMarked(a, this.step, 1); if (k !== null) this.go(k); });
-    box.append(svg, h('div', { class: 'row review-row' }, prev, h('span', { class: 'review-label', 'data-testid': 'review-label', role: 'status' }), next));
-    this.cursorX = m.x;
-    this.renderReviewStep();
-  }
-
-  /**
-   * The better move of a move that gave points away, as a ghost tile with its figure beside
-   * the move played (the board shows the step after it), or null.
-   */
-  betterMove(frame) {
-    const e = this.analysis?.status === 'done' ? entryForStep(this.analysis, this.step) : null;
-    if (!e || !e.best || e.label === 'best' || !Number.isInteger(e.best.x) || !Number.isInteger(e.best.y)) return null;
-    const tile = this.step > 0 ? this.replay.frames[this.step - 1]?.turn?.tile : null;
-    const def = tile ? this.tiles[tile] : null;
-    if (!def) return null;
-    const color = playerBySeat(frame, e.seat)?.color ?? 'red';
-    return moveGhost(e.best, tile, def, color, t('review.better'));
-  }
-
-  /** The current move's label, and the graph's cursor on it. */
-  renderReviewStep() {
-    const box = $('replay-review');
-    if (!box || box.hidden || !this.analysis || this.analysis.status !== 'done') return;
-    const cursor = box.querySelector('.review-cursor');
-    if (cursor && this.cursorX) {
-      const x = this.cursorX(Math.max(0, this.step - 1)).toFixed(1);
-      cursor.setAttribute('x1', x);
-      cursor.setAttribute('x2', x);
-    }
-    const label = box.querySelector('[data-testid="review-label"]');
-    const e = entryForStep(this.analysis, this.step);
-    if (!label) return;
-    label.dataset.label = e?.label ?? '';
-    if (!e || !e.label) {
-      label.textContent = '';
-    } else if (e.label === 'best' || !e.best) {
-      label.textContent = t('review.move', { k: this.step, label: t(`review.label.${e.label}`) });
-    } else {
-      label.textContent = t('review.lost', { k: this.step, label: t(`review.label.${e.label}`), loss: e.loss, x: e.best.x, y: e.best.y });
-    }
   }
 
   renderControls() {
@@ -442,7 +295,7 @@ export class ReplayPage {
     slider.value = String(this.step);
     slider.setAttribute('aria-valuetext', t('replay.move', { k: this.step, n: steps }));
     $('replay-count').textContent = t('replay.count', { k: this.step, n: steps });
-    this.renderReviewStep();
+    this.review.renderStep();
   }
 
   /**
