@@ -7,7 +7,9 @@
 #include <array>
 #include <vector>
 
+#include "bots/evaluation.hpp"  // core/src: greedy's estimate, tested on its own
 #include "carc/core/bot.hpp"
+#include "carc/core/features.hpp"
 #include "carc/core/player_view.hpp"
 #include "support.hpp"
 
@@ -87,6 +89,51 @@ TEST_CASE("six seats of one level each: every level plays the six-player all-fou
     CHECK(u.moves > 2 * 100);
     check_every_figure(u);
   }
+}
+
+TEST_CASE("greedy's goods: a majority is worth more the larger the lead and the fewer tokens are left") {
+  using bots::majority_chance;
+  // Settled: no token left, the leader (or every tied seat) scores, the others do not.
+  CHECK(majority_chance(2, 0) == 1.0);
+  CHECK(majority_chance(0, 0) == 1.0);
+  CHECK(majority_chance(-1, 0) == 0.0);
+  // Open: a lead of one with 12 tokens to come is far from sure, and so is a deficit.
+  CHECK(majority_chance(1, 12) > 0.6);
+  CHECK(majority_chance(1, 12) < 0.9);
+  CHECK(majority_chance(-1, 12) > 0.1);
+  CHECK(majority_chance(-1, 12) < 0.5);
+  // A larger lead is surer; the same lead is surer with fewer tokens left.
+  for (int left = 1; left <= 20; ++left) {
+    CHECK(majority_chance(2, left) > majority_chance(1, left));
+    CHECK(majority_chance(1, left - 1) >= majority_chance(1, left));
+    CHECK(majority_chance(-2, left - 1) <= majority_chance(-2, left));
+  }
+}
+
+TEST_CASE("greedy's builder: worth more on a feature with more open cells that tiles to come fit, nothing once the bag is empty") {
+  using bots::builder_value;
+  FeatureInfo road;
+  road.kind = Kind::Road;
+  road.open = 2;
+  road.cell_count = 2;
+  road.cells[0] = OpenCell{Cell{3, 0}, 20};
+  road.cells[1] = OpenCell{Cell{-3, 0}, 20};
+  FeatureInfo city = road;
+  city.kind = Kind::City;
+  city.open = 4;
+  city.cell_count = 4;
+  city.cells[2] = OpenCell{Cell{0, 3}, 20};
+  city.cells[3] = OpenCell{Cell{0, -3}, 20};
+  const double early = builder_value(road, 0.3, 30, 80);
+  CHECK(early > 0);
+  CHECK(builder_value(city, 0.3, 30, 80) > early);        // more open cells: more extensions to come
+  CHECK(builder_value(road, 0.3, 2, 80) < early);         // few turns left for its owner
+  CHECK(builder_value(road, 0.9, 30, 80) < early);        // about to close: the builder comes back
+  FeatureInfo blocked = road;
+  blocked.cells[0].fitting = 0;
+  blocked.cells[1].fitting = 1;
+  CHECK(builder_value(blocked, 0.3, 30, 80) < early);     // hardly any tile to come extends it
+  CHECK(builder_value(road, 0.3, 30, 0) == 0.0);          // no tile left: no extra part
 }
 
 }  // namespace carc::test
