@@ -2,14 +2,12 @@
 // scenarios of tests/core/data (inns_*, traders_*): the tile sets of every combination of
 // the four expansions, random games of all 16 sets replaying from their records (the
 // builder's extra parts and their "extra" marks included), six players only with inns,
-// where each new figure may go, and every bot level playing all four together.
+// where each new figure may go. The bots with these expansions: bots_expansions_test.cpp.
 #include <doctest/doctest.h>
 
 #include <array>
 #include <vector>
 
-#include "carc/core/bot.hpp"
-#include "carc/core/player_view.hpp"
 #include "carc/core/random_player.hpp"
 #include "support.hpp"
 
@@ -159,26 +157,6 @@ TEST_CASE("six players with inns: every seat plays, and the sixth seat scores") 
   }
   for (int s = 0; s < 6; ++s) CHECK(turns[static_cast<std::size_t>(s)] >= 13);
   CHECK(Game::seeded(6, 11, {}).players() == 5);  // the base game seats 5 at most
-}
-
-TEST_CASE("every bot level plays all four expansions to the end with legal moves, 2 and 6 players") {
-  for (const int players : {2, 6}) {
-    for (const BotKind kind : {BotKind::Random, BotKind::Greedy, BotKind::Mcts}) {
-      BotSpec spec;
-      spec.kind = kind;
-      spec.iterations = 30;
-      Game g = Game::seeded(players, 91 + static_cast<std::uint64_t>(kind), kAll);
-      std::array<int, kFigureKinds> figures{};
-      while (!g.finished()) {
-        const BotChoice c = choose(PlayerView(g), spec, static_cast<std::uint64_t>(g.moves_played()));
-        if (c.move.meeple) ++figures[static_cast<std::size_t>(c.move.figure)];
-        REQUIRE_FALSE(g.play(c.move));
-      }
-      CAPTURE(players);
-      CAPTURE(bot_kind_name(kind));
-      CHECK(figures[0] > 0);
-    }
-  }
 }
 
 }  // namespace carc::test

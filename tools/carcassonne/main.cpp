@@ -36,7 +36,7 @@ constexpr const char* kUsage =
     "                                                benchmark the engine on one thread\n"
     "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
     "                    [--iterations K] [--seed S] [--threads T] [--clock wall|cpu]\n"
-    "                    [--expansions river,abbot]\n"
+    "                    [--expansions river,abbot,inns,traders]\n"
     "      bots play paired deals (each deal once per rotation of the seats, so N is\n"
     "      rounded up to a multiple of P; one bot per seat, P defaults to their number);\n"
     "      prints one JSON object (wins, win_rate, ci95, mean_score, mean_margin,\n"
@@ -64,7 +64,7 @@ bool carc::tools::expansions_flag(const std::vector<std::string>& args, Expansio
   const std::string* v = carc::cli::value(args, "--expansions", &bad);
   *out = ExpansionSet{};
   if (bad) {
-    *why = "--expansions needs a list (river,abbot)";
+    *why = "--expansions needs a list (river,abbot,inns,traders)";
     return false;
   }
   if (v == nullptr) return true;

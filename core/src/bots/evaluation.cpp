@@ -37,8 +37,44 @@ constexpr double kAbbotValue = 3.0;  // an abbot in supply at the start of the g
 // Inns & Cathedrals and Traders & Builders (docs/bots.md).
 constexpr double kBigValue = 6.0;       // the big meeple in supply at the start of the game
 constexpr double kBuilderValue = 2.0;   // the builder or the pig in supply at the start
-constexpr double kExtraTurn = 3.0;      // what an extra part of a turn is worth
+constexpr double kExtraTurn = 2.25;     // what an extra part of a turn is worth (3.0 and 1.5 played no better)
 constexpr double kGoodsMajority = 10.0;
+constexpr double kGoodsClump = 1.5;     // tokens come by the city: spread of the tokens still to take
+
+// Goods tokens of each kind in the whole game (the tiles of its set).
+std::array<int, kGoodKinds> goods_in_game(const Ruleset& rules) {
+  std::array<int, kGoodKinds> out{};
+  for (int k = 0; k < kTileKinds; ++k) {
+    const int copies = rules.counts[static_cast<std::size_t>(k)];
+    if (copies == 0) continue;
+    const TileDef& d = tile_def(static_cast<Tile>(k));
+    for (int i = 0; i < d.segment_count; ++i) {
+      const int good = good_of_marks(d.segments[static_cast<std::size_t>(i)].marks);
+      if (good >= 0) out[static_cast<std::size_t>(good)] += copies;
+    }
+  }
+  return out;
+}
+
+// Each goods majority by how open it still is (majority_chance): 10 points times each
+// seat's chance to end with the most tokens of the kind.
+void add_goods(const Game& g, const std::array<int, kGoodKinds>& total, Scores& e) {
+  const int players = g.players();
+  for (int k = 0; k < kGoodKinds; ++k) {
+    const auto good = static_cast<Good>(k);
+    int taken = 0;
+    for (Seat s = 0; s < players; ++s) taken += g.goods(s, good);
+    const int left = std::max(0, total[static_cast<std::size_t>(k)] - taken);
+    if (taken == 0 && left == 0) continue;
+    for (Seat s = 0; s < players; ++s) {
+      int best_other = 0;
+      for (Seat o = 0; o < players; ++o) {
+        if (o != s) best_other = std::max(best_other, g.goods(o, good));
+      }
+      e[static_cast<std::size_t>(s)] += kGoodsMajority * majority_chance(g.goods(s, good) - best_other, left);
+    }
+  }
+}
 
 bool has(std::uint8_t figures, Figure f) { return ((figures >> static_cast<int>(f)) & 1) != 0; }
 
@@ -51,6 +87,28 @@ double supply_value(int supply, int bag, int bag_size) {
 }
 
 }  // namespace
+
+double majority_chance(int lead, int left) {
+  // The lead against the spread of the tokens still to come, as a normal variable; +0.5:
+  // a tie wins too.
+  const double spread = std::sqrt(kGoodsClump * left);
+  const double margin = lead + 0.5;
+  if (spread <= 0) return margin > 0 ? 1.0 : 0.0;
+  return 0.5 * std::erfc(-margin / (spread * std::sqrt(2.0)));
+}
+
+// A builder brings an extra part each time its owner extends its feature again: one of
+// the owner's turns whose tile fits one of the open cells (the share of the bag that fits
+// some cell), at most once per open cell, and fewer as the feature nears closing (then the
+// builder comes back and must be placed again).
+double builder_value(const FeatureInfo& f, double p, double turns_own, int bag) {
+  if (bag == 0 || f.cell_count == 0) return 0.0;
+  double fits = 0;
+  for (int i = 0; i < f.cell_count; ++i) fits += f.cells[static_cast<std::size_t>(i)].fitting;
+  const double per_turn = std::min(1.0, fits / bag);
+  const double triggers = std::min<double>(f.cell_count, turns_own * per_turn);
+  return kExtraTurn * triggers * (1.0 - 0.5 * p);
+}
 
 Scores Evaluator::expected(const Game& g) {
   Scores e{};
@@ -104,28 +162,14 @@ Scores Evaluator::expected(const Game& g) {
       const std::uint8_t figures = f.figures[static_cast<std::size_t>(s)];
       if (mine == best) e[static_cast<std::size_t>(s)] += value + (has(figures, Figure::Pig) ? cities : 0.0);
       if (f.kind != Kind::Field) e[static_cast<std::size_t>(s)] += p * mine * meeple_back;
-      // A builder brings an extra part each time its owner extends the feature again: about
-      // one for every open cell the owner may still fill, fewer as the feature nears closing.
-      if (has(figures, Figure::Builder)) {
-        const double cells = std::min<double>(f.cell_count, outlook.turns_own);
-        e[static_cast<std::size_t>(s)] += kExtraTurn * 0.5 * cells * (1.0 - 0.5 * p);
-      }
+      if (has(figures, Figure::Builder)) e[static_cast<std::size_t>(s)] += builder_value(f, p, outlook.turns_own, outlook.bag);
     }
   }
-  // Goods: each kind's current leaders, more surely the later it is.
-  if (g.rules().expansions.has(Expansion::Traders)) {
-    const double settled = 1.0 - 0.5 * static_cast<double>(bag) / bag_size;
-    for (int k = 0; k < kGoodKinds; ++k) {
-      int most = 0;
-      int leaders = 0;
-      for (Seat s = 0; s < players; ++s) most = std::max(most, g.goods(s, static_cast<Good>(k)));
-      if (most == 0) continue;
-      for (Seat s = 0; s < players; ++s) leaders += g.goods(s, static_cast<Good>(k)) == most ? 1 : 0;
-      for (Seat s = 0; s < players; ++s) {
-        if (g.goods(s, static_cast<Good>(k)) == most) e[static_cast<std::size_t>(s)] += kGoodsMajority * settled / leaders;
-      }
-    }
+  if (goods_rules_ != &g.rules()) {
+    goods_rules_ = &g.rules();
+    goods_total_ = goods_in_game(g.rules());
   }
+  add_goods(g, goods_total_, e);  // nothing without goods in the game
   for (Seat s = 0; s < players; ++s) {
     const double phase = static_cast<double>(bag) / bag_size;
     e[static_cast<std::size_t>(s)] += supply_value(g.meeples(s), bag, bag_size) +

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "bots.hpp"
+#include "evaluation.hpp"
 #include "mcts_tree.hpp"
 #include "search.hpp"
 
@@ -14,6 +16,8 @@ constexpr double kExploration = 0.4;  // UCB1's c, for rewards in [0, 1] (0.25 p
 constexpr double kMarginWeight = 0.25;  // share of the reward that is the score margin ...
 constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale)
 constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
+constexpr double kGuideWeight = 0.5;   // progressive bias at the root: a move this many reward units ...
+constexpr double kGuideScale = 10.0;   // ... times its estimate's shortfall in points over this (at most 1)
 
 // Each seat's reward for a finished game: its share of the victory, blended with how far
 // it is ahead of (or behind) the best other player.
@@ -61,6 +65,62 @@ void playout(Game& g, Rng& rng) {
   }
 }
 
+// Greedy's estimate at the root (evaluation.hpp) as a progressive bias: each root edge's
+// shortfall against the best sibling, in reward units, so that UCB1's first visits go to
+// the moves the estimate likes (the figure choices above all, which uniform playouts
+// barely tell apart) and the playouts take over as visits grow.
+class RootGuide {
+ public:
+  explicit RootGuide(const PlayerView& view) : base_(view.canonical()) {}
+
+  const float* placements(const Tree& tree, std::uint32_t place) {
+    if (placements_.empty()) {
+      const Node& n = tree.nodes[place];
+      std::vector<double> h(n.edge_count);
+      for (std::uint32_t i = 0; i < n.edge_count; ++i) {
+        const Placement p = tree.edges[n.first_edge + i].placement();
+        double best = -1e18;
+        for_each_target(base_, n.tile, p, n.seat, [&](std::uint8_t target) { best = std::max(best, value(n.tile, p, target)); }, tree.prune);
+        h[i] = best;
+      }
+      placements_ = biases(h);
+    }
+    return placements_.data();
+  }
+
+  const float* meeples(const Tree& tree, std::uint32_t node, Placement p) {
+    for (const auto& [id, b] : meeples_) {
+      if (id == node) return b.data();
+    }
+    const Node& n = tree.nodes[node];
+    std::vector<double> h(n.edge_count);
+    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = value(n.tile, p, tree.edges[n.first_edge + i].meeple);
+    meeples_.emplace_back(node, biases(h));
+    return meeples_.back().second.data();
+  }
+
+ private:
+  double value(Tile t, Placement p, std::uint8_t target) {
+    Game next = base_;
+    if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
+    return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
+  }
+
+  static std::vector<float> biases(const std::vector<double>& h) {
+    const double top = h.empty() ? 0.0 : *std::max_element(h.begin(), h.end());
+    std::vector<float> out(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      out[i] = static_cast<float>(kGuideWeight * std::max(-1.0, (h[i] - top) / kGuideScale));
+    }
+    return out;
+  }
+
+  Game base_;
+  Evaluator eval_;
+  std::vector<float> placements_;
+  std::vector<std::pair<std::uint32_t, std::vector<float>>> meeples_;
+};
+
 struct Step {
   std::uint32_t node;
   std::uint32_t edge;
@@ -95,6 +155,8 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
   tree.nodes.reserve(4096);
   tree.edges.reserve(65536);
   const std::uint32_t root = tree.add_turn();
+  std::optional<RootGuide> guide;
+  if (tree.guide) guide.emplace(view);
   std::vector<Step> path;
   int done = 0;
   while (done < budget) {
@@ -108,8 +170,9 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       if (place == kNull) break;
       const Seat seat = tree.nodes[place].seat;
       const bool here = force && turn == root;
+      const bool guided = guide && turn == root;
       std::uint32_t pe = here ? find_edge(tree, place, &hooks->forced->first, 0) : kNull;
-      if (pe == kNull) pe = tree.select(place, kExploration);
+      if (pe == kNull) pe = tree.select(place, kExploration, guided ? guide->placements(tree, place) : nullptr);
       const Placement p = tree.edges[pe].placement();
       if (tree.edges[pe].child == kNull) {
         const std::uint32_t m = tree.add_meeples(g, place, p, rng, kNoMeeple);
@@ -117,7 +180,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       }
       const std::uint32_t meeples = tree.edges[pe].child;
       std::uint32_t me = here ? find_edge(tree, meeples, nullptr, hooks->forced->second) : kNull;
-      if (me == kNull) me = tree.select(meeples, kExploration);
+      if (me == kNull) me = tree.select(meeples, kExploration, guided ? guide->meeples(tree, meeples, p) : nullptr);
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
       if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
@@ -145,6 +208,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
 
 BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
   Tree tree;
+  tree.guide = true;
   const int done = search(view, spec, rng, tree, nullptr);
   const std::uint32_t root = 0;
   const std::uint32_t place = tree.nodes[root].first_branch;

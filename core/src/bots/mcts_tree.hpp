@@ -50,6 +50,9 @@ class Tree {
   // Leave out moves another one dominates (bots.hpp, take_back_dominates). Off when a
   // search must measure any move a player made (the analysis).
   bool prune = true;
+  // Steer the root's first visits with greedy's estimate (mcts.cpp, progressive bias). Off
+  // for the analysis, which measures moves by their playouts alone.
+  bool guide = false;
 
   bool full() const { return edges.size() + 256 > kMaxEdges; }
 
@@ -108,17 +111,20 @@ class Tree {
   }
 
   // The edge to follow: an untried one if any (in the random order they were shuffled
-  // into), else the best by UCB1 with exploration constant `c`.
-  std::uint32_t select(std::uint32_t node, double c) {
+  // into), else the best by UCB1 with exploration constant `c`. `bias` (one value per edge
+  // of the node, or null): progressive bias, added as bias / visits, so that it steers the
+  // first visits and fades as the playouts speak.
+  std::uint32_t select(std::uint32_t node, double c, const float* bias = nullptr) {
     Node& n = nodes[node];
     if (n.tried < n.edge_count) return n.first_edge + n.tried++;
     const double log_n = std::log(static_cast<double>(n.visits) + 1.0);
     std::uint32_t best = n.first_edge;
-    double best_value = -1.0;
+    double best_value = -1e9;
     for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
       const Edge& e = edges[i];
       const double visits = e.visits;
-      const double value = e.reward / visits + c * std::sqrt(log_n / visits);
+      double value = e.reward / visits + c * std::sqrt(log_n / visits);
+      if (bias != nullptr) value += bias[i - n.first_edge] / visits;
       if (value > best_value) {
         best_value = value;
         best = i;
