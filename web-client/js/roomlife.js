@@ -181,14 +181,14 @@ export class RoomLife {
     } else if (offer?.room) {
       parts.push(h('a', { class: 'btn primary', href: roomPath(offer.room), 'data-testid': 'rematch-watch', text: t('end.rematchWatch') }));
     }
-    parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': 'end-replay', text: t('end.replay') }));
-    // The review (issue 31): offered once the analysis is done; meanwhile, how long it takes.
+    // The review (issue 31) is the replay with the analysis: once it is done, the replay's
+    // link offers it; meanwhile a line says how long it takes (the dialog stays as tall).
     this.watchReview(rerender);
     const review = this.review;
-    if (review?.status === 'done') {
-      parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': 'end-review', text: t('end.review') }));
-    } else if (review?.status === 'queued' || review?.status === 'running') {
-      parts.push(h('span', { class: 'notice end-review-wait', 'data-testid': 'end-review-wait', role: 'status',
+    const done = review?.status === 'done';
+    parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': done ? 'end-review' : 'end-replay', text: t(done ? 'end.review' : 'end.replay') }));
+    if (review?.status === 'queued' || review?.status === 'running') {
+      parts.push(h('span', { class: 'end-review-wait', 'data-testid': 'end-review-wait', role: 'status',
         text: t(review.status === 'queued' ? 'review.queued' : 'review.running', { s: Number(review.eta_seconds) || 0 }) }));
     }
     slot.replaceChildren(...parts);
