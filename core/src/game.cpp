@@ -119,11 +119,9 @@ void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) 
   for (const GridLayout& l : kGridLayouts) {
     grid_stride_ = l.stride;
     grid_mask_ = l.slots - 1;
-    wide_grid_ = l.slot_bytes == 2;
-    frontier_base_ = static_cast<std::uint16_t>(l.max_tiles + 1);
     if (rules.bag_size + 1 <= l.max_tiles) break;
   }
-  std::fill_n(grid_.begin(), grid_bytes(), std::uint8_t{0});
+  std::fill(grid_.begin(), grid_.begin() + grid_mask_ + 1, std::uint16_t{0});
   players_ = static_cast<std::uint8_t>(std::clamp(players, kMinPlayers, rules.max_players));
   for (int k = 0; k < kTileKinds; ++k) unseen_[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
   unseen_[static_cast<std::size_t>(rules.start)]--;
@@ -142,15 +140,13 @@ void Game::copy_from(const Game& o) {
   const auto prefix = [](auto& to, const auto& from, std::size_t n) {
     std::copy(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(n), to.begin());
   };
-  prefix(grid_, o.grid_, o.grid_bytes());
+  prefix(grid_, o.grid_, static_cast<std::size_t>(o.grid_mask_) + 1);
   prefix(placed_, o.placed_, o.placed_count_);
   prefix(nodes_, o.nodes_, o.node_count_);
   prefix(frontier_, o.frontier_, o.frontier_count_);
   if (o.rules_ != nullptr) prefix(bag_, o.bag_, static_cast<std::size_t>(o.rules_->bag_size));
   grid_stride_ = o.grid_stride_;
   grid_mask_ = o.grid_mask_;
-  wide_grid_ = o.wide_grid_;
-  frontier_base_ = o.frontier_base_;
   unseen_ = o.unseen_;
   scores_ = o.scores_;
   supply_ = o.supply_;

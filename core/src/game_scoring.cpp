@@ -214,27 +214,25 @@ int Game::monastery_neighbours(Cell c) const {
 }
 
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
-  const int gi = grid_index(c);
-  std::uint16_t g = grid_at(gi);
+  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
   if (g == 0) {
     frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
-    g = static_cast<std::uint16_t>(frontier_base_ + frontier_count_++);
-    set_grid(gi, g);
+    g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
   }
-  FrontierCell& f = frontier_[static_cast<std::size_t>(g - frontier_base_)];
+  FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
   const std::uint16_t bits = t == Terrain::River ? kRiverWant
                                                  : static_cast<std::uint16_t>(static_cast<int>(t) << (2 * static_cast<int>(towards_tile)));
   f.want = static_cast<std::uint16_t>(f.want | bits);
 }
 
 void Game::remove_frontier(int grid_idx) {
-  const std::uint16_t g = grid_at(grid_idx);
-  if (g < frontier_base_) return;
-  const int pos = g - frontier_base_;
+  std::uint16_t& g = grid_[static_cast<std::size_t>(grid_idx)];
+  if (g < kFrontierBase) return;
+  const int pos = g - kFrontierBase;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
   frontier_[static_cast<std::size_t>(pos)] = last;
-  set_grid(grid_index(cell_of(last)), static_cast<std::uint16_t>(frontier_base_ + pos));
-  set_grid(grid_idx, 0);
+  grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint16_t>(kFrontierBase + pos);
+  g = 0;
   --frontier_count_;
 }
 
@@ -263,7 +261,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
   remove_frontier(gi);
-  set_grid(gi, static_cast<std::uint16_t>(index + 1));
+  grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint16_t>(index + 1);
 
   for (int side = 0; side < 4; ++side) {
     const Cell nc = neighbour(p.cell, static_cast<Side>(side));

@@ -172,8 +172,6 @@ TEST_CASE("no two cells the engine can look at in one game share a board slot") 
       }
     }
     CHECK(layout.slots <= Game::kGridSlots);
-    // A slot holds 0, a placed index + 1 or a frontier index (at most 2 n + 2 cells) + n + 1.
-    CHECK(layout.max_tiles + 1 + 2 * layout.max_tiles + 2 <= (layout.slot_bytes == 1 ? 0xFF : 0xFFFF));
   }
   // Every set of expansions finds a layout for its tiles.
   for (int bits = 0; bits < 16; ++bits) {

@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -345,24 +344,21 @@ class Game {
   }
 
   // ---- internals, public for the implementation's helpers and the expansions' parts ----
-  // The board lives in slots: cell (x, y) is slot (x + stride y) mod slots, with the
-  // smallest layout that holds the game's tiles. A game of n tiles spans at most n - 1
+  // The board lives in two-byte slots: cell (x, y) is slot (x + stride y) mod slots, with
+  // the smallest layout that holds the game's tiles. A game of n tiles spans at most n - 1
   // steps (|dx| + |dy| between any two), so every cell the engine looks at (within two
   // cells of the placed tiles' bounding box) differs from any other by |dx| + |dy| <= n + 3,
   // and the layout's lattice has no shorter vector: 4096 slots, stride 90 (shortest vector
   // 90) for the base game's 72 tiles; 8192, stride 3969 (128) up to 120 tiles; 16384,
-  // stride 181 (178) up to 127 (checked by a test). A slot holds a placed tile's index + 1
-  // or a frontier cell's index + frontier_base_: one byte is enough for 72 tiles (72 + 1 +
-  // 146 frontier cells), so a base game touches 4 KB of board (and copies as much for each
-  // playout); the larger layouts use two bytes. Every lookup is first checked against the
+  // stride 181 (178) up to 127 (checked by a test). A base game touches 8 KB of board,
+  // as it did with one-byte slots and 4096. Every lookup is first checked against the
   // bounding box.
   struct GridLayout {
     int slots;
     int stride;
     int max_tiles;
-    int slot_bytes;
   };
-  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72, 1}, {8192, 3969, 120, 2}, {16384, 181, 127, 2}}};
+  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72}, {8192, 3969, 120}, {16384, 181, 127}}};
   static constexpr int kGridSlots = 16384;
   static constexpr int grid_index(Cell c, int stride, int slots) { return (c.x + stride * c.y) & (slots - 1); }
   int grid_index(Cell c) const { return (c.x + grid_stride_ * c.y) & grid_mask_; }
@@ -461,9 +457,9 @@ class Game {
   // The segments figure `f` of `seat` may take on `t` placed at `p`.
   std::uint8_t figure_segments(Tile t, Placement p, Seat seat, Figure f) const;
 
-  // One slot a cell: 0 empty, 1..n placed index + 1, frontier_base_ + i for the i-th
-  // frontier cell (an empty cell next to a tile; at most 2 n + 2 of them), n the layout's
-  // max_tiles.
+  // One slot a cell: 0 empty, 1..127 placed index + 1, kFrontierBase + i for the i-th
+  // frontier cell (an empty cell next to a tile; at most 2 * 127 + 2 of them).
+  static constexpr std::uint16_t kFrontierBase = kMaxTilesInGame + 1;
   // The small state first, then the arrays by how much of them a base game touches, the
   // grid last: a base game's working set stays on few pages.
   std::array<std::uint8_t, kTileKinds> unseen_{};
@@ -494,34 +490,17 @@ class Game {
   bool extra_due_ = false;  // set by place(): this placement earned an extra part
   int grid_stride_ = 90;
   int grid_mask_ = 4095;
-  bool wide_grid_ = false;  // two-byte slots (the layout's slot_bytes)
-  std::uint16_t frontier_base_ = 73;
   // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
   // the bag's size), so a new game does not clear them: only the grid must start empty.
   std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
   std::array<Tile, kMaxTilesInGame> bag_;
   std::array<Placed, kMaxTilesInGame> placed_;
   mutable std::array<Node, kMaxNodes> nodes_;     // mutable: path compression in find()
-  // The first grid_bytes() in use, cleared by start().
-  alignas(2) std::array<std::uint8_t, 2 * kGridSlots> grid_;
-  std::size_t grid_bytes() const { return static_cast<std::size_t>(grid_mask_ + 1) << (wide_grid_ ? 1 : 0); }
-  std::uint16_t grid_at(int index) const {
-    if (!wide_grid_) return grid_[static_cast<std::size_t>(index)];
-    std::uint16_t g;
-    std::memcpy(&g, &grid_[2 * static_cast<std::size_t>(index)], sizeof g);
-    return g;
-  }
-  void set_grid(int index, std::uint16_t g) {
-    if (!wide_grid_) {
-      grid_[static_cast<std::size_t>(index)] = static_cast<std::uint8_t>(g);
-    } else {
-      std::memcpy(&grid_[2 * static_cast<std::size_t>(index)], &g, sizeof g);
-    }
-  }
+  std::array<std::uint16_t, kGridSlots> grid_;  // the first grid_mask_ + 1 in use, cleared by start()
   // The placed-tile slot of a cell (placed index + 1), 0 if no tile is there.
   std::uint16_t slot(Cell c) const {
-    const std::uint16_t g = grid_at(grid_index(c));
-    return g < frontier_base_ ? g : 0;
+    const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
+    return g < kFrontierBase ? g : 0;
   }
 };
 
