@@ -13,7 +13,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
 
 // What the page's store says about the human's turn.
@@ -27,21 +27,6 @@ function turnInfo(page) {
   });
 }
 
-// Brings the draft to the legal entry `e` (cell, then rotation) through the page.
-async function draftTo(page, e) {
-  await page.evaluate(({ x, y }) => window.__carc.selectCell(x, y), e);
-  await page.locator('[data-testid="ghost"]').waitFor();
-  for (let i = 0; i < 4; i++) {
-    if (Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')) === e.rotation) return;
-    await page.click('[data-testid="rotate"]');
-  }
-  assert.equal(Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')), e.rotation, 'the draft reaches the chosen rotation');
-}
-
-async function confirm(page, version) {
-  await page.click('[data-testid="confirm"]');
-  await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
-}
 
 async function openRecordFile(page, base, record) {
   await page.goto(`${base}/`);
@@ -137,7 +122,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
         assert.match(await page.textContent('#action-hint'), /^Abbot (on the monastery|in the garden)/);
         assert.match(await spot.getAttribute('aria-label'), /^abbot (on the monastery|in the garden)/);
         await page.screenshot({ path: path.join(shotDir, 'expansions-abbot-spot.png') });
-        await confirm(page, info.version);
+        await confirmDraft(page, info.version);
         await page.waitForSelector(`#board [data-testid="board-meeple"][data-figure="abbot"][data-x="${withAbbot.x}"][data-y="${withAbbot.y}"]`);
         await page.waitForSelector('[data-testid="player"][data-seat="0"] [data-testid="abbot-supply"][data-count="0"]');
         placedAbbot++;
@@ -153,7 +138,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
         await page.waitForSelector(`#board [data-testid="board-meeple"][data-figure="abbot"].returning[data-x="${withReturn.return.x}"][data-y="${withReturn.return.y}"]`);
         assert.match(await page.textContent('#action-hint'), new RegExp(`abbot comes back: \\+${withReturn.return_points}`));
         await page.screenshot({ path: path.join(shotDir, 'expansions-take-back.png') });
-        await confirm(page, info.version);
+        await confirmDraft(page, info.version);
         tookBack = { points: withReturn.return_points, at: withReturn.return };
         // The abbot left the board and is back in supply; the log says so with the points.
         await page.waitForSelector('[data-testid="player"][data-seat="0"] [data-testid="abbot-supply"][data-count="1"]');
@@ -171,7 +156,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
           await page.screenshot({ path: path.join(shotDir, 'expansions-river.png') });
           shotRiver = true;
         }
-        await confirm(page, info.version);
+        await confirmDraft(page, info.version);
       }
     }
     assert.ok(turns >= 20, `the human played the whole game (${turns} turns)`);

@@ -331,3 +331,20 @@ export async function playFirstLegalToEnd(page) {
     await page.waitForFunction((v) => window.__carc.store.version !== v, sent);
   }
 }
+
+/** Brings the page's draft to the legal entry `e` (its cell, then its rotation). */
+export async function draftTo(page, e) {
+  await page.evaluate(({ x, y }) => window.__carc.selectCell(x, y), e);
+  await page.locator('[data-testid="ghost"]').waitFor();
+  for (let i = 0; i < 4; i++) {
+    if (Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')) === e.rotation) return;
+    await page.click('[data-testid="rotate"]');
+  }
+  assert.equal(Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')), e.rotation, 'the draft reaches the chosen rotation');
+}
+
+/** Confirms the draft and waits for the state after it (a newer version, no ghost tile). */
+export async function confirmDraft(page, version) {
+  await page.click('[data-testid="confirm"]');
+  await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
+}

@@ -18,7 +18,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir, skipToEnd } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, draftTo, confirmDraft } from './helpers.mjs';
 
 const SPECIAL = ['big', 'builder', 'pig', 'abbot'];
 
@@ -79,21 +79,6 @@ function entryFacts(page) {
       }),
     };
   });
-}
-
-async function draftTo(page, e) {
-  await page.evaluate(({ x, y }) => window.__carc.selectCell(x, y), e);
-  await page.locator('[data-testid="ghost"]').waitFor();
-  for (let i = 0; i < 4; i++) {
-    if (Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')) === e.rotation) return;
-    await page.click('[data-testid="rotate"]');
-  }
-  assert.equal(Number(await page.getAttribute('[data-testid="ghost"]', 'data-rotation')), e.rotation, 'the draft reaches the chosen rotation');
-}
-
-async function confirm(page, version) {
-  await page.click('[data-testid="confirm"]');
-  await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
 }
 
 // The picker offers exactly the figures of the drafted entry (turn.legal), the meeple first.
@@ -223,7 +208,7 @@ async function playOneGame(browser, server, errors, attempt) {
       const name = { big: 'Big meeple', builder: 'Builder', pig: 'Pig', abbot: 'Abbot' }[choice.figure];
       assert.match(await page.textContent('#action-hint'), new RegExp(`^${name} (on|in) the`), 'the hint names the chosen figure and its place');
       if (!done.builder && choice.figure === 'builder') await page.screenshot({ path: path.join(shotDir, 'inns-traders-picker.png') });
-      await confirm(page, info.version);
+      await confirmDraft(page, info.version);
       const placed = await page.evaluate(({ x, y }) => window.__carc.store.state.events.filter((ev) => ev.type === 'placed' && ev.x === x && ev.y === y).at(-1), choice.e);
       assert.equal(placed.figure, choice.figure, `the server placed the ${choice.figure}`);
       assert.equal(placed.meeple, choice.port);
@@ -236,9 +221,9 @@ async function playOneGame(browser, server, errors, attempt) {
       await page.focus(`[data-testid="meeple-spot"][data-figure="meeple"][data-port="${choice.port}"]`);
       await page.keyboard.press('Space');
       await page.waitForSelector(`[data-testid="meeple-spot"][data-figure="meeple"][data-port="${choice.port}"].chosen`);
-      await confirm(page, info.version);
+      await confirmDraft(page, info.version);
     } else {
-      await confirm(page, info.version);
+      await confirmDraft(page, info.version);
     }
     // The players' panels say what the state says: goods and figures in supply.
     const panels = await page.evaluate(() => {
