@@ -43,6 +43,32 @@ void seats_array(std::string& out, std::uint8_t mask) {
   out += ']';
 }
 
+// `[v,...]` from the `n` bytes from `at` on.
+void byte_array(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at, int n) {
+  out += '[';
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) out += ',';
+    append_int(out, b[at + static_cast<std::size_t>(i)]);
+  }
+  out += ']';
+}
+
+// What every kind of score carries: `,"points":P,"seats":[winners],"<per_seat>":[v,...]`
+// from two bytes of points, the winners' mask, a seat count and one byte a seat. Returns
+// the seat count; the entry goes on at `at + 4 + seats`.
+int points_and_seats(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at,
+                     std::string_view per_seat) {
+  out += R"(,"points":)";
+  append_int(out, get16(b, at));
+  out += R"(,"seats":)";
+  seats_array(out, b[at + 2]);
+  out += ',';
+  append_key(out, per_seat);
+  const int seats = b[at + 3];
+  byte_array(out, b, at + 4, seats);
+  return seats;
+}
+
 }  // namespace
 
 void EventHistory::added(std::size_t at, std::string* ops) {
@@ -232,25 +258,14 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       if ((flags & 2) != 0) out += R"(,"abbot_return":true)";
       if ((flags & 4) != 0) out += R"(,"inn":true)";
       if ((flags & 8) != 0) out += R"(,"cathedral":true)";
-      out += R"(,"points":)";
-      append_int(out, get16(b, at + 4));
-      out += R"(,"seats":)";
-      seats_array(out, b[at + 6]);
-      out += R"(,"meeples":[)";
-      const int seats = b[at + 7];
-      for (int s = 0; s < seats; ++s) {
-        if (s > 0) out += ',';
-        append_int(out, b[at + 8 + static_cast<std::size_t>(s)]);
-      }
+      const int seats = points_and_seats(out, b, at + 4, "meeples");
       at += 8 + static_cast<std::size_t>(seats);
       if ((flags & 16) != 0) {  // the pig's points beyond `points`, per seat
-        out += R"(],"bonus":[)";
-        for (int s = 0; s < seats; ++s, ++at) {
-          if (s > 0) out += ',';
-          append_int(out, b[at]);
-        }
+        out += R"(,"bonus":)";
+        byte_array(out, b, at, seats);
+        at += static_cast<std::size_t>(seats);
       }
-      out += R"(],"tiles":)";
+      out += R"(,"tiles":)";
       append_int(out, b[at]);
       out += R"(,"pennants":)";
       append_int(out, b[at + 1]);
@@ -297,17 +312,9 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
     case kGoodsScored: {
       out += R"(,"type":"goods_scored","good":")";
       out += good_name(static_cast<Good>(b[at]));
-      out += R"(","points":)";
-      append_int(out, get16(b, at + 1));
-      out += R"(,"seats":)";
-      seats_array(out, b[at + 3]);
-      out += R"(,"held":[)";
-      const int seats = b[at + 4];
-      for (int s = 0; s < seats; ++s) {
-        if (s > 0) out += ',';
-        append_int(out, b[at + 5 + static_cast<std::size_t>(s)]);
-      }
-      out += "]}";
+      out += '"';
+      const int seats = points_and_seats(out, b, at + 1, "held");
+      out += '}';
       return at + 5 + static_cast<std::size_t>(seats);
     }
     default: {  // kGameOver
