@@ -38,6 +38,16 @@ std::string result_text(const Game& g, const EventHistory& events) {
     append_int(out, points);
     total += points;
   };
+  // Road, city, monastery (and field at the end), then the garden when the Abbot is in.
+  const auto kind_rows = [&](const auto& points, std::size_t kinds, int& total) {
+    for (std::size_t k = 0; k < kinds; ++k) {
+      if (k > 0) out += ',';
+      append_key(out, kKinds[k]);
+      append_int(out, points[k]);
+      total += points[k];
+    }
+    if (gardens) row("garden", points[4], total);
+  };
   for (int s = 0; s < n; ++s) {
     const auto& game = t.game[static_cast<std::size_t>(s)];
     const auto& end = t.end[static_cast<std::size_t>(s)];
@@ -46,36 +56,15 @@ std::string result_text(const Game& g, const EventHistory& events) {
     append_int(out, s);
     out += R"(,"game":{)";
     int total = 0;
-    for (std::size_t k = 0; k < 3; ++k) {
-      if (k > 0) out += ',';
-      append_key(out, kKinds[k]);
-      append_int(out, game[k]);
-      total += game[k];
-    }
-    if (gardens) {
-      out += R"(,"garden":)";
-      append_int(out, game[4]);
-      out += R"(,"abbot":)";
-      append_int(out, t.abbot[static_cast<std::size_t>(s)]);
-      total += game[4] + t.abbot[static_cast<std::size_t>(s)];
-    }
     const auto i = static_cast<std::size_t>(s);
+    kind_rows(game, 3, total);
+    if (gardens) row("abbot", t.abbot[i], total);
     if (inns) {
       row("inn", t.inn_game[i], total);
       row("cathedral", t.cathedral_game[i], total);
     }
     out += R"(},"end":{)";
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (k > 0) out += ',';
-      append_key(out, kKinds[k]);
-      append_int(out, end[k]);
-      total += end[k];
-    }
-    if (gardens) {
-      out += R"(,"garden":)";
-      append_int(out, end[4]);
-      total += end[4];
-    }
+    kind_rows(end, 4, total);
     if (inns) {
       row("inn", t.inn_end[i], total);
       row("cathedral", t.cathedral_end[i], total);
