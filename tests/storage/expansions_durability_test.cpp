@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "carc/protocol/record.hpp"
-#include "harness.hpp"
+#include "durability_helpers.hpp"
 #include "helpers.hpp"
 
 namespace fs = std::filesystem;
@@ -18,42 +17,17 @@ using namespace carc::test;
 
 namespace {
 
-struct Room {
-  std::string id;
-  std::vector<std::unique_ptr<WsClient>> seats;
-  std::mt19937 rng{33};
-
-  const json& state() { return seats.at(0)->state; }
-  WsClient& mover() { return *seats.at(state()["turn"]["seat"].get<std::size_t>()); }
-  void sync(const WsClient& c) {
-    for (auto& p : seats) {
-      if (p.get() != &c) p->read_until_version(c.version);
-    }
-  }
-};
-
-Room open_room(std::uint16_t port, const json& expansions, int players) {
-  const auto reply = http_request(port, http::verb::post, "/api/rooms", json{{"expansions", expansions}}.dump());
-  REQUIRE(reply.status == 201);
-  Room r;
-  r.id = reply.json_body()["room"].get<std::string>();
-  for (int i = 0; i < players; ++i) {
-    auto c = std::make_unique<WsClient>(port, r.id);
-    c->send({{"type", "join"}, {"name", "P" + std::to_string(i)}});
-    c->expect("welcome");
-    REQUIRE(c->seat == i);
-    r.seats.push_back(std::move(c));
-    r.sync(*r.seats.back());
-  }
-  r.seats[0]->send({{"type", "start"}});
-  while (r.state()["phase"] != "playing") r.seats[0]->expect("patch");
-  r.sync(*r.seats[0]);
-  return r;
+// A started room of `players` seats with these expansions.
+Table open_room(std::uint16_t port, const json& expansions, int players) {
+  Table t = seat_players(port, players, json{{"expansions", expansions}}.dump());
+  t.rng.seed(33);
+  start(t);
+  return t;
 }
 
 // The builder where the state offers it, else a placement next to one's builder, else any
 // legal play (with a special figure or a meeple now and then).
-json seeking_play(Room& r, const WsClient& m) {
+json seeking_play(Table& r, const WsClient& m) {
   const json& s = m.state;
   const int seat = s["turn"]["seat"];
   const json& legal = s["turn"]["legal"];
@@ -84,38 +58,12 @@ json seeking_play(Room& r, const WsClient& m) {
   return play;
 }
 
-void play_one(Room& r) {
-  WsClient& m = r.mover();
-  m.send(seeking_play(r, m));
-  m.expect("patch");
-  r.sync(m);
-}
+void play_one(Table& r) { play(r, 1, seeking_play); }
 
-void reconnect(Room& r, std::uint16_t port) {
-  for (auto& p : r.seats) {
-    const std::string token = p->token;
-    const int seat = *p->seat;
-    p = std::make_unique<WsClient>(port, r.id);
-    p->send({{"type", "join"}, {"token", token}});
-    p->expect("welcome");
-    REQUIRE(p->seat == seat);
-    p->token = token;
-  }
-  std::int64_t latest = 0;
-  for (auto& p : r.seats) latest = std::max(latest, p->version);
-  for (auto& p : r.seats) p->read_until_version(latest);
-}
-
-void finish_and_replay(Room& r, std::uint16_t port) {
-  for (int i = 0; i < 400 && r.state()["phase"] == "playing"; ++i) play_one(r);
-  REQUIRE(r.state()["phase"] == "finished");
-  const auto reply = http_request(port, http::verb::get, "/api/rooms/" + r.id + "/record");
-  REQUIRE(reply.status == 200);
-  auto parsed = carc::protocol::parse_record(reply.json_body());
-  REQUIRE(std::holds_alternative<carc::protocol::Record>(parsed));
-  auto replayed = carc::protocol::replay(std::get<carc::protocol::Record>(parsed));
-  REQUIRE(std::holds_alternative<json>(replayed));
-  CHECK(std::get<json>(replayed)["final_scores"] == r.state()["result"]["final_scores"]);
+// Plays the game to its end and checks it against its record's replay.
+void finish_and_replay(Table& r, std::uint16_t port) {
+  play(r, 400, seeking_play);
+  check_against_replay(r, port);
 }
 
 }  // namespace
@@ -123,11 +71,11 @@ void finish_and_replay(Room& r, std::uint16_t port) {
 TEST_CASE("durability: SIGKILL between the two parts of a builder's turn restores the extra part") {
   TempDir tmp;
   const fs::path data = tmp.path() / "data";
-  std::vector<Room> rooms;
+  std::vector<Table> rooms;
   json before;
   std::int64_t part1_version = 0;
   std::size_t builder_room = 0;
-  Room six;
+  Table six;
   json six_before;
   {
     ServerProcess server(data, tmp.path() / "run1.log");
@@ -135,9 +83,9 @@ TEST_CASE("durability: SIGKILL between the two parts of a builder's turn restore
     const auto port = server.port();
     for (int attempt = 0; attempt < 4 && before.is_null(); ++attempt) {
       rooms.push_back(open_room(port, json::array({"traders"}), 2));
-      Room& r = rooms.back();
+      Table& r = rooms.back();
       while (r.state()["phase"] == "playing") {
-        const std::int64_t v = r.mover().version;
+        const std::int64_t v = mover(r).version;
         play_one(r);
         if (r.state()["phase"] == "playing" && r.state()["turn"]["extra"] == true) {
           before = durable_part(r.state());
@@ -157,12 +105,12 @@ TEST_CASE("durability: SIGKILL between the two parts of a builder's turn restore
   ServerProcess server(data, tmp.path() / "run2.log");
   REQUIRE_MESSAGE(server.wait_ready(), server.log_text());
   const auto port = server.port();
-  Room& r = rooms[builder_room];
+  Table& r = rooms[builder_room];
   reconnect(r, port);
   CHECK(durable_part(r.state()) == before);
   CHECK(r.state()["turn"]["extra"] == true);
   // The part-1 version is stale after the restart too.
-  WsClient& m = r.mover();
+  WsClient& m = mover(r);
   json stale = seeking_play(r, m);
   stale["version"] = part1_version;
   m.send(stale);
