@@ -13,7 +13,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft, openStartPage, createGame, myTurnOrEnd } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
 
 // What the page's store says about the human's turn.
@@ -44,16 +44,10 @@ let played = null; // the game of the first test: its record and what the human 
 test('a River + Abbot game against two computer players, to the end, with an abbot taken back', { timeout: 300000 }, async (t) => {
   const { server, browser } = await setUp(t);
   await showingServerLog(server, async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    const page = await ctx.newPage();
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.setDefaultTimeout(20000);
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
-    await page.fill('[data-testid="create-name"]', 'Hildegard');
-    await page.click('[data-testid="create-game"]');
-    await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+    const page = await openStartPage(browser, server, errors);
+    const ctx = page.context();
+    await createGame(page, 'Hildegard');
 
     // The lobby: the host ticks both expansions; the bag grows to the river + abbot set.
     await page.waitForSelector('[data-testid="expansions"][data-expansions=""]');
@@ -100,11 +94,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     let turns = 0;
     let shotRiver = false;
     for (;;) {
-      await page.waitForFunction(() => {
-        const p = window.__carc;
-        const s = p?.store?.state;
-        return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && document.querySelector('[data-testid="action-bar"][data-mine="1"]')));
-      }, null, { timeout: 60000 });
+      await myTurnOrEnd(page, 60000);
       const info = await turnInfo(page);
       if (info.phase === 'finished') break;
       turns++;

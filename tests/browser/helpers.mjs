@@ -226,9 +226,7 @@ export async function setUpGame(browser, server, errors, { nameA = 'Alice', name
   }
   await A.goto(`${server.base}/`);
   await A.waitForSelector('body[data-ready="1"]');
-  await A.fill('[data-testid="create-name"]', nameA);
-  await A.click('[data-testid="create-game"]');
-  await A.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+  await createGame(A, nameA);
   const invite = await A.inputValue('[data-testid="invite-link"]');
   await B.goto(invite);
   await B.waitForSelector('[data-testid="join-dialog"]');
@@ -280,15 +278,35 @@ export async function showingServerLog(server, body) {
 }
 
 
-/** A page of `server`'s start page in `browser`, its uncaught errors collected in `errors`. */
-export async function openStartPage(browser, server, errors, { viewport = { width: 1280, height: 800 } } = {}) {
+/**
+ * A page of `server`'s start page in `browser` (in a new context: page.context()), its
+ * uncaught errors collected in `errors` (none: not collected). `timeout`: the page's default
+ * (none: Playwright's own).
+ */
+export async function openStartPage(browser, server, errors, { viewport = { width: 1280, height: 800 }, timeout = 20000 } = {}) {
   const ctx = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.setDefaultTimeout(20000);
+  if (errors) page.on('pageerror', (e) => errors.push(e.message));
+  if (timeout) page.setDefaultTimeout(timeout);
   await page.goto(`${server.base}/`);
   await page.waitForSelector('body[data-ready="1"]');
   return page;
+}
+
+/** Creates a room from the start page as `name`; resolves in its lobby, seated as the host. */
+export async function createGame(page, name) {
+  await page.fill('[data-testid="create-name"]', name);
+  await page.click('[data-testid="create-game"]');
+  await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+}
+
+/** Waits until the game is over or it is the page's turn with its action bar up. */
+export async function myTurnOrEnd(page, timeout) {
+  await page.waitForFunction(() => {
+    const p = window.__carc;
+    const s = p?.store?.state;
+    return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && document.querySelector('[data-testid="action-bar"][data-mine="1"]')));
+  }, null, { timeout });
 }
 
 /**
@@ -297,9 +315,7 @@ export async function openStartPage(browser, server, errors, { viewport = { widt
  * the start. Resolves on the human's first turn.
  */
 export async function startSoloGame(page, { name = 'Ann', level = 'easy', afterCreate, afterBot } = {}) {
-  await page.fill('[data-testid="create-name"]', name);
-  await page.click('[data-testid="create-game"]');
-  await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+  await createGame(page, name);
   await afterCreate?.();
   await page.selectOption('[data-testid="bot-level"]', level);
   await page.click('[data-testid="add-bot"]');

@@ -11,7 +11,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, openStartPage, createGame } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
 
 const COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink'];
@@ -67,15 +67,8 @@ test('the new tiles and figures, the figure picker, the builder\'s extra part, s
   await showingServerLog(server, async () => {
     const tiles = (await (await fetch(`${server.base}/api/tiles?expansions=abbot,inns,traders`)).json()).tiles;
     const errors = [];
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.setDefaultTimeout(10000);
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
-    await page.fill('[data-testid="create-name"]', 'Hildegard');
-    await page.click('[data-testid="create-game"]');
-    await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+    const page = await openStartPage(browser, server, errors, { viewport: { width: 1280, height: 860 }, timeout: 10000 });
+    await createGame(page, 'Hildegard');
     await feed(page, state(tiles, { extra: true }));
     await page.waitForSelector('#view-room[data-phase="playing"]');
 

@@ -18,7 +18,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir, skipToEnd, draftTo, confirmDraft } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, draftTo, confirmDraft, openStartPage, createGame, myTurnOrEnd } from './helpers.mjs';
 
 const SPECIAL = ['big', 'builder', 'pig', 'abbot'];
 
@@ -113,15 +113,9 @@ async function pickAndPlace(page, e, figure, port, { keyboard = false } = {}) {
 }
 
 async function playOneGame(browser, server, errors, attempt) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.setDefaultTimeout(20000);
-  await page.goto(`${server.base}/`);
-  await page.waitForSelector('body[data-ready="1"]');
-  await page.fill('[data-testid="create-name"]', 'Hildegard');
-  await page.click('[data-testid="create-game"]');
-  await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+  const page = await openStartPage(browser, server, errors, { viewport: { width: 1280, height: 860 } });
+  const ctx = page.context();
+  await createGame(page, 'Hildegard');
   assert.match(await page.textContent('[data-testid="expansions"]'), /Inns & Cathedrals.*Traders & Builders/s);
   let on = '';
   for (const id of ['river', 'abbot', 'inns', 'traders']) {
@@ -148,11 +142,7 @@ async function playOneGame(browser, server, errors, attempt) {
   let builders = 0;
   let extending = 0;
   for (;;) {
-    await page.waitForFunction(() => {
-      const p = window.__carc;
-      const s = p?.store?.state;
-      return s && (s.phase === 'finished' || (s.turn?.seat === p.store.seat && document.querySelector('[data-testid="action-bar"][data-mine="1"]')));
-    }, null, { timeout: 90000 });
+    await myTurnOrEnd(page, 90000);
     const info = await turnInfo(page);
     if (info.phase === 'finished') break;
     turns++;

@@ -7,7 +7,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog, skipToEnd } from './helpers.mjs';
+import { setUp, showingServerLog, skipToEnd, openStartPage } from './helpers.mjs';
 import { playOverProtocol } from './games-helpers.mjs';
 import { LAPTOP } from './seat-helpers.mjs';
 
@@ -17,10 +17,8 @@ test('first load: the catalogue and every module are asked for at once; the time
     const runs = [];
     for (let i = 0; i < 3; i++) {
       // A new context each time: nothing cached.
-      const ctx = await browser.newContext({ ...LAPTOP, locale: 'en-US' });
-      const fresh = await ctx.newPage();
-      await fresh.goto(`${server.base}/`);
-      await fresh.waitForSelector('body[data-ready="1"]');
+      const fresh = await openStartPage(browser, server, null, { ...LAPTOP, timeout: null });
+      const ctx = fresh.context();
       runs.push(await fresh.evaluate(() => {
         const res = performance.getEntriesByType('resource');
         const scripts = res.filter((r) => r.name.endsWith('.js'));
@@ -52,12 +50,8 @@ test('a game against the computer: how many and how strong; "Play again" starts 
   const { server, browser } = await setUp(t);
   const errors = [];
   await showingServerLog(server, async () => {
-    const ctx = await browser.newContext({ ...LAPTOP, locale: 'en-US' });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.setDefaultTimeout(20000);
-    await page.goto(`${server.base}/`);
-    await page.waitForSelector('body[data-ready="1"]');
+    const page = await openStartPage(browser, server, errors, LAPTOP);
+    const ctx = page.context();
     await page.fill('[data-testid="create-name"]', 'Solène');
     await page.selectOption('[data-testid="solo-count"]', '2');
     await page.selectOption('[data-testid="solo-level"]', 'hard');
