@@ -11,38 +11,14 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
-#include "carc/protocol/record.hpp"
 #include "extra_api.hpp"
+#include "http_answers.hpp"
 #include "net.hpp"
 #include "random.hpp"
 
 namespace carc::server {
 
 namespace {
-
-using Request = http::request<http::string_body>;
-using Response = http::response<http::string_body>;
-
-constexpr std::string_view kJson = "application/json";
-
-// Every X-Forwarded-For header of the request, in order, as one comma-separated list.
-std::string forwarded_for(const Request& req) {
-  std::string out;
-  for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) {
-    if (!out.empty()) out += ',';
-    out += it->value();
-  }
-  return out;
-}
-
-void set_security_headers(Response& res, std::string_view host) {
-  res.set("Content-Security-Policy", content_security_policy(host));
-  res.set("X-Content-Type-Options", "nosniff");
-  res.set("X-Frame-Options", "DENY");
-  res.set("Referrer-Policy", "no-referrer");
-}
-
-std::string retry_after(double seconds) { return std::to_string(retry_after_seconds(seconds)); }
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::tcp_stream stream_;
@@ -85,16 +61,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec == http::error::end_of_stream) return shutdown();
-    if (ec == http::error::body_limit) return send(simple(http::status::payload_too_large, "body too large\n", 11, false));
+    if (ec == http::error::body_limit) return send(make_response(http::status::payload_too_large, "body too large\n", 11, false));
     if (ec == http::error::header_limit) {
-      return send(simple(http::status::request_header_fields_too_large, "headers too large\n", 11, false));
+      return send(make_response(http::status::request_header_fields_too_large, "headers too large\n", 11, false));
     }
     // A request the parser refuses (bad method, target, version, header, length or chunk)
     // gets a clear answer before the connection closes; a client that vanished mid-request
     // or timed out gets nothing.
     if (ec && ec.category() == http::make_error_code(http::error::bad_target).category() &&
         ec != http::error::partial_message && ec != http::error::need_more) {
-      return send(simple(http::status::bad_request, "bad request\n", 11, false));
+      return send(make_response(http::status::bad_request, "bad request\n", 11, false));
     }
     // A keep-alive connection that stays silent until its timeout ends normally.
     if (ec == beast::error::timeout && buffer_.size() == 0 && !parser_->got_some()) return;
@@ -109,16 +85,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // The address per-address limits count (X-Forwarded-For only from a trusted proxy).
   std::string client_key(const Request& req) const {
     return limit_key(client_address(peer_, forwarded_for(req), ctx_.config.trusted_proxies));
-  }
-
-  Response rate_limited(const Request& req, double wait, std::string_view what) {
-    const std::string seconds = retry_after(wait);
-    nlohmann::json body{{"error", "rate_limited"},
-                        {"message", "too many " + std::string(what) + " from your address; try again in " + seconds + " s"},
-                        {"retry_after", std::stol(seconds)}};
-    auto res = json_response(req, http::status::too_many_requests, body.dump());
-    res.set(http::field::retry_after, seconds);
-    return res;
   }
 
   void upgrade(Request& req, std::string_view room_id) {
@@ -178,7 +144,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         return send(std::move(*res));
       }
       spdlog::debug("refused WebSocket upgrade to unknown room {}", room_id.substr(0, 64));
-      return send(simple(http::status::not_found, "no such room\n", req.version(), false));
+      return send(make_response(http::status::not_found, "no such room\n", req.version(), false));
     }
     stream_.expires_never();
     start_ws_session(stream_.release_socket(), std::move(req), std::move(room), ctx_, std::move(slot_));
@@ -197,39 +163,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                               : R"({"error":"unavailable","message":"storage is unreachable; try again shortly"})";
     const char* text = moving ? "room moving, try again\n" : busy ? "busy, try again\n" : "storage unavailable\n";
     Response res = json ? json_response(req, http::status::service_unavailable, body)
-                        : simple(http::status::service_unavailable, text, req.version(), req.keep_alive());
+                        : make_response(http::status::service_unavailable, text, req.version(), req.keep_alive());
     res.set(http::field::retry_after, "1");
     return res;
-  }
-
-  Response simple(http::status status, std::string body, unsigned version, bool keep_alive,
-                  std::string_view type = "text/plain; charset=utf-8") {
-    Response res{status, version};
-    res.set(http::field::server, "carcassonne");
-    res.set(http::field::content_type, type);
-    res.set(http::field::cache_control, "no-store");
-    res.keep_alive(keep_alive);
-    res.body() = std::move(body);
-    res.prepare_payload();
-    return res;
-  }
-
-  Response json_response(const Request& req, http::status status, std::string body) {
-    return simple(status, std::move(body), req.version(), req.keep_alive(), kJson);
-  }
-
-  std::string invite_base(const Request& req) const {
-    if (!ctx_.config.base_url.empty()) return ctx_.config.base_url;
-    std::string_view proto = first_value(req["X-Forwarded-Proto"]);
-    if (proto != "https" && proto != "http") proto = "http";
-    std::string_view host = first_value(req["X-Forwarded-Host"]);
-    if (!safe_host(host)) host = req[http::field::host];
-    std::string fallback;
-    if (!safe_host(host)) {
-      fallback = ctx_.config.bind + ":" + std::to_string(ctx_.config.port);
-      host = fallback;
-    }
-    return std::string(proto) + "://" + std::string(host);
   }
 
   void route(Request& req, const Route& r) {
@@ -239,49 +175,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         // Several nodes: a node whose lease ran out (its database does not answer) is taken
         // out of the front's rotation, so that its rooms move to the other nodes.
         if (ctx_.metrics.storage_unavailable.load(std::memory_order_relaxed)) {
-          return send(simple(http::status::service_unavailable, "storage unavailable\n", req.version(), req.keep_alive()), req);
+          return send(make_response(http::status::service_unavailable, "storage unavailable\n", req.version(), req.keep_alive()), req);
         }
-        return send(simple(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
+        return send(make_response(http::status::ok, "ok\n", req.version(), req.keep_alive()), req);
       case K::Metrics: {
-        auto res = simple(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
+        auto res = make_response(http::status::ok, ctx_.metrics.render(ctx_.rooms.counts()), req.version(), req.keep_alive(),
                           "text/plain; version=0.0.4; charset=utf-8");
         return send(std::move(res), req);
       }
-      case K::Tiles: {
-        // `?expansions=river,abbot`: that game's tile set (../shared/expansions/README.md).
-        std::string body = ctx_.tiles_json;
-        if (const auto q = r.arg.find("expansions="); q != std::string_view::npos) {
-          std::string_view raw = r.arg.substr(q + 11);
-          raw = raw.substr(0, std::min(raw.find('&'), raw.size()));
-          // A comma may come percent-encoded (%2C): decoded here, nothing else is needed.
-          std::string decoded;
-          for (std::size_t i = 0; i < raw.size(); ++i) {
-            if (raw[i] == '%' && i + 2 < raw.size() && (raw.substr(i + 1, 2) == "2C" || raw.substr(i + 1, 2) == "2c")) {
-              decoded += ',';
-              i += 2;
-            } else {
-              decoded += raw[i];
-            }
-          }
-          std::string_view list = decoded;
-          nlohmann::json ids = nlohmann::json::array();
-          while (!list.empty()) {
-            const auto comma = std::min(list.find(','), list.size());
-            ids.push_back(std::string(list.substr(0, comma)));
-            list.remove_prefix(std::min(comma + 1, list.size()));
-          }
-          auto set = protocol::parse_expansions(&ids);
-          if (const auto* why = std::get_if<std::string>(&set)) {
-            return send(json_response(req, http::status::bad_request,
-                                      nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()),
-                        req);
-          }
-          body = protocol::tiles_json(std::get<ExpansionSet>(set)).dump();
-        }
-        auto res = json_response(req, http::status::ok, std::move(body));
-        res.set(http::field::cache_control, "public, max-age=3600");
-        return send(std::move(res), req);
-      }
+      case K::Tiles: return send(tiles_answer(req, r.arg, ctx_.tiles_json), req);
       case K::CreateRoom: return create_room(req);
       case K::Replay: return replay_record(req);
       case K::RoomInfo:
@@ -289,37 +191,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::RoomAnalysis: return room_analysis(req, r.arg);
       case K::Upgrade: return upgrade(req, r.arg);
       case K::UpgradeRequired:
-        return send(simple(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
+        return send(make_response(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
       case K::MethodNotAllowed: return send(method_not_allowed(req, r.allow));
       case K::ApiNotFound: return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-      case K::NotFound: return send(simple(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
+      case K::NotFound: return send(make_response(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
       case K::ExtraApi: return extra_api(req);
     }
   }
 
-  // A record replayed by the server's engine and nothing stored: the browser replays
-  // expansion games this way (one rules engine; web-client/js/rules.js stays the base game's
-  // independent test oracle). The answer is `carcassonne replay`'s: the result, or
-  // {"error", "move"} with 422.
-  void replay_record(const Request& req) {
-    const auto record = nlohmann::json::parse(req.body(), nullptr, false);
-    if (record.is_discarded()) {
-      return send(json_response(req, http::status::bad_request, R"({"error":"malformed JSON","move":null})"));
-    }
-    auto parsed = protocol::parse_record(record);
-    const protocol::RecordError* error = std::get_if<protocol::RecordError>(&parsed);
-    std::variant<nlohmann::json, protocol::RecordError> result;
-    if (error == nullptr) {
-      result = protocol::replay(std::get<protocol::Record>(parsed));
-      error = std::get_if<protocol::RecordError>(&result);
-    }
-    if (error != nullptr) {
-      nlohmann::json body{{"error", error->message}, {"move", error->move ? nlohmann::json(*error->move) : nlohmann::json(nullptr)}};
-      return send(json_response(req, http::status::unprocessable_entity, body.dump()));
-    }
-    send(json_response(req, http::status::ok, std::get<nlohmann::json>(result).dump()));
-  }
+  // A record replayed by the server's engine and nothing stored.
+  void replay_record(const Request& req) { send(replay_answer(req)); }
 
   void create_room(const Request& req) {
     if (const double wait = ctx_.room_buckets.take(client_key(req)); wait > 0) {
@@ -327,32 +209,23 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return send(rate_limited(req, wait, "new games"));
     }
     // `{"expansions": [...]}` (../shared/expansions/README.md): the new room's settings.
-    ExpansionSet expansions;
-    if (!req.body().empty()) {
-      const auto body = nlohmann::json::parse(req.body(), nullptr, false);
-      const nlohmann::json* ids = nullptr;
-      if (body.is_object()) {
-        if (const auto it = body.find("expansions"); it != body.end()) ids = &*it;
-      }
-      auto set = body.is_object() ? protocol::parse_room_expansions(ids)
-                                  : std::variant<ExpansionSet, std::string>(std::string("the body must be a JSON object"));
-      if (const auto* why = std::get_if<std::string>(&set)) {
-        return send(json_response(req, http::status::bad_request,
-                                  nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()));
-      }
-      expansions = std::get<ExpansionSet>(set);
+    auto set = requested_expansions(req);
+    if (const auto* why = std::get_if<std::string>(&set)) {
+      return send(json_response(req, http::status::bad_request,
+                                nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()));
     }
+    const ExpansionSet expansions = std::get<ExpansionSet>(set);
     if (!expansions.empty()) {
       // Made as a rematch is: stored with its settings before it is announced.
       std::vector<RoomAction> actions{SettingsChanged{std::nullopt, protocol::kDefaultAwaySeconds, expansions}};
       ctx_.rooms.create_rematch(std::move(actions), [self = shared_from_this(), req](std::string id) {
         asio::dispatch(self->stream_.get_executor(), [self, req, id = std::move(id)] {
           if (id.empty()) {
-            return self->send(self->json_response(req, http::status::service_unavailable,
+            return self->send(json_response(req, http::status::service_unavailable,
                                                   R"({"error":"unavailable","message":"no room can be created right now"})"));
           }
-          nlohmann::json body{{"room", id}, {"invite_url", self->invite_base(req) + "/r/" + id}};
-          self->send(self->json_response(req, http::status::created, body.dump()));
+          nlohmann::json body{{"room", id}, {"invite_url", invite_base(self->ctx_.config, req) + "/r/" + id}};
+          self->send(json_response(req, http::status::created, body.dump()));
         });
       });
       return;
@@ -369,7 +242,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return send(json_response(req, http::status::service_unavailable,
                                 R"({"error":"unavailable","message":"no room can be created right now"})"));
     }
-    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(req) + "/r/" + room->id()}};
+    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(ctx_.config, req) + "/r/" + room->id()}};
     send(json_response(req, http::status::created, body.dump()));
   }
 
@@ -392,8 +265,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (!charge_lookup(req, true)) return;
     ctx_.analyser.lookup(id, [self = shared_from_this(), req](std::optional<std::string> body) mutable {
       asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-        if (!body) return self->send(self->json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-        self->send(self->json_response(req, http::status::ok, std::move(*body)), req);
+        if (!body) return self->send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+        self->send(json_response(req, http::status::ok, std::move(*body)), req);
       });
     });
   }
@@ -407,15 +280,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     asio::post(room->strand(), [self = shared_from_this(), room, record, req = std::move(req)]() mutable {
       std::string body = record ? room->record_json() : room->info_json();
       asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-        self->send(self->json_response(req, http::status::ok, std::move(body)), req);
+        self->send(json_response(req, http::status::ok, std::move(body)), req);
       });
     });
   }
 
   void extra_api(const Request& req) {
-    serve_extra_api(ctx_, req, invite_base(req), [self = shared_from_this(), req](ApiReply r) {
+    serve_extra_api(ctx_, req, invite_base(ctx_.config, req), [self = shared_from_this(), req](ApiReply r) {
       asio::post(self->stream_.get_executor(), [self, req, r = std::move(r)]() mutable {
-        self->send(self->json_response(req, r.status, std::move(r.body)), req);
+        self->send(json_response(req, r.status, std::move(r.body)), req);
       });
     });
   }
@@ -432,12 +305,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res.body() = std::move(file.body);
     res.prepare_payload();
     send(std::move(res), req);
-  }
-
-  Response method_not_allowed(const Request& req, std::string_view allow) {
-    auto res = simple(http::status::method_not_allowed, "method not allowed\n", req.version(), req.keep_alive());
-    res.set(http::field::allow, allow);
-    return res;
   }
 
   // HEAD gets the headers of GET without the body.
