@@ -2,16 +2,14 @@
 // prepared, and the rendering of the lobby, the board, the panels and the end screen.
 // The server decides everything; this page shows its state and sends the player's choices.
 
-import { initialStore, reduce, newEvents, isMyTurn, legalCells, legalAt, boardBounds, playerBySeat } from './state.js';
+import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from './state.js';
 import { Connection, wsUrl } from './net.js';
 import { Board } from './board.js';
 import { t, errorText } from './i18n.js';
 import { bindLog } from './ui.js';
 import { PlayFeel } from './feel.js';
 import { copyInvite } from './lobby.js';
-import {
-  startDraft, nearestCell, entryOf, rotateDraft, toggleMeeple, withoutMeeple, cycleMeeple, markPending, keepDraft, stepTarget, draftView, playMessage,
-} from './draft.js';
+import { cycleMeeple, markPending, keepDraft, draftView } from './draft.js';
 import { roomKeyAction, describeKey } from './keys.js';
 import { renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
 import { RoomPanels } from './roompanels.js';
@@ -27,7 +25,8 @@ import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
 import { expansionControls } from './expansions/controls.js';
 import { moveGhost, canAskHint, hintForTurn, hintButton } from './hint.js';
-import { spotChoice, spotFigures, choiceFits } from './expansions/abbot.js';
+import { spotChoice, spotFigures } from './expansions/abbot.js';
+import { draftActions } from './roomdraft.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -229,94 +228,6 @@ export class RoomPage {
   }
 
   // -------------------------------------------------------------------------
-  // Preparing a turn (the draft's logic is in draft.js).
-
-  selectCell(x, y) {
-    if (!isMyTurn(this.store) || this.draft?.pending) return;
-    if (this.draft && this.draft.x === x && this.draft.y === y) return this.rotate();
-    const d = startDraft(this.store.state, x, y);
-    if (!d) return;
-    this.draft = d;
-    // Close enough to tap the meeple spots (24 px, 32 px on touch), neighbours in view.
-    this.board.focusCell(x, y);
-    this.render();
-  }
-
-  // Arrow keys move the tile to the nearest legal cell in that direction (from the middle
-  // of the view for the first press).
-  stepCell(key) {
-    if (this.draft?.pending) return;
-    const best = stepTarget(legalCells(this.store.state), this.draft, key, this.board.centreCell());
-    if (!best) return;
-    this.selectCell(best.x, best.y);
-    // The keyboard goes on with the tile: its name says where it is (assistive technology).
-    this.board.focusGhost();
-  }
-
-  /** The tile in the action bar: turns the tile being placed, or picks a cell to start with. */
-  previewClick() {
-    if (!isMyTurn(this.store) || this.draft?.pending) return;
-    if (this.draft) return this.rotate();
-    const best = nearestCell(legalCells(this.store.state), this.board.centreCell());
-    if (best) this.selectCell(best.x, best.y);
-  }
-
-  updateDraft(next) {
-    if (next === this.draft) return;
-    this.draft = next;
-    this.render();
-  }
-
-  rotate() {
-    this.updateDraft(rotateDraft(this.draft));
-  }
-
-  /** A spot's choice (a port, "abbot:<port>", "return": expansions/abbot.js). */
-  chooseSpot(choice) {
-    this.updateDraft(toggleMeeple(this.draft, choice));
-  }
-
-  noMeeple() {
-    this.updateDraft(withoutMeeple(this.draft));
-  }
-
-  cancelDraft() {
-    if (!this.draft || this.draft.pending) return;
-    this.draft = null;
-    this.render();
-  }
-
-  confirmDraft() {
-    const d = this.draft;
-    if (!d || d.pending || !isMyTurn(this.store)) return;
-    if (!this.send(playMessage(d, this.store.version))) {
-      // The connection is down: the move waits, says so, and goes once it is back (if the
-      // board still allows it, see sendQueued).
-      this.queued = d;
-      toast(t('offline.queued'), 'info', 6000);
-    }
-    this.updateDraft(markPending(d));
-  }
-
-  /** Back online (a welcome): the move made while offline is sent if it is still legal. */
-  sendQueued() {
-    const d = this.queued;
-    if (!d) return;
-    this.queued = null;
-    const rotation = entryOf(d).rotation;
-    const entry = legalAt(this.store.state, d.x, d.y).find((l) => l.rotation === rotation);
-    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple); // an abbot or a take-back too
-    if (still && this.send(playMessage(d, this.store.version))) {
-      this.draft = markPending(d);
-      toast(t('offline.sent'), 'info', 4000);
-    } else {
-      this.draft = null;
-      toast(t('offline.dropped'), 'error', 7000);
-    }
-    this.render();
-  }
-
-  // -------------------------------------------------------------------------
   // Controls.
 
   onKey(ev) {
@@ -463,3 +374,6 @@ export class RoomPage {
     this.feel.afterRender(state, isMyTurn(this.store));
   }
 }
+
+// Preparing a turn: roomdraft.js.
+Object.assign(RoomPage.prototype, draftActions);
