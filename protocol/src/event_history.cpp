@@ -43,6 +43,25 @@ void seats_array(std::string& out, std::uint8_t mask) {
   out += ']';
 }
 
+// `{"x":X,"y":Y}` from a cell's two signed bytes at `at`.
+void cell_object(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at) {
+  out += R"({"x":)";
+  append_int(out, s8(b[at]));
+  out += R"(,"y":)";
+  append_int(out, s8(b[at + 1]));
+  out += '}';
+}
+
+// `,"type":"<type>","turn":T,"seat":S` from the turn's two bytes and the seat's one at `at`.
+void turn_and_seat(std::string& out, std::string_view type, const std::vector<std::uint8_t>& b, std::size_t at) {
+  out += R"(,"type":")";
+  out += type;
+  out += R"(","turn":)";
+  append_int(out, get16(b, at));
+  out += R"(,"seat":)";
+  append_int(out, b[at + 2]);
+}
+
 // `[v,...]` from the `n` bytes from `at` on.
 void byte_array(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at, int n) {
   out += '[';
@@ -199,10 +218,7 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += R"(,"type":"started"})";
       return at;
     case kPlaced: {
-      out += R"(,"type":"placed","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"seat":)";
-      append_int(out, b[at + 2]);
+      turn_and_seat(out, "placed", b, at);
       out += R"(,"tile":)";
       letter(out, b[at + 3]);
       out += R"(,"x":)";
@@ -228,20 +244,14 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
         out += '"';
       }
       if ((extra & 0x80) != 0) {
-        out += R"(,"return":{"x":)";
-        append_int(out, s8(b[at + 9]));
-        out += R"(,"y":)";
-        append_int(out, s8(b[at + 10]));
-        out += '}';
+        out += R"(,"return":)";
+        cell_object(out, b, at + 9);
       }
       out += '}';
       return at + ((extra & 0x80) != 0 ? 11 : 9);
     }
     case kDiscarded:
-      out += R"(,"type":"discarded","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"seat":)";
-      append_int(out, b[at + 2]);
+      turn_and_seat(out, "discarded", b, at);
       out += R"(,"tile":)";
       letter(out, b[at + 3] & 0x7F);
       if ((b[at + 3] & 0x80) != 0) out += R"(,"extra":true)";
@@ -276,27 +286,17 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       at += 4;
       for (int i = 0; i < n; ++i, at += 2) {
         if (i > 0) out += ',';
-        out += R"({"x":)";
-        append_int(out, s8(b[at]));
-        out += R"(,"y":)";
-        append_int(out, s8(b[at + 1]));
-        out += '}';
+        cell_object(out, b, at);
       }
       out += "]}";
       return at;
     }
     case kExtra:
-      out += R"(,"type":"extra","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"seat":)";
-      append_int(out, b[at + 2]);
+      turn_and_seat(out, "extra", b, at);
       out += '}';
       return at + 3;
     case kGoods:
-      out += R"(,"type":"goods","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"seat":)";
-      append_int(out, b[at + 2]);
+      turn_and_seat(out, "goods", b, at);
       out += R"(,"goods":{)";
       for (int k = 0; k < kGoodKinds; ++k) {
         if (k > 0) out += ',';
