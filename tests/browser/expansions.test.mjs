@@ -13,20 +13,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft, openStartPage, createGame, myTurnOrEnd } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft, openStartPage, createGame, openWatcher, myTurnOrEnd, turnInfo } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
-
-// What the page's store says about the human's turn.
-function turnInfo(page) {
-  return page.evaluate(() => {
-    const p = window.__carc;
-    const s = p.store.state;
-    const me = s.players.find((x) => x.seat === p.store.seat);
-    const mine = s.phase === 'playing' && s.turn?.seat === p.store.seat;
-    return { phase: s.phase, mine, version: p.store.version, legal: mine ? s.turn.legal : [], abbot: me?.figures?.abbot ?? null, tile: s.turn?.tile ?? null };
-  });
-}
-
 
 async function openRecordFile(page, base, record) {
   await page.goto(`${base}/`);
@@ -59,11 +47,7 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     await page.waitForFunction(() => /82 tiles/.test(document.querySelector('[data-testid="lobby-bag-size"]')?.textContent ?? ''));
     // Everybody sees them: a watcher in French reads the ticked ones, without a control.
     const invite = await page.inputValue('[data-testid="invite-link"]');
-    const watchCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
-    const watcher = await watchCtx.newPage();
-    watcher.on('pageerror', (e) => errors.push(`watcher: ${e.message}`));
-    await watcher.goto(invite);
-    await watcher.click('[data-testid="join-watch"]');
+    const { ctx: watchCtx, page: watcher } = await openWatcher(browser, invite, errors, 'watcher', { viewport: { width: 390, height: 844 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
     await watcher.waitForSelector('[data-testid="expansions"][data-expansions="river,abbot"]');
     assert.match(await watcher.textContent('[data-testid="expansions"]'), /Extensions.*82 tuiles.*La Rivière.*L’Abbé/s);
     assert.deepEqual(await watcher.$$eval('[data-testid="expansions"] input', (ins) => ins.map((i) => [i.checked, i.disabled])), [[true, true], [true, true]]);

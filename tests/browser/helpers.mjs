@@ -293,11 +293,38 @@ export async function openStartPage(browser, server, errors, { viewport = { widt
   return page;
 }
 
+/**
+ * A watcher's page of `url` (a room's invite link) in a new browser context of `options`,
+ * "Watch" clicked; its uncaught errors go to `errors`, after `label`. Resolves to {ctx, page}.
+ */
+export async function openWatcher(browser, url, errors, label, options) {
+  const ctx = await browser.newContext(options);
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
+  await page.goto(url);
+  await page.click('[data-testid="join-watch"]');
+  return { ctx, page };
+}
+
 /** Creates a room from the start page as `name`; resolves in its lobby, seated as the host. */
 export async function createGame(page, name) {
   await page.fill('[data-testid="create-name"]', name);
   await page.click('[data-testid="create-game"]');
   await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+}
+
+/** What the page's store says of the turn, for the player of the page (legal: only on their turn). */
+export function turnInfo(page) {
+  return page.evaluate(() => {
+    const p = window.__carc;
+    const s = p.store.state;
+    const me = s.players.find((x) => x.seat === p.store.seat);
+    const mine = s.phase === 'playing' && s.turn?.seat === p.store.seat;
+    return {
+      phase: s.phase, mine, version: p.store.version, seat: p.store.seat, legal: mine ? s.turn.legal : [], extra: s.turn?.extra === true,
+      figures: me?.figures ?? {}, abbot: me?.figures?.abbot ?? null, meeples: me?.meeples ?? 0, tile: s.turn?.tile ?? null, number: s.turn?.number ?? null,
+    };
+  });
 }
 
 /** Waits until the game is over or it is the page's turn with its action bar up. */

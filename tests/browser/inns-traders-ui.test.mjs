@@ -11,7 +11,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir, openStartPage, createGame } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, openStartPage, createGame, openWatcher } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
 
 const COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink'];
@@ -176,11 +176,8 @@ test('the new tiles and figures, the figure picker, the builder\'s extra part, s
     }));
     assert.deepEqual(panel[5], ['pink', '5', '0', '12', 'Goods: 5 wine, 0 grain, 12 cloth', 'big1 builder0 pig1']);
     assert.deepEqual(panel[0].slice(0, 4), ['red', '0', '0', '0']);
-    const phoneCtx = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
-    const phone = await phoneCtx.newPage();
-    phone.on('pageerror', (e) => errors.push(`phone: ${e.message}`));
-    await phone.goto(`${server.base}/r/${await page.evaluate(() => window.__carc.room)}`);
-    await phone.click('[data-testid="join-watch"]');
+    const roomUrl = `${server.base}/r/${await page.evaluate(() => window.__carc.room)}`;
+    const { page: phone } = await openWatcher(browser, roomUrl, errors, 'phone', { viewport: { width: 360, height: 640 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
     await phone.waitForSelector('#view-room[data-phase="lobby"]');
     await feed(phone, state(tiles, { seat: 3, extra: true }));
     await phone.waitForSelector('[data-testid="player"][data-seat="5"] [data-testid="goods"]');

@@ -18,22 +18,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir, skipToEnd, draftTo, confirmDraft, openStartPage, createGame, myTurnOrEnd } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, draftTo, confirmDraft, openStartPage, createGame, openWatcher, myTurnOrEnd, turnInfo } from './helpers.mjs';
 
 const SPECIAL = ['big', 'builder', 'pig', 'abbot'];
-
-function turnInfo(page) {
-  return page.evaluate(() => {
-    const p = window.__carc;
-    const s = p.store.state;
-    const me = s.players.find((x) => x.seat === p.store.seat);
-    const mine = s.phase === 'playing' && s.turn?.seat === p.store.seat;
-    return {
-      phase: s.phase, mine, version: p.store.version, seat: p.store.seat, legal: mine ? s.turn.legal : [], extra: s.turn?.extra === true,
-      figures: me?.figures ?? {}, meeples: me?.meeples ?? 0, tile: s.turn?.tile ?? null, number: s.turn?.number ?? null,
-    };
-  });
-}
 
 // For each legal entry: whether it extends the road or city where the human's builder stands,
 // and which kinds each meeple port claims (the page's own feature map over the public board).
@@ -242,11 +229,7 @@ async function playOneGame(browser, server, errors, attempt) {
 // its goods and figures.
 async function phoneFit(browser, page, errors, attempt) {
   const invite = await page.evaluate(() => window.__carc.inviteUrl());
-  const ctx = await browser.newContext({ viewport: { width: 360, height: 640 }, locale: 'ja-JP', isMobile: true, hasTouch: true });
-  const phone = await ctx.newPage();
-  phone.on('pageerror', (e) => errors.push(`phone: ${e.message}`));
-  await phone.goto(invite);
-  await phone.click('[data-testid="join-watch"]');
+  const { ctx, page: phone } = await openWatcher(browser, invite, errors, 'phone', { viewport: { width: 360, height: 640 }, locale: 'ja-JP', isMobile: true, hasTouch: true });
   await phone.waitForSelector('#view-room[data-phase="playing"] [data-testid="player"][data-seat="5"] [data-testid="goods"]');
   const fit = await phone.evaluate(() => {
     const lis = [...document.querySelectorAll('[data-testid="player"]')];
