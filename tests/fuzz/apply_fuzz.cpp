@@ -7,21 +7,13 @@
 
 #include "carc/core/game.hpp"
 #include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
 
 using namespace carc;
 
 namespace {
 
-struct Input {
-  const std::uint8_t* p;
-  std::size_t n;
-  bool empty() const { return n == 0; }
-  std::uint8_t byte() {
-    if (n == 0) return 0;
-    --n;
-    return *p++;
-  }
-};
+using carc_fuzz::Input;
 
 int total_score(const Game& g) {
   int s = 0;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_check.hpp"
+#include "fuzz_input.hpp"
 #include "metrics.hpp"
 #include "room_logic.hpp"
 
@@ -24,23 +25,7 @@ using namespace carc;
 using namespace carc::server;
 using nlohmann::json;
 
-struct Input {
-  const std::uint8_t* p;
-  std::size_t n;
-  bool empty() const { return n == 0; }
-  std::uint8_t byte() {
-    if (n == 0) return 0;
-    --n;
-    return *p++;
-  }
-  std::string bytes(std::size_t count) {
-    count = std::min(count, n);
-    std::string s(reinterpret_cast<const char*>(p), count);
-    p += count;
-    n -= count;
-    return s;
-  }
-};
+using carc_fuzz::Input;
 
 // A key of a frame, or null when it is missing (a const json has no operator[] for that).
 inline const json& field(const json& f, const char* key) {
