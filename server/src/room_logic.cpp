@@ -195,6 +195,10 @@ void RoomLogic::welcome(Member& m, std::optional<std::string_view> token, std::i
   frame += R"(,"server_time":)";
   protocol::append_int(frame, now_ms);
   if (kicked) frame += R"(,"kicked":true)";
+  send_with_state(m, std::move(frame), now_ms);
+}
+
+void RoomLogic::send_with_state(Member& m, std::string frame, std::int64_t now_ms) {
   frame += R"(,"state":)";
   if (state_cache_version_ != version_) state_text(now_ms);
   frame += state_cache_;

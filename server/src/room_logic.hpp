@@ -190,6 +190,8 @@ class RoomLogic {
   void publish(std::span<const Client* const> except, Effects& fx, SteadyClock::time_point received);
   void begin_change();
   void welcome(Member& m, std::optional<std::string_view> token, std::int64_t now_ms, bool kicked = false);
+  // Ends `frame` with `,"state":` and the state (serialized once a version), sends it to `m`.
+  void send_with_state(Member& m, std::string frame, std::int64_t now_ms);
   void refuse(Client& c, protocol::ErrorCode code, std::string_view message);
   void store(Pending p, const RoomAction& action, bool game_change, Effects& fx, SteadyClock::time_point received);
   void apply(Pending& p, std::int64_t now_ms, Effects& fx);

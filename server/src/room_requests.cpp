@@ -192,12 +192,7 @@ void RoomLogic::on_resync(Member& m, std::int64_t now_ms) {
   protocol::append_int(frame, version_);
   frame += R"(,"server_time":)";
   protocol::append_int(frame, now_ms);
-  frame += R"(,"state":)";
-  if (state_cache_version_ != version_) state_text(now_ms);
-  frame += state_cache_;
-  frame += '}';
-  m.client->send(std::make_shared<const std::string>(std::move(frame)));
-  metrics_.frames_sent.fetch_add(1, std::memory_order_relaxed);
+  send_with_state(m, std::move(frame), now_ms);
 }
 
 // ---- protocol 1.1 and 1.2: the host's lobby ----
