@@ -327,6 +327,10 @@ void Durability::serve_from_shared_database(Server& server, ClusterStore& cluste
       rooms.evict_all();
       return;
     }
+    for (const std::string& id : r.orphans_released) {
+      spdlog::warn("room {}: the database gave it to this node after this node had given up asking (a stalled "
+                   "connection); released for the node that asks for it", id);
+    }
     for (const std::string& id : r.wanted) {
       // Its clients go first, then every write queued before is stored, then it is released.
       rooms.evict(id, [&writer, &cluster, id] {

@@ -36,7 +36,7 @@ async function finishAndCheck(rooms, ms = 120000) {
       }
     }
     const res = await getJson(`${cluster.front}/api/rooms/${room}/record`);
-    assert.equal(res.status, 200, `record of ${room}: ${res.body}`);
+    assert.equal(res.status, 200, `record of ${room}: ${res.body}\n${trail(room)}`);
     const record = res.body;
     const seen = players[0].state.result.final_scores;
     for (const p of players) assert.deepEqual(p.state.result.final_scores, seen);
@@ -45,6 +45,15 @@ async function finishAndCheck(rooms, ms = 120000) {
     extraParts += record.moves.filter((m) => m.extra && !m.discard).length;
   }
   for (const { players } of rooms) players.forEach((p) => p.stop());
+}
+
+/** What the database and every node's log say about `room` (for a failure's message). */
+function trail(room) {
+  const row = cluster.sql(`SELECT COALESCE(owner, '-'), epoch, COALESCE(wanted_by, '-'), phase FROM rooms WHERE id = '${room}'`);
+  const nodes = cluster.sql('SELECT id, lease_until > clock_timestamp() FROM nodes');
+  const lines = cluster.pids().nodes.flatMap(({ name }) =>
+    cluster.log(name).split('\n').filter((l) => l.includes(room) || /lease|database answers/.test(l)).map((l) => `${name}: ${l}`));
+  return `row (owner, epoch, wanted_by, phase): ${JSON.stringify(row)}; nodes (id, live): ${JSON.stringify(nodes)}\n${lines.slice(-60).join('\n')}`;
 }
 
 function ownersOf(rooms) {

@@ -176,6 +176,49 @@ TEST_CASE("postgresql: handoff: the owner sees the request in its renewal and re
   CHECK(a->renew_lease().wanted.empty());
 }
 
+TEST_CASE("postgresql: a room the database gave a node that never held it is released when another node asks") {
+  // node-a's claim reached the database after node-a had given up on it (a stalled network
+  // that later delivered it): the database says node-a owns the room, node-a knows nothing
+  // of it, and nobody may claim it while node-a is live.
+  const std::string url = PgServer::shared().fresh_database();
+  auto a = PgStore::open(url, node("node-a"));
+  auto b = PgStore::open(url, node("node-b"));
+  REQUIRE(create(*b, "room-o"));
+  REQUIRE(append(*b, "room-o", 0, "b0", 2));
+  REQUIRE(b->release("room-o"));
+  scalar(url, "UPDATE rooms SET owner = 'node-a', epoch = epoch + 1 WHERE id = 'room-o'");
+  REQUIRE(scalar(url, "SELECT owner || ' ' || epoch FROM rooms WHERE id = 'room-o'") == "node-a 2");
+  CHECK(a->held() == 0);
+  CHECK(b->load_room("room-o").owner == "node-a");
+  REQUIRE(b->request_handoff("room-o"));
+
+  // The first renewal that sees it only notes it (a claim whose answer is on its way would be
+  // held by the next one); the second releases it.
+  auto r = a->renew_lease();
+  CHECK(r.ok);
+  CHECK(r.wanted.empty());
+  CHECK(r.orphans_released.empty());
+  CHECK(scalar(url, "SELECT owner FROM rooms WHERE id = 'room-o'") == "node-a");
+  r = a->renew_lease();
+  REQUIRE(r.orphans_released.size() == 1);
+  CHECK(r.orphans_released[0] == "room-o");
+  const auto taken = b->load_room("room-o");
+  REQUIRE(taken.room);
+  CHECK(taken.room->actions.size() == 1);
+  REQUIRE(append(*b, "room-o", 1, "b1", 3));
+
+  // A room a node does hold is never released that way: it is handed over (wanted) instead.
+  REQUIRE(create(*a, "room-k"));
+  REQUIRE(b->request_handoff("room-k"));
+  for (int i = 0; i < 2; ++i) {
+    r = a->renew_lease();
+    CHECK(r.orphans_released.empty());
+    REQUIRE(r.wanted.size() == 1);
+  }
+  CHECK(scalar(url, "SELECT owner FROM rooms WHERE id = 'room-k'") == "node-a");
+  REQUIRE(append(*a, "room-k", 0, "a0", 2));
+}
+
 TEST_CASE("postgresql: a server restart fails the writes in flight, stores nothing half, and the store carries on") {
   auto& pg = PgServer::shared();
   const std::string url = pg.fresh_database();

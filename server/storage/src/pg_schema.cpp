@@ -109,7 +109,7 @@ void prepare_statements(PgConn& c) {
   c.prepare("renew",
             "UPDATE nodes SET lease_until = clock_timestamp() + $2::bigint * interval '1 millisecond' "
             "WHERE id = $1 AND lease_until > clock_timestamp()");
-  c.prepare("wanted", "SELECT id FROM rooms WHERE owner = $1 AND wanted_by IS NOT NULL AND wanted_by <> $1");
+  c.prepare("wanted", "SELECT id, epoch FROM rooms WHERE owner = $1 AND wanted_by IS NOT NULL AND wanted_by <> $1");
   c.prepare("handoff", "UPDATE rooms SET wanted_by = $1 WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
   c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE owner = $1");
   c.prepare("unregister", "DELETE FROM nodes WHERE id = $1");

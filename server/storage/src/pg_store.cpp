@@ -386,14 +386,31 @@ LeaseRenewal PgStore::renew_lease() {
       lease_from(sent);
       out.ok = true;
       PgResult w = c.run("wanted", {options_.node_id});
+      std::unordered_map<std::string, std::int64_t> orphans;
       for (int i = 0; i < w.rows(); ++i) {
-        if (epoch_of(w.text(i, 0)) != 0) out.wanted.push_back(w.text(i, 0));
+        const std::string id = w.text(i, 0);
+        if (epoch_of(id) != 0) {
+          out.wanted.push_back(id);
+          continue;
+        }
+        // Ours in the database, not held here: a claim whose answer this node never took
+        // (sent before a network stall, carried out after it). Nobody else may claim it while
+        // this node is live, so it is released; but only when a second renewal finds it the
+        // same, so that a claim whose answer is on its way (held a moment later) is kept.
+        const std::int64_t epoch = w.int64(i, 1);
+        if (const auto seen = orphans_.find(id); seen != orphans_.end() && seen->second == epoch) {
+          if (c.run("release", {options_.node_id, id, i64(epoch)}).affected() == 1) out.orphans_released.push_back(id);
+        } else {
+          orphans.emplace(id, epoch);
+        }
       }
+      orphans_ = std::move(orphans);
       return out;
     }
     // It ran out: other nodes may have taken any of our rooms already. Forget them all (their
     // writes are refused from now on) and start a new lease.
     out.lost = true;
+    orphans_.clear();
     {
       std::lock_guard held(held_mu_);
       epochs_.clear();

@@ -109,6 +109,11 @@ class PgStore final : public RoomStore, public ClusterStore {
   std::unique_ptr<Link> write_, read_, lease_;
   mutable std::mutex held_mu_;
   std::unordered_map<std::string, std::int64_t> epochs_;  // rooms held: room -> epoch (under held_mu_)
+  // Rooms another node asks for that the database says are ours but this node does not hold
+  // (a claim that reached the database after this node gave up on it), with their epoch, as
+  // the last renewal saw them (under lease_->mu): released when the next renewal sees them
+  // unchanged and still not held.
+  std::unordered_map<std::string, std::int64_t> orphans_;
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<std::int64_t> lease_until_ns_{0};  // steady clock: our lease surely ran out after
 };

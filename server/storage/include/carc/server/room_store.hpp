@@ -129,6 +129,7 @@ struct LeaseRenewal {
   bool lost = false;                // it had expired: every room claimed before is lost (re-registered now)
   std::string error;                // the database could not be reached (then neither ok nor lost)
   std::vector<std::string> wanted;  // rooms of this node that another node asks for (handoff)
+  std::vector<std::string> orphans_released;  // rooms the database gave this node but it never held, released
 };
 
 // The operations of a store shared by several nodes (PostgreSQL): the node's lease, and
