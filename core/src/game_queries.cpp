@@ -130,6 +130,39 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
   return Placement{};
 }
 
+std::optional<Placement> Game::random_legal_placement(Tile t, Rng& rng) const {
+  if (rules_->placer[static_cast<std::size_t>(t)] != nullptr) {
+    const int n = count_legal_placements(t);
+    if (n == 0) return std::nullopt;
+    return nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
+  }
+  const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
+  const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
+  // Each frontier cell's count, kept from the counting walk for the finding walk.
+  std::array<std::uint8_t, std::tuple_size_v<decltype(frontier_)>> per_cell;
+  int n = 0;
+  for (int i = 0; i < frontier_count_; ++i) {
+    const std::uint8_t c = counts[frontier_[static_cast<std::size_t>(i)].want];
+    per_cell[static_cast<std::size_t>(i)] = c;
+    n += c;
+  }
+  if (n == 0) return std::nullopt;
+  auto k = static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
+  for (int i = 0; i < frontier_count_; ++i) {
+    const int c = per_cell[static_cast<std::size_t>(i)];
+    if (k >= c) {
+      k -= c;
+      continue;
+    }
+    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
+    const std::uint8_t m = fits[f.want];
+    for (int r = 0; r < 4; ++r) {
+      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f), Rotation::quarters(r)};
+    }
+  }
+  return std::nullopt;  // cannot happen: k < n
+}
+
 PortList Game::meeple_targets(Tile t, Placement p, Seat seat) const {
   return figure_targets(t, p, seat, Figure::Meeple);
 }

@@ -7,9 +7,9 @@ namespace carc {
 Move RandomPlayer::choose(const Game& g) {
   const Seat seat = g.current_seat();
   const Tile t = *g.held(seat);
-  const int n = g.count_legal_placements(t);
-  if (n == 0) return Move::discard(t);
-  const Placement p = g.nth_legal_placement(t, static_cast<int>(rng_.below(static_cast<std::uint32_t>(n))));
+  const std::optional<Placement> found = g.random_legal_placement(t, rng_);
+  if (!found) return Move::discard(t);
+  const Placement p = *found;
   const Ruleset& rules = g.rules();
   if (!rules.has_specials && rules.action == nullptr) {
     std::optional<Port> meeple;

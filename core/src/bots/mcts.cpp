@@ -45,8 +45,7 @@ void playout(Game& g, Rng& rng) {
   while (!g.finished()) {
     const Seat seat = g.current_seat();
     const Tile t = *g.held(seat);
-    const int n = g.count_legal_placements(t);
-    const Placement p = g.nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
+    const Placement p = g.random_legal_placement(t, rng).value_or(Placement{});
     std::uint8_t target = kNoMeeple;
     if (!g.rules().has_specials) {
       if (g.meeples(seat) > 0 && rng.below(kPlayoutMeeple) == 0) {

@@ -243,6 +243,8 @@ const Ruleset& ruleset(ExpansionSet set);
 // is refused).
 bool expansion_implemented(Expansion e);
 
+class Rng;
+
 class Game {
  public:
   enum class Phase : std::uint8_t { Playing, Finished };
@@ -308,6 +310,10 @@ class Game {
   // (what a random player needs, without building the list).
   int count_legal_placements(Tile t) const;
   Placement nth_legal_placement(Tile t, int k) const;
+  // nth_legal_placement(t, rng.below(count_legal_placements(t))) in one walk of the
+  // frontier (random players and playouts: the same draw, the same generator state after);
+  // none, and nothing drawn, when `t` has no legal placement.
+  std::optional<Placement> random_legal_placement(Tile t, Rng& rng) const;
   bool is_legal_placement(Tile t, Placement p) const;
   // Ports (one per feature) where a meeple may go if `t` is placed at `p` (which must be
   // legal); empty if `seat` has no meeple left.
