@@ -53,6 +53,8 @@ class Tree {
   // Steer the root's first visits with greedy's estimate (mcts.cpp, progressive bias). Off
   // for the analysis, which measures moves by their playouts alone.
   bool guide = false;
+  // Playouts stop after this many tiles and greedy's estimate scores them (0: to the end).
+  int horizon = 0;
 
   bool full() const { return edges.size() + 256 > kMaxEdges; }
 
