@@ -189,6 +189,12 @@ void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
 
 RoomRegistry::RoomCallback RoomRegistry::load_answer(const std::string& id) {
   struct Once {
+    // A constructor of its own: clang 14 (the fuzz and sanitizer builds) has no
+    // parenthesized aggregate initialization for make_shared.
+    Once(RoomRegistry* r, std::shared_ptr<std::atomic<bool>> a, std::string i)
+        : registry(r), alive(std::move(a)), id(std::move(i)) {}
+    Once(const Once&) = delete;
+    Once& operator=(const Once&) = delete;
     RoomRegistry* registry;
     std::shared_ptr<std::atomic<bool>> alive;
     std::string id;
