@@ -12,7 +12,7 @@ shift
 [[ $# -ge 1 ]] || { echo "usage: engine-ab.sh ROUNDS BIN [BIN...]" >&2; exit 2; }
 for ((i = 0; i < rounds; i++)); do
   for b in "$@"; do
-    g=$(taskset -c 1 "$b" bench --games 10000 | python3 -c "import json,sys; print(round(json.load(sys.stdin)['games_per_second']))")
+    g=$(taskset -c 1 "$b" bench --games 10000 2>/dev/null | python3 -c "import json,sys; print(round(json.load(sys.stdin)['games_per_second']))")
     p=$(taskset -c 1 "$b" bench-bots --positions 4 --iterations 3000 | python3 -c "import json,sys; print(round(json.load(sys.stdin)['playouts_per_s']))")
     echo "$b $g $p"
   done

@@ -50,26 +50,6 @@ std::string_view rule_error_message(RuleError e) {
 
 // ---------------------------------------------------------------- Rng
 
-std::uint64_t Rng::next() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::uint32_t Rng::below(std::uint32_t n) {
-  // Lemire's nearly divisionless bounded integers.
-  std::uint64_t m = static_cast<std::uint64_t>(static_cast<std::uint32_t>(next())) * n;
-  auto low = static_cast<std::uint32_t>(m);
-  if (low < n) {
-    const std::uint32_t threshold = static_cast<std::uint32_t>(-n) % n;
-    while (low < threshold) {
-      m = static_cast<std::uint64_t>(static_cast<std::uint32_t>(next())) * n;
-      low = static_cast<std::uint32_t>(m);
-    }
-  }
-  return static_cast<std::uint32_t>(m >> 32);
-}
 
 // ---------------------------------------------------------------- setup
 

@@ -26,13 +26,6 @@ bool Game::holds(Seat seat) const {
   return seat >= 0 && seat < players_ && held_[static_cast<std::size_t>(seat)] != kNone;
 }
 
-std::optional<Tile> Game::held(Seat seat) const {
-  if (seat < 0 || seat >= players_) return std::nullopt;
-  const std::uint8_t h = held_[static_cast<std::size_t>(seat)];
-  if (h == kNone || h == kUnknown) return std::nullopt;
-  return static_cast<Tile>(h);
-}
-
 std::array<int, kTileKinds> Game::bag_counts() const {
   std::array<int, kTileKinds> out{};
   for (int i = 0; i < kTileKinds; ++i) out[static_cast<std::size_t>(i)] = unseen_[static_cast<std::size_t>(i)];

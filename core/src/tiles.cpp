@@ -261,6 +261,9 @@ constexpr std::array<TileDef, kTileKinds> make_catalog() {
   return out;
 }
 constexpr std::array<TileDef, kTileKinds> kCatalog = make_catalog();
+}  // namespace
+extern const std::array<TileDef, kTileKinds> detail::kCatalogTable = kCatalog;
+namespace {
 
 constexpr std::array<std::string_view, kPortCount> kPortNames = {"N",  "E",  "S",  "W",  "NL", "NR", "EL", "ER",
                                                                   "SL", "SR", "WL", "WR", "C",  "G",  "I"};
@@ -451,7 +454,6 @@ static_assert(segments_in_all() <= kMaxNodesInGame, "kMaxNodesInGame must hold e
 static_assert(segments_in_all() + 8 >= kMaxNodesInGame, "kMaxNodesInGame is larger than it needs to be");
 }  // namespace
 
-const TileDef& tile_def(Tile t) { return kCatalog[static_cast<std::size_t>(t)]; }
 
 std::span<const TileDef, kTileKinds> catalog() { return kCatalog; }
 

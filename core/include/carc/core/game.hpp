@@ -282,7 +282,12 @@ class Game {
   bool anyone_holds() const;
   Seat current_seat() const { return current_; }
   // The tile `seat` holds; nullopt if none (or, in a replay, not yet named).
-  std::optional<Tile> held(Seat seat) const;
+  std::optional<Tile> held(Seat seat) const {
+    if (seat < 0 || seat >= players_) return std::nullopt;
+    const std::uint8_t h = held_[static_cast<std::size_t>(seat)];
+    if (h == kNone || h == kUnknown) return std::nullopt;
+    return static_cast<Tile>(h);
+  }
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
   // Goods tokens `seat` holds (traders.md; 0 in other games).
@@ -521,9 +526,27 @@ std::variant<Applied, RuleError> apply(const Game& g, Seat seat, const Move& m);
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next();
-  // Uniform in [0, n), n > 0, without modulo bias.
-  std::uint32_t below(std::uint32_t n);
+  // Inline: playouts draw from it on every move.
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, n), n > 0, without modulo bias: Lemire's nearly divisionless bounded
+  // integers.
+  std::uint32_t below(std::uint32_t n) {
+    std::uint64_t m = static_cast<std::uint64_t>(static_cast<std::uint32_t>(next())) * n;
+    auto low = static_cast<std::uint32_t>(m);
+    if (low < n) {
+      const std::uint32_t threshold = static_cast<std::uint32_t>(-n) % n;
+      while (low < threshold) {
+        m = static_cast<std::uint64_t>(static_cast<std::uint32_t>(next())) * n;
+        low = static_cast<std::uint32_t>(m);
+      }
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+  }
 
  private:
   std::uint64_t state_;

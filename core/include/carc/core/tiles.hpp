@@ -161,7 +161,11 @@ struct TileDef {
   bool is_garden_copy() const { return plain != tile; }
 };
 
-const TileDef& tile_def(Tile t);
+namespace detail {
+extern const std::array<TileDef, kTileKinds> kCatalogTable;  // tiles.cpp
+}
+// Inline: the rules ask for a tile's definition on every placement and every check.
+inline const TileDef& tile_def(Tile t) { return detail::kCatalogTable[static_cast<std::size_t>(t)]; }
 std::span<const TileDef, kTileKinds> catalog();
 // The most feature-forest nodes one game can need (every expansion together).
 inline constexpr int kMaxNodesInGame = 496;  // every segment of all four expansions together
