@@ -127,7 +127,10 @@ export async function sameView(a, b, what) {
   return sa;
 }
 
-// The first element of `selector` whose centre is really clickable (not under another element).
+// The first element of `selector` whose centre is really clickable (not under another element),
+// with that centre (cx, cy). Click it there with page.mouse, as a player would: page.click
+// first scrolls the element "into view", and after a reload that scroll put a cell the
+// player could click under the turn banner, where no click reaches it.
 export async function clickableTarget(page, selector) {
   return page.evaluate((sel) => {
     for (const el of document.querySelectorAll(sel)) {
@@ -137,7 +140,7 @@ export async function clickableTarget(page, selector) {
       const cy = r.top + r.height / 2;
       if (cx < 0 || cy < 0 || cx > innerWidth || cy > innerHeight) continue;
       const hit = document.elementFromPoint(cx, cy);
-      if (hit && (hit === el || el.contains(hit))) return { x: el.dataset.x, y: el.dataset.y, port: el.dataset.port };
+      if (hit && (hit === el || el.contains(hit))) return { x: el.dataset.x, y: el.dataset.y, port: el.dataset.port, cx, cy };
     }
     return null;
   }, selector);
@@ -157,14 +160,18 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
     await page.waitForFunction((v) => document.getElementById('view-room').dataset.version !== v, version);
     return {};
   }
+  // A cell is picked where it is, once the board has stopped moving, and clicked there.
+  const still = () => page.waitForFunction(() => document.getElementById('board')?.dataset.moving !== '1');
+  await still();
   let cell = await clickableTarget(page, '[data-testid="cell"]');
   if (!cell) {
     await page.click('[data-testid="fit"]');
     await page.waitForTimeout(100);
+    await still();
     cell = await clickableTarget(page, '[data-testid="cell"]');
   }
   assert.ok(cell, 'a highlighted cell can be clicked');
-  await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+  await page.mouse.click(cell.cx, cell.cy);
   const ghost = page.locator('[data-testid="ghost"]');
   await ghost.waitFor();
   assert.equal(await ghost.getAttribute('data-x'), cell.x);
@@ -178,17 +185,19 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
   }
   let port = null;
   if (meeple) {
+    await still();
     const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
     if (spot) {
-      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
+      await page.mouse.click(spot.cx, spot.cy);
       await page.waitForSelector(`[data-testid="meeple-spot"].chosen[data-port="${spot.port}"]`);
       port = spot.port;
     }
   } else {
     // Choose a spot, then take it back with "no meeple".
+    await still();
     const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
     if (spot) {
-      await page.click(`[data-testid="meeple-spot"][data-port="${spot.port}"]`);
+      await page.mouse.click(spot.cx, spot.cy);
       await page.waitForSelector('[data-testid="meeple-spot"].chosen');
       await page.click('[data-testid="no-meeple"]');
       assert.equal(await page.locator('[data-testid="meeple-spot"].chosen').count(), 0);
