@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { setUp, showingServerLog } from './helpers.mjs';
 import { startRoom, playUntil, spreadPick, openWithToken } from './wsclient.mjs';
-import { pageOnTurn, clickableCells, settled, LAPTOP, PHONE } from './seat-helpers.mjs';
+import { pageOnTurn, cellsInView, LAPTOP, PHONE } from './seat-helpers.mjs';
 
 // Elements whose text is cut: wider (or, for the banner's parts, taller) than their box.
 function cutLabels(page) {
@@ -43,12 +43,7 @@ test('a 1366x768 laptop and a 390x844 phone: the chat input on screen, the log r
       clients[0].send({ type: 'chat', text: 'good game so far' });
       // A legal cell that can be clicked where it is (a forced click on the first cell hit
       // whatever covered it on a phone, once the header's link home: the page left the room).
-      let cells = await clickableCells(page);
-      if (!cells.length) {
-        await page.click('[data-testid="fit"]');
-        await settled(page);
-        cells = await clickableCells(page);
-      }
+      const cells = await cellsInView(page);
       assert.ok(cells.length > 0, `${size}: a legal cell to click`);
       await page.click(`[data-testid="cell"][data-x="${cells[0].x}"][data-y="${cells[0].y}"]`);
       await page.waitForSelector('[data-testid="ghost"]');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { watchCsp, assertNoCspViolations } from './csp.mjs';
+import { settled } from './seat-helpers.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
 export const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
@@ -161,13 +162,12 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
     return {};
   }
   // A cell is picked where it is, once the board has stopped moving, and clicked there.
-  const still = () => page.waitForFunction(() => document.getElementById('board')?.dataset.moving !== '1');
-  await still();
+  await settled(page);
   let cell = await clickableTarget(page, '[data-testid="cell"]');
   if (!cell) {
     await page.click('[data-testid="fit"]');
     await page.waitForTimeout(100);
-    await still();
+    await settled(page);
     cell = await clickableTarget(page, '[data-testid="cell"]');
   }
   assert.ok(cell, 'a highlighted cell can be clicked');
@@ -185,7 +185,7 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
   }
   let port = null;
   if (meeple) {
-    await still();
+    await settled(page);
     const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
     if (spot) {
       await page.mouse.click(spot.cx, spot.cy);
@@ -194,7 +194,7 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
     }
   } else {
     // Choose a spot, then take it back with "no meeple".
-    await still();
+    await settled(page);
     const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
     if (spot) {
       await page.mouse.click(spot.cx, spot.cy);

@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { setUp, showingServerLog } from './helpers.mjs';
-import { pageOnTurn, clickableCells, settled } from './seat-helpers.mjs';
+import { pageOnTurn, cellsInView } from './seat-helpers.mjs';
 
 test('a move made while the server is down is queued, said, and sent when it is back; retries stay under 2 s', async (t) => {
   const { server, browser } = await setUp(t);
@@ -15,12 +15,7 @@ test('a move made while the server is down is queued, said, and sent when it is 
     const { page, clients } = await pageOnTurn(browser, server, { ready: (s) => s.turn.number >= 3 });
     for (const c of clients) await c.close();
     const tiles = await page.locator('#board [data-testid="tile"]').count();
-    let cells = await clickableCells(page);
-    if (!cells.length) {
-      await page.click('[data-testid="fit"]');
-      await settled(page);
-      cells = await clickableCells(page);
-    }
+    const cells = await cellsInView(page);
     const cell = cells[0];
     await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
     await page.waitForSelector('[data-testid="ghost"]');

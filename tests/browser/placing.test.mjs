@@ -8,7 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { setUp, showingServerLog } from './helpers.mjs';
-import { pageOnTurn, clickableCells, ghostPoint, settled } from './seat-helpers.mjs';
+import { pageOnTurn, cellsInView, ghostPoint, settled } from './seat-helpers.mjs';
 
 // A turn where some cell takes the tile in two rotations or more, and with meeple spots.
 function rich(s) {
@@ -32,12 +32,7 @@ test('a click on the tile being placed, or on the tile in the action bar, turns 
   const { server, browser } = await setUp(t);
   await showingServerLog(server, async () => {
     const { page, clients, errors } = await pageOnTurn(browser, server, { ready: rich });
-    let cells = await clickableCells(page);
-    if (!cells.some((c) => c.rotations >= 2)) {
-      await page.click('[data-testid="fit"]');
-      await settled(page);
-      cells = await clickableCells(page);
-    }
+    const cells = await cellsInView(page, (cs) => cs.some((c) => c.rotations >= 2));
     const cell = cells.find((c) => c.rotations >= 2);
     assert.ok(cell, 'a cell with two legal rotations can be clicked');
     await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
@@ -73,12 +68,7 @@ test('meeple spots never overlap at any zoom; each names its feature, its size a
   const { server, browser } = await setUp(t);
   await showingServerLog(server, async () => {
     const { page, clients } = await pageOnTurn(browser, server, { ready: rich });
-    let cells = await clickableCells(page);
-    if (!cells.some((c) => c.spots >= 2)) {
-      await page.click('[data-testid="fit"]');
-      await settled(page);
-      cells = await clickableCells(page);
-    }
+    const cells = await cellsInView(page, (cs) => cs.some((c) => c.spots >= 2));
     const cell = cells.sort((a, b) => b.spots - a.spots)[0];
     await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
     await page.waitForSelector('[data-testid="meeple-spot"]');

@@ -61,3 +61,15 @@ export async function settled(page) {
   await page.waitForFunction(() => document.getElementById('board').dataset.moving !== '1');
   await page.waitForTimeout(40);
 }
+
+/**
+ * The legal cells clickable where they are (clickableCells); when none of them is what
+ * `wanted` asks for, the board is fitted once and they are listed again.
+ */
+export async function cellsInView(page, wanted = (cells) => cells.length > 0) {
+  const cells = await clickableCells(page);
+  if (wanted(cells)) return cells;
+  await page.click('[data-testid="fit"]');
+  await settled(page);
+  return clickableCells(page);
+}
