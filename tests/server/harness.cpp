@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -26,6 +28,18 @@ namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace {
+
+// The wall clock as the server's log writes it (local time, to the millisecond), so that a
+// failure's times can be laid beside the log's lines.
+std::string clock_text(std::chrono::system_clock::time_point t) {
+  const std::time_t secs = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  ::localtime_r(&secs, &tm);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
+  char out[32];
+  std::snprintf(out, sizeof out, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+  return out;
+}
 
 asio::io_context& io() {
   static asio::io_context ctx;
@@ -220,10 +234,13 @@ struct Peer::Impl {
   bool closed = false;
   int close_code = 0;
   std::string close_why;  // how the read ended, for failure messages
+  std::chrono::system_clock::time_point last_sent{};  // for failure messages
+  std::string send_error;                             // the last write's error, if it failed
   bool reading = false;
 
   std::string status() const {
-    return closed ? " (the connection is closed: " + close_why + ")" : " (the connection is open)";
+    const std::string sent = send_error.empty() ? "" : "; the last send failed: " + send_error;
+    return (closed ? " (the connection is closed: " + close_why : " (the connection is open") + sent + ")";
   }
 
   void start_read() {
@@ -269,6 +286,8 @@ void Peer::send(const json& j) { send_raw(j.dump()); }
 void Peer::send_raw(const std::string& text) {
   beast::error_code ec;
   impl_->ws.write(asio::buffer(text), ec);
+  impl_->last_sent = std::chrono::system_clock::now();
+  impl_->send_error = ec ? ec.message() : std::string();
 }
 
 void Peer::absorb(const json& msg) {
@@ -295,8 +314,13 @@ std::optional<json> Peer::next(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (impl_->inbox.empty() && !impl_->closed) {
     const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) break;
     io().restart();
+    if (now >= deadline) {
+      // What has already arrived counts, however late this thread looks (a test process
+      // stopped past its deadline, or run_one_for having run another peer's handler).
+      io().poll();
+      break;
+    }
     io().run_one_for(deadline - now);
   }
   if (impl_->inbox.empty()) return std::nullopt;
@@ -310,12 +334,17 @@ std::optional<json> Peer::next(std::chrono::milliseconds timeout) {
 
 json Peer::expect(std::string_view type, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto began = std::chrono::system_clock::now();
   std::string seen;  // what came instead, for the failure message: a clue to why
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     auto msg = next(std::max(left, 1ms));
+    // The times place the wait beside the server's log (printed below on failure): a refusal
+    // logged inside the wait was sent and not read here; one logged after it, a late server.
     REQUIRE_MESSAGE(msg.has_value(), "no '" << type << "' frame in time" << impl_->status() << "; at version " << version_
-                                             << ", frames meanwhile: [" << seen << "]");
+                                             << ", frames meanwhile: [" << seen << "]; last sent at "
+                                             << clock_text(impl_->last_sent) << ", waited from " << clock_text(began)
+                                             << " to " << clock_text(std::chrono::system_clock::now()));
     if (seen.size() < 2000) {
       seen += (seen.empty() ? "" : ", ") + msg->value("type", std::string("?"));
       if (msg->contains("version")) seen += " v" + msg->at("version").dump();
