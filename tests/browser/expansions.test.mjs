@@ -49,6 +49,8 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     const invite = await page.inputValue('[data-testid="invite-link"]');
     const { ctx: watchCtx, page: watcher } = await openWatcher(browser, invite, errors, 'watcher', { viewport: { width: 390, height: 844 }, locale: 'fr-FR', isMobile: true, hasTouch: true });
     await watcher.waitForSelector('[data-testid="expansions"][data-expansions="river,abbot"]');
+    // The bag's size comes with the catalogue of that set, fetched once the set is known.
+    await watcher.waitForFunction(() => /82/.test(document.querySelector('[data-testid="lobby-bag-size"]')?.textContent ?? ''));
     assert.match(await watcher.textContent('[data-testid="expansions"]'), /Extensions.*82 tuiles.*La Rivière.*L’Abbé/s);
     assert.deepEqual(await watcher.$$eval('[data-testid="expansions"] input', (ins) => ins.map((i) => [i.checked, i.disabled])), [[true, true], [true, true]]);
     await watchCtx.close();
