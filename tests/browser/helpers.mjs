@@ -216,11 +216,46 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
 // Every page of the browser is watched for Content-Security-Policy violations (csp.mjs).
 export async function launchBrowser() {
   const { chromium } = await loadPlaywright();
-  return watchCsp(await chromium.launch({
+  const browser = watchCsp(await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   }));
+  const slow = Number(process.env.CARC_SLOW_NET_MS || 0);
+  return slow > 0 ? slowNetwork(browser, slow) : browser;
+}
+
+/**
+ * CARC_SLOW_NET_MS=N (a tool, not a CI row): every page's /api/ requests wait 0..N ms
+ * before they go, and its WebSocket frames arrive 0..N ms late, in order, both ways. A test
+ * that fails with it reads the page before what the page waits for has arrived.
+ */
+function slowNetwork(browser, maxMs) {
+  const pause = () => new Promise((r) => setTimeout(r, Math.random() * maxMs));
+  // Each direction delivers frame k at max(its arrival + a random delay, frame k-1's delivery).
+  const lane = () => {
+    let last = Promise.resolve();
+    return (deliver) => {
+      const delay = pause();
+      last = Promise.all([last, delay]).then(deliver, deliver);
+    };
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    await context.route(/\/api\//, async (route) => { await pause(); await route.fallback(); });
+    await context.routeWebSocket(/\/ws\//, (ws) => {
+      const server = ws.connectToServer();
+      const up = lane();
+      const down = lane();
+      ws.onMessage((m) => up(() => server.send(m)));
+      server.onMessage((m) => down(() => ws.send(m)));
+      ws.onClose((code, reason) => up(() => server.close({ code, reason })));
+      server.onClose((code, reason) => down(() => ws.close({ code, reason })));
+    });
+    return context;
+  };
+  return browser;
 }
 
 // Creates a room in A, joins it from B through the invite link, and starts the game.

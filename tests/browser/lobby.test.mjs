@@ -27,6 +27,13 @@ async function joinFromInvite(page, invite, name) {
 }
 
 const seatNames = (page) => page.locator('[data-testid="lobby"] [data-testid="seat"] .pname').allTextContents();
+// The seats' names on `page` become `want` (the page may not have heard of the change yet);
+// when they do not, the assertion says what the page shows.
+async function seatNamesBecome(page, want) {
+  await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid="lobby"] [data-testid="seat"] .pname')]
+    .map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 10000 }).catch(() => {});
+  assert.deepEqual(await seatNames(page), want);
+}
 const tokenOf = (page, room) => page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room);
 
 test('the lobby: computer players, the clock, leaving, the host hand-over and removing a player', { timeout: 120000 }, async (t) => {
@@ -95,7 +102,7 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     assert.match(await C.locator('[data-testid="lobby-notice"]').textContent(), /host removed you/);
     assert.equal(await tokenOf(C, room), null, 'the removed player\'s token is forgotten');
     assert.equal(await C.locator('[data-testid="take-seat"]').count(), 0, 'no seat offered to a removed player');
-    assert.deepEqual(await seatNames(B), ['Alice', 'Bob']);
+    await seatNamesBecome(B, ['Alice', 'Bob']);
     await C.screenshot({ path: path.join(shotDir, 'lobby-kicked.png') });
 
     // The host leaves: Bob moves up, becomes the host and gets the start button.
@@ -108,7 +115,7 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     await A.waitForSelector('#view-room[data-seat=""]');
     assert.match(await A.locator('[data-testid="lobby-notice"]').textContent(), /You left your seat/);
     assert.equal(await tokenOf(A, room), null);
-    assert.deepEqual(await seatNames(C), ['Bob']);
+    await seatNamesBecome(C, ['Bob']);
 
     // Alice takes a seat again, from the lobby.
     await A.click('[data-testid="take-seat"]');
@@ -118,7 +125,7 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     await A.waitForSelector('#view-room[data-seat="1"]');
     assert.ok(await tokenOf(A, room), 'a new token for the new seat');
     assert.equal(await A.locator('[data-testid="lobby-notice"]').count(), 0);
-    assert.deepEqual(await seatNames(C), ['Bob', 'Alice']);
+    await seatNamesBecome(C, ['Bob', 'Alice']);
 
     // The new host starts; leaving is refused once the game runs (the button is gone).
     await B.click('[data-testid="start"]');
@@ -152,6 +159,7 @@ test('"Play again": everyone connected lands seated in the new lobby; an away pl
     for (const p of [A, B]) {
       await p.reload();
       await p.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+      await p.waitForFunction(() => window.__carc.store.state);
     }
     for (let i = 0; i < 6; i++) {
       const states = await Promise.all([A, B].map((p) => p.evaluate(() => {
@@ -193,7 +201,7 @@ test('"Play again": everyone connected lands seated in the new lobby; an away pl
     // The seats turn by one, so that another player starts; Ada is still the host.
     assert.equal(await B.getAttribute('#view-room', 'data-seat'), '0');
     assert.equal(await A.getAttribute('#view-room', 'data-seat'), '2');
-    assert.deepEqual(await seatNames(A), ['Bea', 'Cho', 'Ada']);
+    await seatNamesBecome(A, ['Bea', 'Cho', 'Ada']);
     assert.equal(await A.locator('[data-testid="start"]').count(), 1, 'the same host');
     await A.screenshot({ path: path.join(shotDir, 'rematch-lobby.png') });
 
@@ -252,6 +260,7 @@ test('a solo game against the computer from the start page, played to the end sc
     await playOverProtocol(helper, { room, tokens: [await page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room)], untilBagEmpty: true });
     await page.reload();
     await page.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+    await page.waitForFunction(() => window.__carc.store.state);
     if (await page.evaluate(() => window.__carc.store.state.phase === 'playing')) {
       await myTurn();
       await playTurn(page, { meeple: true });

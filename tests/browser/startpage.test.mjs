@@ -68,6 +68,7 @@ test('a game against the computer: how many and how strong; "Play again" starts 
     await helper.close();
     await page.reload();
     await page.waitForSelector('[data-testid="conn-status"][data-state="open"]');
+    await page.waitForFunction(() => window.__carc.store.state);
     if (await page.evaluate(() => window.__carc.store.state.phase === 'playing')) {
       await page.waitForFunction(() => window.__carc.store.state.phase === 'finished' || window.__carc.store.state.turn?.seat === 0, null, { timeout: 30000 });
       await page.evaluate(() => {
