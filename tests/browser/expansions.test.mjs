@@ -195,7 +195,8 @@ test('a River + Abbot game against two computer players, to the end, with an abb
     const room = await page.evaluate(() => window.__carc.room);
     const events = await page.evaluate(() => window.__carc.store.state.events);
     const moveEvents = events.filter((e) => e.type === 'placed' || e.type === 'discarded');
-    const backStep = moveEvents.findIndex((e) => e.return) + 1;
+    // The human's take-back (a computer player may have taken its own abbot back before).
+    const backStep = moveEvents.findIndex((e) => e.seat === 0 && e.return?.x === tookBack.at.x && e.return?.y === tookBack.at.y) + 1;
     assert.ok(backStep > 0, 'the take-back is among the events');
     const at = `[data-testid="replay-board"] [data-testid="board-meeple"][data-figure="abbot"][data-seat="0"][data-x="${tookBack.at.x}"][data-y="${tookBack.at.y}"]`;
     await page.goto(`${server.base}/replay/${room}?move=${backStep - 1}`);
