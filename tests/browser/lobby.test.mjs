@@ -26,12 +26,13 @@ async function joinFromInvite(page, invite, name) {
   await page.waitForSelector('#view-room[data-seat]:not([data-seat=""])');
 }
 
-const seatNames = (page) => page.locator('[data-testid="lobby"] [data-testid="seat"] .pname').allTextContents();
+const SEAT_NAMES = '[data-testid="lobby"] [data-testid="seat"] .pname';
+const seatNames = (page) => page.locator(SEAT_NAMES).allTextContents();
 // The seats' names on `page` become `want` (the page may not have heard of the change yet);
 // when they do not, the assertion says what the page shows.
 async function seatNamesBecome(page, want) {
-  await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid="lobby"] [data-testid="seat"] .pname')]
-    .map((e) => e.textContent)) === w, JSON.stringify(want), { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction(([sel, w]) => JSON.stringify([...document.querySelectorAll(sel)].map((e) => e.textContent)) === w,
+    [SEAT_NAMES, JSON.stringify(want)], { timeout: 10000 }).catch(() => {});
   assert.deepEqual(await seatNames(page), want);
 }
 const tokenOf = (page, room) => page.evaluate((r) => localStorage.getItem(`carc.token.${r}`), room);
