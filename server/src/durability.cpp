@@ -272,6 +272,13 @@ void Durability::serve_from_shared_database(Server& server, ClusterStore& cluste
         rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
         return done(nullptr);
       }
+      if (!load.kept_for.empty()) {
+        // Released a moment ago for the node that asked for it: that node claims it first;
+        // the client tries again (through the front, which now routes the room there).
+        spdlog::info("room {}: released for node {}, which claims it first", id, load.kept_for);
+        rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
+        return done(nullptr);
+      }
       if (!load.error.empty()) {
         spdlog::error("storage: {}", load.error);
         rooms.note_miss(id, RoomRegistry::Miss::Unavailable);

@@ -182,6 +182,37 @@ test('postgresql restart mid-game: nodes answer unavailable, change nothing, and
   assert.ok(await createRoom(cluster.front));
 });
 
+test('handoff: a room whose players stay on one node goes to the node that asks for it, not back and forth', { timeout: 120000 }, async () => {
+  // Its players reach node A directly (as after a change of the front's routing, or a client
+  // given a node's address); node B is asked for the room over and over. A must not claim it
+  // back between its release and B's claim: B gets it, then A gets it back for its players.
+  const live = [];
+  for (const n of cluster.pids().nodes) {
+    if ((await fetch(`http://127.0.0.1:${n.port}/healthz`).catch(() => ({ status: 0 }))).status === 200) live.push(n);
+  }
+  assert.ok(live.length >= 2, 'two healthy nodes');
+  const [a, b] = live;
+  const game = await playingRoom(`http://127.0.0.1:${a.port}`, 2, 880);
+  await waitFor(() => moves(game.players[0]) >= 3, 'a few moves', 30000);
+  assert.ok(ownersOf([game]).get(game.room).startsWith(`${a.name}-`), `${a.name} holds the room`);
+  const claims = () => live.map((n) => cluster.log(n.name).split('\n')
+    .filter((l) => l.includes(game.room) && l.includes('claimed from the database')).length).reduce((x, y) => x + y, 0);
+  const claimsBefore = claims();
+
+  const asked = Date.now();
+  const res = await getJson(`http://127.0.0.1:${b.port}/api/rooms/${game.room}`, 15000);
+  assert.equal(res.status, 200, `${b.name} answered ${res.status} ${res.body}\n${trail(game.room)}`);
+  const servedAfter = Date.now() - asked;
+  // Its players, still on A, take it back (A asks in turn); then it stays there.
+  await waitFor(() => ownersOf([game]).get(game.room).startsWith(`${a.name}-`), `the room back on ${a.name}`, 15000);
+  const movesBack = moves(game.players[0]);
+  await waitFor(() => moves(game.players[0]) > movesBack + 2, 'moves on it again', 30000);
+  const extra = claims() - claimsBefore;
+  assert.ok(extra <= 2, `the room was claimed ${extra} times (once by ${b.name}, once back by ${a.name}, at most)\n${trail(game.room)}`);
+  await finishAndCheck([game]);
+  console.log(`handoff: ${b.name} served the room of ${a.name}'s players ${servedAfter} ms after it was asked; ${extra} claims in all`);
+});
+
 test('stall: a node whose database stops answering refuses moves, its rooms move on, and it comes back by itself', { timeout: 200000 }, async () => {
   // node4 reaches PostgreSQL through a relay that the test freezes: nothing forwarded, nothing
   // closed (a half-open network; the kernels keep acknowledging, nobody answers).

@@ -87,7 +87,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
     REQUIRE(create(*s, "old-room"));
     REQUIRE(append(*s, "old-room", 0, "start", 3, "playing"));
   }
-  pg.psql(old.substr(old.rfind('/') + 1), "DROP TABLE analyses; DROP TABLE wakes; DROP TABLE key_seats; ALTER TABLE rooms DROP COLUMN wanted_by; UPDATE carc_meta SET value = 1");
+  pg.psql(old.substr(old.rfind('/') + 1), "DROP TABLE analyses; DROP TABLE wakes; DROP TABLE key_seats; ALTER TABLE rooms DROP COLUMN wanted_by, DROP COLUMN wanted_until; UPDATE carc_meta SET value = 1");
   {
     auto s = PgStore::open(old, node("n1"));
     CHECK(scalar(old, "SELECT value FROM carc_meta") == std::to_string(PgStore::kSchemaVersion));
@@ -97,6 +97,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
     CHECK(r->version == 3);
     CHECK(scalar(old, "SELECT to_regclass('analyses') IS NOT NULL") == "t");  // step 3
     CHECK(scalar(old, "SELECT count(*) FROM pg_tables WHERE tablename IN ('wakes', 'player_keys', 'key_seats', 'notices_sent')") == "4");  // step 4
+    CHECK(scalar(old, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'rooms' AND column_name = 'wanted_until'") == "1");  // step 5
   }
 }
 
@@ -174,6 +175,67 @@ TEST_CASE("postgresql: handoff: the owner sees the request in its renewal and re
   REQUIRE(taken.room);
   REQUIRE(append(*b, "room-h", 1, "b1", 3));
   CHECK(a->renew_lease().wanted.empty());
+}
+
+TEST_CASE("postgresql: handoff: a released room waits for the node that asked; the old owner cannot take it back first") {
+  // The room's clients reach the old owner again (a client connected to it directly, or a
+  // front that still routes there): it must not claim the room back before the asker does,
+  // or the two nodes pass it back and forth and the asker never gets it.
+  const std::string url = PgServer::shared().fresh_database();
+  auto a = PgStore::open(url, node("node-a"));
+  auto b = PgStore::open(url, node("node-b"));
+  auto c = PgStore::open(url, node("node-c"));
+  REQUIRE(create(*a, "room-w"));
+  REQUIRE(append(*a, "room-w", 0, "a0", 2));
+  REQUIRE(b->request_handoff("room-w"));
+
+  // Asked for, not yet released (node-a sent its clients away; they came back at once).
+  auto again = a->load_room("room-w");
+  CHECK_FALSE(again.room);
+  CHECK(again.kept_for == "node-b");
+  CHECK(again.error.empty());
+  CHECK(scalar(url, "SELECT owner || ' ' || epoch FROM rooms WHERE id = 'room-w'") == "node-a 1");
+
+  REQUIRE(a->renew_lease().wanted.size() == 1);
+  REQUIRE(a->release("room-w"));
+  // Kept for node-b, for min(max(lease, 3 s), 5 s): 5 s with these 10 s leases.
+  const double kept_s = std::stod(scalar(url, "SELECT EXTRACT(EPOCH FROM wanted_until - clock_timestamp()) FROM rooms WHERE id = 'room-w'"));
+  CHECK(kept_s > 4.0);
+  CHECK(kept_s <= 5.0);
+  for (auto* other : {a.get(), c.get()}) {
+    again = other->load_room("room-w");
+    CHECK_FALSE(again.room);
+    CHECK(again.kept_for == "node-b");
+    CHECK(again.owner.empty());
+  }
+  CHECK(scalar(url, "SELECT COALESCE(owner, '-') FROM rooms WHERE id = 'room-w'") == "-");
+
+  // node-b claims it, and the request is done with.
+  const auto taken = b->load_room("room-w");
+  REQUIRE(taken.room);
+  CHECK(taken.room->actions.size() == 1);
+  CHECK(scalar(url, "SELECT owner || ' ' || COALESCE(wanted_by, '-') || ' ' || (wanted_until IS NULL) FROM rooms WHERE id = 'room-w'") ==
+        "node-b - true");
+  REQUIRE(append(*b, "room-w", 1, "b1", 3));
+
+  // Kept for node-a now; once that time is over (moved into the past here), anyone claims it.
+  REQUIRE(a->request_handoff("room-w"));
+  REQUIRE(b->renew_lease().wanted.size() == 1);
+  REQUIRE(b->release("room-w"));
+  CHECK(c->load_room("room-w").kept_for == "node-a");
+  scalar(url, "UPDATE rooms SET wanted_until = clock_timestamp() - interval '1 millisecond' WHERE id = 'room-w'");
+  REQUIRE(c->load_room("room-w").room);
+  REQUIRE(append(*c, "room-w", 2, "c2", 4));
+
+  // Kept for a node whose lease ran out: nobody waits for it.
+  REQUIRE(b->request_handoff("room-w"));
+  REQUIRE(c->renew_lease().wanted.size() == 1);
+  REQUIRE(c->release("room-w"));
+  CHECK(a->load_room("room-w").kept_for == "node-b");
+  scalar(url, "UPDATE nodes SET lease_until = clock_timestamp() - interval '1 second' WHERE id = 'node-b'");
+  const auto freed = a->load_room("room-w");
+  REQUIRE(freed.room);
+  CHECK(freed.room->actions.size() == 3);
 }
 
 TEST_CASE("postgresql: a room the database gave a node that never held it is released when another node asks") {

@@ -54,6 +54,9 @@ constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
     "CREATE TABLE IF NOT EXISTS key_seats(key_hash TEXT NOT NULL, room TEXT NOT NULL, seat INT NOT NULL,"
     "  sealed TEXT NOT NULL, added_ms BIGINT NOT NULL, PRIMARY KEY(key_hash, room));"
     "CREATE TABLE IF NOT EXISTS notices_sent(id TEXT PRIMARY KEY, sent_ms BIGINT NOT NULL);",
+    // 4 -> 5: a room released for the node that asked for it waits for that node until then
+    // (no other node may claim it meanwhile)
+    "ALTER TABLE rooms ADD COLUMN wanted_until TIMESTAMPTZ;",
 };
 
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7236518112)";
@@ -67,6 +70,21 @@ std::string live(const std::string& node_param) {
 // The room's owner (rooms.owner) has no running lease.
 const char* const kOwnerGone =
     "NOT EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp())";
+// The node that asked for the room (rooms.wanted_by) has a running lease.
+const char* const kWanterLive =
+    "EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.wanted_by AND n.lease_until > clock_timestamp())";
+
+// Node $1 may claim the room: it has no owner and is not waiting for another live node
+// that asked for it (a handoff's release keeps the room for the asker until wanted_until);
+// or it is $1's own (a claim whose answer $1 never took) and no other live node asks for
+// it (an owner that just sent its clients away must not take the room back before it is
+// released); or its owner's lease ran out.
+std::string claimable(const std::string& me) {
+  const std::string no_other_asker = "wanted_by IS NULL OR wanted_by = " + me + " OR NOT " + kWanterLive;
+  const std::string kept_for_nobody = no_other_asker + " OR wanted_until IS NULL OR wanted_until <= clock_timestamp()";
+  return "((owner IS NULL AND (" + kept_for_nobody + ")) OR (owner = " + me + " AND (" + no_other_asker + ")) OR (owner IS NOT NULL AND " +
+         kOwnerGone + "))";
+}
 
 void prepare_statements(PgConn& c) {
   const std::string me = "$1";  // every fenced statement takes the node id first
@@ -90,15 +108,18 @@ void prepare_statements(PgConn& c) {
   c.prepare("bump", "UPDATE rooms SET version = $3, updated_ms = $4 WHERE id = $2 AND version < $3 AND owner = $1 AND epoch = $5 AND " +
                         live(me));
   c.prepare("claim",
-            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE id = $2 AND quarantined IS NULL AND " +
-                live(me) + " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING epoch");
+            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL, wanted_until = NULL WHERE id = $2 AND quarantined IS NULL AND " +
+                live(me) + " AND " + claimable(me) + " RETURNING epoch");
   c.prepare("claim_all",
-            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL WHERE quarantined IS NULL AND phase <> 'finished' AND " + live(me) +
-                " AND (owner IS NULL OR owner = $1 OR " + kOwnerGone + ") RETURNING id, epoch");
+            "UPDATE rooms SET owner = $1, epoch = epoch + 1, wanted_by = NULL, wanted_until = NULL WHERE quarantined IS NULL AND phase <> 'finished' AND " + live(me) +
+                " AND " + claimable(me) + " RETURNING id, epoch");
+  // Who has the room, when $1 could not claim it: its owner, quarantined, the owner live,
+  // the node that asked for it, and whether the room waits for that node.
   c.prepare("holder",
-            "SELECT COALESCE(owner, ''), quarantined IS NOT NULL, "
-            "EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp()) "
-            "FROM rooms WHERE id = $1");
+            std::string("SELECT COALESCE(owner, ''), quarantined IS NOT NULL, "
+                        "EXISTS(SELECT 1 FROM nodes n WHERE n.id = rooms.owner AND n.lease_until > clock_timestamp()), "
+                        "COALESCE(wanted_by, ''), ") +
+                kWanterLive + " AND (owner IS NOT NULL OR wanted_until > clock_timestamp()) FROM rooms WHERE id = $1");
   c.prepare("room", "SELECT id, phase, version, created_ms, updated_ms, COALESCE(quarantined, '') FROM rooms WHERE id = $1");
   c.prepare("log", "SELECT seq, payload FROM actions WHERE room = $1 ORDER BY seq");
   c.prepare("quarantine", "UPDATE rooms SET quarantined = $2 WHERE id = $1");
@@ -110,8 +131,8 @@ void prepare_statements(PgConn& c) {
             "UPDATE nodes SET lease_until = clock_timestamp() + $2::bigint * interval '1 millisecond' "
             "WHERE id = $1 AND lease_until > clock_timestamp()");
   c.prepare("wanted", "SELECT id, epoch FROM rooms WHERE owner = $1 AND wanted_by IS NOT NULL AND wanted_by <> $1");
-  c.prepare("handoff", "UPDATE rooms SET wanted_by = $1 WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
-  c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE owner = $1");
+  c.prepare("handoff", "UPDATE rooms SET wanted_by = $1, wanted_until = NULL WHERE id = $2 AND owner IS NOT NULL AND owner <> $1");
+  c.prepare("release_all", "UPDATE rooms SET owner = NULL, wanted_by = NULL, wanted_until = NULL WHERE owner = $1");
   c.prepare("unregister", "DELETE FROM nodes WHERE id = $1");
   c.prepare("analysis_save",
             "INSERT INTO analyses(room, status, record, moves, updated_ms) SELECT $1, $2, $3, $4, $5::bigint "
@@ -119,7 +140,11 @@ void prepare_statements(PgConn& c) {
             "record = EXCLUDED.record, moves = EXCLUDED.moves, updated_ms = EXCLUDED.updated_ms RETURNING room");
   c.prepare("analysis_load", "SELECT room, status, record, moves FROM analyses WHERE room = $1");
   c.prepare("analyses_open", "SELECT room, status, record, moves FROM analyses WHERE status <> 'done' ORDER BY updated_ms, room");
-  c.prepare("release", "UPDATE rooms SET owner = NULL, wanted_by = NULL WHERE id = $2 AND owner = $1 AND epoch = $3");
+  // The node that asked for the room (if any) has it to itself for $4 ms.
+  c.prepare("release",
+            "UPDATE rooms SET owner = NULL, wanted_until = CASE WHEN wanted_by IS NULL OR wanted_by = $1 THEN NULL "
+            "ELSE clock_timestamp() + $4::bigint * interval '1 millisecond' END, "
+            "wanted_by = NULLIF(wanted_by, $1) WHERE id = $2 AND owner = $1 AND epoch = $3");
 }
 
 void migrate(PgConn& c, const std::string& where) {

@@ -322,6 +322,10 @@ RoomLoad PgStore::load_room(const std::string& id) {
           out.owner = owner;
           return out;
         }
+        if (const std::string asker = h.text(0, 3); h.text(0, 4) == "t" && asker != options_.node_id) {
+          out.kept_for = asker;
+          return out;
+        }
         out.error = "load_room " + id + ": not claimed (this node's lease ran out)";
         return out;
       }
@@ -399,7 +403,9 @@ LeaseRenewal PgStore::renew_lease() {
         // same, so that a claim whose answer is on its way (held a moment later) is kept.
         const std::int64_t epoch = w.int64(i, 1);
         if (const auto seen = orphans_.find(id); seen != orphans_.end() && seen->second == epoch) {
-          if (c.run("release", {options_.node_id, id, i64(epoch)}).affected() == 1) out.orphans_released.push_back(id);
+          if (c.run("release", {options_.node_id, id, i64(epoch), i64(kept_ms())}).affected() == 1) {
+            out.orphans_released.push_back(id);
+          }
         } else {
           orphans.emplace(id, epoch);
         }
@@ -456,7 +462,7 @@ Status PgStore::release(const std::string& room) {
   if (epoch == 0) return Status::ok();
   try {
     if (std::string why; !ensure_connected(*write_, &why)) return Status::failed(why);
-    write_->conn->run("release", {options_.node_id, room, i64(epoch)});
+    write_->conn->run("release", {options_.node_id, room, i64(epoch), i64(kept_ms())});
     forget(room);
     return Status::ok();
   } catch (const std::exception& e) {

@@ -22,6 +22,7 @@
 // (the database's fence would refuse them anyway).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -53,7 +54,7 @@ struct PgOptions {
 class PgStore final : public RoomStore, public ClusterStore {
  public:
   using Options = PgOptions;
-  static constexpr int kSchemaVersion = 4;
+  static constexpr int kSchemaVersion = 5;
 
   // Connects to `url` (postgresql://user:pass@host:port/db or a libpq conninfo), migrates
   // the schema forward and registers the node's lease. Throws StorageError when the
@@ -101,6 +102,10 @@ class PgStore final : public RoomStore, public ClusterStore {
   // Registered or renewed at `sent`: the lease runs until sent + lease_ms by our clock.
   void lease_from(std::chrono::steady_clock::time_point sent);
   bool lease_ran_out() const;
+  // A room released for the node that asked for it is kept for that node this long: its
+  // clients (sent there by the front, retrying after a second) claim it first, and a client
+  // still reaching the old owner cannot take it back meanwhile. Past it, anyone may claim it.
+  std::int64_t kept_ms() const { return std::clamp<std::int64_t>(options_.lease_ms, 3'000, 5'000); }
   std::variant<int, std::string> purge(const char* what, const std::string& sql, std::int64_t ms, bool fence_live);
 
   const std::string url_;

@@ -116,6 +116,7 @@ struct RoomLoad {
   std::optional<StoredRoom> room;  // nullopt: no such room (or `error`, or `owner`)
   std::string error;               // non-empty: it could not be read
   std::string owner;               // several nodes: another live node holds the room (nullopt room)
+  std::string kept_for;            // several nodes: released for another live node that asked for it, which claims it first
 };
 
 struct RoomsLoad {
@@ -147,7 +148,9 @@ class ClusterStore {
   // its next renewal and releases the room.
   virtual Status request_handoff(const std::string& room) = 0;
   // Gives up a room this node holds (after its clients were sent away and its writes
-  // stored): no owner, so the next node asked claims it.
+  // stored): no owner, so the next node asked claims it. When a node asked for it, the room
+  // is kept for that node a few seconds: no other node (this one included) can claim it
+  // meanwhile, so a client still reaching this node cannot take it back before the asker.
   virtual Status release(const std::string& room) = 0;
   // A clean stop: gives up every room and the lease, so other nodes take the rooms at once
   // instead of after the lease. Call it after the last write.
