@@ -263,12 +263,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const std::string id(room_id);
     if (auto body = ctx_.analyser.cached(id)) return send(json_response(req, http::status::ok, std::move(*body)), req);
     if (!charge_lookup(req, true)) return;
-    ctx_.analyser.lookup(id, [self = shared_from_this(), req](std::optional<std::string> body) mutable {
-      asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
-        if (!body) return self->send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
-        self->send(json_response(req, http::status::ok, std::move(*body)), req);
+    auto look = [self = shared_from_this(), req, id]() mutable {
+      self->ctx_.analyser.lookup(id, [self, req = std::move(req)](std::optional<std::string> body) mutable {
+        asio::post(self->stream_.get_executor(), [self, req = std::move(req), body = std::move(body)]() mutable {
+          if (!body) return self->send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
+          self->send(json_response(req, http::status::ok, std::move(*body)), req);
+        });
       });
-    });
+    };
+    // A room in memory hands its finished game to the analyser on its strand, just after the
+    // last patch went out: a client that asks as soon as it sees the end may be quicker. Its
+    // strand, once it runs this, has done that.
+    if (auto room = ctx_.rooms.find_loaded(id)) return asio::post(room->strand(), std::move(look));
+    look();
   }
 
   void room_json_of(Request req, const std::string& id, bool record, std::shared_ptr<Room> room) {
