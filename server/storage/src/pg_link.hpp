@@ -1,5 +1,5 @@
 // One PostgreSQL connection of the store, its mutex and its reconnect pacing (internal to
-// carc_storage: pg_store.cpp and pg_analysis.cpp).
+// carc_storage: pg_store.cpp, pg_cluster.cpp and pg_analysis.cpp).
 #pragma once
 
 #include <chrono>
