@@ -168,6 +168,18 @@ void Analyser::lookup(const std::string& room, std::function<void(std::optional<
   });
 }
 
+std::function<std::int64_t()> preemptible_clock(std::function<bool()> preempt, std::int64_t budget_ns, bool* preempted) {
+  // A fixed jump at the preemption would not do: a start read after it looks like no time
+  // spent at all, and the search would run its whole budget (a live turn waited a minute).
+  return [preempt = std::move(preempt), budget_ns, preempted, jumped = std::int64_t{0}]() mutable {
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (!*preempted && preempt()) *preempted = true;
+    if (*preempted) jumped += budget_ns + 1;
+    return now + jumped;
+  };
+}
+
 bool Analyser::step(const std::function<bool()>& preempt) {
   std::shared_ptr<Job> job;
   {
@@ -199,15 +211,9 @@ bool Analyser::step(const std::function<bool()>& preempt) {
         BotSpec spec;
         spec.kind = BotKind::Mcts;
         spec.think_ns = options_.ms_per_move * 1'000'000;
-        // The wall clock, until a live computer turn waits: then the budget is spent at
-        // once, the search stops after its current playout, and this move is done again.
-        spec.clock = [&preempt, &preempted] {
-          const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                       std::chrono::steady_clock::now().time_since_epoch())
-                                       .count();
-          if (!preempted && preempt()) preempted = true;
-          return preempted ? now + (std::int64_t{1} << 50) : now;
-        };
+        // The wall clock, until a live computer turn waits: then the search stops after its
+        // current playout, and this move is done again.
+        spec.clock = preemptible_clock(preempt, spec.think_ns, &preempted);
         if (!preempt()) {
           const auto a = analyse_move(*g, job->moves[k], static_cast<int>(k), spec, analysis_seed(job->seed, static_cast<int>(k)));
           if (!preempted && a) entry = protocol::move_analysis_json(*a).dump();

@@ -25,6 +25,12 @@
 
 namespace carc::server {
 
+// A background search's clock: the wall clock until `preempt()` says a live computer turn
+// waits (then `*preempted` is set). From then on each reading is a whole `budget_ns` past
+// the one before, so the search stops after its current playout, even when it read its
+// start after the preemption.
+std::function<std::int64_t()> preemptible_clock(std::function<bool()> preempt, std::int64_t budget_ns, bool* preempted);
+
 class Analyser final : public BackgroundWork {
  public:
   using Options = AnalysisOptions;
