@@ -108,7 +108,12 @@ test('German and Spanish are chosen like the others, and say the board in words'
       assert.match(await p.textContent('[data-testid="bag-left"]'), bag);
       const item = await p.getAttribute('.bag-item[data-letter="D"]', 'title');
       assert.ok(item.length > 6 && !/^[A-X]$/.test(item), `a bag tile in words: ${item}`);
-      assert.match(await p.textContent('#announce'), lang === 'de' ? /Du bist dran/ : /Tu turno/);
+      // The live region is emptied for a moment before each announcement (so that the same
+      // words are said again): wait for the words rather than read it once.
+      const yourTurn = lang === 'de' ? 'Du bist dran' : 'Tu turno';
+      await p.waitForFunction((w) => document.getElementById('announce').textContent.includes(w), yourTurn, { timeout: 5000 })
+        .catch(() => {});
+      assert.match(await p.textContent('#announce'), new RegExp(yourTurn));
       await p.context().close();
       for (const c of clients) await c.close();
     }
