@@ -89,9 +89,10 @@ apt_install() {
 
 build_pkgs=(g++ cmake ninja-build make pkg-config git ca-certificates curl
             libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev libsqlite3-dev libpq-dev
+            libssl-dev libqrencode-dev
             liburing-dev)  # liburing: only tools/net_floor's io_uring mode (the server does not link it)
 # What a dynamically linked server needs when nothing tells us more (see --list-runtime).
-runtime_pkgs=(libsqlite3-0 libpq5 libspdlog1.10 libfmt9 ca-certificates)
+runtime_pkgs=(libsqlite3-0 libpq5 libspdlog1.10 libfmt9 libssl3 libqrencode4 ca-certificates)
 # fonts-ipafont-gothic: a Japanese font, so the browser tests measure and show real ja text.
 # postgresql, haproxy: the storage suite's second backend and the cluster tests (issue 11).
 test_pkgs=(chromium util-linux sqlite3 procps fonts-ipafont-gothic postgresql haproxy)
