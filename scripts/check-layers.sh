@@ -59,4 +59,23 @@ if [[ $bad -ne 0 ]]; then
   echo "check-layers: an include goes up a layer (core < protocol < server)"
   exit 1
 fi
-echo "check-layers: core, protocol and server include nothing above them"
+
+# JSON text is written by protocol::json_text only (docs/architecture.md, "Nothing one
+# request does ends the process"): nlohmann's dump() throws on bytes that are not UTF-8,
+# and bytes from the network reach many documents. Parsing never throws either: the
+# non-throwing parse (nullptr, false) or a try around it. server/load is the load generator.
+while IFS= read -r hit; do
+  report "${hit%%:*}" "$(cut -d: -f2 <<<"$hit")" "$(cut -d: -f3- <<<"$hit" | sed 's/^[[:space:]]*//')" \
+    "write JSON with protocol::json_text, never dump()"
+done < <(grep -rn --include='*.cpp' --include='*.hpp' '\.dump(' protocol server | grep -v '^server/load/' |
+         grep -v '^protocol/src/json.cpp:')
+while IFS= read -r hit; do
+  report "${hit%%:*}" "$(cut -d: -f2 <<<"$hit")" "$(cut -d: -f3- <<<"$hit" | sed 's/^[[:space:]]*//')" \
+    "parse with json::parse(text, nullptr, false): a parse that throws can end the process"
+done < <(grep -rn --include='*.cpp' --include='*.hpp' 'json::parse(' protocol server | grep -v '^server/load/' |
+         grep -v 'nullptr, *\(/\*[^*]*\*/ *\)\?false')
+if [[ $bad -ne 0 ]]; then
+  echo "check-layers: JSON written or parsed in a way that can throw on bytes from the network"
+  exit 1
+fi
+echo "check-layers: core, protocol and server include nothing above them, and write and parse JSON without throwing"

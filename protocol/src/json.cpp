@@ -26,6 +26,8 @@ json seats_json(const std::vector<Seat>& seats) {
 
 json cell_json(Cell c) { return json{{"x", c.x}, {"y", c.y}}; }
 
+std::string json_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 static json tile_list(const Ruleset* rules) {
   json tiles = json::array();
   for (const TileDef& d : catalog()) {

@@ -1,5 +1,7 @@
 #include "carc/protocol/messages.hpp"
 
+#include "carc/protocol/json.hpp"
+
 #include "carc/protocol/record.hpp"
 
 #include <array>
@@ -14,7 +16,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_json",    "bad_message",        "too_large",   "rate_limited", "not_joined",
     "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
     "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
-    "room_full",   "illegal_return",     "hints_off",
+    "room_full",   "illegal_return",     "hints_off",          "limit_reached",
 };
 constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
 constexpr std::array<std::string_view, 2> kPaceNames = {"live", "turn_based"};
@@ -116,6 +118,13 @@ std::variant<ClientMessage, MessageError> parse_chat(const json& j) {
   const auto& text = t->get_ref<const std::string&>();
   const auto len = utf8_length(text);
   if (!len || *len == 0 || *len > kMaxChatChars) return bad("a chat message is 1 to 280 characters");
+  // As in names: no NUL, line breaks or other control characters (everyone sees chat).
+  char32_t cp = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto n = utf8_next(text, i, cp);
+    if (n == 0 || is_control(cp)) return bad("a chat message may not hold control characters");
+    i += n;
+  }
   return ClientMessage{ChatMsg{text}};
 }
 
@@ -336,8 +345,7 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
 }
 
 std::string error_frame(ErrorCode code, std::string_view message) {
-  return json{{"type", "error"}, {"code", error_code_name(code)}, {"message", message}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  return json_text(json{{"type", "error"}, {"code", error_code_name(code)}, {"message", message}});
 }
 
 std::string welcome_frame(std::optional<int> seat, std::optional<std::string_view> token, std::int64_t version,
@@ -345,17 +353,15 @@ std::string welcome_frame(std::optional<int> seat, std::optional<std::string_vie
   json j{{"type", "welcome"}, {"version", version}, {"state", state}};
   j["seat"] = seat ? json(*seat) : json(nullptr);
   j["token"] = token ? json(*token) : json(nullptr);
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(j);
 }
 
 std::string patch_frame(std::int64_t version, const json& ops) {
-  return json{{"type", "patch"}, {"version", version}, {"ops", ops}}.dump(-1, ' ', false,
-                                                                           json::error_handler_t::replace);
+  return json_text(json{{"type", "patch"}, {"version", version}, {"ops", ops}});
 }
 
 std::string state_frame(std::int64_t version, const json& state) {
-  return json{{"type", "state"}, {"version", version}, {"state", state}}.dump(-1, ' ', false,
-                                                                               json::error_handler_t::replace);
+  return json_text(json{{"type", "state"}, {"version", version}, {"state", state}});
 }
 
 }  // namespace carc::protocol

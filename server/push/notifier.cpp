@@ -5,8 +5,11 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
+
+#include "carc/protocol/json.hpp"
 #include <spdlog/spdlog.h>
 
+#include "guard.hpp"
 #include "player_keys.hpp"
 #include "room.hpp"
 #include "targets.hpp"
@@ -43,11 +46,11 @@ push::OutRequest Notifier::webhook_request(const Notice& n, const std::string& b
   switch (n.hook->format) {
     case protocol::HookFormat::Json:
       r.headers.emplace_back("Content-Type", "application/json");
-      r.body = body_of(n, base).dump(-1, ' ', false, json::error_handler_t::replace);
+      r.body = protocol::json_text(body_of(n, base));
       break;
     case protocol::HookFormat::Discord:
       r.headers.emplace_back("Content-Type", "application/json");
-      r.body = json{{"content", text_of(n, url)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+      r.body = protocol::json_text(json{{"content", text_of(n, url)}});
       break;
     case protocol::HookFormat::Ntfy:
       r.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
@@ -63,7 +66,7 @@ std::string Notifier::push_payload(const Notice& n, const std::string& base) {
   json j = body_of(n, base);
   j["title"] = n.event == Notice::Event::YourTurn ? "Your turn in Carcassonne" : "Carcassonne: game over";
   j["body"] = text_of(n, link(n, base));
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return protocol::json_text(j);
 }
 
 Notifier::Notifier(Options options, std::unique_ptr<push::Vapid> vapid, Gone gone)
@@ -71,7 +74,7 @@ Notifier::Notifier(Options options, std::unique_ptr<push::Vapid> vapid, Gone gon
       client_(io_, options_.allow_private, options_.extra_ca) {
   thread_ = std::thread([this] {
     ::pthread_setname_np(::pthread_self(), "carc-notify");
-    io_.run();
+    run_guarded(io_, "the notifier");
   });
 }
 

@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 namespace carc::server::push {
 
 namespace {
@@ -216,7 +218,7 @@ std::variant<std::unique_ptr<Vapid>, std::string> Vapid::load_or_create(const st
 std::string Vapid::authorization(std::string_view audience, std::int64_t expires_unix_s, std::string_view subject) const {
   const std::string header = b64url_encode(R"({"typ":"JWT","alg":"ES256"})");
   const std::string claims =
-      b64url_encode(nlohmann::json{{"aud", audience}, {"exp", expires_unix_s}, {"sub", subject}}.dump());
+      b64url_encode(protocol::json_text(nlohmann::json{{"aud", audience}, {"exp", expires_unix_s}, {"sub", subject}}));
   const std::string signing = header + "." + claims;
   const auto sig = es256(key_, signing);
   return "vapid t=" + signing + "." + b64url_encode(sig.value_or("")) + ", k=" + public_b64_;

@@ -6,6 +6,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 #include "carc/core/analysis.hpp"
 #include "carc/protocol/analysis_json.hpp"
 #include "carc/protocol/record.hpp"
@@ -93,7 +95,7 @@ bool Analyser::resume(const StoredAnalysis& stored) {
   if (entries.is_array()) {
     for (const auto& e : entries) {
       if (job->entries.size() >= job->moves.size()) break;
-      job->entries.push_back(e.dump());
+      job->entries.push_back(protocol::json_text(e));
     }
   }
   {
@@ -206,7 +208,7 @@ bool Analyser::step(const std::function<bool()>& preempt) {
         a.move = static_cast<int>(k);
         a.seat = job->seats[k];
         a.discard = true;
-        entry = protocol::move_analysis_json(a).dump();
+        entry = protocol::json_text(protocol::move_analysis_json(a));
       } else {
         BotSpec spec;
         spec.kind = BotKind::Mcts;
@@ -216,7 +218,7 @@ bool Analyser::step(const std::function<bool()>& preempt) {
         spec.clock = preemptible_clock(preempt, spec.think_ns, &preempted);
         if (!preempt()) {
           const auto a = analyse_move(*g, job->moves[k], static_cast<int>(k), spec, analysis_seed(job->seed, static_cast<int>(k)));
-          if (!preempted && a) entry = protocol::move_analysis_json(*a).dump();
+          if (!preempted && a) entry = protocol::json_text(protocol::move_analysis_json(*a));
           if (!preempted && !a) throw std::runtime_error("the move does not replay");
         } else {
           preempted = true;

@@ -10,6 +10,7 @@
 
 #include "carc/core/bot.hpp"
 #include "carc/core/player_view.hpp"
+#include "guard.hpp"
 #include "metrics.hpp"
 
 namespace carc::server {
@@ -116,7 +117,7 @@ void BotPool::work() {
       spdlog::error("bot pool: a computer player failed: {}", e.what());
     }
     metrics_.bot_think.observe(std::chrono::steady_clock::now() - t0);
-    job.done(std::move(a));
+    guarded("the bot pool's answer", [&] { job.done(std::move(a)); });
   }
 }
 

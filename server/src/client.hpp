@@ -11,7 +11,8 @@ enum class CloseReason {
   GoingAway,  // the server shuts down
   Replaced,   // the seat was taken back from another connection
   RoomClosed, // the room expired
-  Moved       // several nodes: the room left this node; reconnect (through the front) to reach it
+  Moved,      // several nodes: the room left this node; reconnect (through the front) to reach it
+  Internal    // handling this connection's message threw (logged): the connection ends, the room goes on
 };
 
 class Client {

@@ -15,12 +15,12 @@ namespace carc::server {
 struct Limits {
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
-  std::size_t max_connections_per_ip = 0;  // 0: off (behind a proxy every client shares one address)
+  std::size_t max_connections_per_ip = 256;  // 0: off; behind a --trusted-proxy the forwarded client counts
   double rate_per_second = 30;             // per-connection token bucket
   double rate_burst = 60;
   std::size_t max_frame_bytes = 4096;      // protocol.md: larger client frames are refused
   std::size_t max_queue_frames = 256;      // per-connection outgoing queue; beyond: disconnected
-  std::size_t max_queue_bytes = 4 << 20;
+  std::size_t max_queue_bytes = 1 << 20;
   int handshake_timeout_s = 10;
   int idle_timeout_s = 60;                 // pings after half of it, closed after all of it
   int http_timeout_s = 30;
@@ -35,6 +35,17 @@ struct Limits {
   double ws_burst = 100;                   // WebSocket upgrades at once
   double lookup_rate_per_second = 20;      // lookups of rooms not in memory (storage work), sustained; 0: off
   double lookup_burst = 60;                // such lookups at once
+  double key_rate_per_minute = 10;         // player keys made (POST /api/keys), sustained; 0: off
+  double key_burst = 60;                   // player keys made at once
+  // Outgoing frames waiting for slow readers, all connections together: past it the biggest
+  // queues are dropped first; one address's connections may hold an eighth of it.
+  std::size_t max_queued_bytes = 64 << 20;
+  // Chat a room stores (and replays to whoever comes): past either bound, chat is refused.
+  std::size_t max_chat_lines = 2000;
+  std::size_t max_chat_bytes = 256 << 10;
+  // Notification settings one room may store in its life (a webhook set, a push subscription
+  // made or removed): past it, such a change is refused.
+  std::size_t max_notify_changes = 200;
 };
 
 struct Config {

@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
+
+#include "carc/protocol/json.hpp"
 #include <spdlog/spdlog.h>
 
 #include "notifier.hpp"
@@ -15,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 ApiReply error(http::status s, std::string_view code, std::string_view message) {
-  return {s, json{{"error", code}, {"message", message}}.dump()};
+  return {s, protocol::json_text(json{{"error", code}, {"message", message}})};
 }
 
 ApiReply outcome_error(PlayerKeys::Outcome o) {
@@ -47,7 +49,7 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
       if (!seat) return reply(error(http::status::forbidden, "bad_token", "that token holds no seat of this room"));
       keys->attach(std::move(key), PlayerKeys::Seat{id, *seat, std::move(tok)}, [reply, id, seat](PlayerKeys::Outcome o) {
         if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
-        reply({http::status::ok, json{{"room", id}, {"seat", *seat}}.dump()});
+        reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}})});
       });
     });
   });
@@ -62,7 +64,7 @@ void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>&
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (path == "/api/push/key" && get) {
     if (!ctx.extras.notifier) return reply(error(http::status::service_unavailable, "unavailable", "Web Push is off"));
-    return reply({http::status::ok, json{{"public_key", ctx.extras.notifier->vapid().public_key()}}.dump()});
+    return reply({http::status::ok, protocol::json_text(json{{"public_key", ctx.extras.notifier->vapid().public_key()}})});
   }
   if (!path.starts_with("/api/keys")) return reply(error(http::status::not_found, "not_found", "no such API"));
   auto keys = ctx.extras.keys;
@@ -71,7 +73,7 @@ void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>&
     if (!post) return reply(error(http::status::method_not_allowed, "method_not_allowed", "POST /api/keys makes a key"));
     return keys->create([reply](PlayerKeys::Outcome o, std::string key) {
       if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
-      reply({http::status::created, json{{"key", key}}.dump()});
+      reply({http::status::created, protocol::json_text(json{{"key", key}})});
     });
   }
   std::string key = bearer(req);
@@ -87,7 +89,7 @@ void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>&
       if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
       json games = json::array();
       for (const auto& s : seats) games.push_back({{"room", s.room}, {"seat", s.seat}, {"token", s.token}});
-      reply({http::status::ok, json{{"games", std::move(games)}}.dump()});
+      reply({http::status::ok, protocol::json_text(json{{"games", std::move(games)}})});
     });
   }
   if (path == "/api/keys/revoke" && post) {
@@ -103,7 +105,7 @@ void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>&
       if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
       const auto svg = qr_svg(link);
       if (!svg) return reply(error(http::status::internal_server_error, "qr_failed", "the QR code could not be drawn"));
-      reply({http::status::ok, json{{"link", link}, {"svg", *svg}}.dump()});
+      reply({http::status::ok, protocol::json_text(json{{"link", link}, {"svg", *svg}})});
     });
   }
   reply(error(http::status::not_found, "not_found", "no such API"));

@@ -43,7 +43,7 @@ Response rate_limited(const Request& req, double wait, std::string_view what) {
   nlohmann::json body{{"error", "rate_limited"},
                       {"message", "too many " + std::string(what) + " from your address; try again in " + seconds + " s"},
                       {"retry_after", std::stol(seconds)}};
-  auto res = json_response(req, http::status::too_many_requests, body.dump());
+  auto res = json_response(req, http::status::too_many_requests, protocol::json_text(body));
   res.set(http::field::retry_after, seconds);
   return res;
 }
@@ -64,11 +64,12 @@ std::string forwarded_for(const Request& req) {
   return out;
 }
 
-std::string invite_base(const Config& config, const Request& req) {
+std::string invite_base(const Config& config, const Request& req, bool via_trusted_proxy) {
   if (!config.base_url.empty()) return config.base_url;
-  std::string_view proto = first_value(req["X-Forwarded-Proto"]);
+  // Anyone can send these headers: only a proxy we trust sets what links say.
+  std::string_view proto = via_trusted_proxy ? first_value(req["X-Forwarded-Proto"]) : std::string_view();
   if (proto != "https" && proto != "http") proto = "http";
-  std::string_view host = first_value(req["X-Forwarded-Host"]);
+  std::string_view host = via_trusted_proxy ? first_value(req["X-Forwarded-Host"]) : std::string_view();
   if (!safe_host(host)) host = req[http::field::host];
   std::string fallback;
   if (!safe_host(host)) {
@@ -103,9 +104,9 @@ Response tiles_answer(const Request& req, std::string_view query, const std::str
     }
     auto set = protocol::parse_expansions(&ids);
     if (const auto* why = std::get_if<std::string>(&set)) {
-      return json_response(req, http::status::bad_request, nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump());
+      return json_response(req, http::status::bad_request, protocol::json_text(nlohmann::json{{"error", "bad_request"}, {"message", *why}}));
     }
-    body = protocol::tiles_json(std::get<ExpansionSet>(set)).dump();
+    body = protocol::json_text(protocol::tiles_json(std::get<ExpansionSet>(set)));
   }
   auto res = json_response(req, http::status::ok, std::move(body));
   res.set(http::field::cache_control, "public, max-age=3600");
@@ -129,9 +130,9 @@ Response replay_answer(const Request& req) {
   }
   if (error != nullptr) {
     nlohmann::json body{{"error", error->message}, {"move", error->move ? nlohmann::json(*error->move) : nlohmann::json(nullptr)}};
-    return json_response(req, http::status::unprocessable_entity, body.dump());
+    return json_response(req, http::status::unprocessable_entity, protocol::json_text(body));
   }
-  return json_response(req, http::status::ok, std::get<nlohmann::json>(result).dump());
+  return json_response(req, http::status::ok, protocol::json_text(std::get<nlohmann::json>(result)));
 }
 
 std::variant<ExpansionSet, std::string> requested_expansions(const Request& req) {

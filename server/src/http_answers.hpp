@@ -28,7 +28,9 @@ std::string forwarded_for(const Request& req);
 
 // The public origin invite links start with: the configured base URL, else what the
 // request (or a proxy in front) says, else the address the server listens on.
-std::string invite_base(const Config& config, const Request& req);
+// The public address in invite links: --base-url, else X-Forwarded-Proto and
+// X-Forwarded-Host when the request came through a trusted proxy, else Host.
+std::string invite_base(const Config& config, const Request& req, bool via_trusted_proxy);
 
 // GET /api/tiles[?expansions=...]: `all` is the base game's catalogue.
 Response tiles_answer(const Request& req, std::string_view query, const std::string& all);

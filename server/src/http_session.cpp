@@ -12,6 +12,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "extra_api.hpp"
+#include "guard.hpp"
 #include "http_answers.hpp"
 #include "net.hpp"
 #include "random.hpp"
@@ -29,6 +30,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   const IpAddress peer_;
   std::string host_;  // the current request's Host, for the CSP's connect-src
   std::optional<http::request_parser<http::string_body>> parser_;
+  bool answering_ = false;  // the current request's answer is on its way (or its writing started)
 
   std::string where() const { return peer_.to_string(); }
 
@@ -38,6 +40,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   static constexpr std::size_t kRecordBodyLimit = 64 * 1024;
 
   void do_read() {
+    answering_ = false;
     parser_.emplace();
     parser_->header_limit(8 * 1024);
     // The parser checks a Content-Length against this as the header ends: the larger limit
@@ -78,13 +81,37 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     ctx_.metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
     Request req = parser_->release();
     host_ = std::string(req[http::field::host]);
-    const Route r = route_request(method_from(req.method_string()), req.target(), beast::websocket::is_upgrade(req), listen_);
-    route(req, r);  // r.arg points into req
+    const auto version = req.version();
+    if (!count_forwarded_client(req)) return;
+    const bool answered = guarded("an HTTP request", [&] {
+      const Route r = route_request(method_from(req.method_string()), req.target(), beast::websocket::is_upgrade(req), listen_);
+      route(req, r);  // r.arg points into req
+    });
+    // What the handler threw is logged; the client hears 500 and this connection ends.
+    if (!answered && !answering_) send(make_response(http::status::internal_server_error, "internal error\n", version, false));
   }
 
   // The address per-address limits count (X-Forwarded-For only from a trusted proxy).
   std::string client_key(const Request& req) const {
     return limit_key(client_address(peer_, forwarded_for(req), ctx_.config.trusted_proxies));
+  }
+
+  bool via_trusted_proxy() const { return any_contains(ctx_.config.trusted_proxies, peer_); }
+  std::string invite_base_of(const Request& req) const { return invite_base(ctx_.config, req, via_trusted_proxy()); }
+
+  // Behind a trusted proxy the connection was accepted without a per-address count (all
+  // clients share the proxy's address): the per-address cap counts the forwarded client,
+  // from its first request on. False (and 429 sent, the connection closing) past the cap.
+  bool count_forwarded_client(const Request& req) {
+    if (!via_trusted_proxy()) return true;
+    const std::string key = client_key(req);
+    if (key == slot_.address()) return true;
+    if (ctx_.limiter.rebind(slot_, key)) return true;
+    ctx_.metrics.connections_refused.fetch_add(1, std::memory_order_relaxed);
+    auto res = rate_limited(req, 1.0, "connections");
+    res.keep_alive(false);
+    send(std::move(res));
+    return false;
   }
 
   void upgrade(Request& req, std::string_view room_id) {
@@ -212,7 +239,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     auto set = requested_expansions(req);
     if (const auto* why = std::get_if<std::string>(&set)) {
       return send(json_response(req, http::status::bad_request,
-                                nlohmann::json{{"error", "bad_request"}, {"message", *why}}.dump()));
+                                protocol::json_text(nlohmann::json{{"error", "bad_request"}, {"message", *why}})));
     }
     const ExpansionSet expansions = std::get<ExpansionSet>(set);
     if (!expansions.empty()) {
@@ -224,8 +251,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
             return self->send(json_response(req, http::status::service_unavailable,
                                                   R"({"error":"unavailable","message":"no room can be created right now"})"));
           }
-          nlohmann::json body{{"room", id}, {"invite_url", invite_base(self->ctx_.config, req) + "/r/" + id}};
-          self->send(json_response(req, http::status::created, body.dump()));
+          nlohmann::json body{{"room", id}, {"invite_url", self->invite_base_of(req) + "/r/" + id}};
+          self->send(json_response(req, http::status::created, protocol::json_text(body)));
         });
       });
       return;
@@ -242,8 +269,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return send(json_response(req, http::status::service_unavailable,
                                 R"({"error":"unavailable","message":"no room can be created right now"})"));
     }
-    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base(ctx_.config, req) + "/r/" + room->id()}};
-    send(json_response(req, http::status::created, body.dump()));
+    nlohmann::json body{{"room", room->id()}, {"invite_url", invite_base_of(req) + "/r/" + room->id()}};
+    send(json_response(req, http::status::created, protocol::json_text(body)));
   }
 
   void room_json(Request& req, std::string_view room_id, bool record) {
@@ -293,7 +320,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void extra_api(const Request& req) {
-    serve_extra_api(ctx_, req, invite_base(ctx_.config, req), [self = shared_from_this(), req](ApiReply r) {
+    // A new key is a row in storage; attaching a seat looks a room up, maybe in storage: both
+    // are charged to the address before any storage work.
+    const auto path = path_of(req.target());
+    if (req.method() == http::verb::post && path == "/api/keys") {
+      if (const double wait = ctx_.key_buckets.take(client_key(req)); wait > 0) {
+        ctx_.metrics.keys_rate_limited.fetch_add(1, std::memory_order_relaxed);
+        return send_slowly(rate_limited(req, wait, "new player keys"), req, wait);
+      }
+    }
+    if (req.method() == http::verb::post && path == "/api/keys/seats" && !charge_lookup(req, true)) return;
+    serve_extra_api(ctx_, req, invite_base_of(req), [self = shared_from_this(), req](ApiReply r) {
       asio::post(self->stream_.get_executor(), [self, req, r = std::move(r)]() mutable {
         self->send(json_response(req, r.status, std::move(r.body)), req);
       });
@@ -330,6 +367,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send(Response res) { write(std::make_shared<Response>(std::move(res))); }
 
   void write(std::shared_ptr<Response> res) {
+    answering_ = true;
     set_security_headers(*res, host_);
     stream_.expires_after(std::chrono::seconds(ctx_.config.limits.http_timeout_s));
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {

@@ -1,5 +1,7 @@
 #include "metrics.hpp"
 
+#include "guard.hpp"
+
 #include <cstdio>
 
 namespace carc::server {
@@ -54,11 +56,20 @@ std::string Metrics::render(const RoomCounts& rooms) const {
   counter("carc_slow_clients_dropped_total", "Connections dropped because their outgoing queue was full.",
           slow_clients_dropped.load(rel));
   counter("carc_connections_refused_total", "Connections refused over a connection cap.", connections_refused.load(rel));
+  counter("carc_internal_errors_total",
+          "Exceptions that escaped a request, frame or task (logged; that piece of work ended, the server went on).",
+          internal_errors());
   add("# HELP carc_rate_limited_total Requests refused with 429 over a client address's budget.\n"
       "# TYPE carc_rate_limited_total counter\n");
   add("carc_rate_limited_total{what=\"room\"} %llu\n", static_cast<unsigned long long>(rooms_rate_limited.load(rel)));
   add("carc_rate_limited_total{what=\"upgrade\"} %llu\n", static_cast<unsigned long long>(upgrades_rate_limited.load(rel)));
   add("carc_rate_limited_total{what=\"lookup\"} %llu\n", static_cast<unsigned long long>(lookups_rate_limited.load(rel)));
+  add("carc_rate_limited_total{what=\"key\"} %llu\n", static_cast<unsigned long long>(keys_rate_limited.load(rel)));
+  counter("carc_queue_budget_drops_total",
+          "Connections dropped because the frames queued for slow clients passed the server's budget (biggest first).",
+          queue_budget_drops.load(rel));
+  add("# HELP carc_queued_bytes Bytes of frames waiting in connections' outgoing queues.\n"
+      "# TYPE carc_queued_bytes gauge\ncarc_queued_bytes %lld\n", static_cast<long long>(queued_bytes.load(rel)));
   counter("carc_room_lookups_storage_total", "Rooms not in memory looked for in storage.", storage_lookups.load(rel));
   counter("carc_room_lookups_remembered_total", "Lookups answered as missing from the remembered misses, without storage.",
           lookups_remembered.load(rel));

@@ -67,6 +67,9 @@ class Metrics {
   std::atomic<std::uint64_t> rooms_rate_limited{0};    // POST /api/rooms over the address's budget
   std::atomic<std::uint64_t> upgrades_rate_limited{0}; // WebSocket upgrades over the address's budget
   std::atomic<std::uint64_t> lookups_rate_limited{0};  // lookups of rooms not in memory over the address's budget
+  std::atomic<std::uint64_t> keys_rate_limited{0};     // new player keys over the address's budget
+  std::atomic<std::uint64_t> queue_budget_drops{0};    // connections dropped to keep queued frames within the budget
+  std::atomic<std::int64_t> queued_bytes{0};           // frames waiting in connections' queues, in bytes
   std::atomic<std::uint64_t> storage_lookups{0};       // rooms looked for in storage (not in memory)
   std::atomic<std::uint64_t> lookups_remembered{0};    // answered "no such room" from the remembered misses
   std::atomic<std::uint64_t> lookups_busy{0};          // refused: too many storage lookups on their way

@@ -21,6 +21,7 @@
 #include "metrics.hpp"
 #include "address.hpp"
 #include "persistence.hpp"
+#include "queue_budget.hpp"
 #include "rate_limit.hpp"
 #include "registry.hpp"
 #include "routing.hpp"
@@ -63,12 +64,17 @@ class ConnectionLimiter {
     ~Slot() { release(); }
     void release();
     const std::string& address() const { return address_; }
+    friend class ConnectionLimiter;
   };
 
   ConnectionLimiter(std::size_t max_total, std::size_t max_per_address)
       : max_total_(max_total), max_per_address_(max_per_address) {}
-  // An empty optional when a cap is reached.
+  // An empty optional when a cap is reached. An empty address counts toward the total only
+  // (a trusted proxy's connection, counted by its client once a request names it).
   std::optional<Slot> acquire(const std::string& address);
+  // Counts the slot against `address` instead of the one it had; false (and the slot as it
+  // was) when that address is at its cap.
+  bool rebind(Slot& slot, const std::string& address);
   void release(const std::string& address);
 };
 
@@ -82,9 +88,11 @@ struct ServerContext {
   StaticFiles files;
   std::string tiles_json;
   ConnectionLimiter limiter;
+  QueueBudget queue_budget;      // frames queued for slow readers, all connections together
   TokenBuckets room_buckets;     // POST /api/rooms per client address
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
   TokenBuckets lookup_buckets;   // lookups of rooms not in memory (storage work) per client address
+  TokenBuckets key_buckets;      // POST /api/keys (a new player key) per client address
   std::atomic<bool> stopping{false};
   Extras extras;  // protocol 1.4: player keys, notifications
 

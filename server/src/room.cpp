@@ -36,6 +36,7 @@ Room::Room(Strand strand, std::string id, RoomServices services)
 
 Room::Room(Strand strand, std::unique_ptr<RoomLogic> logic, RoomServices services)
     : strand_(std::move(strand)), services_(std::move(services)), logic_(std::move(logic)), timer_(strand_) {
+  logic_->set_bounds(services_.bounds);
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   idle_since_ms_ = steady_ms();

@@ -48,6 +48,7 @@ struct RoomServices {
   std::function<void(std::vector<Notice> notices)> notify;
   // A game just ended with a human in it: its record goes to the analysis (issue 31).
   std::function<void(const std::string& room, const std::string& record)> game_over;
+  StoreBounds bounds;  // what a room may store beyond its game
 };
 
 class Room : public std::enable_shared_from_this<Room> {

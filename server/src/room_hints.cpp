@@ -3,6 +3,7 @@
 // player only, and counted in players[].hints. A second ask in the same turn gets the
 // first answer again and is not counted again. The count is a stored action (HintGiven),
 // so it survives a restart; the hint is sent once it is stored.
+#include "carc/protocol/json.hpp"
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/record.hpp"
 #include "random.hpp"
@@ -71,7 +72,7 @@ void RoomLogic::send_hint(Client& c, const Move& move) const {
   std::string frame = R"({"type":"hint","turn":)";
   protocol::append_int(frame, events_.turn_number(game_->in_extra_part()));  // turn.number
   frame += R"(,"move":)";
-  frame += protocol::move_json(move).dump();
+  frame += protocol::json_text(protocol::move_json(move));
   frame += '}';
   c.send(std::make_shared<const std::string>(std::move(frame)));
 }

@@ -68,7 +68,9 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* w = std::get_if<WebhookChanged>(&action)) {
     hook_ = w->hook;
     settings_.webhook = hook_.has_value();
+    ++notify_changes_stored_;
   } else if (const auto* p = std::get_if<PushChanged>(&action)) {
+    ++notify_changes_stored_;
     if (p->seat < 0 || p->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(p->seat);
     auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
     if (p->endpoint.empty()) push.reset();
@@ -88,6 +90,8 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* chat = std::get_if<ChatPosted>(&action)) {
     chat_.push_back(protocol::ChatLine{chat->id, chat->seat, chat->name, chat->text, chat->time_ms});
     next_chat_id_ = chat->id + 1;
+    ++chat_lines_stored_;
+    chat_bytes_stored_ += chat->text.size();
     if (chat_.size() > protocol::kChatKept) chat_.pop_front();
   } else if (const auto* rm = std::get_if<RematchCreated>(&action)) {
     rematch_ = rm->room;
@@ -294,6 +298,8 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   if (const auto* h = std::get_if<HintGiven>(&action)) return hint_given(*h, fx);
   if (const auto* c = std::get_if<ChatPosted>(&action)) {
     ++next_chat_id_;
+    ++chat_lines_stored_;
+    chat_bytes_stored_ += c->text.size();
     const bool drop = chat_.size() >= protocol::kChatKept;
     if (drop) chat_.pop_front();
     chat_.push_back(protocol::ChatLine{c->id, c->seat, c->name, c->text, c->time_ms});
@@ -310,12 +316,14 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* w = std::get_if<WebhookChanged>(&action)) {
+    ++notify_changes_stored_;
     hook_ = w->hook;
     settings_.webhook = hook_.has_value();
     spdlog::info("room {}: webhook {}", id_, hook_ ? "set" : "removed");
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* p = std::get_if<PushChanged>(&action)) {
+    ++notify_changes_stored_;
     auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
     if (p->endpoint.empty()) push.reset();
     else push = PushTarget{p->endpoint, p->p256dh, p->auth};

@@ -68,8 +68,16 @@ struct Effects {
   void clear() { *this = Effects{}; }
 };
 
+// What one room may store beyond its game (docs/configuration.md, "What a room stores").
+struct StoreBounds {
+  std::size_t chat_lines = 2000;
+  std::size_t chat_bytes = 256 << 10;
+  std::size_t notify_changes = 200;  // webhook settings and push subscriptions, made or removed
+};
+
 class RoomLogic {
  public:
+  void set_bounds(const StoreBounds& b) { bounds_ = b; }
   RoomLogic(std::string id, Metrics& metrics);
   // Rebuilds a stored room by replaying its actions (`now`: when the clocks restart for
   // the disconnected); the error names the refused action.
@@ -165,6 +173,11 @@ class RoomLogic {
   protocol::EventHistory events_;
   std::deque<protocol::ChatLine> chat_;
   std::int64_t next_chat_id_ = 0;
+  StoreBounds bounds_;
+  std::size_t chat_lines_stored_ = 0;
+  std::size_t chat_bytes_stored_ = 0;
+  std::size_t notify_changes_stored_ = 0;
+  bool notify_bound_reached(Member& m);
   std::string rematch_;  // the rematch room's id
 
   protocol::StatePatcher patcher_;

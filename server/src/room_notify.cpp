@@ -104,6 +104,7 @@ void RoomLogic::notify_over(Effects& fx) {
 void RoomLogic::on_push_subscribe(Member& m, const protocol::PushSubscribeMsg& msg, SteadyClock::time_point t0,
                                   Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "only a seated player can subscribe to pushes");
+  if (notify_bound_reached(m)) return;
   const RoomAction action = PushChanged{m.seat, msg.endpoint, msg.p256dh, msg.auth};
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }
@@ -111,13 +112,23 @@ void RoomLogic::on_push_subscribe(Member& m, const protocol::PushSubscribeMsg& m
 void RoomLogic::on_push_unsubscribe(Member& m, SteadyClock::time_point t0, Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "only a seated player has a subscription");
   if (!seats_[static_cast<std::size_t>(m.seat)].push) return;  // nothing to remove
+  if (notify_bound_reached(m)) return;
   const RoomAction action = PushChanged{m.seat, {}, {}, {}};
   store(PendingAction{m.client, action}, action, false, fx, t0);
+}
+
+// Each change of a webhook or a subscription is stored with the room for good.
+bool RoomLogic::notify_bound_reached(Member& m) {
+  if (notify_changes_stored_ < bounds_.notify_changes) return false;
+  refuse(*m.client, ErrorCode::LimitReached,
+         "this room stores no more notification settings (" + std::to_string(bounds_.notify_changes) + " changes)");
+  return true;
 }
 
 void RoomLogic::on_webhook(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "only the host can set the webhook");
   if (m.seat != seats_.host()) return refuse(*m.client, ErrorCode::NotHost, "only the host can set the webhook");
+  if (notify_bound_reached(m)) return;
   const RoomAction action = WebhookChanged{*msg.webhook};
   store(PendingAction{m.client, action}, action, false, fx, t0);
 }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 #include "carc/protocol/record.hpp"
 
 namespace carc::server {
@@ -32,8 +34,11 @@ std::string RoomRecord::json(int players, bool finished, ExpansionSet expansions
   for (std::size_t i = 0; i < automatic_.size() && i < moves.size(); ++i) {
     if (automatic_[i]) moves[i]["auto"] = true;
   }
-  if (!result_.empty()) record["result"] = nlohmann::json::parse(result_);
-  return record.dump();
+  if (!result_.empty()) {
+    auto result = nlohmann::json::parse(result_, nullptr, false);  // our own text: always whole
+    if (!result.is_discarded()) record["result"] = std::move(result);
+  }
+  return protocol::json_text(record);
 }
 
 std::size_t RoomRecord::memory_bytes() const {

@@ -137,6 +137,11 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
   if (msg.version < game_version_) {
     return refuse(*m.client, ErrorCode::StaleVersion, "the game changed since version " + std::to_string(msg.version));
   }
+  // A client decides on a state it was sent: a version the room has not reached is not one.
+  if (msg.version > version_) {
+    return refuse(*m.client, ErrorCode::BadMessage,
+                  "version " + std::to_string(msg.version) + " is ahead of the room's state (" + std::to_string(version_) + ")");
+  }
   // What apply() cannot be given: a cell far off the board, a rotation that is not one,
   // a port that does not exist. Everything else is the rules' question.
   const auto held = game_->held(m.seat);
@@ -175,6 +180,12 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
 void RoomLogic::on_chat(Member& m, const protocol::ChatMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0,
                         Effects& fx) {
   if (m.role == Role::None) return refuse(*m.client, ErrorCode::NotJoined, "join or watch to chat");
+  // Every line is stored with the room for good: one room's chat has a bound.
+  if (chat_lines_stored_ >= bounds_.chat_lines || chat_bytes_stored_ + msg.text.size() > bounds_.chat_bytes) {
+    return refuse(*m.client, ErrorCode::LimitReached,
+                  "this room's chat is full (" + std::to_string(bounds_.chat_lines) + " lines or " +
+                      std::to_string(bounds_.chat_bytes / 1024) + " KiB kept with the game)");
+  }
   ChatPosted posted{next_chat_id_, std::nullopt, m.name.empty() ? std::string("spectator") : m.name, msg.text, now_ms};
   if (m.role == Role::Player) {
     posted.seat = m.seat;

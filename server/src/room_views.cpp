@@ -2,6 +2,8 @@
 // are asked for rarely, never on a move's path).
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 #include "room_logic.hpp"
 
 namespace carc::server {
@@ -22,13 +24,12 @@ std::string RoomLogic::info_json() const {
     const auto d = deadline();
     turn = {{"seat", game_->current_seat()}, {"deadline", d ? nlohmann::json(*d) : nlohmann::json(nullptr)}};
   }
-  return nlohmann::json{{"room", id_},
+  return protocol::json_text(nlohmann::json{{"room", id_},
                         {"phase", protocol::phase_name(phase_)},
                         {"pace", protocol::pace_name(settings_.pace)},
                         {"players", std::move(players)},
                         {"turn", std::move(turn)},
-                        {"spectators", spectators_}}
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+                        {"spectators", spectators_}});
 }
 
 std::string RoomLogic::record_json() const {

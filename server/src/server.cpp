@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
+#include "guard.hpp"
 #include "net.hpp"
 
 namespace carc::server {
@@ -35,7 +36,7 @@ std::optional<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::str
     total_.fetch_sub(1);
     return std::nullopt;
   }
-  if (max_per_address_ > 0) {
+  if (max_per_address_ > 0 && !address.empty()) {
     std::lock_guard lock(mu_);
     auto& n = per_address_[address];
     if (n >= max_per_address_) {
@@ -47,9 +48,27 @@ std::optional<ConnectionLimiter::Slot> ConnectionLimiter::acquire(const std::str
   return Slot(this, address);
 }
 
+bool ConnectionLimiter::rebind(Slot& slot, const std::string& address) {
+  if (slot.owner_ != this || slot.address_ == address) return true;
+  if (max_per_address_ > 0) {
+    std::lock_guard lock(mu_);
+    if (!address.empty()) {
+      auto& n = per_address_[address];
+      if (n >= max_per_address_) return false;
+      ++n;
+    }
+    if (!slot.address_.empty()) {
+      const auto it = per_address_.find(slot.address_);
+      if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
+    }
+  }
+  slot.address_ = address;
+  return true;
+}
+
 void ConnectionLimiter::release(const std::string& address) {
   total_.fetch_sub(1);
-  if (max_per_address_ > 0) {
+  if (max_per_address_ > 0 && !address.empty()) {
     std::lock_guard lock(mu_);
     const auto it = per_address_.find(address);
     if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
@@ -59,15 +78,21 @@ void ConnectionLimiter::release(const std::string& address) {
 ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p)
     : config(std::move(cfg)),
       persistence(p ? std::move(p) : std::make_unique<NullPersistence>()),
-      rooms(io, RoomServices{*persistence, metrics, nullptr, {}, {}, {}, {}, {}}, config.limits),
+      rooms(io,
+            RoomServices{*persistence, metrics, nullptr, {}, {}, {}, {}, {},
+                         StoreBounds{config.limits.max_chat_lines, config.limits.max_chat_bytes,
+                                     config.limits.max_notify_changes}},
+            config.limits),
       analyser(config.analysis),
       bots(config.bot_threads, metrics),
       files(config.web_root),
-      tiles_json(protocol::tiles_json().dump()),
+      tiles_json(protocol::json_text(protocol::tiles_json())),
       limiter(config.limits.max_connections, config.limits.max_connections_per_ip),
+      queue_budget(config.limits.max_queued_bytes, metrics),
       room_buckets(config.limits.room_rate_per_minute / 60.0, config.limits.room_burst),
       upgrade_buckets(config.limits.ws_rate_per_second, config.limits.ws_burst),
-      lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst) {
+      lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst),
+      key_buckets(config.limits.key_rate_per_minute / 60.0, config.limits.key_burst) {
   rooms.set_bots(&bots);
   analyser.set_pool(&bots);
   bots.set_background(&analyser, config.analysis.idle_priority);
@@ -117,6 +142,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   ServerContext& ctx_;
   Listen listen_;
+  asio::steady_timer pause_;
+  std::chrono::milliseconds backoff_{0};  // while accept fails for want of descriptors
 
   void do_accept() {
     acceptor_.async_accept(asio::make_strand(io_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
@@ -124,10 +151,17 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   void on_accept(beast::error_code ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) return pause_accepting(ec);
+    if (!ec && backoff_.count() > 0) {
+      spdlog::warn("accepting connections again after running out of file descriptors");
+      backoff_ = std::chrono::milliseconds(0);
+    }
     if (!ec) {
       beast::error_code ignored;
       const auto remote = socket.remote_endpoint(ignored);
-      auto slot = ctx_.limiter.acquire(ignored ? std::string() : connection_key(remote));
+      // A trusted proxy's connections are counted by the client each request names.
+      const bool proxy = !ignored && any_contains(ctx_.config.trusted_proxies, peer_address(remote));
+      auto slot = ctx_.limiter.acquire(ignored || proxy ? std::string() : connection_key(remote));
       if (!slot) {
         ctx_.metrics.connections_refused.fetch_add(1, std::memory_order_relaxed);
         spdlog::warn("refused a connection from {}: connection cap reached", remote.address().to_string());
@@ -138,8 +172,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
         socket.set_option(tcp::no_delay(true), ignored);
         start_http_session(std::move(socket), ctx_, std::move(*slot), listen_);
       }
-    } else if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {
-      ctx_.fail(ec, NetOp::Accept, "(raise ulimit -n)");
     } else {
       ctx_.fail(ec, NetOp::Accept);
     }
@@ -147,7 +179,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   }
 
  public:
-  Listener(asio::io_context& io, ServerContext& ctx, Listen listen) : io_(io), acceptor_(io), ctx_(ctx), listen_(listen) {}
+  Listener(asio::io_context& io, ServerContext& ctx, Listen listen)
+      : io_(io), acceptor_(io), ctx_(ctx), listen_(listen), pause_(io) {}
 
   std::uint16_t open(const std::string& address, std::uint16_t port) {
     beast::error_code ec;
@@ -162,9 +195,27 @@ class Listener : public std::enable_shared_from_this<Listener> {
     return acceptor_.local_endpoint().port();
   }
 
+  // Out of file descriptors: the pending connection stays in the backlog and accept would
+  // fail again at once. Wait (10 ms, doubling to 1 s) for connections to close, logging once
+  // per episode; every failed attempt is counted in /metrics.
+  void pause_accepting(beast::error_code ec) {
+    ctx_.metrics.network_error(NetOp::Accept);
+    if (backoff_.count() == 0) {
+      spdlog::error("accept: {} (raise ulimit -n); retrying with a pause until connections close", ec.message());
+      backoff_ = std::chrono::milliseconds(10);
+    } else {
+      backoff_ = std::min(backoff_ * 2, std::chrono::milliseconds(1000));
+    }
+    pause_.expires_after(backoff_);
+    pause_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+      if (!wait_ec && self->acceptor_.is_open()) self->do_accept();
+    });
+  }
+
   void start() { do_accept(); }
   void close() {
     beast::error_code ec;
+    pause_.cancel();
     acceptor_.close(ec);
   }
 };
@@ -255,10 +306,10 @@ void Server::run() {
   for (int i = 1; i < c.threads; ++i) {
     threads.emplace_back([&impl] {
       ::pthread_setname_np(::pthread_self(), "carc-io");  // the first I/O thread keeps the process's name
-      impl.io.run();
+      run_guarded(impl.io, "an I/O thread");
     });
   }
-  impl.io.run();
+  run_guarded(impl.io, "an I/O thread");
   for (auto& t : threads) t.join();
   // No strand runs any more. A connection that was still attached holds its room and the
   // room holds it: break those cycles so that both are freed (and LeakSanitizer is quiet).

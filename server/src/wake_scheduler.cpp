@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "guard.hpp"
 #include "registry.hpp"
 #include "room.hpp"
 
@@ -82,11 +83,13 @@ void WakeScheduler::loop() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
     lock.unlock();
-    flush();
-    const std::int64_t now = unix_ms();
-    wake_due(now);
     std::int64_t sleep = poll_.count();
-    if (const auto next = store_->next()) sleep = std::clamp(*next - now, kMinSleepMs, sleep);
+    guarded("the wake-up scheduler", [&] {
+      flush();
+      const std::int64_t now = unix_ms();
+      wake_due(now);
+      if (const auto next = store_->next()) sleep = std::clamp(*next - now, kMinSleepMs, sleep);
+    });
     lock.lock();
     cv_.wait_for(lock, std::chrono::milliseconds(sleep), [this] { return stopping_ || !pending_.empty(); });
   }

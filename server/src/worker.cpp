@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include "guard.hpp"
+
 namespace carc::server {
 
 Worker::Worker(std::string name, std::size_t max_queued) : name_(std::move(name)), max_(max_queued) {
@@ -14,7 +16,7 @@ Worker::Worker(std::string name, std::size_t max_queued) : name_(std::move(name)
       auto task = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      task();
+      guarded(name_, task);
       lock.lock();
     }
   });

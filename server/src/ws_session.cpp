@@ -15,7 +15,9 @@
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 
+#include "guard.hpp"
 #include "net.hpp"
+#include "queue_budget.hpp"
 #include "targets.hpp"
 
 namespace carc::server {
@@ -114,7 +116,7 @@ inline void teardown(beast::role_type role, DrainingStream& stream, beast::error
   websocket::teardown(role, stream.socket(), ec);
 }
 
-class WsSession final : public Client, public std::enable_shared_from_this<WsSession> {
+class WsSession final : public Client, public QueueBudget::Queue, public std::enable_shared_from_this<WsSession> {
   websocket::stream<DrainingStream> ws_;
   beast::flat_buffer buffer_;
   ServerContext& ctx_;
@@ -123,7 +125,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
 
   // The write queue (chat-multi): frames are shared by every socket of the room.
   FrameQueue queue_;
-  std::size_t queued_bytes_ = 0;
+  std::atomic<std::size_t> queued_bytes_{0};  // written here only; read by the server's budget
   bool writing_ = false;
   std::optional<websocket::close_reason> close_pending_;
   bool closed_ = false;   // a close was started or the socket dropped
@@ -158,7 +160,11 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     ws_.async_read_some(buffer_, limit, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
   }
 
-  void on_read(beast::error_code ec, std::size_t) {
+  void on_read(beast::error_code ec, std::size_t n) {
+    if (!guarded("a frame", [&] { read_frame(ec, n); })) close(CloseReason::Internal);
+  }
+
+  void read_frame(beast::error_code ec, std::size_t) {
     const auto received = Clock::now();
     reading_ = false;
     if (ec) {
@@ -196,11 +202,18 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
       } else {
         asio::post(room_->strand(), [room = room_, self = shared_from_this(),
                                      msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {
-          room->handle(self, msg, received);
+          if (!guarded("a message in room " + room->id(), [&] { room->handle(self, msg, received); })) {
+            self->close(CloseReason::Internal);
+          }
         });
       }
     }
     do_read();
+  }
+
+  void set_queued(std::size_t after) {
+    const std::size_t before = queued_bytes_.exchange(after, std::memory_order_relaxed);
+    ctx_.queue_budget.changed(*this, before, after);
   }
 
   // Token bucket: `rate` per second sustained, `burst` at once.
@@ -225,14 +238,15 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   void enqueue(std::shared_ptr<const std::string> frame) {
     if (closed_ || close_pending_) return;
     const auto& l = ctx_.config.limits;
-    if (queue_.size() >= l.max_queue_frames || queued_bytes_ + frame->size() > l.max_queue_bytes) {
+    if (queue_.size() >= l.max_queue_frames || queued_bytes_.load(std::memory_order_relaxed) + frame->size() > l.max_queue_bytes) {
       // A client that stops reading is dropped, never buffered without bound.
       ctx_.metrics.slow_clients_dropped.fetch_add(1, std::memory_order_relaxed);
       spdlog::info("room {}: dropped a connection that does not read ({} frames queued)", room_->id(), queue_.size());
       return drop();
     }
-    queued_bytes_ += frame->size();
+    const std::size_t size = frame->size();
     queue_.push_back(std::move(frame));
+    set_queued(queued_bytes_.load(std::memory_order_relaxed) + size);
     if (!writing_) do_write();
   }
 
@@ -247,10 +261,10 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     if (ec) ctx_.fail(ec, NetOp::WsWrite, room_->id());
     if (ec || closed_) {
       queue_.clear();
-      queued_bytes_ = 0;
+      set_queued(0);
       return drop();
     }
-    queued_bytes_ -= queue_.front().size();
+    set_queued(queued_bytes_.load(std::memory_order_relaxed) - queue_.front().size());
     queue_.pop_front();
     if (!queue_.empty()) return do_write();
     if (close_pending_) start_close();
@@ -270,7 +284,7 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
     closed_ = true;
     if (!writing_) {  // the frame being written must outlive its write
       queue_.clear();
-      queued_bytes_ = 0;
+      set_queued(0);
     }
     beast::error_code ec;
     beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
@@ -287,6 +301,24 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
   }
 
  public:
+  // QueueBudget::Queue
+  std::size_t queued_bytes() const override { return queued_bytes_.load(std::memory_order_relaxed); }
+  std::weak_ptr<QueueBudget::Queue> weak_queue() override { return weak_from_this(); }
+  const std::string& client_address() const override { return slot_.address(); }
+  void shed() override {
+    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+      if (self->closed_) return;
+      spdlog::info("room {}: dropped a connection that does not read ({} bytes queued; the server's budget is full)",
+                   self->room_->id(), self->queued_bytes());
+      self->drop();
+    });
+  }
+
+  ~WsSession() override {
+    ctx_.queue_budget.changed(*this, queued_bytes_.load(std::memory_order_relaxed), 0);
+    ctx_.queue_budget.forget(this);
+  }
+
   WsSession(tcp::socket stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
       : ws_(std::move(stream)),
         ctx_(ctx),
@@ -331,6 +363,9 @@ class WsSession final : public Client, public std::enable_shared_from_this<WsSes
           break;
         case CloseReason::RoomClosed:
           self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "room closed");
+          break;
+        case CloseReason::Internal:
+          self->close_pending_ = websocket::close_reason(websocket::close_code::internal_error, "internal error");
           break;
         case CloseReason::Moved:
           // docs/protocol-details.md: 4302, the room moved to another node; reconnect at once.

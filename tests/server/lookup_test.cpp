@@ -24,7 +24,7 @@ struct Fixture {
   Metrics metrics;
   NullPersistence store;
   Limits limits;
-  RoomRegistry rooms{io, RoomServices{store, metrics, nullptr, {}, {}, {}, {}, {}}, limits};
+  RoomRegistry rooms{io, RoomServices{store, metrics, nullptr, {}, {}, {}, {}, {}, {}}, limits};
   int loads = 0;
   std::vector<RoomRegistry::RoomCallback> held;  // loads the test answers itself
 

@@ -57,7 +57,7 @@ struct Fixture {
   Metrics metrics;
   DeferredStore store;
   std::shared_ptr<Room> room =
-      std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test", RoomServices{store, metrics, nullptr, {}, {}, {}, {}, {}});
+      std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test", RoomServices{store, metrics, nullptr, {}, {}, {}, {}, {}, {}});
   std::shared_ptr<FakeClient> a = std::make_shared<FakeClient>();
   std::shared_ptr<FakeClient> b = std::make_shared<FakeClient>();
 

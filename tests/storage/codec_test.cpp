@@ -224,7 +224,7 @@ TEST_CASE("codec: a schema-2 database with JSON payloads migrates and restores t
   for (const StoredRoom& stored : all.rooms) {
     auto decoded = decode_room(stored);
     REQUIRE_MESSAGE(std::holds_alternative<RestoredRoom>(decoded), std::get<std::string>(decoded));
-    auto room = Room::restore(boost::asio::make_strand(io), stored.id, RoomServices{none, metrics, nullptr, {}, {}, {}, {}, {}},
+    auto room = Room::restore(boost::asio::make_strand(io), stored.id, RoomServices{none, metrics, nullptr, {}, {}, {}, {}, {}, {}},
                               std::get<RestoredRoom>(decoded));
     REQUIRE_MESSAGE(std::holds_alternative<std::shared_ptr<Room>>(room), std::get<std::string>(room));
     rooms[stored.id] = std::get<std::shared_ptr<Room>>(room);

@@ -44,7 +44,7 @@ struct Fixture {
     l.empty_room_ttl_s = 1;
     return l;
   }();
-  RoomRegistry rooms{io, RoomServices{writer, metrics, nullptr, {}, {}, {}, {}, {}}, limits};
+  RoomRegistry rooms{io, RoomServices{writer, metrics, nullptr, {}, {}, {}, {}, {}, {}}, limits};
 
   // Runs the strands until the writer and they have nothing left (answers hop between them).
   void settle() {
@@ -208,7 +208,7 @@ TEST_CASE("registry: concurrent finds of a room not in memory share one load") {
     pending.push_back(std::move(done));
   });
   std::atomic<int> answered{0};
-  std::shared_ptr<Room> made = std::make_shared<Room>(f.rooms.make_strand(), "loaded-room-1", RoomServices{f.writer, f.metrics, nullptr, {}, {}, {}, {}, {}});
+  std::shared_ptr<Room> made = std::make_shared<Room>(f.rooms.make_strand(), "loaded-room-1", RoomServices{f.writer, f.metrics, nullptr, {}, {}, {}, {}, {}, {}});
   for (int i = 0; i < 5; ++i) {
     f.rooms.find("loaded-room-1", [&](std::shared_ptr<Room> r) {
       if (r == made) answered.fetch_add(1);

@@ -21,4 +21,10 @@ json event_json(const Event& e);
 
 json cell_json(Cell c);
 
+// A document as JSON text, the only way the protocol and the server write one. Strings
+// from the network may hold bytes that are not UTF-8; nlohmann's plain dump() throws on
+// them, and an exception on an I/O thread would end the process. Here such a byte becomes
+// U+FFFD instead. (scripts/check-layers.sh refuses any other dump() in product code.)
+std::string json_text(const json& j);
+
 }  // namespace carc::protocol

@@ -35,9 +35,10 @@ enum class ErrorCode : std::uint8_t {
   Unavailable,
   RoomFull,
   IllegalReturn,  // abbot.md: a refused take-back
-  HintsOff,       // issue 31: a hint asked in a room whose hints are off
+  HintsOff,       // a hint asked in a room whose hints are off
+  LimitReached,   // the room stores no more of this (chat, notification settings)
 };
-inline constexpr int kErrorCodeCount = 18;
+inline constexpr int kErrorCodeCount = 19;
 std::string_view error_code_name(ErrorCode c);
 
 struct JoinMsg {
