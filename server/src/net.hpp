@@ -86,7 +86,7 @@ struct ServerContext {
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address
   TokenBuckets lookup_buckets;   // lookups of rooms not in memory (storage work) per client address
   std::atomic<bool> stopping{false};
-  Extras extras;  // protocol 1.4: player keys, notifications
+  Extras extras;  // turn-based games: player keys, notifications
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
 
