@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's figures: moves/s and move-to-every-client latency at R rooms x 4 players, flat
+# Cluster figures (docs/cluster.md): moves/s and move-to-every-client latency at R rooms x 4 players, flat
 # out, through HAProxy on a throwaway PostgreSQL: 1 node, then 3 nodes; and one SQLite
 # node without HAProxy for comparison. Each run bounds itself (--duration).
 #

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# This server against the rules-free Node peer (../shared/bench/peer-node.mjs, a copy in
-# bench/peer-node.mjs), side by side in one run: alternating rounds, each server pinned to
-# core 0 and the load generator (build/carcassonne-load) to core 1, medians printed as a
-# table with the ratio. Everything it starts listens on 127.0.0.1 and stops by itself.
+# This server against the rules-free Node peer (bench/peer-node.mjs, or the original it
+# copies when one lies beside the repository), side by side in one run: alternating rounds,
+# each server pinned to core 0 and the load generator (build/carcassonne-load) to core 1,
+# medians printed as a table with the ratio. Everything it starts listens on 127.0.0.1
+# and stops by itself.
 #
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer|floor] [--profile]
 #                         [--storage full|normal|memory] [--floor] [--timeline S]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
-# scenario of issue 9: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
+# scenario of docs/hot-path.md: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
 # with its default durable storage (a SQLite file, synchronous=FULL) on one I/O thread;
 # the peer's `ws` is installed into a temporary folder. --storage normal runs ours with
 # --db-sync normal (no fsync: a power cut may lose the last moves), --storage memory with

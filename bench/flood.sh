@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29's flood: 100 rooms x 4 players paced (one move per room every 500 ms), without
+# The flood (docs/benchmarks.md): 100 rooms x 4 players paced (one move per room every 500 ms), without
 # and then with one address (127.0.0.2) asking for unknown rooms as fast as it can over 16
 # keep-alive connections; on one SQLite node, then on one node of scripts/cluster.sh
 # (PostgreSQL behind HAProxy). Each room's players come from their own loopback address

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The two load scenarios of issue 3, against a fresh server started by the load generator
+# The two load scenarios (docs/benchmarks.md), against a fresh server started by the load generator
 # on 127.0.0.1 (each run bounds itself in time). Usage: bash bench/load.sh [BUILD_DIR]
 set -euo pipefail
 b=${1:-build}

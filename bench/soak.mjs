@@ -307,7 +307,7 @@ function replaceRoom() {
   openRoom().catch((e) => fail(`opening a room: ${e.message}`));
 }
 
-// ---- the flood: one address asking for rooms that do not exist (issue 29) ----
+// ---- the flood: one address asking for rooms that do not exist ----
 const flood = { answers: {}, broken: 0, running: true };
 function floodLoop() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8, localAddress: '127.0.0.2' });

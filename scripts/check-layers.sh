@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No include goes up a layer (docs: /work/shared/style.md, "The layers"):
+# No include goes up a layer (docs/architecture.md, the layers):
 #   core/      standard C++20 only: no I/O, threads, JSON, Boost; includes only core
 #   protocol/  core + nlohmann-json; no Boost, spdlog, SQLite, PostgreSQL; never the server
 #   server/    anything below it; never tests/ or tools/

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A local cluster for development and tests (issue 11; docs/cluster.md), all on 127.0.0.1:
+# A local cluster for development and tests (docs/cluster.md), all on 127.0.0.1:
 #
 #   bash scripts/cluster.sh up --nodes N --port P --dir D [-- extra server flags...]
 #       a throwaway PostgreSQL 15 in D (initdb/pg_ctl as an unprivileged user, a free port),

@@ -94,7 +94,7 @@ build_pkgs=(g++ cmake ninja-build make pkg-config git ca-certificates curl
 # What a dynamically linked server needs when nothing tells us more (see --list-runtime).
 runtime_pkgs=(libsqlite3-0 libpq5 libspdlog1.10 libfmt9 libssl3 libqrencode4 ca-certificates)
 # fonts-ipafont-gothic: a Japanese font, so the browser tests measure and show real ja text.
-# postgresql, haproxy: the storage suite's second backend and the cluster tests (issue 11).
+# postgresql, haproxy: the storage suite's second backend and the cluster tests (docs/cluster.md).
 test_pkgs=(chromium util-linux sqlite3 procps fonts-ipafont-gothic postgresql haproxy)
 # clang 14 is bookworm's; libclang-rt-14-dev has libFuzzer and the sanitizer runtimes.
 fuzz_pkgs=(clang libclang-rt-14-dev)

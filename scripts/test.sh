@@ -94,7 +94,7 @@ else
     node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
 fi
 
-# Several nodes (issue 11): 3 real nodes, HAProxy and a throwaway PostgreSQL on loopback;
+# Several nodes (docs/cluster.md): 3 real nodes, HAProxy and a throwaway PostgreSQL on loopback;
 # kill -9, SIGSTOP past the lease, PostgreSQL restarts (docs/cluster.md). About 2-3 minutes.
 if [[ $built != yes ]]; then
   skip "cluster tests" "build failed"

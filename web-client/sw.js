@@ -1,4 +1,4 @@
-// The service worker (protocol 1.4): shows a Web Push ("your turn", "game over") as a system
+// The service worker (docs/turn-based.md): shows a Web Push ("your turn", "game over") as a system
 // notification even when no tab of the game is open, and opens the game's link on a click.
 // Its payload is the server's JSON: {id, event, room, seat, name, url, title, body}.
 

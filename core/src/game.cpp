@@ -282,8 +282,9 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
   } else {
     place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
           m.take_back);
-    // A builder's extra part (traders.md): its tile is drawn only now, after part 1's
-    // scoring, and the seat keeps the turn; the other seats' held tiles never change.
+    // A builder's extra part (docs/expansions/traders-builders.md): its tile is drawn only
+    // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
+    // never change.
     const bool due = extra_due_;
     extra_due_ = false;
     draw(seat, events, due);

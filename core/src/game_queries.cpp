@@ -48,7 +48,7 @@ std::uint16_t Game::constraint(Cell c) const {
   return want;
 }
 
-// A tile some part places (river.md) is asked of that part; every other tile goes on the
+// A tile some part places (docs/expansions/river.md) is asked of that part; every other tile goes on the
 // frontier by the base rules.
 bool Game::is_legal_placement(Tile t, Placement p) const {
   if (static_cast<int>(t) >= kTileKinds) return false;

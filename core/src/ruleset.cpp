@@ -1,5 +1,5 @@
-// The rules of a set of expansions: the generic tile set (README.md, "How the rules of
-// several expansions combine", 1-3), then each part's setup.
+// The rules of a set of expansions: the generic tile set (docs/expansions.md, "How several
+// expansions combine", 1-3), then each part's setup.
 #include <array>
 
 #include "carc/core/game.hpp"

@@ -69,7 +69,7 @@ constexpr TileDef traders_def(Tile t, std::string_view name, std::array<Terrain,
   d.expansion = Expansion::Traders;
   return d;
 }
-// The garden copy `t` of `plain` (abbot.md): the same tile with a garden at G.
+// The garden copy `t` of `plain` (docs/expansions/abbot.md): the same tile with a garden at G.
 constexpr TileDef garden_copy(Tile t, std::string_view name, const TileDef& plain) {
   TileDef d = plain;
   d.tile = t;
@@ -120,7 +120,7 @@ constexpr std::array<TileDef, kBaseTileKinds> kBaseCatalog = {{
         field({P::ER, P::SL}), field({P::SR, P::WL}), field({P::WR, P::NL})),
 }};
 
-// river.md "Tiles": segment 0 is the river on every river tile.
+// docs/expansions/river.md "Tiles": segment 0 is the river on every river tile.
 constexpr std::array<TileDef, 10> kRiverCatalog = {{
     river_def(T::RS, "RS", 1, {f, w, f, f}, river({P::E}), all_field()),
     river_def(T::RL, "RL", 1, {f, f, f, w}, river({P::W}), all_field()),
@@ -142,7 +142,7 @@ constexpr std::array<TileDef, 10> kRiverCatalog = {{
               field({P::NR, P::EL}), field({P::SR, P::WL})),
 }};
 
-// inns.md "Tiles", segments in the table's order.
+// docs/expansions/inns-cathedrals.md "Tiles", segments in the table's order.
 constexpr std::array<TileDef, 17> kInnsCatalog = {{
     inns_def(T::I1, "I1", 2, {c, c, c, c}, cathedral(city({P::N, P::E, P::S, P::W}))),
     inns_def(T::I2, "I2", 1, {f, r, f, r}, monastery(), road({P::E}), road({P::W}), field({P::NL, P::NR, P::EL, P::WR}),
@@ -176,7 +176,7 @@ constexpr std::array<TileDef, 17> kInnsCatalog = {{
              field({P::ER, P::SL}), field({P::NR, P::EL, P::SR, P::WL})),
 }};
 
-// traders.md "Tiles", segments in the table's order; one copy of each.
+// docs/expansions/traders-builders.md "Tiles", segments in the table's order; one copy of each.
 constexpr std::array<TileDef, 24> kTradersCatalog = {{
     traders_def(T::T1, "T1", {c, f, f, c}, marked(city({P::N, P::W}), kGrain), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
     traders_def(T::T2, "T2", {c, f, f, c}, marked(city({P::N, P::W}), kWine), field({P::EL, P::ER, P::SL, P::SR}, 0b1)),
@@ -243,7 +243,7 @@ constexpr std::array<TileDef, kTileKinds> make_catalog() {
   for (const TileDef& d : kRiverCatalog) out[n++] = d;
   for (const TileDef& d : kInnsCatalog) out[n++] = d;
   for (const TileDef& d : kTradersCatalog) out[n++] = d;
-  // abbot.md: the garden copies of the 3rd-edition box.
+  // docs/expansions/abbot.md: the garden copies of the 3rd-edition box.
   out[n++] = garden_copy(T::Eg, "Eg", base_def(T::E));
   out[n++] = garden_copy(T::Hg, "Hg", base_def(T::H));
   out[n++] = garden_copy(T::Ig, "Ig", base_def(T::I));
@@ -253,7 +253,7 @@ constexpr std::array<TileDef, kTileKinds> make_catalog() {
   out[n++] = garden_copy(T::Ug, "Ug", base_def(T::U));
   out[n++] = garden_copy(T::Vg, "Vg", base_def(T::V));
   out[n++] = garden_copy(T::R6g, "R6g", river_tile(T::R6));
-  // inns.md, traders.md: the 2nd/3rd-edition prints' gardens.
+  // Inns & Cathedrals, Traders & Builders: the 2nd/3rd-edition prints' gardens.
   out[n++] = garden_copy(T::I3g, "I3g", inns_tile(T::I3));
   out[n++] = garden_copy(T::I15g, "I15g", inns_tile(T::I15));
   out[n++] = garden_copy(T::T8g, "T8g", traders_tile(T::T8));
@@ -268,7 +268,7 @@ namespace {
 constexpr std::array<std::string_view, kPortCount> kPortNames = {"N",  "E",  "S",  "W",  "NL", "NR", "EL", "ER",
                                                                   "SL", "SR", "WL", "WR", "C",  "G",  "I"};
 
-// Compile-time checks of the catalog against tiles.md and the expansions' tables: every
+// Compile-time checks of the catalog against docs/tiles.md and the expansions' tables: every
 // kind at its index, 72 base tiles with 10 coats of arms, every side port used by exactly
 // one feature matching its terrain, every half of a non-city side by exactly one field.
 constexpr bool catalog_is_consistent() {
@@ -313,7 +313,8 @@ constexpr bool catalog_is_consistent() {
 }
 static_assert(catalog_is_consistent(), "tile catalog disagrees with tiles.md");
 
-// inns.md and traders.md "Totals", counted over the plain tiles of each set.
+// The totals of docs/expansions/inns-cathedrals.md and traders-builders.md, counted over
+// the plain tiles of each set.
 struct SetTotals {
   int tiles = 0, pennants = 0, inns = 0, cathedrals = 0;
   std::array<int, kGoodKinds> goods{};

@@ -344,8 +344,9 @@ void EventHistory::count_points(const FeatureScored& s, Seat w) {
     totals_.abbot[seat] += s.points;
     return;
   }
-  // Inns and cathedrals (inns.md): the feature's kind gets what it would score without its
-  // mark, the mark's own row the difference (below 0 for an unfinished one at the end).
+  // Inns and cathedrals (docs/expansions/inns-cathedrals.md): the feature's kind gets what
+  // it would score without its mark, the mark's own row the difference (below 0 for an
+  // unfinished one at the end).
   int base = s.points;
   int* mark = nullptr;
   if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) {
@@ -358,7 +359,7 @@ void EventHistory::count_points(const FeatureScored& s, Seat w) {
   auto& by_kind = s.end_of_game ? totals_.end : totals_.game;
   by_kind[seat][static_cast<std::size_t>(s.kind)] += base;
   if (mark != nullptr) *mark += s.points - base;
-  totals_.pig[seat] += s.bonus[seat];  // a field winner's pig (traders.md)
+  totals_.pig[seat] += s.bonus[seat];  // a field winner's pig (docs/expansions/traders-builders.md)
 }
 
 void EventHistory::write_json(std::string& out) const {

@@ -42,7 +42,7 @@ static json tile_list(const Ruleset* rules) {
       json f{{"id", i}, {"kind", std::string(kind_name(s.kind))}, {"ports", ports_json(s.ports)}};
       if (s.kind == Kind::City) f["pennant"] = s.pennant;
       if (s.pennant) ++pennants;
-      // inns.md, traders.md: the marks, only where a tile has them.
+      // Inns, cathedrals and goods (docs/expansions/): the marks, only where a tile has them.
       if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) f["inn"] = true;
       if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) f["cathedral"] = true;
       if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) {

@@ -231,8 +231,8 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
   struct Line {
     int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), garden
     int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, garden
-    int abbot = 0;                  // take-backs (abbot.md)
-    int goods = 0;                  // goods majorities (traders.md)
+    int abbot = 0;                  // take-backs (docs/expansions/abbot.md)
+    int goods = 0;                  // goods majorities (docs/expansions/traders-builders.md)
   };
   const bool gardens = expansions.has(Expansion::Abbot);
   const bool traders = expansions.has(Expansion::Traders);

@@ -1,4 +1,4 @@
-// The result object of a finished room (protocol.md, docs/protocol-details.md): final
+// The result object of a finished room (docs/protocol.md, docs/protocol-details.md): final
 // scores, winners, and each seat's points by kind, with the expansions' own rows.
 #include <algorithm>
 #include <array>

@@ -269,7 +269,7 @@ void write_turn(std::string& out, const RoomFacts& f) {
   out += R"(,"tile":)";
   append_letter(out, held);
   if (g->expansions().has(Expansion::Traders)) {
-    out += R"(,"extra":)";  // the builder's extra part (traders.md)
+    out += R"(,"extra":)";  // the builder's extra part (docs/expansions/traders-builders.md)
     append_bool(out, g->in_extra_part());
   }
   out += R"(,"legal":)";

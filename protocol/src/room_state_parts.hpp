@@ -21,7 +21,7 @@ std::optional<Tile> tile_of(const RoomFacts& f, int seat);
 // Special figures in supply (index by Figure); the lobby shows the game's starting supply.
 std::array<int, kFigureKinds> figures_of(const RoomFacts& f, int seat);
 void write_figures(std::string& out, const Ruleset& rules, const std::array<int, kFigureKinds>& figures);
-// Goods tokens (index by Good), and whether the room's game has them (traders.md).
+// Goods tokens (index by Good), and whether the room's game has them (docs/expansions/traders-builders.md).
 bool has_goods(const RoomFacts& f);
 std::array<int, kGoodKinds> goods_of(const RoomFacts& f, int seat);
 void write_goods(std::string& out, const std::array<int, kGoodKinds>& goods);

@@ -1,5 +1,5 @@
 // carcassonne-flood: one client address asking for rooms that do not exist, as fast as it
-// can, over N keep-alive HTTP connections (issue 29's flood). Each connection sends
+// can, over N keep-alive HTTP connections (the flood of docs/benchmarks.md). Each connection sends
 // GET /api/rooms/<random id> (every other one .../record), waits for the answer, and sends
 // the next; a connection the server closes is opened again. Counts the answers by status.
 //

@@ -1,4 +1,4 @@
-// Sends what rooms ask to tell outside the page (protocol 1.4): "your turn" and "game over"
+// Sends what rooms ask to tell outside the page (docs/turn-based.md): "your turn" and "game over"
 // to a room's webhook (json, discord, ntfy) and to a seat's Web Push subscription. On a
 // thread of its own (never a room's strand, never the storage writer), with a bounded queue,
 // a timeout per request, at most one request per destination every `spacing`, and retries

@@ -1,4 +1,4 @@
-// Where the server may send notifications (protocol 1.4): a webhook URL or a push endpoint
+// Where the server may send notifications (docs/turn-based.md): a webhook URL or a push endpoint
 // must be https, and must not name the server's own network (loopback, private, link-local,
 // unique-local, unspecified or multicast addresses, "localhost"), unless the server runs with
 // --allow-private-hooks (tests, home networks), which also allows plain http. Checked when

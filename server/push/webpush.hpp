@@ -1,4 +1,4 @@
-// Web Push crypto with OpenSSL (protocol 1.4): RFC 8291 message encryption (aes128gcm, RFC
+// Web Push crypto with OpenSSL (docs/turn-based.md): RFC 8291 message encryption (aes128gcm, RFC
 // 8188, one record) to a subscription's keys, and RFC 8292 VAPID: the server's P-256 key
 // pair, made once and kept in the data folder (or given by --vapid-key), and the signed
 // token of each request.

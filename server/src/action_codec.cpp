@@ -174,8 +174,8 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       c.turn_seconds = in.opt(0, INT32_MAX);
       c.away_seconds = in.opt(0, INT32_MAX);
       // Optional trailing fields, each written only when it differs from what older rows
-      // meant: the expansions (a number: issue 28), then the pace, the bank and the
-      // increment (a word first: protocol 1.4). Each older form reads unchanged.
+      // meant: the expansions (a number), then the pace, the bank and the increment (a
+      // word first: turn-based rooms). Each older form reads unchanged.
       if (in.next_is_number()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, 15)));
       if (!in.at_end()) {
         const std::string_view pace = in.word();
@@ -184,7 +184,7 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
         c.bank_seconds = in.small(0, INT32_MAX);
         c.increment_seconds = in.small(0, INT32_MAX);
       }
-      // Issue 31: then the hints, when the host set them ("hints" or "no_hints").
+      // Then the hints, when the host set them ("hints" or "no_hints").
       if (in.ok() && !in.at_end()) {
         const std::string_view hints = in.word();
         if (hints == "hints") c.hints = true;
@@ -342,7 +342,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             if (!c.expansions.empty()) w.num(c.expansions.bits());  // absent: the base game (older rows)
             const bool plain = c.pace == protocol::Pace::Live && c.bank_seconds == protocol::kDefaultBankSeconds &&
                                c.increment_seconds == protocol::kDefaultIncrementSeconds;
-            // The pace part is written in full when the hints follow it (issue 31).
+            // The pace part is written in full when the hints follow it.
             if (!plain || c.hints) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
             if (c.hints) w.word(*c.hints ? "hints" : "no_hints");
             return w.take();

@@ -1,4 +1,4 @@
-// How a RoomAction is stored (issue 9): one line of compact text per action, written and
+// How a RoomAction is stored (docs/durability.md): one line of compact text per action, written and
 // read without a JSON tree. The store keeps it as an opaque payload.
 //
 //   <tag> <version> <game version> <fields...>

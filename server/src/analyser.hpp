@@ -1,4 +1,4 @@
-// Analyses of finished games (issue 31): after a game with a human in it ends, its record
+// Analyses of finished games (docs/analysis.md): after a game with a human in it ends, its record
 // is analysed move by move (core/include/carc/core/analysis.hpp) on the computer players'
 // pool, as background work behind every live computer turn: a move's search stops the
 // moment a live request waits with no free worker, and is done again later (bot_pool.hpp).

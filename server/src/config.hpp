@@ -18,7 +18,7 @@ struct Limits {
   std::size_t max_connections_per_ip = 256;  // 0: off; behind a --trusted-proxy the forwarded client counts
   double rate_per_second = 30;             // per-connection token bucket
   double rate_burst = 60;
-  std::size_t max_frame_bytes = 4096;      // protocol.md: larger client frames are refused
+  std::size_t max_frame_bytes = 4096;      // docs/protocol.md: larger client frames are refused
   std::size_t max_queue_frames = 256;      // per-connection outgoing queue; beyond: disconnected
   std::size_t max_queue_bytes = 1 << 20;
   int handshake_timeout_s = 10;
@@ -59,18 +59,18 @@ struct Config {
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
   int bot_threads = 1;  // the computer players' worker pool
-  AnalysisOptions analysis;  // analyses of finished games (issue 31)
+  AnalysisOptions analysis;  // analyses of finished games (docs/analysis.md)
   std::string log_level = "info";
   Limits limits;
   std::vector<Cidr> trusted_proxies;  // --trusted-proxy: whose X-Forwarded-For is believed
   std::string metrics_bind;           // --metrics-bind ADDR:PORT: /metrics there, not on the public port
   std::uint16_t metrics_port = 0;
   std::string probe_url;  // --probe: GET this URL and exit 0 on 200
-  // Several nodes (issue 11): a PostgreSQL database instead of SQLite in data_dir.
+  // Several nodes (docs/cluster.md): a PostgreSQL database instead of SQLite in data_dir.
   std::string db_url;      // --db postgresql://... (DATABASE_URL); empty: SQLite
   std::string node_id;     // --node-id; default: hostname-<random>
   int lease_ms = 10'000;   // --lease-ms: a node silent this long loses its rooms
-  // Notifications outside the page (protocol 1.4).
+  // Notifications outside the page (docs/turn-based.md).
   bool allow_private_hooks = false;  // --allow-private-hooks: private addresses and plain http allowed
   std::string extra_ca;              // --extra-ca FILE: a CA outgoing HTTPS trusts too
   std::string vapid_key;             // --vapid-key FILE: the VAPID private key (default DATA_DIR/vapid.pem)

@@ -1,4 +1,4 @@
-// Durable games (issues 4 and 11): opens the room store named by the configuration, hands
+// Durable games (docs/durability.md, docs/cluster.md): opens the room store named by the configuration, hands
 // the server its Persistence (the group-commit writer), restores every stored room on
 // start, loads finished games on demand, and purges old ones in the background.
 #pragma once

@@ -1,4 +1,4 @@
-// The HTTP API of protocol 1.4 beside the rooms (docs/turn-based.md): player keys
+// The HTTP API of turn-based games beside the rooms (docs/turn-based.md): player keys
 // (/api/keys...) and the server's Web Push key (/api/push/key). Network layer (Beast).
 #pragma once
 

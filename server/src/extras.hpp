@@ -1,4 +1,4 @@
-// What protocol 1.4 adds beside the rooms, owned by the server and set up by Durability
+// What turn-based games add beside the rooms, owned by the server and set up by Durability
 // (they use the same database): player keys, and the notifications sent outside the page.
 #pragma once
 

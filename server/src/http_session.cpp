@@ -235,7 +235,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       ctx_.metrics.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
       return send(rate_limited(req, wait, "new games"));
     }
-    // `{"expansions": [...]}` (../shared/expansions/README.md): the new room's settings.
+    // `{"expansions": [...]}` (docs/expansions.md): the new room's settings.
     auto set = requested_expansions(req);
     if (const auto* why = std::get_if<std::string>(&set)) {
       return send(json_response(req, http::status::bad_request,
@@ -284,7 +284,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     });
   }
 
-  // GET /api/rooms/<id>/analysis (issue 31): from memory, else from storage (a lookup,
+  // GET /api/rooms/<id>/analysis (docs/analysis.md): from memory, else from storage (a lookup,
   // charged as one).
   void room_analysis(const Request& req, std::string_view room_id) {
     const std::string id(room_id);

@@ -1,4 +1,4 @@
-// carcassonne-server: serves the web client and hosts games (issue 3).
+// carcassonne-server: serves the web client and hosts games.
 #include <cstdio>
 #include <exception>
 

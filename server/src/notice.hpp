@@ -1,4 +1,4 @@
-// What a room asks to tell the world outside its page (protocol 1.4): "your turn" in a
+// What a room asks to tell the world outside its page (docs/turn-based.md): "your turn" in a
 // turn-based room and "game over", to the room's webhook and to a seat's Web Push
 // subscription. Plain values, made on the room's strand and sent elsewhere (server/push).
 #pragma once

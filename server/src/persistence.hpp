@@ -1,5 +1,5 @@
 // The one hook through which every accepted change of a room passes before it is broadcast
-// (issue 4). A room's game is a pure function of its seed, its seats and the ordered
+// (docs/durability.md). A room's game is a pure function of its seed, its seats and the ordered
 // accepted actions, so these records are enough to rebuild it (Room::restore).
 #pragma once
 
@@ -31,23 +31,23 @@ struct SeatFreed {
   int seat;
   Reason reason;
 };
-// The room's clock (protocol 1.1, 1.4): the whole new setting, nullopt = no clock / wait forever.
+// The room's clock (docs/protocol.md, settings): the whole new setting, nullopt = no clock / wait forever.
 struct SettingsChanged {
   std::optional<int> turn_seconds;
   std::optional<int> away_seconds;
-  ExpansionSet expansions = {};  // the game's expansions (README.md of ../shared/expansions)
+  ExpansionSet expansions = {};  // the game's expansions (docs/expansions.md)
   protocol::Pace pace = protocol::Pace::Live;
   int bank_seconds = protocol::kDefaultBankSeconds;
   int increment_seconds = protocol::kDefaultIncrementSeconds;
-  // Issue 31: hints on or off as the host set them; none: the default, which follows the
+  // Hints on or off as the host set them; none: the default, which follows the
   // seats (on when exactly one human plays against computer players).
   std::optional<bool> hints = std::nullopt;
 };
-// The room's webhook (protocol 1.4), set or removed by the host: a secret of the room.
+// The room's webhook (docs/turn-based.md), set or removed by the host: a secret of the room.
 struct WebhookChanged {
   std::optional<protocol::WebhookSetting> hook;
 };
-// A seat's Web Push subscription (protocol 1.4); an empty endpoint removes it.
+// A seat's Web Push subscription (docs/turn-based.md); an empty endpoint removes it.
 struct PushChanged {
   int seat = 0;
   std::string endpoint;
@@ -73,11 +73,11 @@ struct ChatPosted {
   std::string text;
   std::int64_t time_ms;
 };
-// The finished room's rematch (protocol 1.2): the new room's id.
+// The finished room's rematch: the new room's id.
 struct RematchCreated {
   std::string room;
 };
-// A hint given (issue 31): counted for `seat` in players[].hints, once in game move `turn`
+// A hint given: counted for `seat` in players[].hints, once in game move `turn`
 // (the moves played when it was asked), so the counts survive a restart.
 struct HintGiven {
   int seat = 0;

@@ -1,4 +1,4 @@
-// Player keys (protocol 1.4): "your games" on every device without an account. A key is 256
+// Player keys (docs/turn-based.md): "your games" on every device without an account. A key is 256
 // random bits the browser keeps (localStorage) and sends only in an Authorization header,
 // never in a URL the server sees (the transfer link carries it in the fragment). The server
 // stores its SHA-256; each seat shown to the key keeps its token sealed with the key (XOR

@@ -79,7 +79,7 @@ class RoomRegistry {
   RoomRegistry& operator=(const RoomRegistry&) = delete;
   // Gives the rooms a bot pool (computer players) and rematches through this registry.
   void set_bots(BotPool* bots);
-  // Turn-based rooms (protocol 1.4): where rooms hand their wake-ups and notices. Set
+  // Turn-based rooms (docs/turn-based.md): where rooms hand their wake-ups and notices. Set
   // before the first room is made or restored.
   void set_wake_hook(std::function<void(const std::string&, std::optional<std::int64_t>)> hook) {
     services_.wake_changed = std::move(hook);
@@ -96,11 +96,11 @@ class RoomRegistry {
   // Several nodes on one database: a room created for a client is stored without an owner
   // and not kept here (the node the front routes it to claims it); rematches stay here.
   void set_shared_storage(bool shared);
-  // Adds a restored room (issue 4).
+  // Adds a restored room (docs/durability.md).
   void add(std::shared_ptr<Room> room);
   // The room: from memory (then `done` runs at once, on the caller's thread), else from the
   // loader (a finished game that expired from memory but is still kept in storage for its
-  // record, issue 4), else nullptr. Concurrent finds of one id share one load.
+  // record), else nullptr. Concurrent finds of one id share one load.
   void find(std::string_view id, RoomCallback done);
   std::shared_ptr<Room> find_loaded(std::string_view id) const;  // memory only
   // What find() would answer without any storage work: the room in memory, or nullptr for
@@ -127,7 +127,7 @@ class RoomRegistry {
   std::size_t expire(std::int64_t now_steady_ms);
   Room::Strand make_strand();
   const RoomServices& services() const { return services_; }
-  // A rematch room (protocol 1.2) seated by `actions` (SeatTaken..., SettingsChanged, with
+  // A rematch room seated by `actions` (SeatTaken..., SettingsChanged, with
   // the old seats' token hashes): stored, then added; `done` gets its id or "" on failure.
   void create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done);
 };

@@ -90,7 +90,7 @@ void Room::carry_out() {
     }
   }
   if (fx.hint && services_.bots != nullptr) {
-    // Issue 31: on the bot pool like a computer player's turn, never on this strand.
+    // A hint: on the bot pool like a computer player's turn, never on this strand.
     services_.bots->submit(std::move(*fx.hint), [self = shared_from_this()](BotPool::Answer a) {
       boost::asio::post(self->strand_, [self, a] {
         self->logic_->hint_ready(a.ticket, a.move, self->fx_);

@@ -42,11 +42,11 @@ struct RoomServices {
   // A finished game's last connection just closed (called on its strand). The registry
   // retires it then when --finished-room-ttl is 0. Empty: only the sweeper retires rooms.
   std::function<void(const std::shared_ptr<Room>&)> finished_idle;
-  // Turn-based rooms (protocol 1.4): the room's next wake-up changed (stored beside it, so
+  // Turn-based rooms (docs/turn-based.md): the room's next wake-up changed (stored beside it, so
   // that it is woken out of memory too); and notices to send once their change is stored.
   std::function<void(const std::string& room, std::optional<std::int64_t> due_ms)> wake_changed;
   std::function<void(std::vector<Notice> notices)> notify;
-  // A game just ended with a human in it: its record goes to the analysis (issue 31).
+  // A game just ended with a human in it: its record goes to the analysis (docs/analysis.md).
   std::function<void(const std::string& room, const std::string& record)> game_over;
   StoreBounds bounds;  // what a room may store beyond its game
 };
@@ -122,7 +122,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string state_text();                                          // the whole public state
   std::int64_t version() const { return logic_->version(); }
   std::optional<int> seat_of_token(std::string_view token) const { return logic_->seat_of_token(token); }
-  // A push service said the seat's subscription to `endpoint` is gone (protocol 1.4).
+  // A push service said the seat's subscription to `endpoint` is gone (Web Push).
   void drop_push(int seat, const std::string& endpoint);
 };
 

@@ -63,7 +63,7 @@ struct DeferredBotMove {
 struct DeferredBotFailed {
   std::uint64_t ticket;
 };
-struct DeferredHint {  // issue 31
+struct DeferredHint {  // a hint (docs/protocol-details.md)
   std::uint64_t ticket;
   std::optional<Move> move;
 };

@@ -1,4 +1,4 @@
-// Computer players, turn clocks and absent players (protocol 1.1). A computer player's
+// Computer players, turn clocks and absent players (docs/protocol.md). A computer player's
 // turn, a human's turn whose clock ran out, and the turn of a human gone for away_seconds
 // are all asked of the bot pool the same way; the answer comes back as bot_moved() and is
 // checked and stored like any other move. A ticket (the game version of the turn) makes a

@@ -1,4 +1,4 @@
-// Hints (issue 31): the player whose turn it is asks what the medium computer player would
+// Hints (docs/protocol-details.md): the player whose turn it is asks what the medium computer player would
 // play. The move is computed on the bot pool (never on the room's strand), sent to that
 // player only, and counted in players[].hints. A second ask in the same turn gets the
 // first answer again and is not counted again. The count is a stored action (HintGiven),

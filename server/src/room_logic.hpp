@@ -64,7 +64,7 @@ struct Effects {
   std::optional<BotRequest> think;
   std::optional<BotRequest> hint;             // a hint to compute on the bot pool: hint_ready()
   std::optional<RematchRequest> rematch;     // create it, then answer rematch_created()
-  std::vector<Notice> notices;               // to send once this change is stored (protocol 1.4)
+  std::vector<Notice> notices;               // to send once this change is stored (docs/turn-based.md)
   void clear() { *this = Effects{}; }
 };
 
@@ -94,7 +94,7 @@ class RoomLogic {
   void wake(std::int64_t now_ms, Effects& fx);
   void bot_moved(std::uint64_t ticket, const Move& move, std::int64_t now_ms, Effects& fx);
   void bot_failed(std::uint64_t ticket, std::int64_t now_ms, Effects& fx);
-  // A hint computed on the bot pool (issue 31); `move` empty if the computer player failed.
+  // A hint computed on the bot pool; `move` empty if the computer player failed.
   void hint_ready(std::uint64_t ticket, const std::optional<Move>& move, Effects& fx);
   // The rematch room was made (its id), or could not be (empty).
   void rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx);
@@ -110,7 +110,7 @@ class RoomLogic {
   std::int64_t version() const { return version_; }
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
-  // Seats the room's expansions allow: 6 with inns, 5 otherwise (inns.md).
+  // Seats the room's expansions allow: 6 with inns, 5 otherwise (docs/expansions/inns-cathedrals.md).
   int max_seats() const { return ruleset(settings_.expansions).max_players; }
   int humans() const {
     int n = 0;
@@ -118,11 +118,11 @@ class RoomLogic {
     return n;
   }
   std::optional<std::int64_t> next_wake() const;  // unix ms
-  // Turn-based rooms (protocol 1.4): when this room must be woken even if it is out of
+  // Turn-based rooms (docs/turn-based.md): when this room must be woken even if it is out of
   // memory (a human's bank runs out, or a computer player's turn is due); none otherwise.
   std::optional<std::int64_t> stored_wake() const;
   bool turn_based() const { return settings_.turn_based(); }
-  // settings.hints (issue 31): the host's choice, else on when exactly one human plays
+  // settings.hints: the host's choice, else on when exactly one human plays
   // against computer players.
   bool hints_on() const { return hints_choice_.value_or(humans() == 1 && seated() > 1); }
   // The human seat whose token this is (compared in constant time), if any.
@@ -154,7 +154,7 @@ class RoomLogic {
   std::vector<Member> members_;  // every socket open on /ws/<room>
   int spectators_ = 0;
   protocol::ClockSettings settings_;
-  std::optional<bool> hints_choice_;  // issue 31: settings.hints as the host set it, none: the default
+  std::optional<bool> hints_choice_;  // settings.hints as the host set it, none: the default
   // The hint of the current turn: asked (ticket), then answered for game move `hint_turn_`.
   std::uint64_t hint_ticket_ = 0;
   int hint_turn_ = -1;
@@ -219,7 +219,7 @@ class RoomLogic {
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
   std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void finish_game(Effects* fx);
-  // ---- room_notify.cpp: banks and notifications (protocol 1.4) ----
+  // ---- room_notify.cpp: banks and notifications (docs/turn-based.md) ----
   void settings_changed(const SettingsChanged& c);
   void bank_after_move(const MovePlayed& action);
   // The notices this change causes (a human's turn began, the game ended).
@@ -246,7 +246,7 @@ class RoomLogic {
   void on_leave(Member& m, SteadyClock::time_point t0, Effects& fx);
   void on_kick(Member& m, const protocol::KickMsg& msg, SteadyClock::time_point t0, Effects& fx);
   void on_rematch(Member& m, std::int64_t now_ms, Effects& fx);
-  // ---- room_hints.cpp (issue 31) ----
+  // ---- room_hints.cpp: hints ----
   void on_hint(Member& m, std::int64_t now_ms, Effects& fx);
   void send_hint(Client& c, const Move& move) const;
   void hint_given(const HintGiven& h, Effects& fx);  // stored: counted, published, sent

@@ -1,4 +1,4 @@
-// Turn-based rooms and their notifications (protocol 1.4). A bank is a function of the
+// Turn-based rooms and their notifications (docs/turn-based.md). A bank is a function of the
 // stored log (every move carries its time), so a restored room computes the same banks and
 // the same deadline; the deadline is also kept beside the room (stored_wake) so that a
 // room out of memory, or held by a node that died, is woken for it.
@@ -76,7 +76,7 @@ Notice RoomLogic::notice(Notice::Event e, std::optional<int> seat) const {
 }
 
 void RoomLogic::notify_turn(Effects& fx) {
-  // The extra part of a builder's turn goes on the turn already announced (traders.md).
+  // The extra part of a builder's turn goes on the turn already announced (Traders & Builders).
   if (!settings_.turn_based() || !game_ || game_->finished() || game_->in_extra_part()) return;
   const int seat = game_->current_seat();
   const SeatState& s = seats_[static_cast<std::size_t>(seat)];

@@ -1,6 +1,6 @@
 // A game's record as it is played: every placement and discard in order (the engine's
 // automatic discards too), which of them were made for an absent human, and the result
-// once the game is over. GET /api/rooms/<id>/record serves it (record-format.md).
+// once the game is over. GET /api/rooms/<id>/record serves it (docs/record-format.md).
 #pragma once
 
 #include <cstddef>

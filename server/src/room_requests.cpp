@@ -206,7 +206,7 @@ void RoomLogic::on_resync(Member& m, std::int64_t now_ms) {
   send_with_state(m, std::move(frame), now_ms);
 }
 
-// ---- protocol 1.1 and 1.2: the host's lobby ----
+// ---- the host's lobby: computer players, settings, kicks; leaving; rematches ----
 
 bool RoomLogic::host_in_lobby(Member& m, std::string_view what) {
   const std::string action(what);
@@ -262,7 +262,7 @@ void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyC
   if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
   if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
   if (msg.hints) next.hints = *msg.hints;
-  // inns.md: six seats need the inns; leaving them out with six seated changes nothing.
+  // Six seats need Inns & Cathedrals; leaving them out with six seated changes nothing.
   if (seats_.count() > ruleset(next.expansions).max_players) {
     return refuse(*m.client, ErrorCode::BadMessage,
                   std::to_string(seats_.count()) + " players are seated: a game without inns has at most " +

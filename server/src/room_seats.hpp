@@ -26,7 +26,7 @@ struct SeatState {
   bool away = false;
   std::int64_t bank_ms = 0;        // turn-based: the bank at the start of the current turn
   std::optional<PushTarget> push;  // the seat's Web Push subscription
-  int hints = 0;                   // issue 31: hints given this game (kept in memory only)
+  int hints = 0;                   // hints given this game (kept in memory only)
 };
 
 class RoomSeats {

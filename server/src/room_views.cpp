@@ -16,7 +16,7 @@ std::string RoomLogic::info_json() const {
                        {"name", s.name},
                        {"connected", s.holder != nullptr},
                        {"bot", s.bot ? nlohmann::json(protocol::bot_level_name(*s.bot)) : nlohmann::json(nullptr)}});
-    // Protocol 1.4, for "your games": what is left of each bank.
+    // For "your games" (docs/turn-based.md): what is left of each bank.
     if (settings_.turn_based()) players.back()["bank_ms"] = s.bank_ms;
   }
   nlohmann::json turn = nullptr;

@@ -31,7 +31,7 @@ class Server {
 
   RoomRegistry& rooms();
   Metrics& metrics();
-  struct Extras& extras();  // protocol 1.4: set up before listen()
+  struct Extras& extras();  // turn-based games' extras: set up before listen()
   Analyser& analyser();  // analyses of finished games (analyser.hpp)
 
  private:

@@ -1,4 +1,4 @@
-// The Persistence hook over any RoomStore (issues 4, 11 and 29): one writer thread, group
+// The Persistence hook over any RoomStore (docs/durability.md): one writer thread, group
 // commit, durable before broadcast; reads on a thread of their own.
 //
 // Every call returns at once and hands its work to ONE writer thread, which takes

@@ -1,4 +1,4 @@
-// Wakes turn-based rooms for their deadlines (protocol 1.4) when nothing else would: the
+// Wakes turn-based rooms for their deadlines (docs/turn-based.md) when nothing else would: the
 // room left memory (no connection for --room-ttl), or the node that held it died. A room in
 // memory keeps its own timer (Room::arm); this only brings a room back into memory at its
 // due time, and the room then acts as after any restore: Room::start() wakes it, and a

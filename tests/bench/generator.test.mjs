@@ -1,4 +1,4 @@
-// The benchmark's own tools (issue 9): the load generator drives the rules-free C++ server
+// The benchmark's own tools (docs/hot-path.md): the load generator drives the rules-free C++ server
 // (tools/ws_floor) and reports moves, latency and its own CPU; the floor server answers the
 // WebSocket handshake per RFC 6455 and refuses what it does not know.
 //   node --test tests/bench/     (needs the build: CARC_BUILD_DIR, default build)

@@ -1,4 +1,4 @@
-// A board assistive technology can play (issue 32): legal cells, the tile being placed and
+// A board assistive technology can play: legal cells, the tile being placed and
 // its meeple spots are focusable, named buttons with one tab stop per group; each move is
 // said in words through a live region; the log is one tab stop; a patch leaves the focus
 // and a text selection where they were; axe-core finds no serious or critical violation on

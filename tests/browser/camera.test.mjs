@@ -1,4 +1,4 @@
-// The camera keeps the player's view (issue 32): fitted once, then followed only when a new
+// The camera keeps the player's view: fitted once, then followed only when a new
 // tile falls outside it (the zoom never changes by itself), and the zoom and the centre of
 // a room come back after a reload.
 //

@@ -134,7 +134,7 @@ test('two browsers play a game from an invite link', { timeout: 240000 }, async 
     assert.notEqual(await vp(), t0, 'dragging pans the board');
     await A.click('[data-testid="fit"]');
     await A.waitForFunction(() => document.getElementById('board').dataset.moving !== '1');
-    // The board keeps the player's zoom from move to move (issue 32); the fit button shows
+    // The board keeps the player's zoom from move to move; the fit button shows
     // the whole board.
     const outside = await A.evaluate(() => {
       const b = document.getElementById('board').getBoundingClientRect();

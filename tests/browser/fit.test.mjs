@@ -1,4 +1,4 @@
-// The page fits (issue 32): at 1366x768 and 390x844 the chat input stays reachable and no
+// The page fits: at 1366x768 and 390x844 the chat input stays reachable and no
 // label is cut; German and Spanish are chosen like the other languages and say the board
 // in words; the replay's banner says what its log says, and its title names the players
 // and the date.

@@ -1,4 +1,4 @@
-// Hints (issue 31) in Chromium against the real server: a solo game against a computer
+// Hints (docs/protocol-details.md) in Chromium against the real server: a solo game against a computer
 // player has hints on by default (the lobby's checkbox says so), the Hint button draws the
 // medium computer player's move as a ghost tile on the board, and the end screen counts it.
 

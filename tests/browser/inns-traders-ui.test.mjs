@@ -1,5 +1,5 @@
 // The client's side of Inns & Cathedrals and Traders & Builders on states of the protocol's
-// shape (inns.md, traders.md, "Protocol additions"), fed to a real room page as `state`
+// shape (docs/expansions/, "On the wire" of each page), fed to a real room page as `state`
 // messages, so that every case is there whatever a game's bag brings: the new tiles with
 // their marks on the board, the big meeple, builder and pig in their own shapes, the figure
 // picker (mouse and keyboard, only what turn.legal allows), the builder's extra part to its

@@ -1,4 +1,4 @@
-// Issue 33's "done when": a six-player game with all four expansions (the River, the Abbot,
+// The two boxed expansions end to end: a six-player game with all four expansions (the River, the Abbot,
 // Inns & Cathedrals, Traders & Builders) in Chromium, the human against five computer players
 // ("easy": greedy and fast), played to the end through the page. The human picks each special
 // figure once in the meeple step's figure picker (big meeple, builder, pig, abbot: only what

@@ -1,4 +1,4 @@
-// Lobby life and rematch in Chromium against the real server (protocol 1.1 and 1.2):
+// Lobby life and rematch in Chromium against the real server (docs/protocol.md):
 // computer players and the clock in the lobby, leaving, the host hand-over, removing a
 // player, "Play again" at the end (everyone connected lands seated in the new lobby; an
 // away player follows the old room's link), and a solo game against the computer from the

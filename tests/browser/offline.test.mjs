@@ -1,4 +1,4 @@
-// Losing the server (issue 32): a move confirmed while the connection is down says so and
+// Losing the server: a move confirmed while the connection is down says so and
 // is sent once the connection is back, if it still stands; while the page is visible the
 // retries come within 2 s, so the page is back within 2 s of the server.
 //

@@ -1,4 +1,4 @@
-// Placing as on Board Game Arena (issue 32): a click on the tile being placed turns it
+// Placing as on Board Game Arena: a click on the tile being placed turns it
 // through the rotations legal on that cell, with a visible turn every time (even when the
 // new rotation looks the same); a click on the tile in the action bar does too; the meeple
 // spots never overlap at any zoom, and each says what it claims and what it is worth.

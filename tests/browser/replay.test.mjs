@@ -56,7 +56,7 @@ test('a finished game steps forward and back, deep-links with ?move=K, and ends 
     const last = page.locator('[data-testid="replay-board"] [data-testid="last-placed"]');
     assert.equal(await last.count(), 1, 'the last placement is highlighted');
     assert.deepEqual([await last.getAttribute('data-x'), await last.getAttribute('data-y')], [String(record.moves[0].x), String(record.moves[0].y)]);
-    // The banner words the move as the log does (issue 32): "placed", "claimed a city"...
+    // The banner words the move as the log does: "placed", "claimed a city"...
     assert.match(await page.locator('[data-testid="replay-step"]').textContent(), /Move 1 of \d+.*Ann (placed|claimed|extended|closed|put)/);
     await page.click('[data-testid="replay-next"]');
     await page.click('[data-testid="replay-prev"]');

@@ -1,4 +1,4 @@
-// The review of a finished game (issue 31) in Chromium against the real server: a solo game
+// The review of a finished game (docs/analysis.md) in Chromium against the real server: a solo game
 // against the computer ends, the server analyses it in the background (fast here:
 // ANALYSIS_MS), the end dialog offers "Review the game" once it is done, the replay viewer
 // shows the evaluation graph, the N key steps to a marked mistake, and the better move is

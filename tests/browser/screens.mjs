@@ -1,7 +1,7 @@
 // Screenshots of the pages a player sees, at a 1366x768 laptop and a 390x844 phone: the
 // start page, the lobby, a game in progress (the player's turn, a tile on a cell with its
-// meeple spots) and the end screen. Not a test: a look for the eye (issue 32's before and
-// after). CARC_WEB_ROOT picks the client served.
+// meeple spots) and the end screen. Not a test: a look for the eye (docs/screens-32/, before
+// and after). CARC_WEB_ROOT picks the client served.
 //
 //   node tests/browser/screens.mjs OUT_DIR PREFIX
 

@@ -1,4 +1,4 @@
-// Set-ups shared by the tests of issue 32: a game played from node up to a turn of seat 0,
+// Set-ups shared by the board's browser tests: a game played from node up to a turn of seat 0,
 // then handed to a page holding seat 0's token.
 
 import { startRoom, playUntil, spreadPick, openWithToken } from './wsclient.mjs';

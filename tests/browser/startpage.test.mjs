@@ -1,4 +1,4 @@
-// The start page (issue 32): usable fast on loopback, every module and the tile catalogue
+// The start page: usable fast on loopback, every module and the tile catalogue
 // asked for at once (measured with the Performance API and printed); a game against the
 // computer with the number of computer players and their level; "Play again" in such a
 // game starts the next one at once, in the same seat and colour.

@@ -1,5 +1,5 @@
 // A turn-based game between two browser contexts where Bob's tab is closed between turns
-// (protocol 1.4): when his turn comes, the server sends Web Push to a local HTTPS endpoint
+// (docs/turn-based.md): when his turn comes, the server sends Web Push to a local HTTPS endpoint
 // (this test's push service: it decrypts the message with the subscription's private key
 // and checks the VAPID signature) and the room's webhook to a local HTTP receiver. The push
 // is handed to Bob's real service worker in Chromium (DevTools' deliverPushMessage, as a push

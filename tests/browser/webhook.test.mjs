@@ -1,4 +1,4 @@
-// The room's webhook from the lobby (protocol 1.4), in Chromium against the real server
+// The room's webhook from the lobby (docs/turn-based.md), in Chromium against the real server
 // (--allow-private-hooks, so a receiver on loopback may be named): only the host has the
 // control; a bad address is refused in the page and nothing is sent; the URL never reaches
 // another player; removing and setting again work; the game's first "your turn" reaches a

@@ -1,4 +1,4 @@
-// "Your games" on another device (protocol 1.4): a browser holds seats in a turn-based game
+// "Your games" on another device (docs/turn-based.md): a browser holds seats in a turn-based game
 // where it is its turn, one where it is the other player's, and a finished game; a second
 // browser context opens the transfer link (the player key in the URL fragment, shown with a
 // QR code) and lists the same games: "your turn" first with the bank time left, then the

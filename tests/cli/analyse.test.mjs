@@ -70,7 +70,7 @@ test('a record that breaks a rule is refused as replay refuses it, and nothing i
 
 test('a discard has no label and no best move', () => {
   // C (a city on every side) fits nowhere next to the start tile's road sides once the
-  // start is surrounded: simplest, a record whose second move discards (record-format.md).
+  // start is surrounded: simplest, a record whose second move discards (docs/record-format.md).
   const record = {
     format: 'carcassonne-record/1', players: 3, final: true,
     moves: [

@@ -1,4 +1,4 @@
-// The cluster tests' tools (issue 11): a real cluster from scripts/cluster.sh (throwaway
+// The cluster tests' tools (docs/cluster.md): a real cluster from scripts/cluster.sh (throwaway
 // PostgreSQL, N real nodes, real HAProxy, all on 127.0.0.1), psql for the stored logs, and
 // players that behave like the web client: they reconnect after any close (4302 at once),
 // retry a refused upgrade, take their seat back by token, and play random legal moves.

@@ -1,4 +1,4 @@
-// Several nodes on PostgreSQL behind HAProxy (issue 11), for real: a node killed with
+// Several nodes on PostgreSQL behind HAProxy (docs/cluster.md), for real: a node killed with
 // SIGKILL mid-game, a node paused past its lease, and PostgreSQL restarted mid-game. In
 // every case every game finishes, each room's stored log has no gap and no duplicate,
 // every placement a client saw is in the log (and no cell ever showed two histories), and
@@ -18,7 +18,7 @@ before(async () => { cluster = await Cluster.up(3, { leaseMs: LEASE_MS }); });
 after(() => { Player.stopAll(); cluster?.down(); });
 
 function moves(p) { return p.placed.size; }
-let extraParts = 0; // builders' extra parts in the finished games' records (traders.md)
+let extraParts = 0; // builders' extra parts in the finished games' records (Traders & Builders)
 
 /** Plays `rooms` to the end and checks them against the stored logs and the records. */
 async function finishAndCheck(rooms, ms = 120000) {

@@ -1,4 +1,4 @@
-// Turn-based rooms in a cluster (protocol 1.4): the node holding a turn-based room is
+// Turn-based rooms in a cluster (docs/turn-based.md): the node holding a turn-based room is
 // killed while nobody is connected; when the bank runs out, the deadline fires once, on
 // another node (the one that claims the room from the database after the dead node's lease).
 // Banks last an hour at least: every node reads its clock offset from one file

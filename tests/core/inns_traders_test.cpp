@@ -43,7 +43,7 @@ TEST_CASE("tile sets of the big boxes: 89 with inns, 95 with traders, gardens re
   CHECK(count(ExpansionSet{}.with(Expansion::Abbot), Tile::T8g) == 0);  // only with traders
   CHECK(count({}, Tile::I1) == 0);
   CHECK(count({}, Tile::T1) == 0);
-  // Six seats only with inns; special figures as each contract gives them.
+  // Six seats only with inns; special figures as each expansion's page gives them.
   for (int bits = 0; bits < 16; ++bits) {
     const ExpansionSet set = ExpansionSet::from_bits(static_cast<std::uint8_t>(bits));
     CAPTURE(bits);
@@ -116,7 +116,7 @@ TEST_CASE("random games of all 16 sets replay from their records, extra parts an
 }
 
 TEST_CASE("where the new figures may go: the big meeple as a meeple, builder and pig beside their owner's follower") {
-  // traders.md's worked example up to move 4: seat 0 holds U for (2,0).
+  // tests/core/data/traders_worked_example.json up to move 4: seat 0 holds U for (2,0).
   Game g = Game::replay(2, kTraders);
   const std::vector<Move> opening = {
       place_fig(Tile::T15, 0, -1, 90, "N", Figure::Meeple), Move::place(Tile::E, {0, -2}, Rotation::quarters(2)),

@@ -177,7 +177,7 @@ TEST_CASE("a discard with the bag empty passes the turn, and that player is done
   }
   CHECK_FALSE(g.anyone_holds());
   CHECK(g.play(Move::place(Tile::U, Cell{100, 100}, Rotation{})) == RuleError::GameOver);
-  // A discard earlier, with tiles still to draw, keeps the turn instead (record-format.md).
+  // A discard earlier, with tiles still to draw, keeps the turn instead (docs/record-format.md).
 }
 
 }  // namespace carc::test

@@ -1,4 +1,4 @@
-// The rules of rules.md, one short game each. The start tile D is at (0,0): city north, road
+// The rules of docs/rules.md, one short game each. The start tile D is at (0,0): city north, road
 // west-east, field south. Moves alternate seat 0, seat 1, ... unless a discard keeps the turn.
 // Coordinates: x grows east, y grows SOUTH. Rotations are clockwise.
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
-// Every tile of tiles.md under every rotation: its sides, its features and the ports that
-// name them, checked on a board against a table copied from tiles.md by hand.
+// Every tile of docs/tiles.md under every rotation: its sides, its features and the ports that
+// name them, checked on a board against a table copied from docs/tiles.md by hand.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -40,7 +40,7 @@ FeatureSpec field(const char* ports, std::vector<int> touches = {}) { return {Ki
 FeatureSpec cloister() { return {Kind::Monastery, {"C"}, false, {}}; }
 const char* kAll = "NL NR EL ER SL SR WL WR";
 
-// The catalog table of tiles.md, row by row.
+// The catalog table of docs/tiles.md, row by row.
 const std::vector<TileSpec>& specs() {
   static const std::vector<TileSpec> s = {
       {'A', 2, "ffrf", {cloister(), road("S"), field(kAll)}},

@@ -143,7 +143,7 @@ void Harness::lobby(Tracked* t) {
       json m{{"type", "settings"}};
       if (a & 1) m["turn_seconds"] = kTurn[(a >> 1) % kTurn.size()];
       if (a & 0x10) m["away_seconds"] = kAway[(a >> 5) % kAway.size()];
-      if (b & 0x08) {  // a set of the four expansions (issue 33: inns' six seats, builders)
+      if (b & 0x08) {  // a set of the four expansions (inns' six seats, builders)
         json ids = json::array();
         for (int e = 0; e < kExpansionKinds; ++e) {
           if ((b >> (4 + e)) & 1) ids.push_back(std::string(expansion_name(static_cast<Expansion>(e))));

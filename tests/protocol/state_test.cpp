@@ -163,7 +163,7 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
         case 5:
           r.settings.turn_seconds = rng.below(2) == 0 ? std::optional<int>() : std::optional<int>(10 + static_cast<int>(rng.below(100)));
           r.settings.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(100)));
-          // The expansions too (README.md of ../shared/expansions): any set of the four.
+          // The expansions too (docs/expansions.md): any set of the four.
           r.settings.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(16)));
           r.settings.pace = rng.below(2) == 0 ? protocol::Pace::Live : protocol::Pace::TurnBased;
           r.settings.bank_seconds = 3600 + static_cast<int>(rng.below(1000));

@@ -269,7 +269,7 @@ test('the records in tests/core/data: the reference gives what they expect, the 
     if (Array.isArray(record.expansions) && record.expansions.length) {
       // The reference is the base game (web-client/js/rules.js, docs/expansions.md): it
       // refuses a record with expansions; the engine is held to the record's own expectation.
-      // A record refused as a whole for its player count (inns.md: 7 players) may be refused
+      // A record refused as a whole for its player count (7 players, even with the inns) may be refused
       // for that first.
       const whole = record.expect?.error === 'record' && record.expect?.move === null;
       const codes = whole ? ['expansions', 'players'] : ['expansions'];

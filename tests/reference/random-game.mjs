@@ -15,7 +15,7 @@ export function rng(seed) {
   };
 }
 
-// The 71 tiles of the bag (tiles.md), minus `reserved` copies.
+// The 71 tiles of the bag (docs/tiles.md), minus `reserved` copies.
 export function bagWithout(reserved = {}) {
   const bag = [];
   for (const l of LETTERS) {

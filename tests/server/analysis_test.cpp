@@ -1,4 +1,4 @@
-// The analysis of finished games against the real server (issue 31): queued when a game
+// The analysis of finished games against the real server (docs/analysis.md): queued when a game
 // with a human ends, done in the background, served at GET /api/rooms/<id>/analysis, carried
 // on after a crash, and never in the way of a live computer player's turn. The server runs
 // analyses at its normal priority here (--analysis-priority normal): under SCHED_IDLE, a

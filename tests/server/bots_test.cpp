@@ -1,4 +1,4 @@
-// Computer players, clocks and absent players (protocol 1.1) against the real server: the
+// Computer players, clocks and absent players (docs/protocol.md) against the real server: the
 // host's lobby requests and their refusals, a game of computer players watched to the end
 // (its scores equal a replay of its record), a player who drops on their turn, a clock that
 // runs out, and restarts in the middle of a clock and of a computer player's turn.
@@ -21,7 +21,7 @@ json record_of(const ServerProcess& server, const std::string& room) {
 }
 
 // The record's placements: a drawn tile with no legal place is discarded, and the record
-// lists the discard as an entry of its own (record-format.md), rare but possible on any turn.
+// lists the discard as an entry of its own (docs/record-format.md), rare but possible on any turn.
 json placements(const json& record) {
   json out = json::array();
   for (const auto& m : record["moves"]) {

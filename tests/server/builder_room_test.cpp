@@ -1,4 +1,4 @@
-// The builder's two-part turn in a room (traders.md, "Protocol additions"), on RoomLogic
+// The builder's two-part turn in a room (docs/expansions/traders-builders.md), on RoomLogic
 // alone with the time injected: a seeded game is searched for a placement that triggers a
 // builder, the room is restored just before it (as after a restart), and the turn is
 // played through its protocol: one patch and one stored move per part, turn.extra, the

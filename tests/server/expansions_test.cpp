@@ -1,4 +1,4 @@
-// Expansions against the real server (../shared/expansions/README.md, river.md, abbot.md):
+// Expansions against the real server (docs/expansions/, the River and the Abbot):
 // choosing them (POST /api/rooms, the lobby's settings), the tile catalog per set, the
 // abbot's figure and take-back over the protocol with every refusal code, and a whole
 // river + abbot game played to the end through a crash and a restart, its record
@@ -125,7 +125,7 @@ TEST_CASE("POST /api/replay replays a record of any set and stores nothing; othe
     if (const auto* d = std::get_if<TileDiscarded>(&e)) moves.push_back(Move::discard(d->tile));
   }
   json record = protocol::record_json(4, moves, true, g.expansions());
-  record["note"] = std::string(1000, 'n');  // extra keys are welcome (record-format.md)
+  record["note"] = std::string(1000, 'n');  // extra keys are welcome (docs/record-format.md)
   const std::string big = record.dump();
   REQUIRE(big.size() > 4096);
   const auto whole = http(server.port(), "POST", "/api/replay", big);

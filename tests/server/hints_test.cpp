@@ -1,4 +1,4 @@
-// Hints (issue 31) against the real server: settings.hints and its default (on when one
+// Hints (docs/protocol-details.md) against the real server: settings.hints and its default (on when one
 // human plays against computer players), the host's choice kept by a restart and by a
 // rematch, the counts kept by a restart, the hint sent to the asking player only and counted once a turn in
 // players[].hints, and each refusal (not_joined, not_started, hints_off, not_your_turn,

@@ -43,7 +43,7 @@ TEST_CASE("/api/tiles, /healthz and /metrics") {
   const auto tiles = http(server.port(), "GET", "/api/tiles");
   REQUIRE(tiles.status == 200);
   const json t = json::parse(tiles.body);
-  // Every tile the server knows (../shared/expansions/README.md): the 24 base tiles have
+  // Every tile the server knows (docs/expansions.md): the 24 base tiles have
   // no expansion.
   int base = 0;
   for (const auto& tile : t["tiles"]) base += tile["expansion"].is_null() ? 1 : 0;

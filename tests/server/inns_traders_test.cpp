@@ -1,5 +1,5 @@
-// Inns & Cathedrals and Traders & Builders in rooms (inns.md, traders.md, "Protocol
-// additions"), against the real server: six seats with inns (pink), the lobby's refusals,
+// Inns & Cathedrals and Traders & Builders in rooms (docs/expansions/, "On the wire" of
+// each page), against the real server: six seats with inns (pink), the lobby's refusals,
 // every special figure offered and refused over the protocol, a builder's two-part turn
 // over WebSockets with a reconnect and a crash between the parts (SQLite), and a six-player
 // game with all four expansions to the end, its breakdown, its record and its rematch.

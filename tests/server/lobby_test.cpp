@@ -1,4 +1,4 @@
-// Lobby life and rematch (protocol 1.2) against the real server: leave, the host's seat
+// Lobby life and rematch (docs/protocol.md) against the real server: leave, the host's seat
 // passing on, kick (the kicked token stops working), rematch (rotated seats, one room for
 // repeated requests, tokens, the old room's `rematch`), each refusal, and a restart keeping
 // all of it.

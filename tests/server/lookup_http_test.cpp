@@ -1,4 +1,4 @@
-// Lookups of unknown rooms over HTTP and WebSocket upgrades (issue 29), against the real
+// Lookups of unknown rooms over HTTP and WebSocket upgrades (docs/configuration.md), against the real
 // server: the address's budgets are charged before any storage work, a miss asked again
 // costs no storage, and a flood is answered 404 or 429, never 5xx.
 #include <map>

@@ -1,4 +1,4 @@
-// Lookups of rooms that are not in memory (issue 29): storage is asked once per missing id
+// Lookups of rooms that are not in memory (docs/configuration.md): storage is asked once per missing id
 // (misses are remembered, bounded and expiring, and forgotten when the room appears), a
 // bounded number of loads run at once, and a load that fails on the way still answers.
 #include <future>

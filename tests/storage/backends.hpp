@@ -1,4 +1,4 @@
-// The backends the storage suite runs on (issue 11: the same suite on both). Each test
+// The backends the storage suite runs on (docs/cluster.md: the same suite on both). Each test
 // asks for fresh ones and runs its body once per backend.
 #pragma once
 

@@ -91,7 +91,7 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   CHECK(encode_action(58, 57, samples()[11]) == "M 58 57 3 0 9 X,discard auto");
   CHECK(encode_action(3, 1, samples()[0]) == "S 3 1 0 5:Alice 64:" + std::string(64, 'a') + " - host");
   CHECK(encode_action(3, 1, samples()[2]) == "S 3 1 1 0: 1:h easy");
-  // Live settings at the defaults keep the format of protocol 1.1; others carry the pace.
+  // Live settings at the defaults keep the oldest format; others carry the pace.
   CHECK(encode_action(4, 1, samples()[5]) == "T 4 1 60 -");
   CHECK(encode_action(4, 1, samples()[15]) == "T 4 1 - 60 turn_based 3600 0");
   CHECK(encode_action(4, 1, samples()[18]) == "W 4 1 -");
@@ -104,10 +104,10 @@ TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expans
   using carc::protocol::Pace;
   const std::pair<const char*, SettingsChanged> cases[] = {
       {"T 4 1 60 -", SettingsChanged{60, std::nullopt}},
-      {"T 4 1 - 60 3", SettingsChanged{std::nullopt, 60, kRiverAbbot}},  // as issue 28 wrote them
-      {"T 4 1 - 60 turn_based 3600 0", SettingsChanged{std::nullopt, 60, {}, Pace::TurnBased, 3600, 0}},  // issue 30
+      {"T 4 1 - 60 3", SettingsChanged{std::nullopt, 60, kRiverAbbot}},  // as the first expansions wrote them
+      {"T 4 1 - 60 turn_based 3600 0", SettingsChanged{std::nullopt, 60, {}, Pace::TurnBased, 3600, 0}},  // turn-based rooms
       {"T 4 1 90 - 3 live 7200 600", SettingsChanged{90, std::nullopt, kRiverAbbot, Pace::Live, 7200, 600}},
-      {"T 4 1 - 60 live 259200 86400 hints", SettingsChanged{std::nullopt, 60, {}, Pace::Live, 259200, 86400, true}},  // issue 31
+      {"T 4 1 - 60 live 259200 86400 hints", SettingsChanged{std::nullopt, 60, {}, Pace::Live, 259200, 86400, true}},  // hints
       {"T 4 1 90 - 3 turn_based 3600 0 no_hints", SettingsChanged{90, std::nullopt, kRiverAbbot, Pace::TurnBased, 3600, 0, false}},
   };
   for (const auto& [payload, want] : cases) {

@@ -1,4 +1,4 @@
-// The same behaviour on both backends where the two used to differ (issue 29): start-up
+// The same behaviour on both backends where the two used to differ: start-up
 // loads only what can still be played, and a room whose write was refused for what it
 // found is forgotten by the store, so its later writes are refused the same way.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Durable games end to end (issue 4): the real carcassonne-server, real WebSockets,
+// Durable games end to end (docs/durability.md): the real carcassonne-server, real WebSockets,
 // SIGKILL and restarts on the same data folder.
 #include <doctest/doctest.h>
 

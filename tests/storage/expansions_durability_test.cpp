@@ -1,4 +1,4 @@
-// Durable games with Inns & Cathedrals and Traders & Builders (issue 33): SIGKILL between
+// Durable games with Inns & Cathedrals and Traders & Builders (docs/expansions/): SIGKILL between
 // the two parts of a builder's turn restores the extra part from SQLite (each part is one
 // stored move); a six-seat inns room and a game with all four expansions survive a crash
 // in the middle and finish to the scores their record replays to.

@@ -1,5 +1,5 @@
 // The real carcassonne-server as a child process, and blocking HTTP / WebSocket clients
-// that keep the public state by applying every patch (durability tests, issue 4).
+// that keep the public state by applying every patch (durability tests, docs/durability.md).
 #pragma once
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// Player keys end to end (protocol 1.4, "your games" on every device): the real server, its
+// Player keys end to end (docs/turn-based.md, "your games" on every device): the real server, its
 // HTTP API, and the SQLite file it writes. A key is only ever sent in a header; the database
 // keeps its hash and the seat tokens sealed; a revoked key stops working; bad input changes
 // nothing.

@@ -1,5 +1,5 @@
-// Notifications are sent at least once and, within one process, at most once (protocol 1.4,
-// docs/turn-based.md "At least once"): the stored move is the outbox, so a kill -9 between
+// Notifications are sent at least once and, within one process, at most once
+// (docs/turn-based.md "At least once"): the stored move is the outbox, so a kill -9 between
 // storing it and sending is notified after the restart, once; and a room restored while its
 // notice is still being retried does not send that notice a second time.
 #include <doctest/doctest.h>

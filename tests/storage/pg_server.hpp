@@ -1,4 +1,4 @@
-// The test process's throwaway PostgreSQL (issue 11): started on first use by
+// The test process's throwaway PostgreSQL (docs/cluster.md): started on first use by
 // scripts/pg-throwaway.sh in a temp folder, on 127.0.0.1 and a free port, as an
 // unprivileged user; stopped and removed when the process exits. Each test takes a fresh
 // database of its own.

@@ -1,4 +1,4 @@
-// What only the PostgreSQL store has (issue 11): schema versions and the databases it
+// What only the PostgreSQL store has (docs/cluster.md): schema versions and the databases it
 // refuses (left untouched), an unreachable server, leases and the fence on owner + epoch,
 // takeover, handoff, and a server restart under it.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// Notifications outside the page end to end (protocol 1.4): the real server sends Web Push
+// Notifications outside the page end to end (docs/turn-based.md): the real server sends Web Push
 // to a local HTTPS endpoint (its certificate trusted through --extra-ca) and the room's
 // webhook to a local HTTP receiver (--allow-private-hooks). The test subscribes with keys it
 // makes, decrypts the push with its own private key (RFC 8291, written here independently of

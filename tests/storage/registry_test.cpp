@@ -1,6 +1,6 @@
 // The registry with the real writer and store, without sockets: rooms created, found and
 // loaded without blocking the caller, and room expiry decided on the room's strand
-// (issue 12's race: a room expired between an upgrade's find() and its attach()).
+// (the race of a room expired between an upgrade's find() and its attach()).
 #include <doctest/doctest.h>
 
 #include <boost/asio/io_context.hpp>

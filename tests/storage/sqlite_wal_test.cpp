@@ -1,4 +1,4 @@
-// A WAL checkpoint that fails (issue 29): counted, logged once per episode, the log's size
+// A WAL checkpoint that fails: counted, logged once per episode, the log's size
 // and the counts visible to /metrics (RoomStore::health), and checkpoints succeed again once
 // the cause is gone.
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-// A database that stops answering (issue 29): a real PostgreSQL behind a TCP relay that
+// A database that stops answering (docs/cluster.md): a real PostgreSQL behind a TCP relay that
 // the test freezes (stops forwarding without closing anything). The node's writes fail
 // instead of hanging, nothing it acknowledged is lost, its rooms go to another node once
 // its lease ran out, and it recovers by itself when the relay flows again. The lease is

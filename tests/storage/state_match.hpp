@@ -1,6 +1,6 @@
 // Compares a public state seen by clients of an older server with today's: every field the
-// old one had must be there with the same value; fields added since (protocol 1.1/1.2:
-// settings, clocks, bots, rematch) may be new.
+// old one had must be there with the same value; fields added since (settings, clocks,
+// bots, rematch) may be new.
 #pragma once
 
 #include <string>

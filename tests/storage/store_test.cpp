@@ -223,7 +223,7 @@ TEST_CASE("store: purge removes finished games after their time and idle rooms, 
 }
 
 TEST_CASE("store: concurrent writers, each failure reported with its own reason") {
-  // Issue 12: the SQLite store used to keep the last error in the object and callers read
+  // The SQLite store used to keep the last error in the object and callers read
   // it after the call (last_error()), when another thread's write could already have
   // replaced it. Every write now returns its own outcome; here each thread's refusals
   // must name the thread's own room.

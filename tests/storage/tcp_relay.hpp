@@ -1,4 +1,4 @@
-// A small TCP relay for tests (issue 29): listens on 127.0.0.1 and a free port, forwards
+// A small TCP relay for tests: listens on 127.0.0.1 and a free port, forwards
 // every connection to `upstream`, both ways, on a thread of its own. freeze() stops
 // forwarding without closing anything (a half-open network: the peers' kernels keep
 // acknowledging what fits in the buffers, nobody answers); thaw() lets it flow again.

@@ -1,4 +1,4 @@
-// Turn-based rooms end to end (protocol 1.4): the real server, a bank that runs out while
+// Turn-based rooms end to end (docs/turn-based.md): the real server, a bank that runs out while
 // the server is down and while the room is out of memory. Banks last an hour at least, so
 // each run of the server is started "later" with CARC_TEST_CLOCK_OFFSET_MS (a test-only
 // shift of the server's wall clock); the deadlines themselves are the server's.

@@ -1,4 +1,4 @@
-// What the writer owes its callers when things go wrong (issue 29): a task's error reaches
+// What the writer owes its callers when things go wrong (docs/durability.md): a task's error reaches
 // whoever waits for it, a full queue answers at once, reads never cut the writer's passes
 // into extra transactions; and the thread-free batching half (WriteBatcher), driven pass by
 // pass without a thread.

@@ -80,7 +80,7 @@ json board_json(const Game* g, const Ruleset& rules) {
   return board;
 }
 
-// bag.tiles: the kinds of the game's tile set (README.md of ../shared/expansions), a
+// bag.tiles: the kinds of the game's tile set (docs/expansions.md), a
 // start tile with no other copy left out.
 json bag_json(const Game* g, const Ruleset& rules) {
   json tiles = json::object();

@@ -1,7 +1,7 @@
 // The test oracle for the public state: the state built as a JSON document, the way the
 // server did before it wrote patches from what changed (nlohmann::json trees, json::diff).
 // Slow and simple on purpose: the text writer and the patcher of room_state.hpp must
-// agree with it on every document (issue 9).
+// agree with it on every document (docs/architecture.md).
 #pragma once
 
 #include <deque>
@@ -27,7 +27,7 @@ class OracleEvents {
   void append(const std::vector<Event>& events);
   void append_started();
   const json& list() const { return list_; }
-  // turn.number: both parts of a builder's turn (traders.md) have the number of part 1.
+  // turn.number: both parts of a builder's turn (Traders & Builders) have the number of part 1.
   int turn_number(bool in_extra_part) const { return in_extra_part ? next_turn_ - 1 : next_turn_; }
 
  private:

@@ -1,4 +1,4 @@
-// The web client's part of the River and the Abbot (../shared/expansions/): tile ids beyond
+// The web client's part of the River and the Abbot (docs/expansions.md): tile ids beyond
 // one letter, the water and gardens on the tiles, the abbot's spots and the take-back in
 // the draft and in the play message, the game's tile set, the log of a take-back, the end
 // screen's columns, and expansion records in the browser's base-game replay.
@@ -162,7 +162,7 @@ test('the end screen\'s columns: gardens and abbots only when the result has the
 });
 
 test('the log of the Abbot\'s worked example: the abbot placed, taken back (+4), placed again', () => {
-  // The events the server sends for abbot.md's worked example (start tile D).
+  // The events the server sends for tests/core/data/abbot_worked_example.json (start tile D).
   const ex = data('abbot_worked_example.json');
   const events = [{ id: 0, type: 'started' }];
   ex.moves.forEach((m, i) => {

@@ -1,6 +1,6 @@
 // The client's feature map (web-client/js/features.js) and log narration (narrate.js),
 // checked against the independent reference rules (web-client/js/rules.js): the features the
-// map sees completed, scored as rules.md says, give the reference's score after every move.
+// map sees completed, scored as docs/rules.md says, give the reference's score after every move.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Hints (issue 31): when the client may ask, which answer belongs to the turn on screen, the
+// Hints (docs/protocol-details.md): when the client may ask, which answer belongs to the turn on screen, the
 // ghost of the hinted move (shared with the replay review's better move), and the H key.
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// The web client's part of Inns & Cathedrals and Traders & Builders (../shared/expansions/
-// inns.md, traders.md): the marks on the tiles and field I, the special figures, the figure
+// The web client's part of Inns & Cathedrals and Traders & Builders (the pages of
+// docs/expansions/): the marks on the tiles and field I, the special figures, the figure
 // picker in the draft and the play message, the builder's extra part in words, goods and
 // figures in the log, the feature map's strength, and the end screen's columns.
 
@@ -180,7 +180,7 @@ test('goods and the builder in the log; a big meeple counts 2, a builder and a p
   assert.equal(goodsWords({ wine: 1, grain: 0, cloth: 2 }), '1 wine, 2 cloth');
   assert.equal(expansionLine({ id: 9, type: 'extra', turn: 6, seat: 0 }).type, 'extra');
   assert.equal(expansionLine({ id: 9, type: 'scored' }), null);
-  // The traders.md worked example through narrate(): the builder, the pig, the extra tile.
+  // tests/core/data/traders_worked_example.json through narrate(): the builder, the pig, the extra tile.
   const ev = (o) => ({ type: 'placed', ...o });
   const events = [
     ev({ id: 1, turn: 1, seat: 0, tile: 'T15', x: 0, y: -1, rotation: 90, meeple: 'N' }),
@@ -220,7 +220,7 @@ test('goods and the builder in the log; a big meeple counts 2, a builder and a p
 test('inn roads and cathedral cities in the meeple step\'s points; the marks in words', () => {
   setLanguage('en');
   const tiles = four.tiles;
-  // I16 (inn, road W-S) east of the start tile, as in inns.md's worked example.
+  // I16 (inn, road W-S) east of the start tile, as in tests/core/data/inns_worked_example.json.
   const s = { board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: null }] };
   const info = projectSpots(s, tiles, { x: 1, y: 0, tile: 'I16', rotation: 0, ports: ['W'], seat: 0 });
   assert.equal(info.W.points, 0, 'an unfinished inn road is worth nothing at the end');

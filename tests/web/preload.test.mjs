@@ -1,4 +1,4 @@
-// The start page asks for every module and the tile catalogue at once (issue 32): each
+// The start page asks for every module and the tile catalogue at once: each
 // module reachable from app.js has its <link rel="modulepreload"> in index.html.
 import test from 'node:test';
 import assert from 'node:assert/strict';

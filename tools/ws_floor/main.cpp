@@ -1,5 +1,5 @@
 // A rules-free WebSocket server in C++ that speaks what the load generator uses of
-// shared/protocol.md, move for move as ../shared/bench/peer-node.mjs does (the same made-up
+// docs/protocol.md, move for move as bench/peer-node.mjs does (the same made-up
 // legal lists of 40 placements, the same patches), on one thread over raw epoll. It exists
 // to measure the load generator: no server with rules here is fast enough to show how many
 // moves a second the generator can drive on one core, so this one does as little as a

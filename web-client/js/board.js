@@ -105,7 +105,7 @@ export class Board {
     return { w, h, insets, covers };
   }
 
-  /** Whether this is a touch screen (the sizes of issue 14 differ). */
+  /** Whether this is a touch screen (view.js's sizes differ). */
   static touch() {
     return !!globalThis.matchMedia?.('(pointer: coarse)').matches;
   }

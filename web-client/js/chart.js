@@ -14,7 +14,7 @@ export function scoreSeries(events, seats) {
   const bySeat = new Map(out.map((s) => [s.seat, s]));
   const gains = out.map(() => new Array(moves + 2).fill(0));
   for (const ev of list) {
-    // Goods majorities score at the end (traders.md); a pig adds `bonus` to its owner's points.
+    // Goods majorities score at the end (Traders & Builders); a pig adds `bonus` to its owner's points.
     const goods = ev.type === 'goods_scored';
     if (ev.type !== 'scored' && !goods) continue;
     for (const seat of ev.seats ?? []) {

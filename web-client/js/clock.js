@@ -1,4 +1,4 @@
-// Turn clocks and presence, as pure functions of the state and of "now" (protocol 1.1:
+// Turn clocks and presence, as pure functions of the state and of "now" (docs/protocol.md:
 // turn.deadline and server_time are milliseconds since the epoch on the server's clock).
 
 /** How far the server's clock is ahead of ours (ms), from a welcome or state message. */

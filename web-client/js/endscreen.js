@@ -32,7 +32,7 @@ function renderTable(table, state, mySeat) {
   const result = state.result;
   const labels = { road: t('end.roads'), city: t('end.cities'), monastery: t('end.monasteries'), field: t('end.fields'), ...expansionLabels() };
   const KINDS = breakdownKinds(result.breakdown);
-  // Hints asked (issue 31): a column while the room had them on or anyone asked one.
+  // Hints asked: a column while the room had them on or anyone asked one.
   const hints = !!state.settings?.hints || (state.players ?? []).some((p) => (p.hints ?? 0) > 0);
   table.replaceChildren(h('thead', {}, h('tr', {},
     h('th', { class: 'who', scope: 'col', text: t('end.player') }),

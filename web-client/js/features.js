@@ -1,6 +1,6 @@
 // Which placed tiles form which roads, cities, monasteries and fields, and whose meeples
 // stand on them: a union-find over the features of the placed tiles, built placement by
-// placement from the public board and the tile catalog (see tiles.md for the ports).
+// placement from the public board and the tile catalog (see docs/tiles.md for the ports).
 // Pure: no DOM, so node can test it. The log and the final-scoring animation read it;
 // the server's events stay the authority on points.
 
@@ -45,7 +45,7 @@ export class FeatureMap {
     for (const c of gone.cells) keep.cells.add(c);
     keep.open += gone.open;
     keep.pennants += gone.pennants;
-    keep.inn ||= gone.inn; // inns.md: an inn or cathedral anywhere marks the whole feature
+    keep.inn ||= gone.inn; // an inn or cathedral anywhere marks the whole feature
     keep.cathedral ||= gone.cathedral;
     keep.meeples.push(...gone.meeples);
     this.parent[b] = a;
@@ -70,7 +70,7 @@ export class FeatureMap {
     };
   }
 
-  /** The seats with the highest strength on a feature (who would score it): a big meeple counts 2, a builder or pig 0 (inns.md, traders.md). */
+  /** The seats with the highest strength on a feature (who would score it): a big meeple counts 2, a builder or pig 0 (docs/expansions/). */
   owners(root) {
     const count = new Map();
     const strength = { big: 2, builder: 0, pig: 0 };
@@ -154,7 +154,7 @@ export class FeatureMap {
     return { touched, roots, claimed, completed: out };
   }
 
-  /** The abbot take-back (abbot.md): the seat's abbot leaves the monastery or garden at `cell`. */
+  /** The abbot take-back: the seat's abbot leaves the monastery or garden at `cell`. */
   takeBack(cell, seat) {
     const c = this.cells.get(cellKey(cell.x, cell.y));
     if (!c) return;

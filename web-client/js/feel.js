@@ -37,7 +37,7 @@ export class PlayFeel {
     }, AWAY_REFRESH_MS);
   }
 
-  /** Every server message (welcome and state carry server_time, protocol 1.1). */
+  /** Every server message (welcome and state carry server_time, docs/protocol.md). */
   onMessage(msg) {
     if ((msg?.type === 'welcome' || msg?.type === 'state') && Number.isFinite(msg.server_time)) this.ticker.sync(msg.server_time);
   }

@@ -78,7 +78,7 @@ export function describeGame(game, info, { turnSeat = null, offline = false } = 
 }
 
 /**
- * "Your games" in the order of protocol 1.4's start page: the games waiting for you first
+ * "Your games" in the order of the start page (docs/turn-based.md): the games waiting for you first
  * (the nearest deadline first), then the others going on or gathering, then finished ones;
  * games not described yet keep their place among the others.
  */

@@ -166,7 +166,7 @@ export function tileShapes(tileDef) {
     monastery: monasteryFeature ? { id: monasteryFeature.id, center: [50, 50] } : null,
     kinds: {},
     rivers: [], // the River: [{d, points, end, pond}]
-    garden: null, // a garden (abbot.md): {id, center}
+    garden: null, // a garden (docs/expansions/abbot.md): {id, center}
   };
   const roadSidesAll = tileDef.features.filter((f) => f.kind === 'road').flatMap((f) => f.ports.filter((p) => SIDES.includes(p)));
 
@@ -174,7 +174,7 @@ export function tileShapes(tileDef) {
     out.kinds[f.id] = f.kind;
     if (f.kind === 'city') {
       const sides = f.ports.filter((p) => SIDES.includes(p));
-      const tpl = cityTemplate(sides, hasInnerField(tileDef)); // inns.md, traders.md: field I between cities
+      const tpl = cityTemplate(sides, hasInnerField(tileDef)); // field I between cities (Inns, Traders)
       if (!tpl) continue;
       const area = rotSegs(tpl.shape.area, tpl.deg);
       const walls = tpl.shape.walls.map((w) => rotSegs(w, tpl.deg));
@@ -281,7 +281,7 @@ export function tileShapes(tileDef) {
       }
     }
     const dist = distanceTransform(free);
-    // Field I (inns.md) is what the side fields leave free, from the point nearest the middle.
+    // Field I (docs/tiles.md) is what the side fields leave free, from the point nearest the middle.
     const inner = new Uint8Array(free);
     const sides = out.fields.some((f) => f.ports.includes('I')) ? out.fields.map((f) => f.ports.filter((p) => p !== 'I').map((p) => HALF_POINT[p])) : [];
     for (const seeds of sides) floodFill(free, seeds).forEach((v, k) => { if (v) inner[k] = 0; });

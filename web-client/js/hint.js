@@ -1,4 +1,4 @@
-// Hints (issue 31): the Hint button of the action bar (and the H key), the hinted move drawn
+// Hints (docs/protocol-details.md): the Hint button of the action bar (and the H key), the hinted move drawn
 // as a ghost tile with its figure (the same ghost the replay review draws for a better
 // move), and the host's checkbox in the lobby. The server computes the move: the client
 // sends {"type":"hint"} and gets {"type":"hint","turn","move"} (docs/protocol-details.md).

@@ -96,7 +96,7 @@ export function listParts(n, lang = current) {
 
 /**
  * The name shown for a player: the server names a computer player "Bot <seat+1> (<level>)"
- * (docs/protocol-details.md), which is said in the page's language, without the level
+ * (docs/protocol.md), which is said in the page's language, without the level
  * (the bot badge beside the name says it); any other name as it is.
  */
 export function playerName(p, lang = current) {
@@ -122,17 +122,17 @@ for (const [code, dict] of Object.entries(DICTS)) {
   Object.assign(dict, games[code], boardWords[code], expansions[code]);
 }
 
-// Turn-based games, player keys and notifications (protocol 1.4).
+// Turn-based games, player keys and notifications.
 import * as turnbased from './strings/turnbased.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[code]);
 
-// Hints (issue 31).
+// Hints.
 import * as hints from './strings/hints.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, hints[code]);
 
-// Inns & Cathedrals, Traders & Builders (issue 33).
+// Inns & Cathedrals, Traders & Builders.
 import * as traders from './strings/traders.js';
 
 for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, traders[code]);

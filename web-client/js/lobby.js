@@ -38,7 +38,7 @@ function clockSelect(key, current, onSettings) {
     h('span', { text: t(key === 'turn_seconds' ? 'lobby.turnSeconds' : 'lobby.awaySeconds') }), select);
 }
 
-/** The pace (protocol 1.4): live, or turn-based with the default bank (3 days, +1 day a move). */
+/** The pace (docs/turn-based.md): live, or turn-based with the default bank (3 days, +1 day a move). */
 function paceSelect(settings, onSettings) {
   const select = h('select', { id: 'lobby-pace', 'data-testid': 'clock-pace' });
   for (const pace of ['live', 'turn_based']) {

@@ -1,4 +1,4 @@
-// Lobby life, pure (protocol 1.1 and 1.2): what a welcome says about this connection's
+// Lobby life, pure (docs/protocol.md): what a welcome says about this connection's
 // seat (left, removed, moved up), who became the host, which lobby controls a player has,
 // the clock's choices, the rematch on offer, and the steps of a game against the computer.
 // No DOM, so node tests it.
@@ -7,7 +7,7 @@ import { playerBySeat } from './state.js';
 
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 export const MAX_SEATS = 5;
-/** Seats of a lobby: six with Inns & Cathedrals (inns.md), else five. */
+/** Seats of a lobby: six with Inns & Cathedrals (docs/expansions/inns-cathedrals.md), else five. */
 export function maxSeats(state) {
   return (state?.settings?.expansions ?? []).includes('inns') ? 6 : MAX_SEATS;
 }
@@ -71,7 +71,7 @@ export function freeSeatMessage(state, seat) {
   return p.bot ? { type: 'remove_bot', seat } : { type: 'kick', seat };
 }
 
-// The clock's choices, in seconds (protocol 1.1: turn_seconds null or 10..604800,
+// The clock's choices, in seconds (docs/protocol.md: turn_seconds null or 10..604800,
 // away_seconds null or 5..86400); null is "no limit" / "wait for them".
 export const TURN_CHOICES = [null, 30, 60, 120, 300, 900, 3600, 86400];
 export const AWAY_CHOICES = [null, 15, 30, 60, 120, 300, 900];

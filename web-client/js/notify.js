@@ -1,4 +1,4 @@
-// Being told it is your turn (protocol 1.4). In the page: a system notification when the
+// Being told it is your turn (docs/turn-based.md). In the page: a system notification when the
 // turn comes while the tab is hidden (the title and the sound already tell). With the page
 // closed: Web Push through the service worker (sw.js). Permission is asked on a click only,
 // never on load.

@@ -1,4 +1,4 @@
-// The player key (protocol 1.4): "your games" on every device without an account. The key is
+// The player key (docs/turn-based.md): "your games" on every device without an account. The key is
 // kept in localStorage and sent only in an Authorization header; the transfer link carries it
 // in the URL fragment (#key=...), which a browser never sends to a server, and the page drops
 // the fragment from the address bar as soon as it has read it.

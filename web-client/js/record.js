@@ -1,4 +1,4 @@
-// Game records (shared/record-format.md): reading one, and replaying it with the rules of
+// Game records (docs/record-format.md): reading one, and replaying it with the rules of
 // ./rules.js to what a replay prints (scores after each move, final scores, supply,
 // winners), plus the events and the scoring breakdown. A refusal names the move's index
 // and a reason {code, ...details} (reasonText words it in English).
@@ -43,7 +43,7 @@ function parseMove(m, i) {
   if (m.discard === true) return { move: { tile: m.tile, discard: true } };
   for (const k of ['x', 'y', 'rotation']) if (!isInt(m[k])) return refuse('coordinate', i, { key: k });
   if (![0, 90, 180, 270].includes(m.rotation)) return refuse('rotation', i);
-  // The base game has normal meeples only and no actions (../shared/expansions/README.md).
+  // The base game has normal meeples only and no actions (docs/expansions.md).
   if (m.figure !== undefined && m.figure !== null && m.figure !== 'meeple') return refuse('figure', i, { figure: String(m.figure) });
   if (m.return !== undefined && m.return !== null) return refuse('return', i);
   let meeple = null;
@@ -60,7 +60,7 @@ export function parseRecord(record) {
   if (record.format !== undefined && record.format !== 'carcassonne-record/1') return refuse('format');
   if (!isInt(record.players) || record.players < 2 || record.players > 5) return refuse('players');
   // These rules are the base game, kept as the independent oracle: a game with expansions
-  // (../shared/expansions/README.md) is replayed by the server instead.
+  // (docs/expansions.md) is replayed by the server instead.
   const exp = record.expansions;
   if (exp !== undefined && exp !== null && !(Array.isArray(exp) && exp.length === 0)) {
     return refuse('expansions', null, { expansions: Array.isArray(exp) ? exp.filter((e) => typeof e === 'string').join(', ') : '?' });

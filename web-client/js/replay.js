@@ -1,6 +1,6 @@
 // A game record replayed step by step in the browser, with no server state: step k shows
 // the game after its first k moves (0: only the start tile), as a public state of the same
-// shape as the server's (docs/protocol-details.md), so the board, the players panel and the
+// shape as the server's (docs/protocol.md), so the board, the players panel and the
 // log draw it with the code the live room uses. The rules are ./rules.js (via record.js).
 // Pure: no DOM, so node tests it.
 
@@ -8,7 +8,7 @@ import { Game, TILES } from './rules.js';
 import { parseRecord, breakdown } from './record.js';
 import { t } from './i18n.js';
 
-const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black']; // protocol-details.md, by seat
+const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black']; // docs/protocol.md, by seat
 const MAX_FILE_BYTES = 1 << 20; // a whole game's record with its result is about 30 KB
 
 /** The text of a file as a record: {record} or {error: {code}} (not JSON, too large, ...). */
@@ -119,7 +119,7 @@ export function buildReplay(record, { names = (s) => `Player ${s + 1}`, bots = (
       result: done ? result : null,
     };
   });
-  // Moves a computer made for an absent player carry "auto": true (protocol 1.1).
+  // Moves a computer made for an absent player carry "auto": true (docs/record-format.md).
   const auto = record.moves.map((m) => m?.auto === true);
   return { ok: true, players, steps, final, frames, result, mismatch, seatOf, auto };
 }

@@ -1,4 +1,4 @@
-// The review of a finished game in the replay viewer (issue 31): the room's analysis,
+// The review of a finished game in the replay viewer (docs/analysis.md): the room's analysis,
 // asked again while it runs, drawn as an evaluation graph with each mistake marked, the
 // label of the move shown, its marker in the log and the better move as a ghost tile.
 

@@ -41,7 +41,7 @@ export class ReplayPage {
     this.urlTimer = null;
     this.board = null;
     this.bound = false;
-    // The review of the room shown (issue 31): its analysis, graph and better moves.
+    // The review of the room shown (docs/analysis.md): its analysis, graph and better moves.
     this.review = new ReplayReview({ go: (k) => this.go(k), page: this });
   }
 
@@ -67,7 +67,7 @@ export class ReplayPage {
     $('replay-zoom-in').addEventListener('click', () => this.board.zoomBy(1.25));
     $('replay-zoom-out').addEventListener('click', () => this.board.zoomBy(0.8));
     $('replay-fit').addEventListener('click', () => this.board.fitNow());
-    // The review (issue 31): the evaluation graph and the label of each move, under the controls.
+    // The review: the evaluation graph and the label of each move, under the controls.
     const review = h('div', { class: 'replay-review', id: 'replay-review', 'data-testid': 'replay-review', hidden: true });
     $('replay-controls').after(review);
     document.addEventListener('keydown', (ev) => this.onKey(ev));

@@ -1,4 +1,4 @@
-// The review of a finished game (issue 31): its analysis (GET /api/rooms/<id>/analysis,
+// The review of a finished game (docs/analysis.md): its analysis (GET /api/rooms/<id>/analysis,
 // docs/protocol-details.md) turned into what the replay viewer shows: one line of values
 // per player for the evaluation graph, the moves marked as mistakes or blunders, and the
 // steps to jump between them. Pure: no DOM, so node tests it.

@@ -209,7 +209,7 @@ export class RoomPage {
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
     if (live && prev) {
-      // A move of a seat whose player was away was the computer's, for them (protocol 1.1).
+      // A move of a seat whose player was away was the computer's, for them.
       for (const ev of newEvents(prev, state)) {
         if ((ev.type === 'placed' || ev.type === 'discarded') && playerBySeat(prev, ev.seat)?.away) this.autoIds.add(ev.id);
       }

@@ -1,4 +1,4 @@
-// The room page's part in lobby life and rematches (protocol 1.1 and 1.2): leaving and
+// The room page's part in lobby life and rematches (docs/protocol.md): leaving and
 // being removed (the kept token is forgotten, the page stays as a spectator and says why),
 // the host hand-over, the lobby's host actions, a game against the computer set up from the
 // start page, and "Play again" in the end dialog, which follows the server's `rematch`
@@ -181,7 +181,7 @@ export class RoomLife {
     } else if (offer?.room) {
       parts.push(h('a', { class: 'btn primary', href: roomPath(offer.room), 'data-testid': 'rematch-watch', text: t('end.rematchWatch') }));
     }
-    // The review (issue 31) is the replay with the analysis: once it is done, the replay's
+    // The review (docs/analysis.md) is the replay with the analysis: once it is done, the replay's
     // link offers it; meanwhile a line says how long it takes (the dialog stays as tall).
     this.watchReview(rerender);
     const review = this.review;

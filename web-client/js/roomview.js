@@ -34,7 +34,7 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     if (mine) {
       banner.classList.add('mine');
       // A move confirmed while the connection is down: the banner says it waits.
-      const extra = isExtra(state) && !queued; // the builder's extra part (traders.md)
+      const extra = isExtra(state) && !queued; // the builder's extra part (Traders & Builders)
       banner.append(h('strong', { 'data-testid': extra ? 'extra-mine' : null, text: queued ? t('offline.banner') : extra ? t('extra.mine') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
       return;
     }

@@ -1,9 +1,9 @@
-// The base game's tiles (tiles.md) and board for rules.js: each tile's features by port,
+// The base game's tiles (docs/tiles.md) and board for rules.js: each tile's features by port,
 // a tile turned to the board, where a tile fits, and a feature found by a flood fill over
-// the board. Written from the shared documents only, like rules.js (never the server's
+// the board. Written from docs/rules.md and docs/tiles.md only, like rules.js (never the server's
 // tile catalog).
 
-// ---------------------------------------------------------------- tiles (tiles.md)
+// ---------------------------------------------------------------- tiles (docs/tiles.md)
 
 const ALL_HALVES = ['NL', 'NR', 'EL', 'ER', 'SL', 'SR', 'WL', 'WR'];
 

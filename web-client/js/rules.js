@@ -1,5 +1,5 @@
-// The base-game rules in JavaScript, written from shared/rules.md, tiles.md and
-// record-format.md only. Two users: the web client replays records with it (the replay
+// The base-game rules in JavaScript, written from docs/rules.md, docs/tiles.md and
+// docs/record-format.md only. Two users: the web client replays records with it (the replay
 // viewer, "your games"), and tests/reference cross-checks the C++ engine against it, so it
 // must stay independent of the engine: it never reads the server's tile catalog.
 //
@@ -9,7 +9,7 @@
 // game replays in a few milliseconds, which is all a replay needs.
 //
 // A Game also keeps the events a client shows, in the server's event format
-// (docs/protocol-details.md): placed, discarded, scored (features that held meeples) and
+// (docs/protocol.md): placed, discarded, scored (features that held meeples) and
 // game_over. Refusals are reasons: {code, ...details}; reasonText() words them.
 //
 //   import { Game } from './rules.js';   (records: ./record.js)

@@ -97,11 +97,11 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
       const f = done ?? map.feature(root);
       const complete = !!done;
       let points = null;
-      // An inn or cathedral (inns.md): more once complete, nothing if left unfinished.
+      // An inn or cathedral (Inns & Cathedrals): more once complete, nothing if left unfinished.
       if (f.kind === 'road') points = f.inn ? (complete ? 2 * f.tiles : 0) : f.tiles;
       else if (f.kind === 'city') points = f.cathedral ? (complete ? 3 : 0) * (f.tiles + f.pennants) : (complete ? 2 : 1) * (f.tiles + f.pennants);
       else if (f.kind === 'field') points = 3 * completedCitiesOf(map, root);
-      else if (f.kind === 'monastery' || f.kind === 'garden') { // a garden scores like a monastery (abbot.md)
+      else if (f.kind === 'monastery' || f.kind === 'garden') { // a garden scores like a monastery (the Abbot)
         let n = 0;
         for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (map.cells.has(`${x + dx},${y + dy}`)) n++;
         points = complete ? 9 : n;
@@ -174,7 +174,7 @@ export function tileWords(def) {
   for (const f of def.features) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
   const parts = ['city', 'road', 'monastery', 'garden', 'river', 'field'].filter((k) => counts.has(k)).map((k) => t(`tile.${k}`, { n: counts.get(k) }));
   if (def.features.some((f) => f.pennant)) parts.push(t('tile.pennant'));
-  for (const f of def.features) { // inns.md, traders.md: the marks in words
+  for (const f of def.features) { // inns, cathedrals and goods: the marks in words
     if (f.inn) parts.push(t('tile.inn'));
     if (f.cathedral) parts.push(t('tile.cathedral'));
     if (f.goods) parts.push(t('tile.goods', { good: t(`goods.${f.goods}`) }));

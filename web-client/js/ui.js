@@ -71,7 +71,7 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
       state.phase !== 'lobby' ? h('span', { class: 'held-wrap', title: t('holds') }, held, h('span', { class: 'held-cap', text: t('holdsShort') })) : null,
       state.phase !== 'lobby' ? h('span', { class: 'score-wrap' },
         h('span', { class: 'score', 'data-testid': 'score', text: String(p.score) }),
-        // What the end scoring would add now (players[].projected, issue 31).
+        // What the end scoring would add now (players[].projected).
         state.phase === 'playing' && p.projected > 0
           ? h('span', { class: 'projected', 'data-testid': 'projected', title: t('projected', { n: p.projected }), 'aria-label': t('projected', { n: p.projected }), text: `+${p.projected}` })
           : null) : null,

@@ -12,7 +12,7 @@ export const MAX_SCALE = 3;
 /** The scale cap of the automatic fit (an early board is not blown up past this). */
 export const FIT_MAX_SCALE = 1.3;
 
-/** What the player needs to read and hit, in CSS pixels (see issue 14). */
+/** What the player needs to read and hit, in CSS pixels. */
 // spotUnits: the diameter of a meeple spot's ring in tile units (boardart.js draws it). On
 // touch it is a little larger, so that 32 px spots need less zoom and the neighbouring
 // tiles still fit on a phone.

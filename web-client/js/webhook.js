@@ -1,4 +1,4 @@
-// The room's webhook in the lobby (protocol 1.4): the host sets or removes it; the URL is a
+// The room's webhook in the lobby (docs/turn-based.md): the host sets or removes it; the URL is a
 // secret of the room, so the page never shows it back (the state only says whether one is
 // set). Checks here spare a round trip; the server decides (private addresses, plain http).
 

@@ -1,5 +1,5 @@
 // A record played again as the seeded game it was: the bag rebuilt from the order in
-// which the record's tiles were drawn (rules.md's draw model), so that the analysis can
+// which the record's tiles were drawn (the pre-draw of docs/rules.md), so that the analysis can
 // hand each position to a PlayerView like a live game's.
 #include <array>
 

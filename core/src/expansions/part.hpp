@@ -1,16 +1,18 @@
 // An expansion as a part of the engine: the fixed points where the rules ask the
-// expansions in play (../shared/expansions/README.md, "How the rules of several expansions
+// expansions in play (docs/expansions.md, "How several expansions
 // combine"). A part fills in the hooks it needs and leaves the others null. Adding an
 // expansion is a folder beside river/ and abbot/ and one line in registry.cpp.
 //
 // Hook points:
 //   setup      the tile set, its piles, the start tile and the figures (Ruleset);
 //   placement  the tiles this part places by its own rules (Ruleset::placer), listed,
-//              checked and followed after placing (river.md);
-//   action     what a placement may do instead of placing a figure (abbot.md's take-back);
-//   scoring    a feature's points and a winner's (inns.md, traders.md's pig), a completed
-//              city's goods, the end of the game's majorities (traders.md);
-//   turn       an extra part of the turn (traders.md's builder).
+//              checked and followed after placing (docs/expansions/river.md);
+//   action     what a placement may do instead of placing a figure (the abbot's take-back,
+//              docs/expansions/abbot.md);
+//   scoring    a feature's points and a winner's (inns and cathedrals, the pig), a completed
+//              city's goods, the end of the game's majorities (docs/expansions/inns-cathedrals.md,
+//              docs/expansions/traders-builders.md);
+//   turn       an extra part of the turn (the builder, docs/expansions/traders-builders.md).
 // Tiles themselves are data (tiles.cpp); which tiles a game holds follows from the
 // catalog's `expansion` and garden copies without a hook.
 #pragma once

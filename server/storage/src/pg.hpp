@@ -1,7 +1,7 @@
 // A thin RAII layer over libpq: one connection, named prepared statements, results that
 // free themselves. Internal to carc_storage; errors are PgError, caught at the store's edge.
 //
-// Nothing waits for the server without a deadline (issue 29): the socket is non-blocking
+// Nothing waits for the server without a deadline: the socket is non-blocking
 // and every statement, pipeline or not, must be answered within the connection's timeout,
 // or the connection is given up (healthy() turns false and the store reconnects). A
 // half-open connection (the server or a relay on the way stopped answering without

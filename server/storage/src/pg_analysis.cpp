@@ -1,4 +1,4 @@
-// The PostgreSQL store's analyses (issue 31): the table `analyses` (migration 2 -> 3 of
+// The PostgreSQL store's analyses (docs/analysis.md): the table `analyses` (migration 2 -> 3 of
 // pg_schema.cpp). Any node may write a room's analysis: it is not part of the room's log,
 // so it needs no fence; saves go on the writer's connection, loads on the reader's.
 #include <exception>

@@ -37,7 +37,7 @@ constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
     "  PRIMARY KEY(room, seq));",
     // 1 -> 2: a node routed a room that another node holds asks for it (handoff)
     "ALTER TABLE rooms ADD COLUMN wanted_by TEXT;",
-    // 2 -> 3 (issue 31, analyses; renumber freely when merging another step before it): the
+    // 2 -> 3 (analyses; renumber freely when merging another step before it): the
     // analysis of a finished game, one row a room, gone with its room.
     "CREATE TABLE analyses("
     "  room TEXT PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,"
@@ -45,7 +45,7 @@ constexpr std::array<const char*, PgStore::kSchemaVersion> kMigrations = {
     "  record TEXT NOT NULL,"
     "  moves TEXT NOT NULL,"
     "  updated_ms BIGINT NOT NULL);",
-    // 3 -> 4 (issue 30): turn-based rooms' wake-ups, player keys with their sealed seats,
+    // 3 -> 4 (turn-based games): turn-based rooms' wake-ups, player keys with their sealed seats,
     // and the notices sent. Servers before this step made these tables outside the
     // migrations, hence "IF NOT EXISTS".
     "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms BIGINT NOT NULL);"

@@ -1,4 +1,4 @@
-// The SQLite store's analyses (issue 31): the table `analyses` (migration 4 -> 5 of
+// The SQLite store's analyses (docs/analysis.md): the table `analyses` (migration 4 -> 5 of
 // sqlite_store.cpp), written and read on the writer's connection.
 #include <exception>
 

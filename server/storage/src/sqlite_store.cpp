@@ -48,14 +48,14 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     "ALTER TABLE rooms ADD COLUMN quarantined TEXT;"
     "CREATE INDEX rooms_by_phase ON rooms(phase, updated_ms);",
     // 2 -> 3: the action log is the one record of a room's seats (seats are freed and move
-    // up since protocol 1.1, which a table by seat number cannot follow); rooms.seed and
+    // up since the lobby has computer players, which a table by seat number cannot follow); rooms.seed and
     // rooms.settings stay, unused (the seed is in the log's start action).
     "DROP TABLE seats;",
     // 3 -> 4: each action keeps the room's version it made, so that an append writes the
     // log alone (one page) instead of the room's row and its phase index too; a room's
     // version is the higher of its row's and its last action's.
     "ALTER TABLE actions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
-    // 4 -> 5 (issue 31, analyses; renumber freely when merging another step before it): the
+    // 4 -> 5 (analyses; renumber freely when merging another step before it): the
     // analysis of a finished game, one row a room, deleted with its room by the purges.
     "CREATE TABLE analyses("
     "  room TEXT PRIMARY KEY,"
@@ -63,7 +63,7 @@ constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     "  record TEXT NOT NULL,"
     "  moves TEXT NOT NULL,"
     "  updated_ms INTEGER NOT NULL) WITHOUT ROWID;",
-    // 5 -> 6 (issue 30): turn-based rooms' wake-ups, player keys with their sealed seats,
+    // 5 -> 6 (turn-based games): turn-based rooms' wake-ups, player keys with their sealed seats,
     // and the notices sent. Servers before this step made these tables outside the
     // migrations, hence "IF NOT EXISTS".
     "CREATE TABLE IF NOT EXISTS wakes(room TEXT PRIMARY KEY, due_ms INTEGER NOT NULL) WITHOUT ROWID;"

@@ -1,4 +1,4 @@
-// The abbot (abbot.md) as a figure of its own: a robed monk with a pointed mitre and a
+// The abbot (docs/expansions/abbot.md) as a figure of its own: a robed monk with a pointed mitre and a
 // crozier, no arms spread like a meeple, so its outline reads at phone size without the
 // colour. Pure SVG strings, in the player's colour with their glyph (tileart.js).
 

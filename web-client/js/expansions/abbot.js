@@ -1,4 +1,4 @@
-// The Abbot in the turn being prepared (abbot.md): the abbot's spots beside the meeple
+// The Abbot in the turn being prepared (docs/expansions/abbot.md): the abbot's spots beside the meeple
 // spots, and the take-back. A draft's `meeple` stays one string so that draft.js keeps
 // its shape: a port ("C") is a meeple, "abbot:C" the abbot on that port, "return" the
 // take-back. Pure, except the markup strings; node tests it.
@@ -8,7 +8,7 @@ import { abbotMarkup } from './abbot-art.js';
 import { specialFigureMarkup } from './figures-art.js';
 
 export const RETURN = 'return';
-/** The special figures a `turn.legal[].figures` may name (README.md), in the picker's order. */
+/** The special figures a `turn.legal[].figures` may name (docs/protocol-details.md), in the picker's order. */
 export const FIGURES = ['big', 'builder', 'pig', 'abbot'];
 const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
@@ -35,7 +35,7 @@ export function entryChoices(entry) {
   return [...entrySpots(entry), ...(entryReturn(entry) ? [RETURN] : [])];
 }
 
-/** The take-back this entry offers: {x, y, points} or null (abbot.md, turn.legal[].return). */
+/** The take-back this entry offers: {x, y, points} or null (turn.legal[].return, docs/expansions/abbot.md). */
 export function entryReturn(entry) {
   const r = entry?.return;
   if (!r || !Number.isInteger(r.x) || !Number.isInteger(r.y)) return null;

@@ -1,8 +1,8 @@
 // The end screen's columns: the base game's kinds, then gardens and the abbot's take-backs
-// (abbot.md), inns and cathedrals (inns.md: what the mark changed, negative for an
+// (the Abbot), inns and cathedrals (what the mark changed, negative for an
 // unfinished inn road or cathedral city), the pigs' extra farm points and the goods
-// majorities (traders.md), each as its own column when the result's breakdown has it.
-// The rows of a seat add up to its total (docs/protocol-details.md).
+// majorities (Traders & Builders), each as its own column when the result's breakdown has it.
+// The rows of a seat add up to its total (docs/protocol.md, result).
 
 import { t } from '../i18n.js';
 

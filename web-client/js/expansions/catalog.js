@@ -1,4 +1,4 @@
-// Which expansions a game has (../shared/expansions/README.md: settings.expansions) and the
+// Which expansions a game has (docs/expansions.md: settings.expansions) and the
 // tile set of that game from GET /api/tiles?expansions=..., fetched once per set.
 
 export const EXPANSIONS = ['river', 'abbot', 'inns', 'traders']; // the ones this client draws and plays

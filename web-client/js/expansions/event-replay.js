@@ -1,5 +1,5 @@
 // A room's game with expansions, replayed from the server's own account of it: the public
-// state of the room holds every event of the game (docs/protocol-details.md), so each step's
+// state of the room holds every event of the game (docs/protocol.md), so each step's
 // board, figures and scores follow from the events, with no rules in the browser (rules.js
 // stays the base game). The result has the shape of replay.js buildReplay, so the viewer
 // draws it the same way. Pure: no DOM, so node tests it.
@@ -103,7 +103,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
     } else if (ev.type === 'scored' && !ev.end) {
       for (const s of ev.seats ?? []) if (s >= 0 && s < players) scores[s] += ev.points ?? 0;
     } else if (ev.type === 'goods' && goods[ev.seat]) {
-      for (const g of Object.keys(goods[ev.seat])) goods[ev.seat][g] += Number.isInteger(ev.goods?.[g]) ? ev.goods[g] : 0; // traders.md
+      for (const g of Object.keys(goods[ev.seat])) goods[ev.seat][g] += Number.isInteger(ev.goods?.[g]) ? ev.goods[g] : 0; // goods taken
     }
   }
   while (frames.length <= steps) frames.push(snap(frames.length, events.length, false));
@@ -117,7 +117,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   return { ok: true, players, steps, final: finished, frames, result: state.result ?? null, mismatch: null, seatOf, auto };
 }
 
-const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink']; // protocol-details.md, by seat
+const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink']; // docs/protocol.md, by seat
 
 /**
  * A record with expansions replayed by the server (POST /api/replay: the engine's replay,

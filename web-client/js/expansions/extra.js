@@ -1,4 +1,4 @@
-// The builder's extra part (traders.md): while `turn.extra` is true the same seat places a
+// The builder's extra part (Traders & Builders): while `turn.extra` is true the same seat places a
 // second tile. Its player reads "your builder: place another tile" in the banner and hears
 // it through the live region; everybody else reads that this seat plays a builder's extra
 // tile. Pure, except nothing: the words come from i18n.js.

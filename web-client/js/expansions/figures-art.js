@@ -1,5 +1,5 @@
 // The special figures of Inns & Cathedrals and Traders & Builders as figures of their own
-// (inns.md, traders.md), each with an outline that reads at phone size whatever the
+// (Inns & Cathedrals, Traders & Builders), each with an outline that reads at phone size whatever the
 // colour: the big meeple (a meeple a third taller, with a light halo), the builder (a
 // stocky figure in a brimmed hat, with a hammer) and the pig. Pure SVG strings, in the
 // player's colour with their glyph, like meeples (tileart.js) and the abbot (abbot-art.js).

@@ -1,7 +1,7 @@
-// The special figures in a player's supply beside their meeples (README.md:
+// The special figures in a player's supply beside their meeples (docs/protocol-details.md:
 // players[].figures): each in their colour while in supply, greyed while on the board
 // (the abbot, the big meeple, the builder, the pig), and the goods tokens they hold
-// (traders.md: players[].goods) as the tiles' own badges with a count.
+// (docs/expansions/traders-builders.md: players[].goods) as the tiles' own badges with a count.
 
 import { t } from '../i18n.js';
 import { h } from '../dom.js';

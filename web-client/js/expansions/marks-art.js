@@ -1,4 +1,4 @@
-// SVG of the tiles' marks (inns.md, traders.md), drawn upright where marks.js puts them:
+// SVG of the tiles' marks (inns, cathedrals, goods), drawn upright where marks.js puts them:
 // an inn (a small house with a red roof beside a blue lake), a cathedral (a white front
 // with two towers), and the goods as round badges of their own colour and shape (wine:
 // a bunch of grapes on purple, grain: an ear of wheat on gold, cloth: a folded bolt on

@@ -1,4 +1,4 @@
-// Where a tile's marks stand (inns.md, traders.md): the inn beside its road, the cathedral
+// Where a tile's marks stand (Inns & Cathedrals, Traders & Builders): the inn beside its road, the cathedral
 // and the goods symbol inside their city, each clear of the meeple spots, the coat of arms
 // and the walls. Catalog orientation is searched once per tile; the points handed out are
 // in BOARD orientation (the marks stay upright, like coats of arms). Pure, node tests it.

@@ -1,4 +1,4 @@
-// The figure picker of the meeple step (README.md, inns.md, traders.md): in a game whose
+// The figure picker of the meeple step (docs/protocol-details.md, turn.legal[].figures): in a game whose
 // `turn.legal[].figures` names a big meeple, builder or pig, the player first picks WHICH
 // figure (only those the chosen placement offers: the meeple from `meeples`, the others
 // from `figures`), then a spot for it on the tile; the board shows that figure's spots

@@ -1,4 +1,4 @@
-// Pure geometry of the River (../shared/expansions/river.md) and of gardens (abbot.md):
+// Pure geometry of the River (docs/expansions/river.md) and of gardens (docs/expansions/abbot.md):
 // where the water runs on a tile, in catalog orientation, as path segments that
 // geometry.js rotates, samples and keeps out of the fields. No DOM, so node tests it.
 

@@ -1,4 +1,4 @@
-// The Abbot's choices in the action bar (abbot.md): "take your abbot back: +N", with N the
+// The Abbot's choices in the action bar (docs/expansions/abbot.md): "take your abbot back: +N", with N the
 // server's return_points for the chosen placement, and the hint for an abbot or a
 // take-back chosen. The choice itself lives in the draft (abbot.js: "return").
 

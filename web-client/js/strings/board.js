@@ -1,4 +1,4 @@
-// Strings of the board for assistive technology and of placing (issue 32): the names of
+// Strings of the board for assistive technology and of placing: the names of
 // legal cells, of the tile being placed and of the meeple spots with their points, the
 // spoken announcements, the bag's tiles in words, the offline queue, the solo set-up and
 // the replay's title. Merged into i18n.js's dictionaries. A value that depends on a number

@@ -1,4 +1,4 @@
-// Strings of hints (issue 31). Merged into i18n.js's dictionaries.
+// Strings of hints. Merged into i18n.js's dictionaries.
 
 export const en = {
   'hint.button': 'Hint',

@@ -1,4 +1,4 @@
-// Strings of Inns & Cathedrals and Traders & Builders (inns.md, traders.md): the lobby's
+// Strings of Inns & Cathedrals and Traders & Builders (docs/expansions/): the lobby's
 // choice, the figures and their picker, goods, the builder's extra part, the log and the
 // end screen's rows. Every language has every key (tests/web/i18n.test.mjs).
 

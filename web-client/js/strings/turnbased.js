@@ -1,4 +1,4 @@
-// Strings of turn-based games, player keys and notifications (protocol 1.4). Merged into
+// Strings of turn-based games, player keys and notifications. Merged into
 // i18n.js's dictionaries.
 
 export const en = {

@@ -9,7 +9,7 @@
 //           from the view's multiset, walks one tree of placement and meeple decisions
 //           (separate levels) and plays the game out on a copy of the engine.
 //
-// Levels for people (protocol 1.1's add_bot): bot_level("easy"|"medium"|"hard").
+// Levels for people (add_bot, docs/protocol.md): bot_level("easy"|"medium"|"hard").
 //
 // Guarantees: a bot reads only its PlayerView (never the bag order: the view has none).
 // Given (view, spec, seed) and an iteration budget the answer is always the same; a time

@@ -1,5 +1,5 @@
-// The game state of one game and the rules that change it (rules.md), with the rules of
-// its expansions asked at fixed points (ruleset.hpp, ../shared/expansions/).
+// The game state of one game and the rules that change it (docs/rules.md), with the rules of
+// its expansions asked at fixed points (ruleset.hpp, docs/expansions.md).
 //
 // A Game is a plain value (no heap): copy it to branch, compare replays, or keep history.
 // `play` mutates in place and reports what happened as events; `apply` is the pure form.
@@ -52,7 +52,7 @@ struct Placement {
 
 // A whole turn: place `tile` (the one the player holds) with an optional figure (`meeple`
 // is its port, `figure` which one), or with an expansion's action instead (the abbot's
-// take-back, abbot.md), or discard the tile when it has no legal placement.
+// take-back, docs/expansions/abbot.md), or discard the tile when it has no legal placement.
 struct Move {
   enum class Type : std::uint8_t { Place, Discard };
   Type type = Type::Place;
@@ -61,9 +61,9 @@ struct Move {
   std::optional<Port> meeple;  // board orientation
   Figure figure = Figure::Meeple;
   std::optional<Cell> take_back;  // the cell of the player's abbot to take back
-  // Records only: the entry belongs to a builder's extra part (traders.md). The engine
-  // knows when an extra part is due (Game::in_extra_part()); a record's mark is checked
-  // against it there.
+  // Records only: the entry belongs to a builder's extra part
+  // (docs/expansions/traders-builders.md). The engine knows when an extra part is due
+  // (Game::in_extra_part()); a record's mark is checked against it there.
   bool extra = false;
 
   static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt,
@@ -99,7 +99,7 @@ struct TilePlaced {
   std::optional<Port> meeple;
   Figure figure = Figure::Meeple;
   std::optional<Cell> take_back = {};  // the abbot taken back with this placement
-  bool extra = false;                   // part 2 of a builder's turn (traders.md)
+  bool extra = false;                   // part 2 of a builder's turn (docs/expansions/traders-builders.md)
 };
 // The move that placed a tile, from its event (what a record lists).
 inline Move move_of(const TilePlaced& p) {
@@ -128,18 +128,18 @@ struct FeatureScored {
   int pennants = 0;
   int cities = 0;                              // fields: completed cities touching it
   std::vector<Cell> cells;                     // distinct tiles of the feature
-  bool abbot_return = false;                   // scored by taking the abbot back (abbot.md)
+  bool abbot_return = false;                   // scored by taking the abbot back (docs/expansions/abbot.md)
   std::uint8_t marks = 0;                      // the feature's segment marks (kMarkInn, kMarkCathedral)
   std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (the pig)
   int players = kMaxPlayersBase;               // seats of the game (how many entries `meeples` has in use)
 };
-// Goods tokens a seat took for completing a city (traders.md).
+// Goods tokens a seat took for completing a city (docs/expansions/traders-builders.md).
 struct GoodsTaken {
   Seat seat;
   std::array<int, kGoodKinds> goods{};
   Cell cell;  // the placed tile that completed the city
 };
-// The end-of-game majority of one kind of goods (traders.md).
+// The end-of-game majority of one kind of goods (docs/expansions/traders-builders.md).
 struct GoodsScored {
   Good good;
   int points;
@@ -217,7 +217,7 @@ struct Ruleset {
   bool has_specials = false;  // some figure besides the meeple
   // A figure's strength in majorities (the big meeple 2; builder and pig 0: they never
   // occupy a feature), and the figures that go only where their owner already has a
-  // follower, on a feature the tile does not complete (bit per Figure; traders.md).
+  // follower, on a feature the tile does not complete (bit per Figure; docs/expansions/traders-builders.md).
   std::array<std::uint8_t, kFigureKinds> strength{};
   std::uint8_t needs_own = 0;
   int max_players = kMaxPlayersBase;
@@ -226,9 +226,9 @@ struct Ruleset {
   bool completed_hooks = false;
   bool extra_hooks = false;
   bool finish_hooks = false;
-  // The part that places a kind of tile by its own rules (river.md), or null: the frontier.
+  // The part that places a kind of tile by its own rules (docs/expansions/river.md), or null: the frontier.
   std::array<const detail::Part*, kTileKinds> placer{};
-  // The part that offers an action instead of a figure (abbot.md's take-back), or null.
+  // The part that offers an action instead of a figure (the abbot's take-back), or null.
   const detail::Part* action = nullptr;
   std::array<const detail::Part*, kExpansionKinds> parts{};
   int part_count = 0;
@@ -290,12 +290,13 @@ class Game {
   }
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
-  // Goods tokens `seat` holds (traders.md; 0 in other games).
+  // Goods tokens `seat` holds (docs/expansions/traders-builders.md; 0 in other games).
   int goods(Seat seat, Good g) const {
     return goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(g)];
   }
-  // True while the current seat plays the extra part of a builder's turn (traders.md): the
-  // tile it holds is the extra tile, and the next entry of a record carries "extra".
+  // True while the current seat plays the extra part of a builder's turn
+  // (docs/expansions/traders-builders.md): the tile it holds is the extra tile, and the
+  // next entry of a record carries "extra".
   bool in_extra_part() const { return extra_; }
   int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)][0]; }
   // Figures of a kind in `seat`'s supply (0 for a figure this game lacks).
@@ -325,7 +326,7 @@ class Game {
   PortList meeple_targets(Tile t, Placement p, Seat seat) const;
   // The same for any figure: empty when the game lacks it or `seat` has none in supply.
   PortList figure_targets(Tile t, Placement p, Seat seat, Figure f) const;
-  // The abbot `seat` may take back with this placement (abbot.md), and its points.
+  // The abbot `seat` may take back with this placement (docs/expansions/abbot.md), and its points.
   std::optional<Cell> take_back_offer(Tile t, Placement p, Seat seat, int* points = nullptr) const;
   // Legal placements with their meeple targets for the current seat's held tile.
   void legal_moves(std::vector<LegalMove>& out) const;

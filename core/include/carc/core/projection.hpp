@@ -1,4 +1,4 @@
-// Scores as they would stand now (issue 31): what the end-of-game scoring would add to
+// Scores as they would stand now (players[].projected): what the end-of-game scoring would add to
 // each seat if the game ended at this moment (unfinished roads, cities and monasteries,
 // farms, and with the expansions their figures). It runs the engine's own end scoring
 // (Game::finish) on a copy, so there is no second scorer to disagree with the first.

@@ -1,5 +1,5 @@
-// Tiles, ports, rotations, figures and the tile catalog: the base game (tiles.md) and the
-// expansions' tiles (../shared/expansions/), as data.
+// Tiles, ports, rotations, figures and the tile catalog: the base game (docs/tiles.md) and the
+// expansions' tiles (docs/expansions.md), as data.
 #pragma once
 
 #include <array>
@@ -12,7 +12,7 @@ namespace carc {
 
 // Every tile kind the engine knows. The underlying value is the catalog index, never put
 // on the wire: use tile_name() / tile_from_name(). Base letters first, then each
-// expansion's tiles, then the garden copies (abbot.md).
+// expansion's tiles, then the garden copies (docs/expansions/abbot.md).
 enum class Tile : std::uint8_t {
   A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X,
   RS, RL, R1, R2, R3, R4, R5, R6, R7, R8,
@@ -36,7 +36,7 @@ inline constexpr int kMeeplesPerPlayer = 7;
 std::string_view tile_name(Tile t);  // "A", "RS", "Eg", ...
 std::optional<Tile> tile_from_name(std::string_view s);
 
-// The expansions (../shared/expansions/README.md). A set of them is a bit mask.
+// The expansions (docs/expansions.md). A set of them is a bit mask.
 enum class Expansion : std::uint8_t { River, Abbot, Inns, Traders };
 inline constexpr int kExpansionKinds = 4;
 std::string_view expansion_name(Expansion e);  // "river", "abbot", ...
@@ -63,7 +63,7 @@ class ExpansionSet {
 enum class Side : std::uint8_t { N = 0, E = 1, S = 2, W = 3 };
 
 // Where a feature touches: a side (city/road/river), a field half, the centre (monastery),
-// the garden (abbot.md) or a field touching no side (inns.md).
+// the garden (docs/expansions/abbot.md) or a field touching no side (docs/expansions/inns-cathedrals.md).
 // Order: N E S W, then the halves clockwise from the north-west corner, then C, G, I.
 enum class Port : std::uint8_t { N, E, S, W, NL, NR, EL, ER, SL, SR, WL, WR, C, G, I };
 inline constexpr int kPortCount = 15;
@@ -117,19 +117,20 @@ std::string_view terrain_name(Terrain t);  // "river", "field", "road", "city"
 // A one-tile feature scored by the 8 cells around it (monastery, garden).
 constexpr bool is_cloister(Kind k) { return k == Kind::Monastery || k == Kind::Garden; }
 
-// Figures (README.md "Figure names"). Meeple first: it is the one every game has.
+// Figures (docs/expansions.md). Meeple first: it is the one every game has.
 enum class Figure : std::uint8_t { Meeple, Abbot, Big, Builder, Pig };
 inline constexpr int kFigureKinds = 5;
 std::string_view figure_name(Figure f);  // "meeple", "abbot", "big", "builder", "pig"
 std::optional<Figure> figure_from_name(std::string_view s);
 
-// Goods tokens (traders.md): a city segment may show one symbol.
+// Goods tokens (docs/expansions/traders-builders.md): a city segment may show one symbol.
 enum class Good : std::uint8_t { Wine, Grain, Cloth };
 inline constexpr int kGoodKinds = 3;
 std::string_view good_name(Good g);  // "wine", "grain", "cloth"
 
 // Marks a segment may carry (Segment::marks): an inn on a road, a cathedral in a city
-// (inns.md), and a goods symbol in bits 2-3 (0: none, else Good + 1; traders.md).
+// (docs/expansions/inns-cathedrals.md), and a goods symbol in bits 2-3 (0: none, else
+// Good + 1; docs/expansions/traders-builders.md).
 inline constexpr std::uint8_t kMarkInn = 1;
 inline constexpr std::uint8_t kMarkCathedral = 2;
 constexpr std::uint8_t mark_of(Good g) { return static_cast<std::uint8_t>((static_cast<int>(g) + 1) << 2); }

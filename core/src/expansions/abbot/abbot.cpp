@@ -1,4 +1,4 @@
-// The Abbot (../shared/expansions/abbot.md): one abbot per player, for monasteries and
+// The Abbot (docs/expansions/abbot.md): one abbot per player, for monasteries and
 // gardens, and its take-back instead of placing a figure. Gardens are tiles (tiles.cpp) and
 // score like monasteries (game_scoring.cpp: both are cloisters).
 #include "expansions/part.hpp"

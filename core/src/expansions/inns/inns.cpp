@@ -1,4 +1,4 @@
-// Inns & Cathedrals (../shared/expansions/inns.md): the big meeple (strength 2), inns on
+// Inns & Cathedrals (docs/expansions/inns-cathedrals.md): the big meeple (strength 2), inns on
 // roads and cathedrals in cities, and a sixth player. The tiles and their marks are data
 // (tiles.cpp).
 #include "expansions/part.hpp"

@@ -1,4 +1,4 @@
-// The River (../shared/expansions/river.md): the spring starts the game, the river stack
+// The River (docs/expansions/river.md): the spring starts the game, the river stack
 // (the lake last) lies on the land bag, and a river tile continues the river at its open
 // end without a U-turn or a third turn the same way.
 #include <cstring>

@@ -1,4 +1,4 @@
-// Traders & Builders (../shared/expansions/traders.md): goods taken for completing a city
+// Traders & Builders (docs/expansions/traders-builders.md): goods taken for completing a city
 // and their majorities at the end, the builder's extra part of a turn, and the pig in farm
 // scoring. The tiles and their goods symbols are data (tiles.cpp).
 #include <algorithm>

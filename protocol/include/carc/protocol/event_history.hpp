@@ -1,4 +1,4 @@
-// The room's public event list ("events" in the state, docs/protocol-details.md), kept
+// The room's public event list ("events" in the state, docs/protocol.md), kept
 // compactly: a few bytes per event instead of its JSON text, which is written again only
 // when a whole state is needed (welcome, resync). Append-only, like the list itself.
 #pragma once
@@ -31,11 +31,12 @@ class EventHistory {
   struct Totals {
     std::array<std::array<int, 6>, kMaxPlayers> game{};  // by Kind, during the game
     std::array<std::array<int, 6>, kMaxPlayers> end{};   // by Kind, end of the game
-    std::array<int, kMaxPlayers> abbot{};                // take-backs (abbot.md), not in `game`
-    // inns.md: what an inn or a cathedral changed (the kind above holds the points without it).
+    std::array<int, kMaxPlayers> abbot{};                // the abbot's take-backs, not in `game`
+    // What an inn or a cathedral changed (the kind above holds the points without it;
+    // docs/expansions/inns-cathedrals.md).
     std::array<int, kMaxPlayers> inn_game{}, inn_end{}, cathedral_game{}, cathedral_end{};
-    std::array<int, kMaxPlayers> pig{};    // traders.md: field winners' pig points
-    std::array<int, kMaxPlayers> goods{};  // traders.md: the goods majorities
+    std::array<int, kMaxPlayers> pig{};    // field winners' pig points (Traders & Builders)
+    std::array<int, kMaxPlayers> goods{};  // the goods majorities (Traders & Builders)
   };
   const Totals& totals() const { return totals_; }
   // turn.number of the turn being played: both parts of a builder's turn have one number.

@@ -1,4 +1,4 @@
-// JSON names of the core's values (tiles.md, docs/protocol-details.md). Everything that goes
+// JSON names of the core's values (docs/protocol.md, docs/protocol-details.md). Everything that goes
 // on the wire gets its spelling here, never from an enum's C++ name or index.
 #pragma once
 
@@ -16,7 +16,7 @@ using json = nlohmann::json;
 json tiles_json();
 json tiles_json(ExpansionSet set);
 
-// One event as in docs/protocol-details.md, without "id" and "turn" (the caller adds them).
+// One event as in docs/protocol.md, without "id" and "turn" (the caller adds them).
 json event_json(const Event& e);
 
 json cell_json(Cell c);

@@ -1,5 +1,5 @@
 // Writing JSON text directly, without building a document: the hot path serializes each
-// change once (style.md, "patches come from what a change touched, serialized once").
+// change once (docs/architecture.md: patches are built from what a change touched).
 // The caller places braces and commas; these append values.
 #pragma once
 

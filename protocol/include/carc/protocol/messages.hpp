@@ -1,5 +1,5 @@
 // Client -> server messages, parsed once at the edge into typed values, and the builders
-// of server -> client messages (protocol.md). Nothing past this header sees raw JSON
+// of server -> client messages (docs/protocol.md). Nothing past this header sees raw JSON
 // from a client.
 #pragma once
 
@@ -34,7 +34,7 @@ enum class ErrorCode : std::uint8_t {
   IllegalMeeple,
   Unavailable,
   RoomFull,
-  IllegalReturn,  // abbot.md: a refused take-back
+  IllegalReturn,  // docs/expansions/abbot.md: a refused take-back
   HintsOff,       // a hint asked in a room whose hints are off
   LimitReached,   // the room stores no more of this (chat, notification settings)
 };
@@ -58,15 +58,15 @@ struct PlayMsg {
   std::int64_t y = 0;
   std::int64_t rotation = 0;
   std::optional<std::string> meeple;
-  std::optional<std::string> figure;  // with a meeple port; absent: a meeple (README.md)
-  std::optional<std::pair<std::int64_t, std::int64_t>> take_back;  // "return": {"x", "y"} (abbot.md)
+  std::optional<std::string> figure;  // with a meeple port; absent: a meeple (docs/expansions.md)
+  std::optional<std::pair<std::int64_t, std::int64_t>> take_back;  // "return": {"x", "y"}: take the abbot back
 };
 struct ChatMsg {
   std::string text;
 };
 struct ResyncMsg {};
 
-// ---- protocol 1.1: computer players and clocks (host only, in the lobby) ----
+// ---- computer players and clocks (host only, in the lobby) ----
 enum class BotLevel : std::uint8_t { Easy, Medium, Hard };
 std::string_view bot_level_name(BotLevel l);  // "easy", "medium", "hard"
 std::optional<BotLevel> bot_level_from_name(std::string_view s);
@@ -77,7 +77,7 @@ struct AddBotMsg {
 struct RemoveBotMsg {
   std::int64_t seat = 0;
 };
-// ---- protocol 1.4: turn-based games and notifications ----
+// ---- turn-based games and notifications (docs/turn-based.md) ----
 enum class Pace : std::uint8_t { Live, TurnBased };
 std::string_view pace_name(Pace p);  // "live", "turn_based"
 enum class HookFormat : std::uint8_t { Json, Discord, Ntfy };
@@ -109,7 +109,7 @@ struct SettingsMsg {
   std::optional<int> bank_seconds;
   std::optional<int> increment_seconds;
   std::optional<std::optional<WebhookSetting>> webhook;  // given: set, or null to remove
-  std::optional<bool> hints;  // issue 31: true/false sets it; absent keeps it
+  std::optional<bool> hints;  // true/false sets it; absent keeps it
   // Whether any of the lobby-only keys is given (the webhook goes in a message of its own).
   bool lobby_keys_given() const {
     return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds || hints;
@@ -128,14 +128,14 @@ inline constexpr int kMinAwaySeconds = 5;
 inline constexpr int kMaxAwaySeconds = 86400;
 inline constexpr int kDefaultAwaySeconds = 60;
 
-// ---- protocol 1.2: lobby life and rematch ----
+// ---- lobby life and rematch ----
 struct LeaveMsg {};
 struct KickMsg {
   std::int64_t seat = 0;
 };
 struct RematchMsg {};
 
-// Issue 31: the player whose turn it is asks what the medium computer player would play.
+// A hint: the player whose turn it is asks what the medium computer player would play.
 struct HintMsg {};
 
 using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,

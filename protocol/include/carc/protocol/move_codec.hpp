@@ -6,7 +6,7 @@
 //   take-back  "<tile>,<x>,<y>,<rotation>,return,<x>,<y>"             e.g. "E,0,-1,180,return,1,0"
 //   discard    "<tile>,discard"                                        e.g. "X,discard"
 //
-// The names are the record format's (record-format.md): tile ids, rotations in
+// The names are the record format's (docs/record-format.md): tile ids, rotations in
 // degrees, port names. The record entry (JSON) form is move_json / parse_move in record.hpp.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Game records (`carcassonne-record/1`, record-format.md): parsing, writing and replaying.
+// Game records (`carcassonne-record/1`, docs/record-format.md): parsing, writing and replaying.
 #pragma once
 
 #include <optional>
@@ -29,14 +29,14 @@ std::variant<Record, RecordError> parse_record(const nlohmann::json& j);
 nlohmann::json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions = {});
 
 // The `expansions` of a record or a request: absent or null or [] is the base game; an
-// unknown, repeated or unimplemented id is an error with a message (README.md, Records).
+// unknown, repeated or unimplemented id is an error with a message (docs/expansions.md).
 std::variant<ExpansionSet, std::string> parse_expansions(const nlohmann::json* value);
 nlohmann::json expansions_json(ExpansionSet set);  // ["river", "abbot"], in id order
 // The same for a room (POST /api/rooms, lobby settings): every expansion a record may
 // name is offered in rooms too (kept apart so that a room can lag behind records again).
 std::variant<ExpansionSet, std::string> parse_room_expansions(const nlohmann::json* value);
 
-// Replays a record and returns the result object of record-format.md (scores_after_move,
+// Replays a record and returns the result object of docs/record-format.md (scores_after_move,
 // final_scores, meeples_in_supply, winners, plus a "breakdown" and "events"), or the error
 // with the index of the refused move.
 std::variant<nlohmann::json, RecordError> replay(const Record& r);

@@ -1,4 +1,4 @@
-// The public state of a room (protocol.md, docs/protocol-details.md) as JSON text: the
+// The public state of a room (docs/protocol.md, docs/protocol-details.md) as JSON text: the
 // whole document for a welcome or a resync, and the RFC 6902 operations that one change
 // makes to it (StatePatcher). Both are written from the same facts by the same functions,
 // and neither builds a JSON tree. Secrets never get here: the facts hold public values
@@ -30,19 +30,19 @@ struct SeatFacts {
   std::optional<BotLevel> bot;  // a computer player
   bool away = false;            // a computer player makes this human's turns
   std::optional<std::int64_t> bank_ms;  // turn-based: the bank left at the start of the turn
-  int hints = 0;                        // issue 31: hints this seat was given this game
+  int hints = 0;                        // hints this seat was given this game
 };
 
-// The room's clock (protocol 1.1, 1.4).
+// The room's clock: live clocks, or a turn-based bank (docs/turn-based.md).
 struct ClockSettings {
   std::optional<int> turn_seconds;                       // none: no clock
   std::optional<int> away_seconds = kDefaultAwaySeconds;  // none: wait forever
-  ExpansionSet expansions = {};                           // the room's expansions (README.md)
+  ExpansionSet expansions = {};                           // the room's expansions (docs/expansions.md)
   Pace pace = Pace::Live;
   int bank_seconds = kDefaultBankSeconds;
   int increment_seconds = kDefaultIncrementSeconds;
   bool webhook = false;  // whether the host set one (its URL is never public)
-  bool hints = false;    // issue 31: whether players may ask for a hint (the room's choice or its default)
+  bool hints = false;    // whether players may ask for a hint (the room's choice or its default)
   bool turn_based() const { return pace == Pace::TurnBased; }
   bool operator==(const ClockSettings&) const = default;
 };
@@ -67,8 +67,8 @@ struct RoomFacts {
   std::optional<std::int64_t> deadline_ms;  // the current turn's clock, unix ms
   std::string_view rematch;                 // the rematch room's id, empty if none
   const Game* game = nullptr;               // null in the lobby
-  // turn.number: counts turns, so both parts of a builder's turn (traders.md) share one;
-  // 0: moves_played() + 1 (the same without builders).
+  // turn.number: counts turns, so both parts of a builder's turn share one
+  // (docs/expansions/traders-builders.md); 0: moves_played() + 1 (the same without builders).
   int turn_number = 0;
   std::string_view result;                  // the result object's JSON text, empty until finished
   // players[].projected: what the end scoring would add now (projection.hpp), per seat.

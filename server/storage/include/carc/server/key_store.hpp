@@ -1,4 +1,4 @@
-// Player keys (protocol 1.4, "your games" on every device): a key is a secret the browser
+// Player keys (docs/turn-based.md, "your games" on every device): a key is a secret the browser
 // keeps; the server stores only its hash, and for each seat the key was shown, the seat's
 // token sealed with the key (so the stored rows alone give no seat away). Revoking a key
 // deletes it with its seats.
@@ -39,7 +39,7 @@ class KeyStore {
   // Deletes the key and its seats; false when there was no such key.
   virtual std::variant<bool, std::string> revoke(const std::string& hash) = 0;
 
-  // The notifications delivered (protocol 1.4): a notice is derived again from a room's log
+  // The notifications delivered (docs/turn-based.md): a notice is derived again from a room's log
   // when the room is restored, and sent unless its id is marked here (at least once).
   virtual Status mark_sent(const std::string& id, std::int64_t ms) = 0;
   virtual std::variant<bool, std::string> was_sent(const std::string& id) = 0;

@@ -1,4 +1,4 @@
-// The PostgreSQL room store (issue 11): several server nodes on one database.
+// The PostgreSQL room store (docs/cluster.md): several server nodes on one database.
 //
 // The same contract as the SQLite store (room_store.hpp), plus what several nodes need:
 // - every node has an id and a lease in the table `nodes`, renewed with the database's clock

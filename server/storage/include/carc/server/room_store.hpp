@@ -1,4 +1,4 @@
-// The room store (issues 4 and 11): what a server keeps of its rooms, behind one interface
+// The room store (docs/durability.md): what a server keeps of its rooms, behind one interface
 // with two backends: SQLite (one process; the default) and PostgreSQL (several nodes).
 //
 // A room is stored as its ordered log of accepted actions (opaque payloads written by the
@@ -170,7 +170,7 @@ struct StoreHealth {
   std::int64_t checkpoint_failures = -1;   // SQLite: checkpoints that failed (busy, disk, I/O)
 };
 
-// The analysis of a finished game (issue 31), kept in a table of its own beside its room.
+// The analysis of a finished game (docs/analysis.md), kept in a table of its own beside its room.
 struct StoredAnalysis {
   std::string room;
   std::string status;  // "queued" | "running" | "done"

@@ -1,4 +1,4 @@
-// The SQLite room store (issue 4): one database `carcassonne.db` in the data folder, WAL
+// The SQLite room store (docs/durability.md): one database `carcassonne.db` in the data folder, WAL
 // mode, forward migrations on `PRAGMA user_version`. The default: nothing else to run.
 //
 // Thread-safe. Writes go through one connection behind a mutex (the server's one writer

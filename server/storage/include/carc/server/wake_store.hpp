@@ -1,4 +1,4 @@
-// When each turn-based room must be woken (protocol 1.4), kept beside the rooms so that a
+// When each turn-based room must be woken (docs/turn-based.md), kept beside the rooms so that a
 // deadline is met while its room is out of memory, after a restart, and in a cluster by
 // whichever node may take the room. One row per room with a due time; the room itself is
 // the authority (it recomputes its deadline from its log when it is loaded), so a stale
