@@ -17,10 +17,13 @@ TEST_CASE("POST /api/rooms creates a room with an unguessable id and an invite U
   CHECK(body["invite_url"] == "http://127.0.0.1:" + std::to_string(server.port()) + "/r/" + id);
   CHECK(json::parse(http(server.port(), "POST", "/api/rooms").body)["room"] != id);  // an empty body is fine
 
-  // Behind a proxy.
-  const auto proxied = http(server.port(), "POST", "/api/rooms", "{}",
-                            {{"Host", "internal:8080"}, {"X-Forwarded-Proto", "https"}, {"X-Forwarded-Host", "carc.example.org"}});
-  const json pb = json::parse(proxied.body);
+  // Behind a proxy: its forwarded headers make the link, from a trusted proxy only.
+  const std::vector<std::pair<std::string, std::string>> forwarded = {
+      {"Host", "internal:8080"}, {"X-Forwarded-Proto", "https"}, {"X-Forwarded-Host", "carc.example.org"}};
+  const json ignored = json::parse(http(server.port(), "POST", "/api/rooms", "{}", forwarded).body);
+  CHECK(ignored["invite_url"] == "http://internal:8080/r/" + ignored["room"].get<std::string>());
+  ServerProcess behind_proxy({"--trusted-proxy", "127.0.0.1"});
+  const json pb = json::parse(http(behind_proxy.port(), "POST", "/api/rooms", "{}", forwarded).body);
   CHECK(pb["invite_url"] == "https://carc.example.org/r/" + pb["room"].get<std::string>());
 
   const auto info = http(server.port(), "GET", "/api/rooms/" + id);
