@@ -56,9 +56,16 @@ Ruleset make_ruleset(ExpansionSet set) {
   return r;
 }
 
-std::array<Ruleset, 16> make_all() {
-  std::array<Ruleset, 16> all{};
-  for (int bits = 0; bits < 16; ++bits) all[static_cast<std::size_t>(bits)] = make_ruleset(ExpansionSet::from_bits(static_cast<std::uint8_t>(bits)));
+// Every set of expansions, indexed by its bits: sized from the number of expansions, so a new
+// one cannot be dropped by an index that is too narrow.
+constexpr std::size_t kRulesets = std::size_t{1} << kExpansionKinds;
+static_assert(kExpansionKinds <= 8, "ExpansionSet keeps one bit per expansion in a byte");
+
+std::array<Ruleset, kRulesets> make_all() {
+  std::array<Ruleset, kRulesets> all{};
+  for (std::size_t bits = 0; bits < kRulesets; ++bits) {
+    all[bits] = make_ruleset(ExpansionSet::from_bits(static_cast<std::uint8_t>(bits)));
+  }
   return all;
 }
 
@@ -75,8 +82,8 @@ int Ruleset::pile_of_draw(int draw) const {
 
 const Ruleset& ruleset(ExpansionSet set) {
   // Built on first use (the catalog and the parts are constant-initialised).
-  static const std::array<Ruleset, 16> all = make_all();
-  return all[static_cast<std::size_t>(set.bits() & 15)];
+  static const std::array<Ruleset, kRulesets> all = make_all();
+  return all[static_cast<std::size_t>(set.bits()) % kRulesets];  // every set made by with() is in range
 }
 
 bool expansion_implemented(Expansion e) { return detail::part_of(e) != nullptr; }
