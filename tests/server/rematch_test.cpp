@@ -74,6 +74,7 @@ TEST_CASE("rematch: it spends the address's room-creation budget; with none left
     alice.send({{"type", "rematch"}});
     CHECK(alice.expect_error() == "rate_limited");
   }
+  REQUIRE(!alice.errors.empty());
   CHECK(alice.errors.back()["message"].get<std::string>().find("new games") != std::string::npos);
   alice.send({{"type", "resync"}});
   alice.expect("state");
