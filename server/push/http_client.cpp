@@ -8,6 +8,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "special_addresses.hpp"
 #include "targets.hpp"
 
 namespace carc::server::push {
@@ -19,20 +20,22 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-bool private_endpoint(const tcp::endpoint& ep) {
-  unsigned char b[16] = {};
-  const auto a = ep.address();
-  if (a.is_v4()) {
-    const auto v4 = a.to_v4().to_bytes();
-    b[10] = b[11] = 0xff;
-    std::copy(v4.begin(), v4.end(), b + 12);
-    return private_address(b, true);
+// Why the server may not connect to `ep` (special_addresses.hpp), if it may not.
+std::optional<std::string> special_endpoint(const tcp::endpoint& ep) {
+  IpAddress a;
+  const auto ip = ep.address();
+  if (ip.is_v4()) {
+    const auto v4 = ip.to_v4().to_bytes();
+    a.v4 = true;
+    a.bytes[10] = a.bytes[11] = 0xff;
+    std::copy(v4.begin(), v4.end(), a.bytes.begin() + 12);
+  } else {
+    const auto v6 = ip.to_v6();
+    const auto bytes = v6.to_bytes();
+    std::copy(bytes.begin(), bytes.end(), a.bytes.begin());
+    a.v4 = v6.is_v4_mapped();
   }
-  const auto v6 = a.to_v6();
-  if (v6.is_v4_mapped()) return private_endpoint(tcp::endpoint(asio::ip::make_address_v4(asio::ip::v4_mapped, v6), ep.port()));
-  const auto bytes = v6.to_bytes();
-  std::copy(bytes.begin(), bytes.end(), b);
-  return private_address(b, false);
+  return special_address(a);
 }
 
 // One request: resolve, check the addresses, connect, (TLS handshake), write, read.
@@ -75,7 +78,9 @@ class Call : public std::enable_shared_from_this<Call> {
     if (ec) return fail("cannot resolve " + url_.host + ": " + ec.message());
     if (!allow_private_) {
       for (const auto& e : results) {
-        if (private_endpoint(e.endpoint())) return fail(url_.host + " resolves to a private address (refused)");
+        if (auto why = special_endpoint(e.endpoint())) {
+          return fail(url_.host + " resolves to " + e.endpoint().address().to_string() + ", " + *why + " (refused)");
+        }
       }
     }
     stream().expires_after(std::chrono::seconds(timeout_s_));

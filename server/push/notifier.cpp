@@ -3,75 +3,30 @@
 #include <pthread.h>
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <nlohmann/json.hpp>
-
-#include "carc/protocol/json.hpp"
 #include <spdlog/spdlog.h>
 
 #include "guard.hpp"
 #include "player_keys.hpp"
-#include "room.hpp"
 #include "targets.hpp"
 
 namespace carc::server {
 
 namespace {
 
-using nlohmann::json;
-
-std::string link(const Notice& n, const std::string& base) { return base + "/r/" + n.room; }
-
-std::string text_of(const Notice& n, const std::string& url) {
-  if (n.event == Notice::Event::YourTurn) return "Your turn in Carcassonne, " + n.name + ": " + url;
-  return "The Carcassonne game is over: " + url;
-}
-
-json body_of(const Notice& n, const std::string& base) {
-  return json{{"id", n.id},
-              {"event", notice_event_name(n.event)},
-              {"room", n.room},
-              {"seat", n.seat ? json(*n.seat) : json(nullptr)},
-              {"name", n.seat ? json(n.name) : json(nullptr)},
-              {"url", link(n, base)}};
+push::DeliveryQueue::Limits limits_of(const Notifier::Options& o) {
+  push::DeliveryQueue::Limits l;
+  l.total = o.max_queued;
+  l.per_room = o.max_per_room;
+  l.spacing = o.spacing;
+  l.first_rest = o.first_retry;
+  return l;
 }
 
 }  // namespace
 
-push::OutRequest Notifier::webhook_request(const Notice& n, const std::string& base) {
-  push::OutRequest r;
-  r.url = n.hook->url;
-  const std::string url = link(n, base);
-  r.headers.emplace_back("X-Carcassonne-Id", n.id);  // duplicates carry the same id
-  switch (n.hook->format) {
-    case protocol::HookFormat::Json:
-      r.headers.emplace_back("Content-Type", "application/json");
-      r.body = protocol::json_text(body_of(n, base));
-      break;
-    case protocol::HookFormat::Discord:
-      r.headers.emplace_back("Content-Type", "application/json");
-      r.body = protocol::json_text(json{{"content", text_of(n, url)}});
-      break;
-    case protocol::HookFormat::Ntfy:
-      r.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
-      r.headers.emplace_back("Title", n.event == Notice::Event::YourTurn ? "Your turn in Carcassonne" : "Carcassonne: game over");
-      r.headers.emplace_back("Click", url);
-      r.body = text_of(n, url);
-      break;
-  }
-  return r;
-}
-
-std::string Notifier::push_payload(const Notice& n, const std::string& base) {
-  json j = body_of(n, base);
-  j["title"] = n.event == Notice::Event::YourTurn ? "Your turn in Carcassonne" : "Carcassonne: game over";
-  j["body"] = text_of(n, link(n, base));
-  return protocol::json_text(j);
-}
-
 Notifier::Notifier(Options options, std::unique_ptr<push::Vapid> vapid, Gone gone)
     : options_(std::move(options)), vapid_(std::move(vapid)), gone_(std::move(gone)), work_(io_.get_executor()),
-      client_(io_, options_.allow_private, options_.extra_ca) {
+      client_(io_, options_.allow_private, options_.extra_ca), queue_(limits_of(options_)) {
   thread_ = std::thread([this] {
     ::pthread_setname_np(::pthread_self(), "carc-notify");
     run_guarded(io_, "the notifier");
@@ -82,25 +37,6 @@ Notifier::~Notifier() {
   work_.reset();
   io_.stop();  // what is still queued is dropped: the outbox is not kept (docs/turn-based.md)
   if (thread_.joinable()) thread_.join();
-}
-
-std::optional<push::OutRequest> Notifier::push_request(const Notice& n) const {
-  const auto url = push::parse_url(n.push->endpoint);
-  const auto key = push::b64url_decode(n.push->p256dh);
-  const auto auth = push::b64url_decode(n.push->auth);
-  if (!url || !key || !auth) return std::nullopt;
-  auto body = push::encrypt(*key, *auth, push_payload(n, options_.base_url));
-  if (!body) return std::nullopt;
-  push::OutRequest r;
-  r.url = n.push->endpoint;
-  const auto exp = unix_ms() / 1000 + 12 * 3600;
-  r.headers.emplace_back("Authorization", vapid_->authorization(url->origin, exp, options_.subject));
-  r.headers.emplace_back("Content-Encoding", "aes128gcm");
-  r.headers.emplace_back("Content-Type", "application/octet-stream");
-  r.headers.emplace_back("TTL", "86400");
-  r.headers.emplace_back("Urgency", "high");
-  r.body = std::move(*body);
-  return r;
 }
 
 bool Notifier::first_time(const std::string& mark) {
@@ -114,108 +50,149 @@ bool Notifier::first_time(const std::string& mark) {
   return true;
 }
 
-void Notifier::enqueue(std::shared_ptr<Job> job, bool replayed, const std::string& room) {
-  if (queued_.fetch_add(1) >= options_.max_queued) {
-    queued_.fetch_sub(1);
-    spdlog::warn("room {}: notification queue full; {} dropped", room, job->mark);
-    return;  // not taken on: a later restore of the room may send it
-  }
-  // At most once per process: a room restored while its notice is still queued or being
-  // retried (out of memory and loaded again, woken for a deadline) derives it again.
-  if (!first_time(job->mark)) {
-    queued_.fetch_sub(1);
-    spdlog::info("room {}: notification {} already taken on; not sent again", room, job->mark);
-    return;
-  }
-  auto go = [this, job] { boost::asio::post(io_, [this, job] { schedule(job, std::chrono::milliseconds(0)); }); };
-  auto log = log_ ? log_() : nullptr;
-  if (!replayed || !log) return go();
-  // Derived again after a restore: delivered already?
-  // On the keys' worker, which may outlive this notifier at shutdown.
-  log->was_sent(job->mark, [weak = weak_from_this(), job](bool sent) {
-    auto self = weak.lock();
-    if (!self) return;
-    if (sent) {
-      self->queued_.fetch_sub(1);
-      return;
-    }
-    boost::asio::post(self->io_, [s = self.get(), job] { s->schedule(job, std::chrono::milliseconds(0)); });
-  });
+void Notifier::forget(const std::string& mark) {
+  std::lock_guard lock(taken_mu_);
+  taken_.erase(mark);  // its entry in taken_order_ goes in its turn
 }
 
 void Notifier::send(std::vector<Notice> notices) {
   for (Notice& n : notices) {
     if (n.hook) {
-      auto job = std::make_shared<Job>();
-      job->request = webhook_request(n, options_.base_url);
-      job->destination = push::parse_url(job->request.url).value_or(push::Url{}).origin;
-      job->mark = n.id + "#hook";
-      enqueue(job, n.replayed, n.room);
+      auto d = std::make_shared<push::Delivery>();
+      d->request = webhook_request(n, options_.base_url);
+      d->room = n.room;
+      d->target = d->request.url;
+      d->origin = push::parse_url(d->target).value_or(push::Url{}).origin;
+      d->mark = n.id + "#hook";
+      enqueue(std::move(d), n.replayed);
     }
     if (n.push) {
-      auto job = std::make_shared<Job>();
-      job->push = n;
-      job->push->hook.reset();
-      job->destination = push::parse_url(n.push->endpoint).value_or(push::Url{}).origin;
-      job->mark = n.id + "#push";
-      enqueue(job, n.replayed, n.room);
+      auto d = std::make_shared<push::Delivery>();
+      d->push = n;
+      d->push->hook.reset();
+      d->room = n.room;
+      d->target = n.push->endpoint;
+      d->origin = push::parse_url(d->target).value_or(push::Url{}).origin;
+      d->mark = n.id + "#push";
+      enqueue(std::move(d), n.replayed);
     }
   }
 }
 
-void Notifier::schedule(std::shared_ptr<Job> job, std::chrono::milliseconds delay) {
-  // Per destination: one request every `spacing`, so one room's burst never floods a receiver.
-  const auto now = std::chrono::steady_clock::now();
-  auto& slot = next_slot_[job->destination];
-  const auto at = std::max({slot, now + delay});
-  slot = at + options_.spacing;
-  auto timer = std::make_shared<boost::asio::steady_timer>(io_, at);
-  timer->async_wait([this, job, timer](boost::system::error_code ec) {
-    if (!ec) run(job);
+void Notifier::enqueue(Delivery d, bool replayed) {
+  // At most once per process: a room restored while its notice is still queued or being
+  // retried (out of memory and loaded again, woken for a deadline) derives it again.
+  if (!first_time(d->mark)) {
+    spdlog::info("room {}: notification {} already taken on; not sent again", d->room, d->mark);
+    return;
+  }
+  auto log = log_ ? log_() : nullptr;
+  if (!replayed || !log) return admit(std::move(d));
+  // Derived again after a restore: delivered already?
+  // On the keys' worker, which may outlive this notifier at shutdown.
+  log->was_sent(d->mark, [weak = weak_from_this(), d](bool sent) {
+    if (auto self = weak.lock(); self && !sent) self->admit(d);
   });
 }
 
-void Notifier::run(std::shared_ptr<Job> job) {
-  ++job->attempts;
-  if (job->push) {
-    auto req = push_request(*job->push);  // encrypted again for each attempt: a fresh salt and key
-    if (!req) {
-      spdlog::warn("room {}: push {} has unusable keys; dropped", job->push->room, job->push->id);
-      queued_.fetch_sub(1);
-      return;
-    }
-    job->request = std::move(*req);
+void Notifier::admit(Delivery d) {
+  const std::string origin = d->origin;
+  std::vector<Delivery> gone;
+  {
+    std::lock_guard lock(queue_mu_);
+    gone = queue_.admit(std::move(d));
   }
-  client_.post(job->request, [this, job](push::OutResponse r) { finished(job, r); });
+  for (const Delivery& g : gone) {
+    dropped_.fetch_add(1);
+    forget(g->mark);  // not sent: a later restore of the room may derive it again
+    spdlog::warn("room {}: its notifications are over their share of the queue; {} dropped", g->room, g->mark);
+  }
+  boost::asio::post(io_, [this, origin] { pump(origin); });
 }
 
-void Notifier::finished(std::shared_ptr<Job> job, const push::OutResponse& r) {
-  const std::string what = job->push ? "push " + job->push->id : "webhook";
-  if (r.status >= 200 && r.status < 300) {
+void Notifier::pump(const std::string& origin) {
+  for (;;) {
+    push::DeliveryQueue::Next next;
+    {
+      std::lock_guard lock(queue_mu_);
+      next = queue_.next(origin, push::DeliveryQueue::Clock::now());
+    }
+    if (next.start) {
+      run(std::move(next.start));
+      continue;
+    }
+    if (next.wake) return wake_at(origin, *next.wake);
+    alarms_.erase(origin);  // waits for nothing, or for a request to end (which pumps again)
+    return;
+  }
+}
+
+void Notifier::wake_at(const std::string& origin, push::DeliveryQueue::Clock::time_point at) {
+  Alarm& alarm = alarms_[origin];
+  if (alarm.at && *alarm.at <= at) return;  // already set for earlier
+  if (!alarm.timer) alarm.timer = std::make_unique<boost::asio::steady_timer>(io_);
+  alarm.at = at;
+  alarm.timer->expires_at(at);  // cancels the earlier wait
+  alarm.timer->async_wait([this, origin](boost::system::error_code ec) {
+    if (ec) return;  // replaced or removed
+    if (auto it = alarms_.find(origin); it != alarms_.end()) it->second.at.reset();
+    pump(origin);
+  });
+}
+
+void Notifier::run(Delivery d) {
+  ++d->attempts;
+  if (d->push) {
+    auto req = push_request(*d->push);  // encrypted again for each attempt: a fresh salt and key
+    if (!req) {
+      spdlog::warn("room {}: push {} has unusable keys; dropped", d->room, d->push->id);
+      std::lock_guard lock(queue_mu_);
+      queue_.done(d);
+      return;
+    }
+    d->request = std::move(*req);
+  }
+  client_.post(d->request, [this, d](push::OutResponse r) { finished(d, r); });
+}
+
+void Notifier::finished(Delivery d, const push::OutResponse& r) {
+  const std::string what = d->push ? "push " + d->push->id : "webhook";
+  const std::string origin = d->origin;
+  const std::string outcome = r.status ? std::to_string(r.status) : r.error;
+  const bool retryable = r.status == 0 || r.status == 429 || r.status >= 500;
+  const bool delivered = r.status >= 200 && r.status < 300;
+  const bool gone = d->push && (r.status == 404 || r.status == 410);
+  bool again = false;
+  std::int64_t rest_ms = 0;
+  {
+    std::lock_guard lock(queue_mu_);
+    if (retryable) {
+      // The target rests (the others of its origin go on), then the delivery is tried again.
+      const auto asked = std::chrono::seconds(std::max(r.retry_after_s, 0));
+      const auto rest = queue_.failed(d, push::DeliveryQueue::Clock::now(), asked);
+      rest_ms = std::chrono::duration_cast<std::chrono::milliseconds>(rest).count();
+      again = d->attempts < options_.max_attempts;
+    } else {
+      queue_.answered(d);
+    }
+    if (again) queue_.again(d);
+    else queue_.done(d);
+  }
+  if (delivered) {
     sent_.fetch_add(1);
-    queued_.fetch_sub(1);
-    if (auto log = log_ ? log_() : nullptr) log->mark_sent(job->mark);
-    spdlog::info("notification sent: {} to {} ({})", what, job->destination, r.status);
-    return;
+    if (auto log = log_ ? log_() : nullptr) log->mark_sent(d->mark);
+    spdlog::info("notification sent: {} to {} ({})", what, origin, r.status);
+  } else if (gone) {
+    spdlog::info("room {}: the push service says seat {}'s subscription is gone ({}); it is removed", d->room,
+                 d->push->seat.value_or(-1), r.status);
+    if (gone_ && d->push->seat) gone_(d->room, *d->push->seat, d->push->push->endpoint);
+  } else if (again) {
+    spdlog::info("notification {} to {}: {}; again in {} ms", what, origin, outcome, rest_ms);
+  } else {
+    failed_.fetch_add(1);
+    spdlog::warn("notification {} to {} failed: {}", what, origin, outcome);
   }
-  if (job->push && (r.status == 404 || r.status == 410)) {
-    spdlog::info("room {}: the push service says seat {}'s subscription is gone ({}); it is removed", job->push->room,
-                 job->push->seat.value_or(-1), r.status);
-    queued_.fetch_sub(1);
-    if (gone_ && job->push->seat) gone_(job->push->room, *job->push->seat, job->push->push->endpoint);
-    return;
-  }
-  const bool retry = r.status == 0 || r.status == 429 || r.status >= 500;
-  if (retry && job->attempts < options_.max_attempts) {
-    auto delay = options_.first_retry * (1 << (job->attempts - 1));
-    if (r.retry_after_s >= 0) delay = std::max(delay, std::chrono::milliseconds(std::min(r.retry_after_s, 60) * 1000));
-    spdlog::info("notification {} to {}: {}; again in {} ms", what, job->destination,
-                 r.status ? std::to_string(r.status) : r.error, delay.count());
-    return schedule(job, std::chrono::duration_cast<std::chrono::milliseconds>(delay));
-  }
-  failed_.fetch_add(1);
-  queued_.fetch_sub(1);
-  spdlog::warn("notification {} to {} failed: {}", what, job->destination, r.status ? std::to_string(r.status) : r.error);
+  pump(origin);
 }
 
 }  // namespace carc::server

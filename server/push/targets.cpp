@@ -1,6 +1,6 @@
 #include "targets.hpp"
 
-#include "address.hpp"
+#include "special_addresses.hpp"
 #include "webpush.hpp"
 
 namespace carc::server::push {
@@ -36,20 +36,6 @@ std::optional<Url> parse_url(std::string_view url) {
   return u;
 }
 
-bool private_address(const unsigned char* b, bool v4) {
-  if (v4) {
-    const unsigned char* a = b + 12;
-    return a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 169 && a[1] == 254) || (a[0] == 172 && (a[1] & 0xf0) == 16) ||
-           (a[0] == 192 && a[1] == 168) || (a[0] == 100 && (a[1] & 0xc0) == 64) || a[0] >= 224;
-  }
-  bool zero = true;
-  for (int i = 0; i < 15; ++i) zero = zero && b[i] == 0;
-  if (zero && (b[15] == 0 || b[15] == 1)) return true;                   // :: and ::1
-  if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return true;                 // fe80::/10 link-local
-  if ((b[0] & 0xfe) == 0xfc) return true;                                 // fc00::/7 unique local
-  return b[0] == 0xff;                                                    // multicast
-}
-
 std::optional<std::string> refuse_target(std::string_view url, bool allow_private) {
   const auto u = parse_url(url);
   if (!u) return std::string("is not a URL the server can call");
@@ -57,11 +43,10 @@ std::optional<std::string> refuse_target(std::string_view url, bool allow_privat
   if (!u->https) return std::string("must use https");
   std::string host = u->host;
   for (auto& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (host == "localhost" || host.ends_with(".localhost")) return std::string("may not name this server's own network");
-  if (const auto ip = IpAddress::parse(host); ip && private_address(ip->bytes.data(), ip->v4)) {
-    return std::string("may not name a loopback, private or link-local address");
-  }
-  return std::nullopt;
+  std::string_view name = host;
+  if (name.ends_with('.')) name.remove_suffix(1);  // "localhost." is localhost too
+  if (name == "localhost" || name.ends_with(".localhost")) return std::string("may not name this server's own network");
+  return refuse_host(host, u->origin.find('[') != std::string::npos);
 }
 
 std::optional<std::string> refuse_message(const protocol::ClientMessage& msg, bool allow_private) {

@@ -1,9 +1,10 @@
 // Where the server may send notifications (docs/turn-based.md): a webhook URL or a push endpoint
-// must be https, and must not name the server's own network (loopback, private, link-local,
-// unique-local, unspecified or multicast addresses, "localhost"), unless the server runs with
-// --allow-private-hooks (tests, home networks), which also allows plain http. Checked when
-// the URL is set (its literal host) and again on every send (each address the name resolves
-// to), so a name cannot be pointed at the inside later.
+// must be https, and must not name "localhost" or an address of a special-purpose block
+// (special_addresses.hpp: loopback, private, link-local, NAT64 of those, ...), unless the
+// server runs with --allow-private-hooks (tests, home networks), which also allows plain
+// http. Checked when the URL is set (its literal host, which must then be written plainly)
+// and again on every send (each address the name resolves to), so a name cannot be pointed
+// at the inside later.
 #pragma once
 
 #include <optional>
@@ -23,8 +24,6 @@ struct Url {
 };
 std::optional<Url> parse_url(std::string_view url);
 
-// True for an address of the server's own networks (16 bytes, IPv4 as IPv4-mapped).
-bool private_address(const unsigned char* bytes16, bool v4);
 // Why `url` may not be used (as set): nullopt if it may.
 std::optional<std::string> refuse_target(std::string_view url, bool allow_private);
 // Why a client message may not be accepted (a webhook or push endpoint it may not use, push

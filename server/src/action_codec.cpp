@@ -152,9 +152,11 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
         s.bot = protocol::bot_level_from_name(bot);
         if (!s.bot) return "unknown bot level \"" + std::string(bot.substr(0, 16)) + "\"";
       }
-      if (!in.at_end()) {
-        if (in.word() != "host") in.fail("unknown seat flag");
-        s.host = true;
+      while (in.ok() && !in.at_end()) {
+        const std::string_view flag = in.word();
+        if (flag == "host") s.host = true;
+        else if (flag == "key") s.seal_key = std::string(in.word());
+        else in.fail("unknown seat flag");
       }
       d.action = std::move(s);
       break;
@@ -250,7 +252,12 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       d.action = std::move(c);
       break;
     }
-    case 'R': d.action = RematchCreated{in.str()}; break;
+    case 'R': {
+      RematchCreated r{in.str()};
+      while (in.ok() && !in.at_end() && r.seats.size() < static_cast<std::size_t>(kMaxPlayers)) r.seats.push_back(in.str());
+      d.action = std::move(r);
+      break;
+    }
     case 'H': {
       HintGiven h;
       h.seat = in.small(0, kMaxPlayers - 1);
@@ -331,6 +338,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             Writer w = head('S');
             w.num(s.seat).str(s.name).str(s.token_hash).word(s.bot ? protocol::bot_level_name(*s.bot) : "-");
             if (s.host) w.word("host");
+            if (!s.seal_key.empty()) w.word("key").word(s.seal_key);
             return w.take();
           },
           [&](const SeatFreed& f) {
@@ -362,7 +370,12 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             return w.take();
           },
           [&](const ChatPosted& c) { return head('C').num(c.id).opt(c.seat).num(c.time_ms).str(c.name).str(c.text).take(); },
-          [&](const RematchCreated& r) { return head('R').str(r.room).take(); },
+          [&](const RematchCreated& r) {
+            Writer w = head('R');
+            w.str(r.room);
+            for (const std::string& seat : r.seats) w.str(seat);
+            return w.take();
+          },
           [&](const HintGiven& h) { return head('H').num(h.seat).num(h.turn).take(); },
       },
       action);

@@ -3,13 +3,15 @@
 //
 //   <tag> <version> <game version> <fields...>
 //
-//   S v gv <seat> <name> <token hash> <bot level|->[ host]   a seat taken (host: it becomes the host)
+//   S v gv <seat> <name> <token hash> <bot level|->[ host][ key <seal key>]   a seat taken (host: it
+//                                                         becomes the host; key: seat_seal.hpp)
 //   F v gv <seat> <left|kicked|bot_removed>               a lobby seat freed
 //   T v gv <turn s|-> <away s|->[ <expansion bits>][ <pace> <bank s> <increment s>[ hints|no_hints]]  the room's settings
 //   G v gv <players> <seed> <time ms>                     the game started
 //   M v gv <index> <seat> <time ms> <move>[ auto]         a move (move_codec.hpp)
 //   C v gv <id> <seat|-> <time ms> <name> <text>          a chat line
-//   R v gv <room>                                         the rematch's room
+//   R v gv <room>[ <sealed token>...]                     the rematch's room, and per seat the new
+//                                                         token sealed to its player (persistence.hpp)
 //   W v gv <json|discord|ntfy> <url>  or  W v gv -       the room's webhook, or none
 //   P v gv <seat> <endpoint> <p256dh> <auth>              a seat's push subscription (empty endpoint: none)
 //

@@ -21,6 +21,10 @@ class Client {
   // Thread-safe; frames arrive in the order of the calls from one strand.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
   virtual void close(CloseReason why) = 0;
+  // Room creation's budget of the connection's client address, the one POST /api/rooms
+  // spends (a rematch makes a room too): 0 when a room may be made now (it is counted), else
+  // the seconds until one may. Connections that are no socket are not limited.
+  virtual double take_room_token() { return 0; }
 };
 
 using ClientPtr = std::shared_ptr<Client>;

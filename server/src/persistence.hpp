@@ -23,6 +23,9 @@ struct SeatTaken {
   std::string token_hash;  // sha256_hex of the token (never the token); empty for a computer player
   std::optional<protocol::BotLevel> bot;  // set for a computer player
   bool host = false;  // this seat becomes the host (the first human to sit; a rematch's old host)
+  // The public key things are sealed to for the token's holder (seat_seal.hpp); empty for a
+  // computer player and for seats stored before seats had one.
+  std::string seal_key = {};
 };
 // A lobby seat is given up (leave), kicked by the host, or a computer player removed: the
 // seats after it move up by one, and its token stops working.
@@ -73,9 +76,14 @@ struct ChatPosted {
   std::string text;
   std::int64_t time_ms;
 };
-// The finished room's rematch: the new room's id.
+// The finished room's rematch: the new room's id and, for each seat of the
+// finished game, its player's new seat token sealed to the old seat (seat_seal.hpp); "=" when
+// the player keeps their token (a seat stored before seats had a seal key, whose player was
+// away when the rematch was made); empty for a computer player. No seats at all: a rematch
+// made before tokens were sealed, whose tokens are derived (rematch_token).
 struct RematchCreated {
   std::string room;
+  std::vector<std::string> seats = {};
 };
 // A hint given: counted for `seat` in players[].hints, once in game move `turn`
 // (the moves played when it was asked), so the counts survive a restart.

@@ -46,8 +46,7 @@ void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::fu
   create_room([this, actions = std::move(actions), done](std::shared_ptr<Room> blank) mutable {
     if (!blank) return done({});
     const std::string id = blank->id();
-    // Each human's seat token is derived from their old one (rematch_token), so the old room
-    // can hand it out again later, also after a restart.
+    // The seats come with their hashes: each new token is kept only sealed in the old room.
     struct Seating {
       RestoredRoom seated;
       std::atomic<std::size_t> left{0};
@@ -55,10 +54,7 @@ void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::fu
     };
     auto seating = std::make_shared<Seating>();
     std::int64_t version = 1;
-    for (RoomAction& a : actions) {
-      if (auto* s = std::get_if<SeatTaken>(&a); s != nullptr && !s->bot) s->token_hash = sha256_hex(rematch_token(s->token_hash, id));
-      seating->seated.actions.push_back(a);
-    }
+    seating->seated.actions = actions;
     seating->left = actions.size();
     seating->seated.version = 1 + static_cast<std::int64_t>(actions.size());
     // All queued at once: the writer stores them in order, then the room is seated.

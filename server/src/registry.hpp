@@ -128,7 +128,7 @@ class RoomRegistry {
   Room::Strand make_strand();
   const RoomServices& services() const { return services_; }
   // A rematch room seated by `actions` (SeatTaken..., SettingsChanged, with
-  // the old seats' token hashes): stored, then added; `done` gets its id or "" on failure.
+  // the new seats' token hashes): stored, then added; `done` gets its id or "" on failure.
   void create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done);
 };
 

@@ -17,12 +17,19 @@ namespace carc::server {
 using protocol::ErrorCode;
 using protocol::RoomPhase;
 
+// Rematches made before seats were sealed (their RematchCreated has no seats): the new
+// room holds the hashes of these tokens, so they are still handed out. Anyone who reads the
+// stored hashes can compute them, which is why new rematches seal fresh tokens instead.
 std::string rematch_token(std::string_view old_hash, std::string_view new_room) {
   std::string seed = "rematch:";
   seed += old_hash;
   seed += ':';
   seed += new_room;
   return sha256_hex(seed);
+}
+
+std::string rematch_seal_context(std::string_view old_room, int seat) {
+  return "rematch seat " + std::string(old_room) + " " + std::to_string(seat);
 }
 
 RoomLogic::RoomLogic(std::string id, Metrics& metrics) : id_(std::move(id)), metrics_(metrics) {
@@ -58,7 +65,8 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     // A rematch stores its seats before its settings: the inns' sixth seat comes first.
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host);
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host).seal_key =
+        s->seal_key;
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
     if (f->seat < 0 || f->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(f->seat);
@@ -95,6 +103,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (chat_.size() > protocol::kChatKept) chat_.pop_front();
   } else if (const auto* rm = std::get_if<RematchCreated>(&action)) {
     rematch_ = rm->room;
+    rematch_seats_ = rm->seats;
   } else if (const auto* h = std::get_if<HintGiven>(&action)) {
     if (!game_) return "a hint before the start";
     if (h->seat < 0 || h->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(h->seat);
@@ -256,7 +265,8 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, std::nullopt}, t.host);
+    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, std::nullopt}, t.host).seal_key =
+        t.seal_key;
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
     Member* joiner = find(join->client.get());
@@ -331,6 +341,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
+    rematch_seats_ = r->seats;
     spdlog::info("room {}: rematch in room {}", id_, rematch_);
     publish(nullptr, fx, changes_.received());
     for (auto& m : members_) {

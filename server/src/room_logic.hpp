@@ -179,6 +179,9 @@ class RoomLogic {
   std::size_t notify_changes_stored_ = 0;
   bool notify_bound_reached(Member& m);
   std::string rematch_;  // the rematch room's id
+  // Per seat, its player's token in the rematch, sealed to the seat (RematchCreated::seats);
+  // while the rematch is being created, the ones it will store.
+  std::vector<std::string> rematch_seats_, rematch_sealing_;
 
   protocol::StatePatcher patcher_;
   std::string state_cache_;
@@ -262,8 +265,10 @@ class RoomLogic {
   void seat_back(SeatState& s);
 };
 
-// The seat token a rematch room gives the player of a seat whose token hash was
-// `old_hash`: derived, so a second request, or one after a restart, gives the same token.
+// The seat token that rematches made before tokens were sealed gave the player of a seat
+// whose token hash was `old_hash` (derived: the new room holds its hash).
 std::string rematch_token(std::string_view old_hash, std::string_view new_room);
+// What a rematch's new token is sealed for (seat_seal.hpp): the old room and the seat.
+std::string rematch_seal_context(std::string_view old_room, int seat);
 
 }  // namespace carc::server

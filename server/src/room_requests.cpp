@@ -2,6 +2,7 @@
 // (joined? game running? your turn? fresh version? legal placement? legal meeple?) and
 // every refusal gets exactly one error code; a refused request changes nothing.
 #include <algorithm>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -9,7 +10,9 @@
 #include "metrics.hpp"
 #include "overload.hpp"
 #include "random.hpp"
+#include "rate_limit.hpp"
 #include "room_logic.hpp"
+#include "seat_seal.hpp"
 
 namespace carc::server {
 
@@ -98,7 +101,7 @@ void RoomLogic::on_join(Member& m, const protocol::JoinMsg& msg, std::int64_t no
   }
   std::string token = random_id(kTokenBytes);
   const int seat = static_cast<int>(seats_.size());
-  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, seats_.host() < 0};
+  SeatTaken taken{seat, *msg.name, sha256_hex(token), std::nullopt, seats_.host() < 0, seat_seal_key(token)};
   const RoomAction action = taken;
   store(PendingJoin{m.client, std::move(token), std::move(taken)}, action, false, fx, t0);
 }
@@ -297,6 +300,12 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
   if (phase_ != RoomPhase::Finished) return refuse(*m.client, ErrorCode::BadMessage, "the game is not finished yet");
   if (!rematch_.empty()) return send_rematch(m);
   if (rematch_asked_) return;  // being created: everybody connected hears of it
+  // A new room: counted against the asker's address like POST /api/rooms.
+  if (const double wait = m.client->take_room_token(); wait > 0) {
+    metrics_.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
+    return refuse(*m.client, ErrorCode::RateLimited,
+                  "too many new games from your address; try again in " + std::to_string(retry_after_seconds(wait)) + " s");
+  }
   rematch_asked_ = true;
   // The same seats rotated by one, so that another player starts; the same host and clock.
   // A game against the computer (one human) keeps its seats, so the player keeps their
@@ -305,10 +314,29 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
   const int n = static_cast<int>(seats_.size());
   const auto humans = std::count_if(seats_.begin(), seats_.end(), [](const SeatState& s) { return !s.bot; });
   const int shift = humans == 1 ? 0 : 1;
+  rematch_sealing_.assign(static_cast<std::size_t>(n), std::string());
   for (int k = 0; k < n; ++k) {
-    const SeatState& s = seats_[static_cast<std::size_t>((k + shift) % n)];
-    // The new room's token hashes are set once its id is known (rematch_created).
-    r.actions.push_back(SeatTaken{k, s.name, s.token_hash, s.bot, (k + shift) % n == seats_.host()});
+    const int from = (k + shift) % n;
+    const SeatState& s = seats_[static_cast<std::size_t>(from)];
+    SeatTaken seat{k, s.name, std::string(), s.bot, from == seats_.host()};
+    if (!s.bot) {
+      // A fresh token, whose hash goes to the new room and which this room keeps only sealed
+      // to the player's seat here: it opens with their token, which the database never holds.
+      const std::string key = !s.seal_key.empty() ? s.seal_key : s.token.empty() ? std::string() : seat_seal_key(s.token);
+      const std::string token = random_id(kTokenBytes);
+      std::string sealed = key.empty() ? std::string() : seal_to_seat(key, rematch_seal_context(id_, from), token);
+      if (!sealed.empty()) {
+        seat.token_hash = sha256_hex(token);
+        seat.seal_key = seat_seal_key(token);
+      } else {
+        // A seat stored before seats had a seal key, whose player is away: nothing can be
+        // sealed to them, so they keep their token (the database has only its hash).
+        seat.token_hash = s.token_hash;
+        sealed = "=";
+      }
+      rematch_sealing_[static_cast<std::size_t>(from)] = std::move(sealed);
+    }
+    r.actions.push_back(std::move(seat));
   }
   r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions,
                                       settings_.pace, settings_.bank_seconds, settings_.increment_seconds,
@@ -317,10 +345,23 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
 }
 
 void RoomLogic::send_rematch(Member& m) {
+  const SeatState& seat = seats_[static_cast<std::size_t>(m.seat)];
+  std::string token;
+  if (rematch_seats_.empty()) {
+    token = rematch_token(seat.token_hash, rematch_);  // a rematch made before tokens were sealed
+  } else if (static_cast<std::size_t>(m.seat) < rematch_seats_.size()) {
+    const std::string& sealed = rematch_seats_[static_cast<std::size_t>(m.seat)];
+    if (sealed == "=") token = seat.token;
+    else if (auto opened = open_as_seat(seat.token, rematch_seal_context(id_, m.seat), sealed)) token = std::move(*opened);
+  }
+  if (token.empty()) {
+    spdlog::error("room {}: seat {}'s rematch token cannot be opened", id_, m.seat);
+    return refuse(*m.client, ErrorCode::Unavailable, "your seat in the rematch cannot be found");
+  }
   std::string frame = R"({"type":"rematch","room":)";
   protocol::append_json_string(frame, rematch_);
   frame += R"(,"token":)";
-  protocol::append_json_string(frame, rematch_token(seats_[static_cast<std::size_t>(m.seat)].token_hash, rematch_));
+  protocol::append_json_string(frame, token);
   frame += '}';
   m.client->send(std::make_shared<const std::string>(std::move(frame)));
 }
@@ -329,12 +370,13 @@ void RoomLogic::rematch_created(const std::string& room, std::int64_t now_ms, Ef
   if (changes_.busy()) return defer(DeferredRematch{room});
   rematch_asked_ = false;
   if (room.empty()) {
+    rematch_sealing_.clear();
     for (auto& m : members_) {
       if (m.role == Role::Player) refuse(*m.client, ErrorCode::Unavailable, "the rematch could not be created; try again");
     }
     return;
   }
-  const RoomAction action = RematchCreated{room};
+  const RoomAction action = RematchCreated{room, std::exchange(rematch_sealing_, {})};
   store(PendingAction{nullptr, action}, action, false, fx, {});
   (void)now_ms;
 }

@@ -27,6 +27,7 @@ struct SeatState {
   std::int64_t bank_ms = 0;        // turn-based: the bank at the start of the current turn
   std::optional<PushTarget> push;  // the seat's Web Push subscription
   int hints = 0;                   // hints given this game (kept in memory only)
+  std::string seal_key = {};       // what a rematch seals this seat's new token to (seat_seal.hpp)
 };
 
 class RoomSeats {

@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "guard.hpp"
+#include "http_answers.hpp"
 #include "net.hpp"
 #include "queue_budget.hpp"
 #include "targets.hpp"
@@ -134,6 +135,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
 
   double tokens_;
   Clock::time_point refilled_ = Clock::now();
+  std::string client_key_;  // the address per-address limits count (as HttpSession::client_key)
 
   // ---- handlers ----
   void on_accept(beast::error_code ec) {
@@ -327,6 +329,9 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
         tokens_(ctx.config.limits.rate_burst) {}
 
   void run(http::request<http::string_body> req) {
+    beast::error_code peer_ec;
+    const auto peer = ws_.next_layer().remote_endpoint(peer_ec);
+    client_key_ = limit_key(client_address(peer_address(peer), forwarded_for(req), ctx_.config.trusted_proxies));
     const auto& l = ctx_.config.limits;
     websocket::stream_base::timeout t{};
     t.handshake_timeout = std::chrono::seconds(l.handshake_timeout_s);
@@ -350,6 +355,8 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
       self->enqueue(std::move(frame));
     });
   }
+
+  double take_room_token() override { return ctx_.room_buckets.take(client_key_); }
 
   void close(CloseReason why) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), why] {

@@ -28,6 +28,7 @@ class ServerProcess {
   ServerProcess& operator=(const ServerProcess&) = delete;
   int port() const { return port_; }
   pid_t pid() const { return pid_; }
+  std::filesystem::path data_dir() const { return dir_ / "data"; }  // the server's --data-dir
   // SIGTERM, then the exit status (waits up to 10 s).
   int terminate();
   // SIGKILL (a crash), then the same server again on the same port and data folder.

@@ -63,6 +63,10 @@ std::vector<RoomAction> samples() {
       SettingsChanged{60, std::nullopt, {}, carc::protocol::Pace::Live, carc::protocol::kDefaultBankSeconds,
                       carc::protocol::kDefaultIncrementSeconds, true},
       SettingsChanged{std::nullopt, 60, kRiverAbbot, carc::protocol::Pace::TurnBased, 3600, 0, false},
+      // A seat with its seal key, and a rematch with each seat's sealed token (seat_seal.hpp).
+      SeatTaken{2, "Bob", std::string(64, 'b'), std::nullopt, false, std::string(64, 'c')},
+      SeatTaken{0, "Ann", std::string(64, 'd'), std::nullopt, true, std::string(64, 'e')},
+      RematchCreated{"AbCdEfGhIj_-12", {std::string(160, 'f'), "", "="}},
   };
 }
 
@@ -98,6 +102,8 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   // The expansions (a number) come before the pace (a word); each is left out at its default.
   CHECK(encode_action(4, 1, samples()[21]) == "T 4 1 - 60 3");
   CHECK(encode_action(4, 1, samples()[22]) == "T 4 1 90 - 3 turn_based 3600 0");
+  CHECK(encode_action(3, 1, samples()[26]) == "S 3 1 0 3:Ann 64:" + std::string(64, 'd') + " - host key " + std::string(64, 'e'));
+  CHECK(encode_action(9, 8, samples()[27]) == "R 9 8 14:AbCdEfGhIj_-12 160:" + std::string(160, 'f') + " 0: 1:=");
 }
 
 TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expansions only, pace only, both)") {
@@ -136,7 +142,7 @@ TEST_CASE("codec: a malformed payload is refused with a reason, never a throw") 
   for (const char* bad : {"", "Q 1 1", "M", "M 1", "M 1 1 0 1 5", "M 1 1 0 1 5 D,2,-1,45", "M 1 1 0 9 5 D,2,-1,90",
                           "M 1 1 0 1 5 D,2,-1,90 manual", "M 1 1 0 1 5 D,2,-1,90 auto x", "M  1 1 0 1 5 D,2,-1,90",
                           "M 1 1 0 1 5 D,2,-1,90 ", "S 1 1 0 5:Ali", "S 1 1 0 9999999999999999999:x 1:h -",
-                          "S 1 1 0 5:Alice 1:h wizard", "S 1 1 0 5:Alice 1:h - guest", "S 1 1 0 Alice 1:h -", "F 1 1 0 bored", "G 1 1 1 5 0",
+                          "S 1 1 0 5:Alice 1:h wizard", "S 1 1 0 5:Alice 1:h - guest", "S 1 1 0 5:Alice 1:h - key", "R 1 1 1:x 3:ab", "S 1 1 0 Alice 1:h -", "F 1 1 0 bored", "G 1 1 1 5 0",
                           "G 1 1 3 -5 0", "T 1 1 x -", "C 1 1 0 - 5 3:Bob", "R 1 1", "{", "{\"type\":\"move\"}",
                           "{\"type\":\"teleport\",\"v\":1,\"gv\":1}", "[1,2]", "-1 1 1"}) {
     CAPTURE(bad);
