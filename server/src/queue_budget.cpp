@@ -16,12 +16,12 @@ void QueueBudget::changed(Queue& q, std::size_t before, std::size_t after) {
   if (was != is) {
     std::lock_guard lock(mu_);
     if (is) {
-      tracked_[&q] = Entry{q.weak_queue(), q.client_address()};
+      tracked_[&q] = Entry{q.weak_queue(), q.budget_address()};
     } else {
       tracked_.erase(&q);
     }
   }
-  if (is && (!was || total > static_cast<std::int64_t>(budget_))) enforce(q.client_address());
+  if (is && (!was || total > static_cast<std::int64_t>(budget_))) enforce(q.budget_address());
 }
 
 void QueueBudget::forget(const Queue* q) {

@@ -29,7 +29,7 @@ class QueueBudget {
     virtual std::size_t queued_bytes() const = 0;
     virtual void shed() = 0;  // drop this connection: its queue goes with it
     virtual std::weak_ptr<Queue> weak_queue() = 0;
-    virtual const std::string& client_address() const = 0;  // what its per-address share counts
+    virtual const std::string& budget_address() const = 0;  // what its per-address share counts
   };
 
   static constexpr std::size_t kTracked = 16 * 1024;

@@ -306,7 +306,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   // QueueBudget::Queue
   std::size_t queued_bytes() const override { return queued_bytes_.load(std::memory_order_relaxed); }
   std::weak_ptr<QueueBudget::Queue> weak_queue() override { return weak_from_this(); }
-  const std::string& client_address() const override { return slot_.address(); }
+  const std::string& budget_address() const override { return slot_.address(); }
   void shed() override {
     asio::post(ws_.get_executor(), [self = shared_from_this()] {
       if (self->closed_) return;
