@@ -14,8 +14,11 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "crash_store.hpp"
+#include "random.hpp"
 #include "room.hpp"
 
 namespace {
@@ -54,6 +57,18 @@ std::int64_t clock_offset_ms() {
   return fixed + offset.load(std::memory_order_relaxed);
 }
 
+// CARC_TEST_SEED=N: every game starts with bag seed N, and the computer players' seeds follow
+// from it (random.hpp), so that a test plays a game it knows.
+void seed_hook() {
+  const char* v = std::getenv("CARC_TEST_SEED");
+  if (v == nullptr || *v == '\0') return;
+  char* end = nullptr;
+  const unsigned long long seed = std::strtoull(v, &end, 10);
+  if (end == nullptr || *end != '\0') throw std::runtime_error(std::string("CARC_TEST_SEED is not a number: ") + v);
+  spdlog::warn("CARC_TEST_SEED={}: test-only fixed seeds are on", seed);
+  carc::server::set_test_seed(seed);
+}
+
 void clock_hooks() {
   if (std::getenv("CARC_TEST_CLOCK_OFFSET_MS") == nullptr && std::getenv("CARC_TEST_CLOCK_FILE") == nullptr) return;
   spdlog::warn("CARC_TEST_CLOCK_OFFSET_MS/CARC_TEST_CLOCK_FILE: test-only clock offset is on");
@@ -81,6 +96,7 @@ int main(int argc, char** argv) {
     // Storage first: a database that cannot be used stops the start with its reason.
 #ifdef CARC_TEST_HOOKS
     clock_hooks();
+    seed_hook();
     const auto durability = Durability::open(config, test_hooks());
 #else
     const auto durability = Durability::open(config);

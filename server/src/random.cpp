@@ -3,6 +3,7 @@
 #include <sys/random.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +36,35 @@ std::uint64_t random_seed() {
   std::uint64_t v = 0;
   secure_random(&v, sizeof v);
   return v;
+}
+
+namespace {
+std::atomic<bool> g_test_seeded{false};
+std::atomic<std::uint64_t> g_test_seed{0};
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+void set_test_seed(std::uint64_t seed) {
+  g_test_seed.store(seed, std::memory_order_relaxed);
+  g_test_seeded.store(true, std::memory_order_release);
+}
+
+std::uint64_t game_seed() {
+  if (g_test_seeded.load(std::memory_order_acquire)) return g_test_seed.load(std::memory_order_relaxed);
+  return random_seed();
+}
+
+std::uint64_t think_seed(int move, int seat) {
+  if (!g_test_seeded.load(std::memory_order_acquire)) return random_seed();
+  const std::uint64_t at = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(move)) << 8) |
+                           static_cast<std::uint8_t>(seat);
+  return splitmix64(g_test_seed.load(std::memory_order_relaxed) ^ splitmix64(at));
 }
 
 std::string random_id(std::size_t bytes) {

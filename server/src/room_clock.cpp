@@ -57,7 +57,7 @@ void RoomLogic::maybe_think(std::int64_t now_ms, Effects& fx) {
   thinking_ = ticket;
   r.ticket = ticket;
   r.seat = seat;
-  r.seed = random_seed();
+  r.seed = think_seed(game_->moves_played(), seat);
   r.game = std::make_shared<const Game>(*game_);
   fx.think = std::move(r);
 }

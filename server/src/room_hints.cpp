@@ -34,7 +34,7 @@ void RoomLogic::on_hint(Member& m, std::int64_t, Effects& fx) {
   r.ticket = ticket;
   r.seat = game_->current_seat();
   r.level = protocol::BotLevel::Medium;
-  r.seed = random_seed();
+  r.seed = think_seed(turn, r.seat);
   r.game = std::make_shared<const Game>(*game_);
   fx.hint = std::move(r);
 }

@@ -127,7 +127,7 @@ void RoomLogic::on_start(Member& m, std::int64_t now_ms, SteadyClock::time_point
     return refuse(*m.client, ErrorCode::NotEnoughPlayers,
                   "a game needs 2 to " + std::to_string(max_seats()) + " players");
   }
-  const RoomAction action = GameStarted{static_cast<int>(seats_.size()), random_seed(), now_ms};
+  const RoomAction action = GameStarted{static_cast<int>(seats_.size()), game_seed(), now_ms};
   store(PendingAction{m.client, action}, action, true, fx, t0);
 }
 

@@ -13,6 +13,9 @@ import { watchCsp, assertNoCspViolations } from './csp.mjs';
 import { settled } from './seat-helpers.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
+// The same server with the test hooks (main.cpp with CARC_TEST_HOOKS: CARC_TEST_SEED and the
+// like), built beside it.
+export const testServerBin = path.resolve(repoRoot, process.env.CARC_SERVER_TEST_BIN || path.join(path.dirname(serverBin), 'carcassonne-server-test'));
 export const shotDir = path.resolve(process.env.CARC_SCREENSHOT_DIR || path.join(repoRoot, 'tests', 'browser', 'screenshots'));
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // The client served (CARC_WEB_ROOT: another checkout's web-client, to see a test fail on it).
@@ -42,16 +45,17 @@ export async function waitForHealth(base, proc, log, ms = 30000) {
   throw new Error(`server did not answer /healthz within ${ms} ms:\n${log()}`);
 }
 
-export async function startServer({ args = [] } = {}) {
-  assert.ok(fs.existsSync(serverBin), `server binary not found at ${serverBin} (build it, or set CARC_SERVER_BIN)`);
+// `bin`: testServerBin for a test hook, set in `env` (CARC_TEST_SEED=...).
+export async function startServer({ args = [], bin = serverBin, env = null } = {}) {
+  assert.ok(fs.existsSync(bin), `server binary not found at ${bin} (build it, or set CARC_SERVER_BIN / CARC_SERVER_TEST_BIN)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
   const base = `http://127.0.0.1:${port}`;
   let output = '';
   let proc = null;
   const launch = async () => {
-    proc = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot, ...args], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+    proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot, ...args], {
+      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env,
     });
     proc.stdout.on('data', (d) => { output += d; });
     proc.stderr.on('data', (d) => { output += d; });
