@@ -55,21 +55,48 @@ step() {
 }
 skip() { steps+=("SKIP|$1|0"); echo; echo "==== $1: skipped ($2)"; }
 
+summary() {
+  echo
+  echo "==== summary (logs in $logs)"
+  for s in "${steps[@]}"; do
+    IFS='|' read -r status name secs <<<"$s"
+    printf '  %-4s  %-16s %4ss\n' "$status" "$name" "$secs"
+  done
+}
+
+# A step without which nothing after it means anything (the packages, the build, the check
+# that the build uses only listed packages): its failure ends the run here, saying so, and no
+# suite runs against a build that does not exist.
+stop_unless() {
+  [[ $1 -eq 0 ]] && return 0
+  summary
+  echo "==== FAILED: $2 failed, so no test ran (fix it first)"
+  echo "tests: $passed passed, 1 failed"
+  exit 1
+}
+
 step "install-deps" 900 bash scripts/install-deps.sh --test
+stop_unless $? "install-deps"
 # No include goes up a layer (core < protocol < server): seconds, before the build.
 step "layers" 60 bash scripts/check-layers.sh
 built=no
-step "build" 1200 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON && built=yes
+# 698 s on a busy 2-core machine from an empty cache: the limit is twice a slow build.
+step "build" 2400 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON && built=yes
+stop_unless $? "build"
+# Every Debian package whose files the build uses is named in install-deps.sh (a package
+# installed by hand would make this machine green and a stranger's red): seconds.
+step "deps" 300 bash scripts/check-deps.sh "$build_dir"
+stop_unless $? "the dependency check"
 
 if [[ $built == yes ]]; then
-  step "ctest" 900 ctest --test-dir "$build_dir" --output-on-failure -j2 --timeout 300 --no-tests=error
+  step "ctest" 1800 ctest --test-dir "$build_dir" --output-on-failure -j2 --timeout 300 --no-tests=error
 else
   skip "ctest" "build failed"
 fi
 
 # The engine against an independent JavaScript implementation of the rules (tests/reference).
 if [[ $built == yes ]]; then
-  step "rules crosscheck" 600 env CARC_CLI="$build_dir/carcassonne" \
+  step "rules crosscheck" 1200 env CARC_CLI="$build_dir/carcassonne" \
     node --test --test-reporter=spec --test-timeout=300000 tests/reference/
 else
   skip "rules crosscheck" "build failed"
@@ -77,7 +104,7 @@ fi
 
 # The command-line tool's analysis (tests/cli): a record in, the analysis JSON out.
 if [[ $built == yes ]]; then
-  step "cli tests" 300 env CARC_CLI="$build_dir/carcassonne" \
+  step "cli tests" 600 env CARC_CLI="$build_dir/carcassonne" \
     node --test --test-reporter=spec --test-timeout=120000 tests/cli/
 else
   skip "cli tests" "build failed"
@@ -90,7 +117,7 @@ for d in tests/web tests/docker tests/bench; do [[ -d $d ]] && web_dirs+=("$d/")
 if [[ ${#web_dirs[@]} -eq 0 ]]; then
   skip "node tests" "no tests/web or tests/docker"
 else
-  step "node tests" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" CARC_BUILD_DIR="$build_dir" \
+  step "node tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" CARC_BUILD_DIR="$build_dir" \
     node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
 fi
 
@@ -99,7 +126,7 @@ fi
 if [[ $built != yes ]]; then
   skip "cluster tests" "build failed"
 else
-  step "cluster tests" 420 env CARC_BUILD_DIR="$build_dir" \
+  step "cluster tests" 900 env CARC_BUILD_DIR="$build_dir" \
     node --test --test-reporter=spec --test-concurrency=1 --test-timeout=400000 tests/cluster/
 fi
 
@@ -110,8 +137,8 @@ elif [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
 elif [[ ! -d tests/browser ]]; then
   skip "browser tests" "no tests/browser"
 else
-  # 18 tests: 6.5 to 8.5 minutes on a shared 2-core machine at load 12 to 17, so 15 at most.
-  step "browser tests" 900 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
+  # 8 to 10 minutes quiet; on a busy machine it took 15 (and was stopped at the old 900 s).
+  step "browser tests" 2400 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
     node --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 tests/browser/
 fi
 
@@ -122,7 +149,7 @@ if [[ $built != yes ]]; then
 elif [[ ${CARC_SKIP_SOAK:-0} == 1 ]]; then
   skip "soak (short)" "CARC_SKIP_SOAK=1"
 else
-  step "soak (short)" 300 env CARC_SERVER_BIN="$build_dir/carcassonne-server" bash bench/soak.sh --short
+  step "soak (short)" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" bash bench/soak.sh --short
 fi
 
 # Sanitizer rows: every C++ suite under ASan+UBSan, the server and storage suites under
@@ -142,12 +169,7 @@ else
   step "image" 1800 bash scripts/image-test.sh
 fi
 
-echo
-echo "==== summary (logs in $logs)"
-for s in "${steps[@]}"; do
-  IFS='|' read -r status name secs <<<"$s"
-  printf '  %-4s  %-14s %4ss\n' "$status" "$name" "$secs"
-done
+summary
 if [[ $any_failed -ne 0 ]]; then
   echo "==== FAILED"
 else
