@@ -52,6 +52,7 @@ export class Board {
     this.turnLegal = null;
     this.fitAsked = false;
     this.lastBoundsKey = '';
+    this.viewSize = null; // the board's size when the view was last set
     this.pointers = new Map();
     this.gesture = null;
     this.suppressClick = false;
@@ -65,16 +66,19 @@ export class Board {
     svg.appendChild(this.vp);
     bindBoardInput(this);
     if (typeof ResizeObserver === 'function') {
-      let last = null;
       new ResizeObserver(() => {
         const now = this.size();
+        const was = this.viewSize;
         if (this.autoFit) this.autoView();
-        else if (last && this.camera === 'keep') {
-          // The same board point stays in the middle when the page changes size.
-          this.view = { ...this.view, tx: this.view.tx + (now.w - last.w) / 2, ty: this.view.ty + (now.h - last.h) / 2 };
+        else if (was && this.camera === 'keep') {
+          // The same board point stays in the middle when the page changes size. The shift
+          // is from the size the view was made for: a view set after the change (the turn
+          // view of the host's first turn, made as the lobby card gave way to the board)
+          // is already right and does not move.
+          this.view = { ...this.view, tx: this.view.tx + (now.w - was.w) / 2, ty: this.view.ty + (now.h - was.h) / 2 };
           this.apply();
         } else this.apply();
-        last = now;
+        this.viewSize = now;
       }).observe(svg);
     }
   }
@@ -125,6 +129,7 @@ export class Board {
 
   /** Moves the view to `v`, animated (a short ease) unless asked not to or reduced motion. */
   setView(v, { animate = false } = {}) {
+    this.viewSize = this.size(); // the size the view is made for (the resize observer's base)
     cancelAnimationFrame(this.tween ?? 0);
     this.tween = null;
     const from = this.tweenView ?? this.view;
