@@ -1,12 +1,13 @@
 // A player's first minutes at 1366x768 and on a 390x844 phone (issue 43): the host's first
-// turn shows the start tile and the legal cells without the fit button.
+// turn shows the start tile and the legal cells without the fit button, and Enter on a
+// focused "No meeple" or "Cancel" does what the button says instead of sending the move.
 //
 //   CARC_SERVER_BIN=build/carcassonne-server node --test tests/browser/playfeel.test.mjs
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog, openStartPage, startSoloGame } from './helpers.mjs';
-import { clickableCells, settled, LAPTOP, PHONE } from './seat-helpers.mjs';
+import { setUp, showingServerLog, openStartPage, startSoloGame, clickableTarget } from './helpers.mjs';
+import { pageOnTurn, clickableCells, cellsInView, settled, LAPTOP, PHONE } from './seat-helpers.mjs';
 
 // What the player sees of the board at the start of the turn: the start tile's centre
 // inside the board's visible part, and the legal cells that can be clicked where they are.
@@ -48,5 +49,64 @@ test('the host\'s first turn on a phone and a laptop: the start tile and the leg
     assert.ok(cells.length > 0, 'phone, through the lobby: a legal cell can be clicked where it is');
     await page.context().close();
     assert.deepEqual(errors, []);
+  });
+});
+
+// A cell clicked, turned until its tile offers a meeple spot, and a spot chosen.
+async function draftWithMeeple(page) {
+  const cells = await cellsInView(page, (cs) => cs.some((c) => c.spots > 0));
+  const cell = cells.find((c) => c.spots > 0);
+  assert.ok(cell, 'a legal cell with a meeple spot can be clicked');
+  await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+  await page.waitForSelector('[data-testid="ghost"]');
+  for (let i = 0; i < 4 && !(await page.locator('[data-testid="meeple-spot"]').count()); i++) await page.click('[data-testid="rotate"]');
+  await settled(page);
+  const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
+  assert.ok(spot, 'a meeple spot can be clicked');
+  await page.mouse.click(spot.cx, spot.cy);
+  await page.waitForSelector('[data-testid="meeple-spot"].chosen');
+}
+
+test('Enter on a focused "No meeple" takes the meeple back, on "Cancel" cancels; neither sends the move', { timeout: 120000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+      const meepleTurn = (s) => s.players[0].meeples > 0 && s.turn.legal.some((l) => l.meeples.length > 0);
+      const { page, clients, errors } = await pageOnTurn(browser, server, { ready: meepleTurn, ctxOptions: { ...opts, locale: 'en-US' } });
+      const version = await page.getAttribute('#view-room', 'data-version');
+      await draftWithMeeple(page);
+
+      // The keyboard reaches "No meeple" and presses Enter: the meeple is taken back.
+      await page.focus('[data-testid="no-meeple"]');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => !document.querySelector('[data-testid="meeple-spot"].chosen'), null, { timeout: 3000 })
+        .catch(() => {});
+      await page.waitForTimeout(300); // a move sent would have come back by now
+      assert.equal(await page.getAttribute('#view-room', 'data-version'), version, `${size}: Enter on "No meeple" sent no move`);
+      assert.equal(await page.locator('[data-testid="ghost"]').count(), 1, `${size}: the tile is still being placed`);
+      assert.equal(await page.locator('[data-testid="meeple-spot"].chosen').count(), 0, `${size}: "No meeple" took the meeple back`);
+
+      // A spot again, then Enter on "Cancel": the placement is cancelled, nothing sent.
+      const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
+      await page.mouse.click(spot.cx, spot.cy);
+      await page.waitForSelector('[data-testid="meeple-spot"].chosen');
+      await page.focus('[data-testid="cancel"]');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      assert.equal(await page.getAttribute('#view-room', 'data-version'), version, `${size}: Enter on "Cancel" sent no move`);
+      assert.equal(await page.locator('[data-testid="ghost"]').count(), 0, `${size}: "Cancel" cancelled the placement`);
+
+      // Enter from the page (nothing focused) still confirms, with the meeple chosen.
+      await draftWithMeeple(page);
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((v) => document.getElementById('view-room').dataset.version !== v, version);
+      const placed = await page.evaluate(() => window.__carc.store.state.events.filter((e) => e.type === 'placed').at(-1));
+      assert.equal(placed.seat, 0, `${size}: Enter from the page played the turn`);
+      assert.ok(placed.meeple, `${size}: with the meeple chosen`);
+      assert.deepEqual(errors, []);
+      await page.context().close();
+      for (const c of clients) await c.close();
+    }
   });
 });

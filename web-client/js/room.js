@@ -231,7 +231,7 @@ export class RoomPage {
   // Controls.
 
   onKey(ev) {
-    const action = roomKeyAction(describeKey(ev, document.body), { hasDraft: !!this.draft, myTurn: isMyTurn(this.store) });
+    const action = roomKeyAction(describeKey(ev, document.body, $('board')), { hasDraft: !!this.draft, myTurn: isMyTurn(this.store) });
     switch (action) {
       case 'rotate': this.rotate(); ev.preventDefault(); break;
       case 'confirm': this.confirmDraft(); ev.preventDefault(); break;
@@ -256,6 +256,12 @@ export class RoomPage {
     $('btn-no-meeple').addEventListener('click', () => this.noMeeple());
     $('btn-cancel').addEventListener('click', () => this.cancelDraft());
     $('btn-confirm').addEventListener('click', () => this.confirmDraft());
+    // A button clicked with the mouse or a finger gives the focus back, so that Enter then
+    // confirms (keys.js); one reached by the keyboard keeps it and Enter presses it.
+    $('action-bar').addEventListener('click', (ev) => {
+      const btn = ev.target instanceof Element ? ev.target.closest('button') : null;
+      if (btn && ev.detail > 0) btn.blur();
+    });
     $('zoom-in').addEventListener('click', () => this.board.zoomBy(1.25));
     $('zoom-out').addEventListener('click', () => this.board.zoomBy(0.8));
     $('fit').addEventListener('click', () => this.board.fitNow());
