@@ -9,6 +9,7 @@ import { h, add, colorChip, nameSpan } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
 import { hintsSetting } from './hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
+import { notifyControl } from './notify.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, maxSeats } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
@@ -69,7 +70,8 @@ function seatRow(p, { mySeat, controls, onFreeSeat }) {
 
 /**
  * opts: {mySeat, inviteUrl, notice, canTakeSeat, onCopy, onShare, onStart, onLeave,
- *        onFreeSeat(seat), onAddBot(level), onSettings(msg), onTakeSeat}
+ *        onFreeSeat(seat), onAddBot(level), onSettings(msg), onTakeSeat,
+ *        notify: the opt-in's status (notify.js notifyStatus), onNotify}
  */
 export function renderLobby(card, state, opts) {
   const { mySeat, inviteUrl, notice, canTakeSeat, onCopy, onStart, onShare, onLeave, onFreeSeat, onAddBot, onSettings, onTakeSeat } = opts;
@@ -91,6 +93,8 @@ export function renderLobby(card, state, opts) {
   add(card,
     h('h2', { text: t('lobby.title') }),
     notice ? h('p', { class: 'notice lobby-notice', 'data-testid': 'lobby-notice', text: notice }) : null,
+    // A turn-based game lasts days: being told of one's turn comes first.
+    notifyControl(opts.notify ?? null, opts.onNotify),
     h('label', { class: 'muted', text: t('lobby.invite') }),
     h('div', { class: 'invite-row' }, input,
       h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),

@@ -5,7 +5,7 @@
 import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from './state.js';
 import { Connection, wsUrl } from './net.js';
 import { Board } from './board.js';
-import { t, errorText } from './i18n.js';
+import { t, errorText, getLanguage } from './i18n.js';
 import { bindLog } from './ui.js';
 import { PlayFeel } from './feel.js';
 import { copyInvite } from './lobby.js';
@@ -19,7 +19,7 @@ import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { attachSeat } from './playerkey.js';
-import { enableNotifications, notifyMyTurn, resubscribe } from './notify.js';
+import { enableNotifications, notifyMyTurn, resubscribe, notifyStatus, notifyControl, notifyAvailable, notifyPermission } from './notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
@@ -48,6 +48,8 @@ export class RoomPage {
     this.connIndicator = new ConnIndicator();
     this.panels = new RoomPanels();
     this.live = false;
+    // This browser gets this seat's pushes (set once a subscription was sent for it).
+    this.notify = { subscribed: local.get(KEYS.notify(room)) === '1', outcome: null, asking: false };
     this.life = new RoomLife(room, { send: (msg) => this.send(msg), askName: () => askName(this.room) });
   }
 
@@ -153,7 +155,12 @@ export class RoomPage {
       this.intent = { type: 'token', token: r.token };
       rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
       attachSeat(local, this.room, r.token).catch(() => {}); // "your games" on the player's other devices
-      resubscribe((m) => this.send(m)).catch(() => {});
+      resubscribe((m) => this.send(m)).then((sent) => {
+        if (!sent || this.notify.subscribed) return;
+        this.notify.subscribed = true;
+        local.set(KEYS.notify(this.room), '1');
+        this.render();
+      }).catch(() => {});
     }
     if (r.resync) this.send({ type: 'resync' });
     if (msg.type === 'hint' || r.error) this.asking = false;
@@ -166,26 +173,34 @@ export class RoomPage {
     if (msg.type === 'welcome') this.sendQueued();
   }
 
-  // "Tell me when it is my turn": a seated player's click asks the browser (never on load).
-  renderNotifyButton(mySeat) {
-    let btn = document.getElementById('notify-btn');
-    if (mySeat === null || mySeat === undefined || typeof Notification === 'undefined' || Notification.permission === 'granted') {
-      btn?.remove();
-      return;
-    }
-    if (btn) return;
-    btn = document.createElement('button');
-    btn.type = 'button';
-    btn.id = 'notify-btn';
-    btn.className = 'btn small';
-    btn.dataset.testid = 'notify-enable';
-    btn.textContent = t('notify.enable');
-    btn.addEventListener('click', async () => {
-      const r = await enableNotifications((m) => this.send(m)).catch(() => 'unsupported');
-      btn.textContent = t(r === 'enabled' ? 'notify.enabled' : 'notify.denied');
-      btn.disabled = true;
+  // "Tell me when it is my turn" (notify.js): a seated player's click asks the browser
+  // (never on load). Shown in the lobby card and under the players of the room itself.
+  notifyState() {
+    const { state, seat } = this.store;
+    return notifyStatus({
+      seated: seat !== null && seat !== undefined && !!playerBySeat(state, seat), turnBased: state?.settings?.pace === 'turn_based',
+      available: notifyAvailable(), permission: notifyPermission(), ...this.notify,
     });
-    document.querySelector('.players-panel')?.append(btn);
+  }
+
+  async enableNotify() {
+    this.notify.asking = true;
+    this.render();
+    const r = await enableNotifications((m) => this.send(m)).catch(() => 'unsupported');
+    this.notify = { ...this.notify, asking: false, outcome: r, subscribed: this.notify.subscribed || r === 'enabled' };
+    if (r === 'enabled') local.set(KEYS.notify(this.room), '1');
+    this.render();
+  }
+
+  /** The opt-in under the players (the lobby card draws its own). */
+  renderNotify(status, phase) {
+    const slot = $('notify-slot');
+    const key = JSON.stringify([getLanguage(), phase === 'lobby' ? null : status]);
+    if (slot.dataset.key === key) return;
+    slot.dataset.key = key;
+    const el = phase === 'lobby' ? null : notifyControl(status, () => this.enableNotify());
+    slot.replaceChildren(...(el ? [el] : []));
+    slot.hidden = !el;
   }
 
   handleError(err) {
@@ -331,6 +346,7 @@ export class RoomPage {
     view.dataset.version = this.store.version;
 
     const mine = isMyTurn(this.store) && !this.draft?.pending;
+    const notify = this.notifyState();
     const b = boardBounds(state);
     const dv = draftView(this.draft, this.store);
     if (dv) {
@@ -356,6 +372,7 @@ export class RoomPage {
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
         bagSize: this.gameCatalog(state).bag ?? null,
+        notify, onNotify: () => this.enableNotify(),
         ...this.life.lobbyOptions(state),
       },
       onShowEnd: () => {
@@ -375,7 +392,7 @@ export class RoomPage {
     this.title.update(isMyTurn(this.store));
     notifyMyTurn(this.wasMine, isMyTurn(this.store));
     this.wasMine = isMyTurn(this.store);
-    this.renderNotifyButton(mySeat);
+    this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
     this.feel.afterRender(state, isMyTurn(this.store));
   }

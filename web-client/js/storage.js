@@ -8,6 +8,7 @@ export const KEYS = {
   solo: (room) => `carc.solo.${room}`, // session: a game against the computer to set up
   rematchFrom: (room) => `carc.rematchFrom.${room}`, // session: this room is the rematch of that one
   view: (room) => `carc.view.${room}`, // the board's zoom and centre in that room
+  notify: (room) => `carc.notify.${room}`, // '1': this browser's push subscription was sent for its seat
   name: 'carc.name',
   lang: 'carc.lang',
   sound: 'carc.sound',
