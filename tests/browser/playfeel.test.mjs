@@ -1,6 +1,7 @@
 // A player's first minutes at 1366x768 and on a 390x844 phone (issue 43): the host's first
-// turn shows the start tile and the legal cells without the fit button, and Enter on a
-// focused "No meeple" or "Cancel" does what the button says instead of sending the move.
+// turn shows the start tile and the legal cells without the fit button, Enter on a
+// focused "No meeple" or "Cancel" does what the button says instead of sending the move,
+// and the hint says why and can be taken with a click.
 //
 //   CARC_SERVER_BIN=build/carcassonne-server node --test tests/browser/playfeel.test.mjs
 
@@ -108,5 +109,41 @@ test('Enter on a focused "No meeple" takes the meeple back, on "Cancel" cancels;
       await page.context().close();
       for (const c of clients) await c.close();
     }
+  });
+});
+
+test('the hint says why, and a click on the tile it shows takes its move', { timeout: 120000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  const errors = [];
+  await showingServerLog(server, async () => {
+    for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+      const page = await openStartPage(browser, server, errors, opts);
+      await startSoloGame(page, { name: 'Ann', level: 'easy' }); // one human against the computer: hints on
+      await page.click('[data-testid="hint"]:not([disabled])');
+      const ghost = page.locator('#board [data-testid="ghost"]');
+      await ghost.waitFor();
+      const why = page.locator('[data-testid="hint-why"]');
+      await why.waitFor();
+      assert.match(await why.textContent(), /^Hint: .{8,}\. Click or tap the tile to play it there\.$/, `${size}: the hint says why`);
+      assert.ok(await why.isVisible(), `${size}: the reason can be read`);
+      const hinted = await page.evaluate(() => window.__carc.hint.move);
+      // The player clicks the middle of the tile the hint shows, where the cell is.
+      await settled(page);
+      const at = await page.evaluate(() => {
+        const r = document.querySelector('#board [data-testid="ghost"] .ghost-frame').getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      await page.mouse.click(at.x, at.y);
+      await page.waitForSelector('[data-testid="confirm"]:not([disabled])', { timeout: 3000 });
+      assert.equal(await why.isVisible(), false, `${size}: the reason gives way to the placement`);
+      const version = await page.getAttribute('#view-room', 'data-version');
+      await page.click('[data-testid="confirm"]');
+      await page.waitForFunction((v) => document.getElementById('view-room').dataset.version !== v, version);
+      const placed = await page.evaluate(() => window.__carc.store.state.events.filter((e) => e.type === 'placed' && e.seat === 0).at(-1));
+      assert.deepEqual([placed.x, placed.y, placed.rotation, placed.meeple ?? null], [hinted.x, hinted.y, hinted.rotation, hinted.meeple ?? null],
+        `${size}: the hinted move was played`);
+      await page.context().close();
+    }
+    assert.deepEqual(errors, []);
   });
 });

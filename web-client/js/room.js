@@ -24,9 +24,10 @@ import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
 import { expansionControls } from './expansions/controls.js';
-import { moveGhost, canAskHint, hintForTurn, hintButton } from './hint.js';
+import { hintButton } from './hint.js';
 import { spotChoice, spotFigures } from './expansions/abbot.js';
 import { draftActions } from './roomdraft.js';
+import { hintActions } from './roomhint.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -61,8 +62,9 @@ export class RoomPage {
     document.body.classList.add('in-room');
     this.board = new Board($('board'), {
       onCellClick: (x, y) => this.selectCell(x, y),
-      onSpotClick: (port, figure) => this.chooseSpot(spotChoice(port, figure)),
-      onGhostClick: () => this.rotate(),
+      // A spot of the hint's ghost takes the hinted move, like the rest of the ghost.
+      onSpotClick: (port, figure) => (this.draft ? this.chooseSpot(spotChoice(port, figure)) : this.ghostClick()),
+      onGhostClick: () => this.ghostClick(),
       camera: 'keep',
       memory: viewMemory(this.room),
     });
@@ -166,6 +168,8 @@ export class RoomPage {
     if (msg.type === 'hint' || r.error) this.asking = false;
     if (msg.type === 'hint') {
       this.hint = msg;
+      // The hinted cell comes into view (at the same zoom) if it was outside.
+      if (!this.draft && Number.isInteger(msg.move?.x) && Number.isInteger(msg.move?.y)) this.board.follow(msg.move.x, msg.move.y);
       this.render();
     }
     if (r.error) this.handleError(this.life.onError(r.error));
@@ -316,22 +320,6 @@ export class RoomPage {
   // -------------------------------------------------------------------------
   // Rendering.
 
-  askHint() {
-    if (!canAskHint(this.store.state, this.store) || this.asking) return;
-    if (hintForTurn(this.hint, this.store.state)) return this.render();  // already shown
-    if (this.send({ type: 'hint' })) this.asking = true;
-    this.render();
-  }
-
-  /** The hinted move of this turn as a ghost tile, while no placement is prepared. */
-  hintGhost(state) {
-    const hint = hintForTurn(this.hint, state);
-    if (!hint || !isMyTurn(this.store)) return null;
-    const m = hint.move ?? {};
-    const label = t('hint.ghost', { x: m.x, y: m.y, deg: Number(m.rotation) || 0 });
-    return moveGhost(m, state.turn.tile, this.tiles[state.turn.tile], playerBySeat(state, this.store.seat)?.color ?? 'red', label);
-  }
-
   render() {
     const { state } = this.store;
     const view = $('view-room');
@@ -387,7 +375,7 @@ export class RoomPage {
       },
     });
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });
-    hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint() });
+    hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint(), why: this.hintWhy(state) });
     this.live = false;
     this.title.update(isMyTurn(this.store));
     notifyMyTurn(this.wasMine, isMyTurn(this.store));
@@ -398,5 +386,5 @@ export class RoomPage {
   }
 }
 
-// Preparing a turn: roomdraft.js.
-Object.assign(RoomPage.prototype, draftActions);
+// Preparing a turn: roomdraft.js; the hint: roomhint.js.
+Object.assign(RoomPage.prototype, draftActions, hintActions);
