@@ -1,5 +1,6 @@
 // "Tell me when it is my turn" in a turn-based room (issue 43), at 1366x768 and on a
-// 390x844 phone: the host sees the button in the lobby without scrolling, clicks it, the
+// 390x844 phone: the host chooses a turn-based game on the start page, sees the button in
+// the lobby without scrolling, clicks it, the
 // page says it is on (also after a reload), and when the game starts the push of the
 // host's turn reaches this test's push service, encrypted for the subscription the click made.
 //
@@ -17,25 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setUp, showingServerLog, openStartPage, createGame } from './helpers.mjs';
-import { LAPTOP, PHONE } from './seat-helpers.mjs';
+import { LAPTOP, PHONE, inView } from './seat-helpers.mjs';
 import { b64url, receiver, decrypt, checkVapid, waitFor, makeCert } from './push-helpers.mjs';
-
-/** Whether the element is drawn, and wholly inside the window and the boxes that clip it. */
-function inView(page, selector) {
-  return page.evaluate((sel) => {
-    const el = [...document.querySelectorAll(sel)].find((e) => e.checkVisibility());
-    if (!el) return false;
-    const r = el.getBoundingClientRect();
-    let clip = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const s = getComputedStyle(p);
-      if (!/(auto|scroll|hidden)/.test(s.overflowY + s.overflowX)) continue;
-      const b = p.getBoundingClientRect();
-      clip = { left: Math.max(clip.left, b.left), top: Math.max(clip.top, b.top), right: Math.min(clip.right, b.right), bottom: Math.min(clip.bottom, b.bottom) };
-    }
-    return r.width > 0 && r.left >= clip.left - 0.5 && r.top >= clip.top - 0.5 && r.right <= clip.right + 0.5 && r.bottom <= clip.bottom + 0.5;
-  }, selector);
-}
 
 test('turn-based: the host turns notifications on from the lobby, and the push of their turn comes', { timeout: 120000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-optin-'));
@@ -68,18 +52,15 @@ test('turn-based: the host turns notifications on from the lobby, and the push o
         PushManager.prototype.getSubscription = async function getSubscription() { return sub; };
       }, { endpoint, p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) });
 
-      // A turn-based game from the lobby.
+      // A turn-based game, chosen on the start page.
       await page.reload();
       await page.waitForSelector('body[data-ready="1"]');
+      await page.selectOption('[data-testid="home-pace"]', 'turn_based');
       await createGame(page, 'Ann');
-      await page.click('[data-testid="clock"] summary');
-      await page.selectOption('[data-testid="clock-pace"]', 'turn_based');
       await page.waitForFunction(() => window.__carc.store.state.settings.pace === 'turn_based');
 
-      // The button is at the top of the lobby card, in view; a click turns it on.
+      // The button is at the top of the lobby card, in view without scrolling; a click turns it on.
       await page.waitForSelector('[data-testid="notify-enable"]');
-      // The page (phone) or the card (laptop) went down to the pace: back up.
-      await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.lobby-card').scrollTop = 0; });
       assert.ok(await inView(page, '[data-testid="notify-enable"]'), `${size}: "Tell me when it is my turn" is in view`);
       await page.click('[data-testid="notify-enable"]');
       await page.waitForSelector('[data-testid="notify-status"][data-status="on"]');
@@ -111,8 +92,9 @@ test('turn-based: a seat that has not turned them on finds the button under the 
   const { server, browser } = await setUp(t);
   await showingServerLog(server, async () => {
     const page = await openStartPage(browser, server, null, PHONE);
+    await page.selectOption('[data-testid="home-pace"]', 'turn_based');
     await createGame(page, 'Ann');
-    await page.evaluate(() => window.__carc.send({ type: 'settings', pace: 'turn_based' }));
+    await page.waitForFunction(() => window.__carc.store.state.settings.pace === 'turn_based');
     await page.click('[data-testid="add-bot"]');
     await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
     await page.click('[data-testid="start"]');

@@ -102,3 +102,22 @@ test('a game against the computer with several computer players of a level, and 
   assert.equal(soloRematchReady(two, 1), false, 'not the host');
   assert.equal(soloRematchReady({ ...two, phase: 'playing' }, 0), false);
 });
+
+test('the start page\'s expansions and pace: kept as text, sent once by the host, done when the room has them', async () => {
+  const { setupText, setupPlan, setupStep, soloPlan, soloStep } = await import('../../web-client/js/lobbylife.js');
+  assert.equal(setupText({ expansions: [], pace: 'live' }), null, 'a base game played live: nothing to set');
+  assert.equal(setupText({ expansions: ['inns', 'river', 'nope'], pace: 'live' }), 'river,inns|live');
+  assert.deepEqual(setupPlan('river,inns|turn_based'), { expansions: ['river', 'inns'], pace: 'turn_based' });
+  assert.deepEqual(setupPlan('|turn_based'), { expansions: [], pace: 'turn_based' });
+  const lobby = (settings, host = 0) => ({ phase: 'lobby', settings, players: [{ seat: 0, host: host === 0 }, { seat: 1, host: host === 1 }] });
+  assert.deepEqual(setupStep(lobby({ expansions: [], pace: 'live' }), 0, 'river|turn_based'), { type: 'settings', expansions: ['river'], pace: 'turn_based' });
+  assert.equal(setupStep(lobby({ expansions: ['river'], pace: 'turn_based' }), 0, 'river|turn_based'), 'done');
+  assert.equal(setupStep(lobby({ expansions: [], pace: 'live' }, 1), 0, 'river|live'), null, 'only the host sets it');
+  assert.equal(setupStep({ phase: 'playing' }, 0, 'river|live'), 'done');
+  // Five computer players once Inns & Cathedrals gives a sixth seat; four otherwise.
+  assert.equal(soloPlan('easy:5').count, 5);
+  const five = { phase: 'lobby', settings: { expansions: [] }, players: [0, 1, 2, 3, 4].map((s) => ({ seat: s, host: s === 0, bot: s ? 'easy' : null })) };
+  assert.deepEqual(soloStep(five, 0, 'easy:5'), { type: 'start' }, 'five seats taken: start');
+  const six = { ...five, settings: { expansions: ['inns'] } };
+  assert.deepEqual(soloStep(six, 0, 'easy:5'), { type: 'add_bot', level: 'easy' }, 'the sixth seat of Inns & Cathedrals');
+});

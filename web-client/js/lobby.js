@@ -85,11 +85,12 @@ export function renderLobby(card, state, opts) {
   const host = players.find((p) => p.host);
   const input = h('input', { class: 'invite-input', readonly: true, value: inviteUrl, 'data-testid': 'invite-link', 'aria-label': t('lobby.invite') });
   input.addEventListener('focus', () => input.select());
-  const seats = h('ul', { class: 'seats', 'data-testid': 'seats' });
-  for (let i = 0; i < maxSeats(state); i++) {
-    const p = players[i];
-    seats.appendChild(p ? seatRow(p, { mySeat, controls, onFreeSeat }) : h('li', { class: 'seat empty', text: t('lobby.emptySeat') }));
-  }
+  // The seats taken, then one line for the free ones (six rows of "Free seat" pushed the
+  // expansions and the start out of a laptop's card).
+  const seats = h('ul', { class: 'seats', 'data-testid': 'seats', 'data-max': maxSeats(state) });
+  for (const p of players) seats.appendChild(seatRow(p, { mySeat, controls, onFreeSeat }));
+  const free = Math.max(0, maxSeats(state) - players.length);
+  if (free) seats.appendChild(h('li', { class: 'seat empty', 'data-testid': 'free-seats', 'data-n': free, text: t('lobby.freeSeats', { n: free }) }));
   add(card,
     h('h2', { text: t('lobby.title') }),
     notice ? h('p', { class: 'notice lobby-notice', 'data-testid': 'lobby-notice', text: notice }) : null,
@@ -99,7 +100,7 @@ export function renderLobby(card, state, opts) {
     h('div', { class: 'invite-row' }, input,
       h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),
       typeof navigator !== 'undefined' && navigator.share ? h('button', { type: 'button', class: 'btn', onclick: onShare, text: t('lobby.share') }) : null),
-    h('h3', { text: t('lobby.seats', { n: players.length }) }),
+    h('h3', { 'data-testid': 'seats-title', text: t('lobby.seats', { n: players.length, max: maxSeats(state) }) }),
     seats);
 
   if (controls.isHost) {
@@ -112,17 +113,6 @@ export function renderLobby(card, state, opts) {
         onclick: () => onAddBot(select.value), text: t('lobby.addBot'),
       })),
     controls.full ? h('p', { class: 'muted', text: t('lobby.full', { n: maxSeats(state) }) }) : null);
-  }
-
-  if (controls.isHost) {
-    add(card,
-      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
-      players.length < 2 ? h('p', { class: 'muted', text: t('lobby.needPlayers') }) : null);
-  } else if (host) {
-    const p = h('p', { class: 'muted wait-host' });
-    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
-    p.append(text[0], nameSpan(host), text[1] ?? '');
-    card.append(p);
   }
 
   card.append(expansionsSection(state, { canSet: controls.canSetClock, onSettings, bagSize: opts.bagSize ?? null }));
@@ -144,6 +134,18 @@ export function renderLobby(card, state, opts) {
     card.append(clock);
   } else {
     card.append(h('p', { class: 'lobby-clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
+  }
+  // The start comes after the game's settings: the host goes down the card once.
+  // It stays at the bottom of the card (or of a phone's screen) while the rest scrolls.
+  if (controls.isHost) {
+    card.append(h('div', { class: 'lobby-start' },
+      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
+      players.length < 2 ? h('p', { class: 'muted need-players', text: t('lobby.needPlayers') }) : null));
+  } else if (host) {
+    const p = h('p', { class: 'muted wait-host' });
+    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
+    p.append(text[0], nameSpan(host), text[1] ?? '');
+    card.append(p);
   }
   if (controls.isHost) card.append(webhookSection(settings, { onSettings, draft: hookDraft }));
   card.append(h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));

@@ -39,7 +39,7 @@ export const de = {
   'lobby.needPlayers': 'Zum Starten braucht es mindestens 2 Spieler.',
   'lobby.waitHost': 'Warten, bis {name} das Spiel startet…',
   'lobby.seats': 'Spieler ({n}/5)',
-  'lobby.emptySeat': 'Freier Platz',
+  'lobby.freeSeats': { one: '{n} freier Platz', other: '{n} freie Plätze' },
   'spectators': 'Zuschauer: {n}',
   'you': 'du',
   'host': 'Gastgeber',

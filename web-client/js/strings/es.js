@@ -39,7 +39,7 @@ export const es = {
   'lobby.needPlayers': 'Se necesitan al menos 2 jugadores para empezar.',
   'lobby.waitHost': 'Esperando a que {name} empiece la partida…',
   'lobby.seats': 'Jugadores ({n}/5)',
-  'lobby.emptySeat': 'Asiento libre',
+  'lobby.freeSeats': { one: '{n} asiento libre', other: '{n} asientos libres' },
   'spectators': 'Espectadores: {n}',
   'you': 'tú',
   'host': 'anfitrión',

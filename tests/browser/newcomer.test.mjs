@@ -1,0 +1,64 @@
+// A newcomer's way into a game at 1366x768 and on a 390x844 phone (issue 43): the start
+// page offers the expansions, and "Play against the computer" starts a game with the ones
+// ticked; in the lobby the expansions come before "Start the game" and both are in view
+// without scrolling inside the card (a phone scrolls the page, and the start stays in view).
+//
+//   CARC_SERVER_BIN=build/carcassonne-server node --test tests/browser/newcomer.test.mjs
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setUp, showingServerLog, openStartPage, createGame } from './helpers.mjs';
+import { LAPTOP, PHONE, inView } from './seat-helpers.mjs';
+
+test('the start page offers the expansions; the game against the computer has the ones ticked', { timeout: 120000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  const errors = [];
+  await showingServerLog(server, async () => {
+    for (const [size, opts, chosen] of [['phone', PHONE, ['river', 'inns']], ['laptop', LAPTOP, ['abbot', 'traders']]]) {
+      const page = await openStartPage(browser, server, errors, opts);
+      for (const id of ['river', 'abbot', 'inns', 'traders']) {
+        assert.ok(await page.locator(`[data-testid="home-expansion-${id}"]`).isVisible(), `${size}: the start page offers ${id}`);
+      }
+      for (const id of chosen) await page.click(`label:has([data-testid="home-expansion-${id}"])`);
+      assert.match(await page.textContent('[data-testid="home-expansions-what"]'), chosen.includes('river') ? /The River: 12 river tiles/ : /The Abbot: An abbot/,
+        `${size}: what a ticked expansion adds is said`);
+      await page.fill('[data-testid="create-name"]', 'Ann');
+      await page.selectOption('[data-testid="solo-level"]', 'easy');
+      await page.click('[data-testid="play-computer"]');
+      await page.waitForSelector('#view-room[data-phase="playing"]', { timeout: 30000 });
+      assert.deepEqual(await page.evaluate(() => window.__carc.store.state.settings.expansions), chosen, `${size}: the game has the expansions ticked`);
+      await page.context().close();
+    }
+    assert.deepEqual(errors, []);
+  });
+});
+
+test('the lobby: the expansions before "Start the game", both in view without scrolling inside the card', async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+      const page = await openStartPage(browser, server, null, opts);
+      await createGame(page, 'Ann');
+      await page.click('[data-testid="add-bot"]');
+      await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
+      // A phone's card is the page: the page scrolls to each (a card of its own that
+      // scrolls would not show it). A laptop's card shows them as it opens.
+      for (const sel of ['[data-testid="expansion-river"]', '[data-testid="expansion-traders"]', '[data-testid="start"]']) {
+        if (size === 'phone') await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'center' }), sel);
+        assert.ok(await inView(page, sel), `${size}: ${sel} is in view`);
+      }
+      assert.ok(await inView(page, '[data-testid="start"]'), `${size}: "Start the game" stays in view`);
+      const order = await page.evaluate(() => {
+        const all = [...document.querySelectorAll('.lobby-card *')];
+        return all.indexOf(document.querySelector('[data-testid="expansions"]')) < all.indexOf(document.querySelector('[data-testid="start"]'));
+      });
+      assert.ok(order, `${size}: the expansions come before the start`);
+      // Ticking one there is a click away, and the start then starts that game.
+      await page.click('label:has([data-testid="expansion-abbot"])');
+      await page.waitForFunction(() => window.__carc.store.state.settings.expansions.includes('abbot'));
+      await page.click('[data-testid="start"]');
+      await page.waitForSelector('#view-room[data-phase="playing"]');
+      await page.context().close();
+    }
+  });
+});
