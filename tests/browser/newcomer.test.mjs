@@ -1,7 +1,8 @@
 // A newcomer's way into a game at 1366x768 and on a 390x844 phone (issue 43): the start
 // page offers the expansions, and "Play against the computer" starts a game with the ones
 // ticked; in the lobby the expansions come before "Start the game" and both are in view
-// without scrolling inside the card (a phone scrolls the page, and the start stays in view).
+// without scrolling inside the card (a phone scrolls the page, and the start stays in view);
+// with Inns & Cathedrals every count says six seats.
 //
 //   CARC_SERVER_BIN=build/carcassonne-server node --test tests/browser/newcomer.test.mjs
 
@@ -58,6 +59,41 @@ test('the lobby: the expansions before "Start the game", both in view without sc
       await page.waitForFunction(() => window.__carc.store.state.settings.expansions.includes('abbot'));
       await page.click('[data-testid="start"]');
       await page.waitForSelector('#view-room[data-phase="playing"]');
+      await page.context().close();
+    }
+  });
+});
+
+test('Inns & Cathedrals: six seats on the start page, in the lobby (also after a reload) and in the join dialog', async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    for (const [size, opts] of [['phone', PHONE], ['laptop', LAPTOP]]) {
+      const page = await openStartPage(browser, server, null, opts);
+      assert.match(await page.textContent('.how'), /up to 4 friends \(5 with Inns & Cathedrals\)/, `${size}: the start page says how many friends`);
+      await page.click('label:has([data-testid="home-expansion-inns"])');
+      const counts = await page.$$eval('[data-testid="solo-count"] option', (os) => os.map((o) => o.textContent));
+      assert.deepEqual(counts, ['1', '2', '3', '4', '5'], `${size}: five computer players with the sixth seat`);
+      await createGame(page, 'Ann');
+      for (const when of ['in the lobby', 'after a reload']) {
+        await page.waitForFunction(() => window.__carc.store.state?.settings?.expansions?.includes('inns'));
+        assert.equal(await page.textContent('[data-testid="seats-title"]'), 'Players (1/6)', `${size}, ${when}: the header`);
+        assert.equal(await page.textContent('[data-testid="free-seats"]'), '5 free seats', `${size}, ${when}: the free seats`);
+        assert.equal(await page.locator('[data-testid="seat"]').count(), 1, `${size}, ${when}: one seat taken`);
+        if (when === 'in the lobby') {
+          await page.reload();
+          await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+        }
+      }
+      if (size === 'laptop') {
+        const invite = await page.inputValue('[data-testid="invite-link"]');
+        const other = await browser.newContext({ ...opts, locale: 'en-US' });
+        const bob = await other.newPage();
+        await bob.goto(invite);
+        await bob.waitForSelector('[data-testid="join-dialog"]');
+        await bob.waitForFunction(() => /Players waiting/.test(document.getElementById('join-info').textContent));
+        assert.match(await bob.textContent('#join-info'), /^Players waiting: 1\/6/, 'the join dialog counts six seats');
+        await other.close();
+      }
       await page.context().close();
     }
   });
