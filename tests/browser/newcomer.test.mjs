@@ -98,3 +98,40 @@ test('Inns & Cathedrals: six seats on the start page, in the lobby (also after a
     }
   });
 });
+
+test('turn-based: the lobby shows and sets the bank and what a move adds; every player\'s bank in days and hours, as on the start page', { timeout: 120000 }, async (t) => {
+  const { server, browser } = await setUp(t);
+  await showingServerLog(server, async () => {
+    for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
+      const page = await openStartPage(browser, server, null, opts);
+      await page.selectOption('[data-testid="home-pace"]', 'turn_based');
+      await createGame(page, 'Ann');
+      await page.waitForFunction(() => window.__carc.store.state.settings.pace === 'turn_based');
+      assert.equal(await page.textContent('[data-testid="clock-summary"]'), 'Turn-based: a bank of 3 d each, +1 d after each move', `${size}: the default bank`);
+      await page.click('[data-testid="clock"] summary');
+      await page.selectOption('[data-testid="clock-bank_seconds"]', '432000');
+      await page.waitForFunction(() => window.__carc.store.state.settings.bank_seconds === 432000);
+      await page.selectOption('[data-testid="clock-increment_seconds"]', '43200');
+      await page.waitForFunction(() => window.__carc.store.state.settings.increment_seconds === 43200);
+      assert.equal(await page.textContent('[data-testid="clock-summary"]'), 'Turn-based: a bank of 5 d each, +12 h after each move', `${size}: the bank set`);
+      await page.click('[data-testid="add-bot"]');
+      await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
+      await page.click('[data-testid="start"]');
+      await page.waitForSelector('#view-room[data-my-turn="1"]');
+      // Both players' banks, in days and hours: Ann's runs down from her deadline.
+      const banks = () => page.$$eval('#players [data-testid="bank"]', (es) => es.map((e) => e.textContent));
+      // (Right at the start the estimate of the server's clock may still read a full 5 d.)
+      await page.waitForFunction(() => document.querySelector('#players [data-testid="bank"].running')?.textContent === '4 d 23 h', null, { timeout: 5000 })
+        .catch(() => {});
+      const [ann, bot] = await banks();
+      assert.match(ann, /^4 d 23 h$/, `${size}: Ann's bank`);
+      assert.equal(bot, '5 d', `${size}: the computer player's bank`);
+      assert.equal(await page.locator('#players [data-testid="clock"]').count(), 0, `${size}: no 119:59:59 countdown`);
+      // The start page says it the same way.
+      await page.goto(`${server.base}/`);
+      await page.waitForSelector('[data-testid="game-bank"]');
+      assert.equal(await page.textContent('[data-testid="game-bank"]'), `${ann} left`, `${size}: "your games" says the same`);
+      await page.context().close();
+    }
+  });
+});

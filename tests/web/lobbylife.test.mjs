@@ -121,3 +121,19 @@ test('the start page\'s expansions and pace: kept as text, sent once by the host
   const six = { ...five, settings: { expansions: ['inns'] } };
   assert.deepEqual(soloStep(six, 0, 'easy:5'), { type: 'add_bot', level: 'easy' }, 'the sixth seat of Inns & Cathedrals');
 });
+
+test('a turn-based room\'s bank and increment: choices with the current value, never "no limit", in range only', async () => {
+  const { clockChoices, settingsMessage, BANK_CHOICES } = await import('../../web-client/js/lobbylife.js');
+  const { bankParts } = await import('../../web-client/js/clock.js');
+  assert.deepEqual(clockChoices('bank_seconds', 259200), BANK_CHOICES);
+  assert.ok(clockChoices('bank_seconds', 7200).includes(7200) && !clockChoices('bank_seconds', 7200).includes(null), 'a current value of its own, no null');
+  assert.deepEqual(settingsMessage('bank_seconds', 432000), { type: 'settings', bank_seconds: 432000 });
+  assert.deepEqual(settingsMessage('increment_seconds', 0), { type: 'settings', increment_seconds: 0 });
+  assert.equal(settingsMessage('bank_seconds', null), null);
+  assert.equal(settingsMessage('bank_seconds', 60), null, 'under an hour');
+  assert.equal(settingsMessage('increment_seconds', 604801), null, 'over a week');
+  // The bank in days and hours: the words of the room, the lobby and "your games".
+  assert.deepEqual(bankParts(5 * 86400000 - 1), ['tb.days', { n: 4, h: 23 }]);
+  assert.deepEqual(bankParts(3 * 86400000), ['tb.daysOnly', { n: 3 }]);
+  assert.deepEqual(bankParts(12 * 3600000), ['tb.hoursOnly', { h: 12 }]);
+});

@@ -5,7 +5,7 @@
 // Names are user text: they only reach the page through textContent.
 
 import { t, playerName } from './i18n.js';
-import { h, add, colorChip, nameSpan } from './ui.js';
+import { h, add, colorChip, nameSpan, bankText } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
 import { hintsSetting } from './hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
@@ -39,7 +39,23 @@ function clockSelect(key, current, onSettings) {
     h('span', { text: t(key === 'turn_seconds' ? 'lobby.turnSeconds' : 'lobby.awaySeconds') }), select);
 }
 
-/** The pace (protocol 1.4): live, or turn-based with the default bank (3 days, +1 day a move). */
+/** A turn-based room's bank or increment: a select for the host, in days and hours. */
+function bankSelect(key, current, onSettings) {
+  const id = `lobby-${key}`;
+  const select = h('select', { id, 'data-testid': `clock-${key}` });
+  for (const v of clockChoices(key, current)) {
+    select.append(h('option', { value: String(v), selected: v === current, text: key === 'increment_seconds' ? incrementText(v) : bankText(v * 1000) }));
+  }
+  select.addEventListener('change', () => {
+    const msg = settingsMessage(key, Number(select.value));
+    if (msg) onSettings(msg);
+  });
+  return h('label', { class: 'clock-setting', for: id }, h('span', { text: t(key === 'bank_seconds' ? 'tb.bank' : 'tb.increment') }), select);
+}
+
+const incrementText = (seconds) => (seconds ? `+${bankText(seconds * 1000)}` : t('tb.noIncrement'));
+
+/** The pace (protocol 1.4): live, or turn-based with its bank and increment (3 days, +1 day a move by default). */
 function paceSelect(settings, onSettings) {
   const select = h('select', { id: 'lobby-pace', 'data-testid': 'clock-pace' });
   for (const pace of ['live', 'turn_based']) {
@@ -121,15 +137,16 @@ export function renderLobby(card, state, opts) {
   // The clock: everyone reads it in one line; the host opens it to change it.
   const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };
   const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
-  const summary = settings.pace === 'turn_based'
-    ? h('span', { 'data-testid': 'clock-summary', text: t('tb.turnBased') })
+  const turnBased = settings.pace === 'turn_based';
+  const summary = turnBased
+    ? h('span', { 'data-testid': 'clock-summary', text: t('tb.summary', { bank: bankText((settings.bank_seconds ?? 259200) * 1000), inc: incrementText(settings.increment_seconds ?? 86400) }) })
     : h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
   if (controls.canSetClock) {
     const clock = h('details', { class: 'lobby-clock', 'data-testid': 'clock', open: clockOpen },
       h('summary', {}, h('strong', { text: t('lobby.clock') }), ' ', summary),
       paceSelect(settings, onSettings),
-      settings.pace === 'turn_based' ? null : clockSelect('turn_seconds', settings.turn_seconds, onSettings),
-      settings.pace === 'turn_based' ? null : clockSelect('away_seconds', settings.away_seconds, onSettings));
+      turnBased ? bankSelect('bank_seconds', settings.bank_seconds ?? 259200, onSettings) : clockSelect('turn_seconds', settings.turn_seconds, onSettings),
+      turnBased ? bankSelect('increment_seconds', settings.increment_seconds ?? 86400, onSettings) : clockSelect('away_seconds', settings.away_seconds, onSettings));
     clock.addEventListener('toggle', () => { card.dataset.clockOpen = clock.open ? '1' : ''; });
     card.append(clock);
   } else {

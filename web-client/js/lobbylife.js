@@ -76,18 +76,26 @@ export function freeSeatMessage(state, seat) {
 // away_seconds null or 5..86400); null is "no limit" / "wait for them".
 export const TURN_CHOICES = [null, 30, 60, 120, 300, 900, 3600, 86400];
 export const AWAY_CHOICES = [null, 15, 30, 60, 120, 300, 900];
-const RANGE = { turn_seconds: [10, 604800], away_seconds: [5, 86400] };
+// A turn-based room's bank and what each move adds (protocol 1.4: bank_seconds 3600..2592000,
+// increment_seconds 0..604800; neither can be "no limit").
+export const BANK_CHOICES = [86400, 172800, 259200, 432000, 604800, 1209600, 2592000];
+export const INCREMENT_CHOICES = [0, 21600, 43200, 86400, 172800, 259200, 604800];
+const RANGE = { turn_seconds: [10, 604800], away_seconds: [5, 86400], bank_seconds: [3600, 2592000], increment_seconds: [0, 604800] };
+const CHOICES = { turn_seconds: TURN_CHOICES, away_seconds: AWAY_CHOICES, bank_seconds: BANK_CHOICES, increment_seconds: INCREMENT_CHOICES };
+const NULLABLE = new Set(['turn_seconds', 'away_seconds']);
 
 /** The choices for one setting, with the room's current value among them. */
 export function clockChoices(key, current) {
-  const base = key === 'turn_seconds' ? TURN_CHOICES : AWAY_CHOICES;
+  const base = CHOICES[key] ?? AWAY_CHOICES;
   if (current === null || current === undefined || base.includes(current)) return base;
-  return [null, ...[...base.filter((v) => v !== null), current].sort((a, b) => a - b)];
+  const values = [...base.filter((v) => v !== null), current].sort((a, b) => a - b);
+  return NULLABLE.has(key) ? [null, ...values] : values;
 }
 
 /** The settings message for one choice, or null when the value is out of range. */
 export function settingsMessage(key, value) {
   if (!(key in RANGE)) return null;
+  if (value === null && !NULLABLE.has(key)) return null;
   if (value !== null) {
     const [lo, hi] = RANGE[key];
     if (!Number.isInteger(value) || value < lo || value > hi) return null;
