@@ -8,11 +8,13 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog, openStartPage, createGame } from './helpers.mjs';
+import { sharedSetUp, showingServerLog, openStartPage, createGame } from './helpers.mjs';
 import { LAPTOP, PHONE, inView } from './seat-helpers.mjs';
 
+const shared = sharedSetUp();
+
 test('the start page offers the expansions; the game against the computer has the ones ticked', { timeout: 120000 }, async (t) => {
-  const { server, browser } = await setUp(t);
+  const { server, browser } = await shared(t);
   const errors = [];
   await showingServerLog(server, async () => {
     for (const [size, opts, chosen] of [['phone', PHONE, ['river', 'inns']], ['laptop', LAPTOP, ['abbot', 'traders']]]) {
@@ -23,6 +25,10 @@ test('the start page offers the expansions; the game against the computer has th
       for (const id of chosen) await page.click(`label:has([data-testid="home-expansion-${id}"])`);
       assert.match(await page.textContent('[data-testid="home-expansions-what"]'), chosen.includes('river') ? /The River: 12 river tiles/ : /The Abbot: An abbot/,
         `${size}: what a ticked expansion adds is said`);
+      if (size === 'laptop') { // the same form: the game with them is started once, on the phone
+        await page.context().close();
+        continue;
+      }
       await page.fill('[data-testid="create-name"]', 'Ann');
       await page.selectOption('[data-testid="solo-level"]', 'easy');
       await page.click('[data-testid="play-computer"]');
@@ -34,18 +40,41 @@ test('the start page offers the expansions; the game against the computer has th
   });
 });
 
-test('the lobby: the expansions before "Start the game", both in view without scrolling inside the card', async (t) => {
-  const { server, browser } = await setUp(t);
+test('the lobby: the expansions before "Start the game", both in view without scrolling in the card; six seats with Inns & Cathedrals', async (t) => {
+  const { server, browser } = await shared(t);
   await showingServerLog(server, async () => {
     for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
       const page = await openStartPage(browser, server, null, opts);
+      // Inns & Cathedrals from the start page: six seats everywhere.
+      assert.match(await page.textContent('.how'), /up to 4 friends \(5 with Inns & Cathedrals\)/, `${size}: the start page says how many friends`);
+      await page.click('label:has([data-testid="home-expansion-inns"])');
+      const counts = await page.$$eval('[data-testid="solo-count"] option', (os) => os.map((o) => o.textContent));
+      assert.deepEqual(counts, ['1', '2', '3', '4', '5'], `${size}: five computer players with the sixth seat`);
       await createGame(page, 'Ann');
+      for (const when of ['in the lobby', 'after a reload']) {
+        await page.waitForFunction(() => window.__carc.store.state?.settings?.expansions?.includes('inns'));
+        assert.equal(await page.textContent('[data-testid="seats-title"]'), 'Players (1/6)', `${size}, ${when}: the header`);
+        assert.equal(await page.textContent('[data-testid="free-seats"]'), '5 free seats', `${size}, ${when}: the free seats`);
+        if (when === 'in the lobby') {
+          await page.reload();
+          await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+        }
+      }
+      if (size === 'laptop') {
+        const invite = await page.inputValue('[data-testid="invite-link"]');
+        const other = await browser.newContext({ ...opts, locale: 'en-US' });
+        const bob = await other.newPage();
+        await bob.goto(invite);
+        await bob.waitForFunction(() => /Players waiting/.test(document.getElementById('join-info')?.textContent ?? ''));
+        assert.match(await bob.textContent('#join-info'), /^Players waiting: 1\/6/, 'the join dialog counts six seats');
+        await other.close();
+      }
       await page.click('[data-testid="add-bot"]');
       await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
       // A phone's card is the page: the page scrolls to each (a card of its own that
       // scrolls would not show it). A laptop's card shows them as it opens.
       for (const sel of ['[data-testid="expansion-river"]', '[data-testid="expansion-traders"]', '[data-testid="start"]']) {
-        if (size === 'phone') await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'center' }), sel);
+        if (size === 'phone') await page.evaluate((q) => document.querySelector(q).scrollIntoView({ block: 'center' }), sel);
         assert.ok(await inView(page, sel), `${size}: ${sel} is in view`);
       }
       assert.ok(await inView(page, '[data-testid="start"]'), `${size}: "Start the game" stays in view`);
@@ -64,43 +93,8 @@ test('the lobby: the expansions before "Start the game", both in view without sc
   });
 });
 
-test('Inns & Cathedrals: six seats on the start page, in the lobby (also after a reload) and in the join dialog', async (t) => {
-  const { server, browser } = await setUp(t);
-  await showingServerLog(server, async () => {
-    for (const [size, opts] of [['phone', PHONE], ['laptop', LAPTOP]]) {
-      const page = await openStartPage(browser, server, null, opts);
-      assert.match(await page.textContent('.how'), /up to 4 friends \(5 with Inns & Cathedrals\)/, `${size}: the start page says how many friends`);
-      await page.click('label:has([data-testid="home-expansion-inns"])');
-      const counts = await page.$$eval('[data-testid="solo-count"] option', (os) => os.map((o) => o.textContent));
-      assert.deepEqual(counts, ['1', '2', '3', '4', '5'], `${size}: five computer players with the sixth seat`);
-      await createGame(page, 'Ann');
-      for (const when of ['in the lobby', 'after a reload']) {
-        await page.waitForFunction(() => window.__carc.store.state?.settings?.expansions?.includes('inns'));
-        assert.equal(await page.textContent('[data-testid="seats-title"]'), 'Players (1/6)', `${size}, ${when}: the header`);
-        assert.equal(await page.textContent('[data-testid="free-seats"]'), '5 free seats', `${size}, ${when}: the free seats`);
-        assert.equal(await page.locator('[data-testid="seat"]').count(), 1, `${size}, ${when}: one seat taken`);
-        if (when === 'in the lobby') {
-          await page.reload();
-          await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
-        }
-      }
-      if (size === 'laptop') {
-        const invite = await page.inputValue('[data-testid="invite-link"]');
-        const other = await browser.newContext({ ...opts, locale: 'en-US' });
-        const bob = await other.newPage();
-        await bob.goto(invite);
-        await bob.waitForSelector('[data-testid="join-dialog"]');
-        await bob.waitForFunction(() => /Players waiting/.test(document.getElementById('join-info').textContent));
-        assert.match(await bob.textContent('#join-info'), /^Players waiting: 1\/6/, 'the join dialog counts six seats');
-        await other.close();
-      }
-      await page.context().close();
-    }
-  });
-});
-
 test('turn-based: the lobby shows and sets the bank and what a move adds; every player\'s bank in days and hours, as on the start page', { timeout: 120000 }, async (t) => {
-  const { server, browser } = await setUp(t);
+  const { server, browser } = await shared(t);
   await showingServerLog(server, async () => {
     for (const [size, opts] of [['laptop', LAPTOP], ['phone', PHONE]]) {
       const page = await openStartPage(browser, server, null, opts);

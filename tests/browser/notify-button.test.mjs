@@ -1,8 +1,10 @@
 // "Tell me when it is my turn" in a turn-based room (issue 43), at 1366x768 and on a
-// 390x844 phone: the host chooses a turn-based game on the start page, sees the button in
-// the lobby without scrolling, clicks it, the
-// page says it is on (also after a reload), and when the game starts the push of the
-// host's turn reaches this test's push service, encrypted for the subscription the click made.
+// 390x844 phone: the host chooses a turn-based game on the start page and sees the button
+// in the lobby without scrolling. On the phone a click there turns it on, the page says so
+// (also after a reload), and when the game starts the push of the host's turn reaches this
+// test's push service, encrypted for the subscription the click made. On the laptop the
+// button waits under the players during the game (also after a reload); a click there, and
+// the host's next turn is pushed.
 //
 // Chromium's own push service needs the internet, so the page's PushManager hands out a
 // subscription to this test's endpoint instead (push-helpers.mjs); everything else, the
@@ -21,7 +23,7 @@ import { setUp, showingServerLog, openStartPage, createGame } from './helpers.mj
 import { LAPTOP, PHONE, inView } from './seat-helpers.mjs';
 import { b64url, receiver, decrypt, checkVapid, waitFor, makeCert } from './push-helpers.mjs';
 
-test('turn-based: the host turns notifications on from the lobby, and the push of their turn comes', { timeout: 120000 }, async (t) => {
+test('turn-based: notifications turned on in the lobby (phone) or under the players (laptop); the host\'s turns are pushed', { timeout: 120000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-optin-'));
   const tls = makeCert(dir);
   const pushService = await receiver(tls);
@@ -59,55 +61,53 @@ test('turn-based: the host turns notifications on from the lobby, and the push o
       await createGame(page, 'Ann');
       await page.waitForFunction(() => window.__carc.store.state.settings.pace === 'turn_based');
 
-      // The button is at the top of the lobby card, in view without scrolling; a click turns it on.
+      // The button is at the top of the lobby card, in view without scrolling.
       await page.waitForSelector('[data-testid="notify-enable"]');
       assert.ok(await inView(page, '[data-testid="notify-enable"]'), `${size}: "Tell me when it is my turn" is in view`);
-      await page.click('[data-testid="notify-enable"]');
-      await page.waitForSelector('[data-testid="notify-status"][data-status="on"]');
-      assert.equal(await page.evaluate(() => window.__pushKey), serverKey, `${size}: subscribed with the server's key`);
-      await page.reload();
-      await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
-      assert.ok(await inView(page, '[data-testid="notify-status"][data-status="on"]'), `${size}: still on after a reload`);
-
-      // A computer player, the start: the push of the host's turn.
+      const room = await page.evaluate(() => window.__carc.room);
+      const pushed = async (what) => {
+        await waitFor(() => pushService.got.some((p) => p.url === `/push/${size}`), `${size}: ${what}`);
+        const push = pushService.got.find((p) => p.url === `/push/${size}`);
+        checkVapid(push.headers.authorization, serverKey, pushService.base);
+        const payload = decrypt(ecdh, auth, push.body);
+        assert.deepEqual([payload.event, payload.room, payload.seat], ['your_turn', room, 0], `${size}: the push says it is Ann's turn`);
+      };
+      if (size === 'phone') {
+        // In the lobby: a click turns it on, a reload still says so, the game's first turn is pushed.
+        await page.click('[data-testid="notify-enable"]');
+        await page.waitForSelector('[data-testid="notify-status"][data-status="on"]');
+        assert.equal(await page.evaluate(() => window.__pushKey), serverKey, `${size}: subscribed with the server's key`);
+        await page.reload();
+        await page.waitForSelector('[data-testid="lobby"]:not([hidden]) [data-testid="seat"][data-seat="0"]');
+        assert.ok(await inView(page, '[data-testid="notify-status"][data-status="on"]'), `${size}: still on after a reload`);
+      }
       await page.click('[data-testid="add-bot"]');
       await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
-      const room = await page.evaluate(() => window.__carc.room);
       await page.click('[data-testid="start"]');
       await page.waitForSelector('#view-room[data-my-turn="1"]');
-      await waitFor(() => pushService.got.some((p) => p.url === `/push/${size}`), `${size}: the push of Ann's turn`);
-      const push = pushService.got.find((p) => p.url === `/push/${size}`);
-      checkVapid(push.headers.authorization, serverKey, pushService.base);
-      const payload = decrypt(ecdh, auth, push.body);
-      assert.deepEqual([payload.event, payload.room, payload.seat], ['your_turn', room, 0], `${size}: the push says it is Ann's turn`);
-      // During the game the opt-in sits under the players.
-      assert.ok(await page.locator('#view-room .players-panel [data-testid="notify-status"][data-status="on"]').isVisible(), `${size}: shown during the game`);
+      const under = '#view-room .players-panel';
+      if (size === 'phone') {
+        await pushed('the push of Ann\'s first turn');
+        assert.ok(await page.locator(`${under} [data-testid="notify-status"][data-status="on"]`).isVisible(), `${size}: shown during the game`);
+      } else {
+        // Not turned on in the lobby: the button waits under the players, also after a reload.
+        await page.reload();
+        await page.waitForSelector('#view-room[data-my-turn="1"]');
+        await page.locator(`${under} [data-testid="notify-enable"]`).scrollIntoViewIfNeeded();
+        assert.ok(await inView(page, `${under} [data-testid="notify-enable"]`), `${size}: the button under the players`);
+        await page.click(`${under} [data-testid="notify-enable"]`);
+        await page.waitForSelector(`${under} [data-testid="notify-status"][data-status="on"]`);
+        assert.equal(pushService.got.filter((p) => p.url === `/push/${size}`).length, 0, 'nothing pushed before it was on');
+        // Ann plays, the computer plays: Ann's next turn is pushed.
+        await page.evaluate(() => {
+          const p = window.__carc;
+          const e = p.store.state.turn.legal[0];
+          p.send({ type: 'play', version: p.store.version, x: e.x, y: e.y, rotation: e.rotation, meeple: null });
+        });
+        await pushed('the push of Ann\'s next turn');
+      }
       await ctx.close();
     }
     assert.deepEqual(errors, []);
-  });
-});
-
-test('turn-based: a seat that has not turned them on finds the button under the players during the game', async (t) => {
-  const { server, browser } = await setUp(t);
-  await showingServerLog(server, async () => {
-    const page = await openStartPage(browser, server, null, PHONE);
-    await page.selectOption('[data-testid="home-pace"]', 'turn_based');
-    await createGame(page, 'Ann');
-    await page.waitForFunction(() => window.__carc.store.state.settings.pace === 'turn_based');
-    await page.click('[data-testid="add-bot"]');
-    await page.waitForSelector('[data-testid="seat"][data-seat="1"]');
-    await page.click('[data-testid="start"]');
-    await page.waitForSelector('#view-room[data-phase="playing"]');
-    for (const when of ['during the game', 'after a reload']) {
-      const btn = page.locator('#view-room .players-panel [data-testid="notify-enable"]');
-      await btn.waitFor();
-      await btn.scrollIntoViewIfNeeded();
-      assert.ok(await inView(page, '#view-room .players-panel [data-testid="notify-enable"]'), `the button can be seen ${when}`);
-      if (when === 'during the game') {
-        await page.reload();
-        await page.waitForSelector('#view-room[data-phase="playing"]');
-      }
-    }
   });
 });
