@@ -5,7 +5,7 @@
 import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from './state.js';
 import { Connection, wsUrl } from './net.js';
 import { Board } from './board.js';
-import { t, errorText, getLanguage } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { bindLog } from './ui.js';
 import { PlayFeel } from './feel.js';
 import { copyInvite } from './lobby.js';
@@ -19,7 +19,7 @@ import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { attachSeat } from './playerkey.js';
-import { enableNotifications, notifyMyTurn, resubscribe, notifyStatus, notifyControl, notifyAvailable, notifyPermission } from './notify.js';
+import { notifyMyTurn, resubscribe } from './notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
@@ -28,6 +28,7 @@ import { hintButton } from './hint.js';
 import { spotChoice, spotFigures } from './expansions/abbot.js';
 import { draftActions } from './roomdraft.js';
 import { hintActions } from './roomhint.js';
+import { notifyActions } from './roomnotify.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -177,36 +178,6 @@ export class RoomPage {
     if (msg.type === 'welcome') this.sendQueued();
   }
 
-  // "Tell me when it is my turn" (notify.js): a seated player's click asks the browser
-  // (never on load). Shown in the lobby card and under the players of the room itself.
-  notifyState() {
-    const { state, seat } = this.store;
-    return notifyStatus({
-      seated: seat !== null && seat !== undefined && !!playerBySeat(state, seat), turnBased: state?.settings?.pace === 'turn_based',
-      available: notifyAvailable(), permission: notifyPermission(), ...this.notify,
-    });
-  }
-
-  async enableNotify() {
-    this.notify.asking = true;
-    this.render();
-    const r = await enableNotifications((m) => this.send(m)).catch(() => 'unsupported');
-    this.notify = { ...this.notify, asking: false, outcome: r, subscribed: this.notify.subscribed || r === 'enabled' };
-    if (r === 'enabled') local.set(KEYS.notify(this.room), '1');
-    this.render();
-  }
-
-  /** The opt-in under the players (the lobby card draws its own). */
-  renderNotify(status, phase) {
-    const slot = $('notify-slot');
-    const key = JSON.stringify([getLanguage(), phase === 'lobby' ? null : status]);
-    if (slot.dataset.key === key) return;
-    slot.dataset.key = key;
-    const el = phase === 'lobby' ? null : notifyControl(status, () => this.enableNotify());
-    slot.replaceChildren(...(el ? [el] : []));
-    slot.hidden = !el;
-  }
-
   handleError(err) {
     if (err.code === 'bad_token') {
       local.del(KEYS.token(this.room));
@@ -227,6 +198,7 @@ export class RoomPage {
     this.life.afterState(prev, prevSeat, this.store);
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
+    this.restoreFromReload();
     if (live && prev) {
       // A move of a seat whose player was away was the computer's, for them (protocol 1.1).
       for (const ev of newEvents(prev, state)) {
@@ -382,9 +354,27 @@ export class RoomPage {
     this.wasMine = isMyTurn(this.store);
     this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
-    this.feel.afterRender(state, isMyTurn(this.store));
+    if (this.feel.afterRender(state, isMyTurn(this.store))) this.boardIntoView();
+    this.keepForReload();
+  }
+
+  /**
+   * The player's turn starts: a phone scrolled down to the chat or the log goes back to the
+   * board (not while a message is being typed), and the chat's keyboard goes away.
+   */
+  boardIntoView() {
+    const input = $('chat-input');
+    if (document.activeElement === input) {
+      if (input.value.trim()) return;
+      input.blur();
+    }
+    const area = $('board').closest('.board-area');
+    const r = area?.getBoundingClientRect();
+    if (!r || (r.top >= -1 && r.bottom <= window.innerHeight + 1)) return;
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    area.scrollIntoView({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
   }
 }
 
-// Preparing a turn: roomdraft.js; the hint: roomhint.js.
-Object.assign(RoomPage.prototype, draftActions, hintActions);
+// Preparing a turn: roomdraft.js; the hint: roomhint.js; "tell me when it is my turn": roomnotify.js.
+Object.assign(RoomPage.prototype, draftActions, hintActions, notifyActions);
