@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { watchCsp, assertNoCspViolations } from './csp.mjs';
-import { settled } from './seat-helpers.mjs';
+import { after } from 'node:test';
+import { watchCsp, assertNoCspViolations, cspViolations } from './csp.mjs';
+import { settled, cellsInView } from './seat-helpers.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const serverBin = path.resolve(repoRoot, process.env.CARC_SERVER_BIN || 'build/carcassonne-server');
 // The same server with the test hooks (main.cpp with CARC_TEST_HOOKS: CARC_TEST_SEED and the
@@ -315,6 +316,37 @@ export async function setUp(t, opts = {}) {
   return { server, browser };
 }
 
+/**
+ * One server and browser for the tests of a file that share them (a server and a Chromium
+ * cost seconds to start, a test of a few pages less): `const shared = sharedSetUp(opts)` at
+ * the top, `const { server, browser } = await shared(t)` in each test, which opens its own
+ * contexts and rooms. Both stop after the file's last test. A Content-Security-Policy
+ * violation fails the test in which it was seen.
+ */
+export function sharedSetUp(opts = {}) {
+  let ready = null;
+  after(async () => {
+    if (!ready) return;
+    const { server, browser } = await ready;
+    await browser.close().catch(() => {});
+    await server.stop();
+  });
+  return async (t) => {
+    ready ??= (async () => {
+      const server = await startServer(opts);
+      fs.mkdirSync(shotDir, { recursive: true });
+      return { server, browser: await launchBrowser() };
+    })();
+    const got = await ready;
+    const seenBefore = cspViolations(got.browser).length;
+    t.after(() => {
+      const fresh = cspViolations(got.browser).slice(seenBefore);
+      if (fresh.length) throw new Error(`Content-Security-Policy violations in the pages:\n  ${[...new Set(fresh)].join('\n  ')}`);
+    });
+    return got;
+  };
+}
+
 // Runs `body`; when it fails, shows the end of the server's log first.
 export async function showingServerLog(server, body) {
   try {
@@ -438,4 +470,19 @@ export async function draftTo(page, e) {
 export async function confirmDraft(page, version) {
   await page.click('[data-testid="confirm"]');
   await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
+}
+
+/** A cell clicked, turned until its tile offers a meeple spot, and a spot chosen (the page's turn). */
+export async function draftWithMeeple(page) {
+  const cells = await cellsInView(page, (cs) => cs.some((c) => c.spots > 0));
+  const cell = cells.find((c) => c.spots > 0);
+  assert.ok(cell, 'a legal cell with a meeple spot can be clicked');
+  await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+  await page.waitForSelector('[data-testid="ghost"]');
+  for (let i = 0; i < 4 && !(await page.locator('[data-testid="meeple-spot"]').count()); i++) await page.click('[data-testid="rotate"]');
+  await settled(page);
+  const spot = await clickableTarget(page, '[data-testid="meeple-spot"]');
+  assert.ok(spot, 'a meeple spot can be clicked');
+  await page.mouse.click(spot.cx, spot.cy);
+  await page.waitForSelector('[data-testid="meeple-spot"].chosen');
 }

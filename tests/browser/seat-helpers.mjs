@@ -73,3 +73,25 @@ export async function cellsInView(page, wanted = (cells) => cells.length > 0) {
   await settled(page);
   return clickableCells(page);
 }
+
+/**
+ * Whether the element is drawn, wholly inside the window and the boxes that clip it, and
+ * not covered at its middle (a click there reaches it).
+ */
+export function inView(page, selector) {
+  return page.evaluate((sel) => {
+    const el = [...document.querySelectorAll(sel)].find((e) => e.checkVisibility());
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    let clip = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (!/(auto|scroll|hidden)/.test(s.overflowY + s.overflowX)) continue;
+      const b = p.getBoundingClientRect();
+      clip = { left: Math.max(clip.left, b.left), top: Math.max(clip.top, b.top), right: Math.min(clip.right, b.right), bottom: Math.min(clip.bottom, b.bottom) };
+    }
+    const inside = r.width > 0 && r.left >= clip.left - 0.5 && r.top >= clip.top - 0.5 && r.right <= clip.right + 0.5 && r.bottom <= clip.bottom + 0.5;
+    const hit = inside && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && (el.contains(hit) || hit.contains(el) || hit === el.closest('label'));
+  }, selector);
+}

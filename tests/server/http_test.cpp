@@ -28,7 +28,7 @@ TEST_CASE("POST /api/rooms creates a room with an unguessable id and an invite U
 
   const auto info = http(server.port(), "GET", "/api/rooms/" + id);
   REQUIRE(info.status == 200);
-  CHECK(json::parse(info.body) == json{{"room", id}, {"phase", "lobby"}, {"pace", "live"}, {"players", json::array()}, {"turn", nullptr}, {"spectators", 0}});
+  CHECK(json::parse(info.body) == json{{"room", id}, {"phase", "lobby"}, {"pace", "live"}, {"players", json::array()}, {"seats", 5}, {"turn", nullptr}, {"spectators", 0}});
   const auto record = http(server.port(), "GET", "/api/rooms/" + id + "/record");
   REQUIRE(record.status == 200);
   CHECK(json::parse(record.body)["format"] == "carcassonne-record/1");

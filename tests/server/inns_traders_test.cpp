@@ -87,10 +87,12 @@ TEST_CASE("inns give rooms a sixth seat (pink); without inns five; refusals chan
   CHECK(host.expect_error() == "room_full");
   Peer late(server.port(), room);
   CHECK(late.join("Late")["seat"].is_null());  // five seated: a spectator
+  CHECK(json::parse(http(server.port(), "GET", "/api/rooms/" + room).body)["seats"] == 5);
   // With inns: a sixth seat.
   host.send({{"type", "settings"}, {"expansions", json::array({"inns"})}});
   wait_for(host, [](const json& st) { return st["settings"]["expansions"] == json::array({"inns"}); }, 10s);
   Peer sixth(server.port(), room);
+  CHECK(json::parse(http(server.port(), "GET", "/api/rooms/" + room).body)["seats"] == 6);  // the join dialog's count
   CHECK(sixth.join("Sixth")["seat"] == 5);
   host.catch_up(sixth.version());
   CHECK(host.state()["players"].size() == 6);

@@ -121,3 +121,20 @@ test('the meeple key cycles through the spots of the rotation, then none', () =>
   assert.equal(cycleMeeple(markPending(d)).meeple, null, 'not once sent');
   assert.equal(cycleMeeple(null), null);
 });
+
+test('an unsent placement is kept for a reload and comes back on the same turn only, if the board allows it', async () => {
+  const { savedDraft, restoreDraft, startDraft, markPending } = await import('../../web-client/js/draft.js');
+  const legal = [{ x: 1, y: 0, rotation: 0, meeples: ['E'] }, { x: 1, y: 0, rotation: 90, meeples: ['N', 'S'] }];
+  const state = { phase: 'playing', turn: { number: 4, seat: 0, tile: 'D', legal } };
+  const d = { ...startDraft(state, 1, 0), idx: 1, meeple: 'S' };
+  const saved = savedDraft(d);
+  assert.deepEqual(saved, { turnKey: '4:0:D', x: 1, y: 0, rotation: 90, meeple: 'S', figure: null });
+  const back = restoreDraft(state, JSON.parse(JSON.stringify(saved)));
+  assert.deepEqual([back.x, back.y, back.options[back.idx].rotation, back.meeple, back.pending], [1, 0, 90, 'S', false]);
+  assert.equal(savedDraft(markPending(d)), null, 'a sent move is not kept');
+  assert.equal(restoreDraft({ ...state, turn: { ...state.turn, number: 5 } }, saved), null, 'another turn');
+  assert.equal(restoreDraft(state, { ...saved, rotation: 180 }), null, 'a rotation the cell no longer has');
+  assert.equal(restoreDraft(state, { ...saved, meeple: 'W' }).meeple, null, 'a spot it no longer has is left out');
+  assert.equal(restoreDraft(state, null), null);
+  assert.equal(restoreDraft(state, 'junk'), null);
+});

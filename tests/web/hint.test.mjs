@@ -55,3 +55,46 @@ test('every language has the hint strings', () => {
     }
   }
 });
+
+test('a click on the hint takes its move: its cell, its rotation and its figure', async () => {
+  const { hintDraft } = await import('../../web-client/js/hint.js');
+  const legal = [
+    { x: 0, y: -1, rotation: 0, meeples: [] }, { x: 0, y: -1, rotation: 180, meeples: ['S'] }, { x: 1, y: 0, rotation: 90, meeples: ['E'] },
+  ];
+  const state = { phase: 'playing', turn: { number: 2, seat: 0, tile: 'E', legal } };
+  const d = hintDraft(state, { tile: 'E', x: 0, y: -1, rotation: 180, meeple: 'S' });
+  assert.deepEqual([d.x, d.y, d.options[d.idx].rotation, d.meeple, d.pending], [0, -1, 180, 'S', false]);
+  assert.equal(hintDraft(state, { tile: 'E', x: 0, y: -1, rotation: 180 }).meeple, null, 'no figure: none chosen');
+  assert.equal(hintDraft(state, { tile: 'E', x: 0, y: -1, rotation: 0, meeple: 'S' }).meeple, null, 'a spot this rotation lacks is left out');
+  assert.equal(hintDraft(state, { tile: 'E', x: 5, y: 5, rotation: 0 }), null, 'a cell no longer legal');
+  assert.equal(hintDraft(state, { tile: 'E', discard: true }), null, 'a discard places nothing');
+});
+
+test('why a move: the points it completes for its player, what its figure claims, what it makes bigger', async () => {
+  const { moveGains, reasonText, pointsNow } = await import('../../web-client/js/why.js');
+  const { setLanguage } = await import('../../web-client/js/i18n.js');
+  setLanguage('en');
+  // Seat 0's meeple in the start tile's city; E turned to face it closes a 2-tile city: 4.
+  const mine = { board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: { at: 'N', seat: 0 } }] };
+  const closes = moveGains(mine, tiles, 'E', { x: 0, y: -1, rotation: 180 }, 0);
+  assert.deepEqual(closes.completes, [{ kind: 'city', points: 4 }]);
+  assert.equal(pointsNow(closes), 4);
+  assert.equal(reasonText(closes), 'Completes a city: +4 for you');
+  // For seat 1 the same move completes seat 0's city: a gift, said as such.
+  const gift = moveGains(mine, tiles, 'E', { x: 0, y: -1, rotation: 180 }, 1);
+  assert.deepEqual([gift.completes, gift.gifts.map((g) => [g.kind, g.points, g.seats])], [[], [['city', 4, [0]]]]);
+  assert.equal(reasonText(gift, (seats) => seats.map((s) => ['Ann', 'Ben'][s])), 'Completes a city for Ann (+4)');
+  // A meeple on a road that goes on: what it claims and is worth so far.
+  const empty = { board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: null }] };
+  const claim = moveGains(empty, tiles, 'D', { x: 1, y: 0, rotation: 0, meeple: 'E' }, 0);
+  assert.deepEqual([claim.claim.kind, claim.claim.tiles, claim.claim.points, claim.claim.complete], ['road', 2, 2, false]);
+  assert.match(reasonText(claim), /^Meeple on the road, 2 tiles: worth 2 points so far$/);
+  // Onto the player's own open road without a figure: it makes it bigger.
+  const road = { board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: { at: 'E', seat: 0 } }] };
+  const grows = moveGains(road, tiles, 'D', { x: 1, y: 0, rotation: 0 }, 0);
+  assert.deepEqual(grows.grows, [{ kind: 'road', tiles: 2 }]);
+  assert.equal(reasonText(grows), 'Makes your road bigger (2 tiles)');
+  // Nothing of the kind: said plainly.
+  assert.match(reasonText(moveGains(empty, tiles, 'E', { x: 0, y: 1, rotation: 0 }, 0)), /^No points at once/);
+  assert.equal(moveGains(empty, tiles, 'Q9', { x: 0, y: 1, rotation: 0 }, 0), null, 'an unknown tile');
+});

@@ -300,3 +300,19 @@ test('a room\'s traders game replays from its events with goods and the special 
   assert.equal(r.frames[5].players[0].meeples, 6, 'one meeple out (the first came home with the city)');
   assert.equal(r.frames[5].board.find((b) => b.x === 3).meeple.figure, 'builder');
 });
+
+test('an unfinished cathedral city or inn road is read in its own column: Cities 0, not +15 and -15', async () => {
+  const { cellParts } = await import('../../web-client/js/expansions/breakdown.js');
+  // The server: a plain city at the end (+15), taken back under the cathedral (-15); a
+  // finished cathedral city during the game (+6 beside its 12 city points).
+  const row = { game: { road: 4, city: 12, inn: 4, cathedral: 6 }, end: { road: 3, city: 15, inn: -3, cathedral: -15 }, total: 26 };
+  const cells = Object.fromEntries(['road', 'city', 'inn', 'cathedral'].map((k) => [k, cellParts(row, k)]));
+  assert.deepEqual(cells.city, { during: 12, final: 0 });
+  assert.deepEqual(cells.cathedral, { during: 6, final: 0 });
+  assert.deepEqual(cells.road, { during: 4, final: 0 });
+  assert.deepEqual(cells.inn, { during: 4, final: 0 });
+  const sum = Object.values(cells).reduce((n, c) => n + c.during + c.final, 0);
+  assert.equal(sum, 4 + 12 + 4 + 6 + 3 + 15 - 3 - 15, 'the row still adds up');
+  assert.deepEqual(cellParts({ game: {}, end: { field: 9 } }, 'field'), { during: 0, final: 9 }, 'farms: the end only');
+  assert.deepEqual(cellParts({ game: { abbot: 4 }, end: { abbot: 2 } }, 'abbot'), { during: 4, final: 0 }, 'the abbot: during the game only');
+});

@@ -27,7 +27,10 @@ test('the room keys', () => {
 test('typing, modifiers and focused buttons keep their keys', () => {
   for (const tag of ['INPUT', 'TEXTAREA', 'SELECT']) assert.equal(roomKeyAction(key('r', { tag, onBody: false }), idle), null, tag);
   for (const mod of ['ctrlKey', 'metaKey', 'altKey']) assert.equal(roomKeyAction(key('r', { [mod]: true }), idle), null, mod);
-  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), drafting), 'confirm', 'Enter confirms whatever has the focus');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), drafting), null, 'a focused button does what it says, even with a placement');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'A', onBody: false }), drafting), null, 'a focused link too');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'OL', onBody: false }), drafting), null, 'the focused log shows its line');
+  assert.equal(roomKeyAction(key('Enter', { tag: 'g', onBody: false, onBoard: true }), drafting), 'confirm', 'Enter on the tile being placed confirms');
   assert.equal(roomKeyAction(key('Enter', { tag: 'BUTTON', onBody: false }), idle), null, 'without a placement, Enter presses the focused button');
   assert.equal(roomKeyAction(key(' ', { tag: 'BUTTON', onBody: false }), drafting), null, 'Space presses the focused button');
   assert.equal(roomKeyAction(key('Enter', { tag: 'INPUT', onBody: false }), drafting), null, 'not while typing');

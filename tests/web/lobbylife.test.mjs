@@ -102,3 +102,38 @@ test('a game against the computer with several computer players of a level, and 
   assert.equal(soloRematchReady(two, 1), false, 'not the host');
   assert.equal(soloRematchReady({ ...two, phase: 'playing' }, 0), false);
 });
+
+test('the start page\'s expansions and pace: kept as text, sent once by the host, done when the room has them', async () => {
+  const { setupText, setupPlan, setupStep, soloPlan, soloStep } = await import('../../web-client/js/lobbylife.js');
+  assert.equal(setupText({ expansions: [], pace: 'live' }), null, 'a base game played live: nothing to set');
+  assert.equal(setupText({ expansions: ['inns', 'river', 'nope'], pace: 'live' }), 'river,inns|live');
+  assert.deepEqual(setupPlan('river,inns|turn_based'), { expansions: ['river', 'inns'], pace: 'turn_based' });
+  assert.deepEqual(setupPlan('|turn_based'), { expansions: [], pace: 'turn_based' });
+  const lobby = (settings, host = 0) => ({ phase: 'lobby', settings, players: [{ seat: 0, host: host === 0 }, { seat: 1, host: host === 1 }] });
+  assert.deepEqual(setupStep(lobby({ expansions: [], pace: 'live' }), 0, 'river|turn_based'), { type: 'settings', expansions: ['river'], pace: 'turn_based' });
+  assert.equal(setupStep(lobby({ expansions: ['river'], pace: 'turn_based' }), 0, 'river|turn_based'), 'done');
+  assert.equal(setupStep(lobby({ expansions: [], pace: 'live' }, 1), 0, 'river|live'), null, 'only the host sets it');
+  assert.equal(setupStep({ phase: 'playing' }, 0, 'river|live'), 'done');
+  // Five computer players once Inns & Cathedrals gives a sixth seat; four otherwise.
+  assert.equal(soloPlan('easy:5').count, 5);
+  const five = { phase: 'lobby', settings: { expansions: [] }, players: [0, 1, 2, 3, 4].map((s) => ({ seat: s, host: s === 0, bot: s ? 'easy' : null })) };
+  assert.deepEqual(soloStep(five, 0, 'easy:5'), { type: 'start' }, 'five seats taken: start');
+  const six = { ...five, settings: { expansions: ['inns'] } };
+  assert.deepEqual(soloStep(six, 0, 'easy:5'), { type: 'add_bot', level: 'easy' }, 'the sixth seat of Inns & Cathedrals');
+});
+
+test('a turn-based room\'s bank and increment: choices with the current value, never "no limit", in range only', async () => {
+  const { clockChoices, settingsMessage, BANK_CHOICES } = await import('../../web-client/js/lobbylife.js');
+  const { bankParts } = await import('../../web-client/js/clock.js');
+  assert.deepEqual(clockChoices('bank_seconds', 259200), BANK_CHOICES);
+  assert.ok(clockChoices('bank_seconds', 7200).includes(7200) && !clockChoices('bank_seconds', 7200).includes(null), 'a current value of its own, no null');
+  assert.deepEqual(settingsMessage('bank_seconds', 432000), { type: 'settings', bank_seconds: 432000 });
+  assert.deepEqual(settingsMessage('increment_seconds', 0), { type: 'settings', increment_seconds: 0 });
+  assert.equal(settingsMessage('bank_seconds', null), null);
+  assert.equal(settingsMessage('bank_seconds', 60), null, 'under an hour');
+  assert.equal(settingsMessage('increment_seconds', 604801), null, 'over a week');
+  // The bank in days and hours: the words of the room, the lobby and "your games".
+  assert.deepEqual(bankParts(5 * 86400000 - 1), ['tb.days', { n: 4, h: 23 }]);
+  assert.deepEqual(bankParts(3 * 86400000), ['tb.daysOnly', { n: 3 }]);
+  assert.deepEqual(bankParts(12 * 3600000), ['tb.hoursOnly', { h: 12 }]);
+});

@@ -47,3 +47,23 @@ test('the graph has one line per seat at its own moves; discards are left out', 
   assert.equal(m.moveAt(-50), 0);
   assert.equal(m.moveAt(500), 4);
 });
+
+test('the viewer\'s own mistakes, the axis of the graph, the cells a review frames', async () => {
+  const { stepOfMarked, markedMoves, axisTicks, framedCells } = await import('../../web-client/js/review.js');
+  const analysis = {
+    status: 'done',
+    moves: [
+      { move: 0, seat: 0, label: 'good' }, { move: 1, seat: 1, label: 'mistake' }, { move: 2, seat: 0, label: 'blunder' },
+      { move: 3, seat: 1, label: 'blunder' }, { move: 4, seat: 0, label: 'mistake' },
+    ],
+  };
+  assert.deepEqual(markedMoves(analysis, 0), [2, 4]);
+  assert.equal(stepOfMarked(analysis, 0, 1, 0), 3, 'seat 1\'s mistake at move 1 is passed by');
+  assert.equal(stepOfMarked(analysis, 3, 1, 0), 5);
+  assert.equal(stepOfMarked(analysis, 5, -1, 0), 3);
+  assert.equal(stepOfMarked(analysis, 0, 1), 2, 'everybody\'s');
+  assert.deepEqual(axisTicks({ lo: -8.4, hi: 12.2 }).map((x) => x.label), ['+12', '0', '\u22128']);
+  assert.deepEqual(axisTicks({ lo: 0, hi: 5 }).map((x) => x.label), ['+5', '0']);
+  assert.deepEqual(framedCells({ best: { x: 2, y: -1 } }, { x: 0, y: 1 }), [{ x: 0, y: 1 }, { x: 2, y: -1 }]);
+  assert.deepEqual(framedCells({ best: { discard: true } }, null), []);
+});

@@ -59,3 +59,18 @@ test('the lobby\'s webhook: a message only for an http(s) address of 512 bytes a
   assert.equal(webhookMessage(`https://example.org/${'a'.repeat(492)}`, 'json').msg.webhook.url.length, 512);
   assert.deepEqual(webhookMessage('https://example.org/x', 'slack'), { error: 'hook.badFormat' });
 });
+
+test('"Tell me when it is my turn": offered to a seated player of a turn-based room, then says where it stands', async () => {
+  const { notifyStatus } = await import('../../web-client/js/notify.js');
+  const base = { seated: true, turnBased: true, available: true, permission: 'default', subscribed: false };
+  assert.equal(notifyStatus(base), 'ask');
+  assert.equal(notifyStatus({ ...base, turnBased: false }), null, 'a live room: the title and the sound tell');
+  assert.equal(notifyStatus({ ...base, seated: false }), null, 'a spectator has no turn');
+  assert.equal(notifyStatus({ ...base, available: false }), null, 'no notifications in this browser');
+  assert.equal(notifyStatus({ ...base, asking: true }), 'asking');
+  assert.equal(notifyStatus({ ...base, permission: 'granted', subscribed: true }), 'on');
+  assert.equal(notifyStatus({ ...base, permission: 'granted', subscribed: false }), 'ask', 'granted for the site, but nothing sent for this seat');
+  assert.equal(notifyStatus({ ...base, permission: 'default', subscribed: true }), 'ask', 'the permission was taken back');
+  assert.equal(notifyStatus({ ...base, permission: 'denied' }), 'blocked');
+  assert.equal(notifyStatus({ ...base, outcome: 'unsupported' }), 'unsupported');
+});

@@ -1,17 +1,16 @@
 // The board: SVG rendering of the placed tiles, meeples, legal cells and the tile being
-// placed, plus pan (drag), zoom (wheel, pinch, buttons), fit, the view for a turn and for
-// a chosen cell (view.js does the arithmetic), and the board's animations.
+// placed, pan (drag) and zoom input (boardinput.js), the view's tween, and the board's
+// animations. The camera (the fit, the view kept per room, the turn view, a chosen cell
+// brought close, the review's framed move) is boardcamera.js's; view.js does the arithmetic.
 //
 // The camera keeps the player's view (camera: 'keep', the room): the board is fitted once,
 // then only followed, panned smoothly at the same zoom, when a new tile falls outside the
 // view; the zoom and the centre are remembered (`memory`, per room) across reloads. The
 // replay viewer (camera: 'fit') fits every step until the player moves the view.
 
-import { TILE } from './geometry.js';
 import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.js';
-import {
-  MIN_SCALE, MAX_SCALE, SIZES, fitView, turnView, focusView, followView, spotScale, cellInside, coveredCells, viewCentreCell, viewCentre, viewFromCentre,
-} from './view.js';
+import { SIZES } from './view.js';
+import { cameraMethods } from './boardcamera.js';
 import { bindBoardInput, focusedKey, restoreFocus } from './boardinput.js';
 import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
 
@@ -52,6 +51,7 @@ export class Board {
     this.turnLegal = null;
     this.fitAsked = false;
     this.lastBoundsKey = '';
+    this.viewSize = null; // the board's size when the view was last set
     this.pointers = new Map();
     this.gesture = null;
     this.suppressClick = false;
@@ -65,16 +65,19 @@ export class Board {
     svg.appendChild(this.vp);
     bindBoardInput(this);
     if (typeof ResizeObserver === 'function') {
-      let last = null;
       new ResizeObserver(() => {
         const now = this.size();
+        const was = this.viewSize;
         if (this.autoFit) this.autoView();
-        else if (last && this.camera === 'keep') {
-          // The same board point stays in the middle when the page changes size.
-          this.view = { ...this.view, tx: this.view.tx + (now.w - last.w) / 2, ty: this.view.ty + (now.h - last.h) / 2 };
+        else if (was && this.camera === 'keep') {
+          // The same board point stays in the middle when the page changes size. The shift
+          // is from the size the view was made for: a view set after the change (the turn
+          // view of the host's first turn, made as the lobby card gave way to the board)
+          // is already right and does not move.
+          this.view = { ...this.view, tx: this.view.tx + (now.w - was.w) / 2, ty: this.view.ty + (now.h - was.h) / 2 };
           this.apply();
         } else this.apply();
-        last = now;
+        this.viewSize = now;
       }).observe(svg);
     }
   }
@@ -125,6 +128,7 @@ export class Board {
 
   /** Moves the view to `v`, animated (a short ease) unless asked not to or reduced motion. */
   setView(v, { animate = false } = {}) {
+    this.viewSize = this.size(); // the size the view is made for (the resize observer's base)
     cancelAnimationFrame(this.tween ?? 0);
     this.tween = null;
     const from = this.tweenView ?? this.view;
@@ -162,147 +166,6 @@ export class Board {
     this.view = { ...this.tweenView }; // stay where the eye is
     this.tweenView = null;
     this.svg.dataset.moving = '0';
-  }
-
-  /** Shows the whole board (and the given extra cells) in the view. */
-  fit(bounds = this.bounds, opts = {}) {
-    if (!bounds) return;
-    this.bounds = bounds;
-    this.setView(fitView(this.viewport(), bounds), opts);
-  }
-
-  /** The scale of the whole-board fit now (what the fit button would show). */
-  fitScale() {
-    return this.bounds ? fitView(this.viewport(), this.bounds).scale : this.view.scale;
-  }
-
-  /** The fit button: the whole board, even when that makes the cells small. */
-  fitNow() {
-    this.autoFit = true;
-    this.autoMoved = false;
-    this.fitAsked = true;
-    this.fit();
-    this.remember();
-  }
-
-  /** Keeps the view (its zoom and the board point in the middle) for the next visit. */
-  remember() {
-    if (this.camera !== 'keep' || !this.memory || !this.hasView) return;
-    this.memory.save(viewCentre(this.viewport(), this.view));
-  }
-
-  /** The player moved the view (pan, pinch, wheel, buttons). */
-  userMoved() {
-    this.remember();
-    this.onUserMove();
-  }
-
-  /** The first view: the one remembered for this room, else the fit. */
-  firstView() {
-    this.hasView = true;
-    const saved = this.camera === 'keep' ? this.memory?.load() : null;
-    if (saved) {
-      this.autoFit = false;
-      this.setView(viewFromCentre(this.viewport(), saved));
-    } else this.autoView();
-  }
-
-  /** A new tile at (x, y): the view pans to it, at the same zoom, only if it is outside. */
-  follow(x, y) {
-    const vp = this.viewport();
-    if (cellInside(vp, this.view, x, y)) return false;
-    this.autoFit = false;
-    this.setView(followView(vp, this.view, x, y), { animate: true });
-    this.remember();
-    return true;
-  }
-
-  /** The view the board chooses: the turn view during the player's turn, else the fit. */
-  autoView(opts = {}) {
-    if (!this.bounds) return;
-    if (!this.turnLegal || this.fitAsked) return this.fit(this.bounds, opts);
-    this.setView(turnView(this.viewport(), this.bounds, this.turnLegal, { minCell: this.sizes().legalCell }), opts);
-  }
-
-  /**
-   * The view at the start of the player's turn: legal cells at a size that can be read
-   * and hit (view.js turnView). Keeps a view the player chose when it already shows a
-   * legal cell at that size. Returns true if the view moved.
-   */
-  showTurn(legal) {
-    this.turnLegal = legal.length ? legal : null;
-    this.fitAsked = false;
-    if (!this.turnLegal || !this.bounds) return false;
-    const vp = this.viewport();
-    const min = this.sizes().legalCell;
-    // The view stays if it shows a legal cell big enough to hit and none under the zoom buttons.
-    const shown = this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))
-      && coveredCells(vp, this.view, legal) === 0;
-    if ((this.camera === 'keep' || !this.autoFit) && shown) return false;
-    this.autoFit = this.camera !== 'keep';
-    this.autoMoved = false;
-    // At once, not animated: the legal cells are where they will stay as soon as the
-    // player (or a test) sees that it is their turn.
-    if (this.camera === 'keep') {
-      this.setView(turnView(vp, this.bounds, this.turnLegal, { minCell: min }));
-      this.remember();
-    } else this.autoView();
-    return true;
-  }
-
-  /** The player's turn is over: a view the board moved by itself goes back to the fit. */
-  endTurn() {
-    if (!this.turnLegal && !this.autoMoved) return;
-    this.turnLegal = null;
-    this.fitAsked = false;
-    if (this.camera === 'keep') {
-      // The view goes back to where it was before a chosen cell was brought close.
-      if (this.autoMoved && this.beforeFocus) this.setView(this.beforeFocus, { animate: true });
-      this.autoMoved = false;
-      this.beforeFocus = null;
-      return;
-    }
-    if (this.autoMoved) {
-      this.autoFit = true;
-      this.autoMoved = false;
-    }
-    if (this.autoFit) this.autoView({ animate: true });
-  }
-
-  /**
-   * Brings a chosen cell close enough to tap its meeple spots (24 px on a desktop, 32 px
-   * on touch), with the tiles around it in view. Returns true if the view moved.
-   */
-  focusCell(x, y) {
-    const { spot, spotUnits } = this.sizes();
-    const v = focusView(this.viewport(), this.view, x, y, spotScale(spot, spotUnits), this.placed ?? []);
-    const same = Math.abs(v.scale - this.view.scale) < 1e-6 && Math.abs(v.tx - this.view.tx) < 0.5 && Math.abs(v.ty - this.view.ty) < 0.5;
-    if (same) return false;
-    if (!this.autoMoved) this.beforeFocus = { ...this.view };
-    this.autoFit = false;
-    this.autoMoved = true;
-    this.setView(v, { animate: true });
-    return true;
-  }
-
-  /** The cell (fractional) at the centre of the visible board: where arrows start from. */
-  centreCell() {
-    return viewCentreCell(this.viewport(), this.view);
-  }
-
-  zoomBy(factor, sx, sy) {
-    const { w, h } = this.size();
-    if (sx === undefined) { sx = w / 2; sy = h / 2; }
-    this.stopTween();
-    const { tx, ty, scale } = this.view;
-    const ns = Math.max(MIN_SCALE, Math.min(MAX_SCALE, scale * factor));
-    const wx = (sx - tx) / scale;
-    const wy = (sy - ty) / scale;
-    this.view = { scale: ns, tx: sx - wx * ns, ty: sy - wy * ns };
-    this.autoFit = false;
-    this.autoMoved = false;
-    this.apply();
-    this.userMoved();
   }
 
   /**
@@ -389,3 +252,6 @@ export class Board {
     return playFinalScoring(this, items, colorsOf, opts);
   }
 }
+
+// The camera: boardcamera.js.
+Object.assign(Board.prototype, cameraMethods);

@@ -23,6 +23,20 @@ export function formatClock(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/**
+ * A turn-based game's time bank in days and hours ("2 d 23 h", "3 d"), under a day in
+ * hours and minutes: [string key, params] for i18n's t. The same words everywhere: the
+ * players' panels, the lobby's choices, "your games".
+ */
+export function bankParts(ms) {
+  const m = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  if (d > 0) return h ? ['tb.days', { n: d, h }] : ['tb.daysOnly', { n: d }];
+  if (h > 0) return m % 60 ? ['tb.hours', { h, m: m % 60 }] : ['tb.hoursOnly', { h }];
+  return ['tb.minutes', { m }];
+}
+
 /** The warning for the player whose turn it is: true once, when the clock passes `at` ms. */
 export function crossed(prevMs, ms, at = 10000) {
   return prevMs !== null && ms !== null && prevMs > at && ms <= at;

@@ -96,3 +96,24 @@ export function playMessage(d, version) {
   const entry = entryOf(d);
   return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, ...playFields(entry, d.meeple ?? null) };
 }
+
+/** What a reload keeps of an unsent draft: {turnKey, x, y, rotation, meeple, figure}, or null. */
+export function savedDraft(d) {
+  if (!d || d.pending) return null;
+  const entry = entryOf(d);
+  return { turnKey: d.turnKey, x: d.x, y: d.y, rotation: entry.rotation, meeple: d.meeple ?? null, figure: d.figure ?? null };
+}
+
+/**
+ * The draft a reload kept, back on the same turn if the board still allows it (its cell,
+ * its rotation, its figure's spot); null otherwise.
+ */
+export function restoreDraft(state, saved) {
+  if (!saved || typeof saved !== 'object' || saved.turnKey !== turnKey(state)) return null;
+  const d = Number.isInteger(saved.x) && Number.isInteger(saved.y) ? startDraft(state, saved.x, saved.y) : null;
+  if (!d) return null;
+  const idx = d.options.findIndex((o) => o.rotation === saved.rotation);
+  if (idx < 0) return null;
+  const meeple = typeof saved.meeple === 'string' && choiceFits(d.options[idx], saved.meeple) ? saved.meeple : null;
+  return { ...d, idx, meeple, ...(typeof saved.figure === 'string' ? { figure: saved.figure } : {}) };
+}

@@ -6,7 +6,7 @@ import { playerColor } from './tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
 import { h, colorChip, nameSpan, namesSpan } from './dom.js';
 import { playerBySeat } from './state.js';
-import { breakdownKinds, expansionLabels, splitText } from './expansions/breakdown.js';
+import { breakdownKinds, expansionLabels, splitText, cellParts, ONE_PART } from './expansions/breakdown.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -17,13 +17,11 @@ function svgEl(name, attrs = {}, text) {
   return e;
 }
 
-// Kinds scored only during the game (the abbot's take-back) or only at the end (farms).
-const ONE_PART = { field: 'end', abbot: 'game', pig: 'end', goods: 'end' };
-
+// A phone shows no header row: each cell carries its column's name (.klabel).
 function cell(row, kind, label) {
-  const during = ONE_PART[kind] === 'end' ? 0 : Number(row.game?.[kind] ?? 0);
-  const final = ONE_PART[kind] === 'game' ? 0 : Number(row.end?.[kind] ?? 0);
+  const { during, final } = cellParts(row, kind);
   return h('td', { class: `k k-${kind}`, 'data-label': label, 'data-kind': kind },
+    h('span', { class: 'klabel', 'aria-hidden': 'true', text: label }),
     h('span', { class: 'sum', text: String(during + final) }),
     ONE_PART[kind] ? null : h('span', { class: 'split', text: splitText(during, final) }));
 }
@@ -44,13 +42,16 @@ function renderTable(table, state, mySeat) {
   rows.forEach((row, rank) => {
     const p = playerBySeat(state, row.seat);
     const win = (result.winners ?? []).includes(row.seat);
-    body.appendChild(h('tr', { class: `${win ? 'winner' : ''}${row.seat === mySeat ? ' me' : ''}${KINDS.length > 6 ? ' many-kinds' : ''}`.trim() || null, 'data-seat': row.seat, 'data-total': row.total },
+    // On a phone the cells flow in rows of four under the name once there are more than four.
+    const rowsOf4 = KINDS.length + (hints ? 1 : 0) > 4;
+    body.appendChild(h('tr', { class: `${win ? 'winner' : ''}${row.seat === mySeat ? ' me' : ''}${KINDS.length > 6 ? ' many-kinds' : ''}${rowsOf4 ? ' rows-of-4' : ''}`.trim() || null, 'data-seat': row.seat, 'data-total': row.total },
       h('th', { class: 'who', scope: 'row' },
         h('span', { class: 'rank', text: `${rank + 1}.` }),
         p ? colorChip(p.color) : null, nameSpan(p), win ? h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }) : null),
       ...KINDS.map((k) => cell(row, k, labels[k])),
       h('td', { class: 'total', 'data-label': t('end.total'), text: String(row.total) }),
-      hints ? h('td', { class: 'hints', 'data-label': t('end.hints'), 'data-testid': 'end-hints', text: String(p?.hints ?? 0) }) : null));
+      hints ? h('td', { class: 'hints', 'data-label': t('end.hints') },
+        h('span', { class: 'klabel', 'aria-hidden': 'true', text: t('end.hints') }), h('span', { class: 'sum', 'data-testid': 'end-hints', text: String(p?.hints ?? 0) })) : null));
   });
   table.append(body);
 }

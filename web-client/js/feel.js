@@ -62,17 +62,18 @@ export class PlayFeel {
     if (state.phase !== 'finished' && this.finale) this.finale.skip();
   }
 
-  /** After the board was drawn: at the start of the player's turn, a view to play in. */
+  /** After the board was drawn: at the start of the player's turn, a view to play in; true then. */
   afterRender(state, mine) {
     if (!mine || state.phase !== 'playing' || !state.turn) {
       if (this.turnShown !== null) this.board.endTurn();
       this.turnShown = null;
-      return;
+      return false;
     }
     const key = `${state.turn.number}:${state.turn.seat}`;
-    if (this.turnShown === key) return;
+    if (this.turnShown === key) return false;
     this.turnShown = key;
     this.board.showTurn(legalCells(state));
+    return true;
   }
 
   startFinale(state) {

@@ -103,12 +103,5 @@ export function waitingCount(lines) {
   return n;
 }
 
-/** Time left as [key, params] for i18n: days and hours, hours and minutes, or minutes. */
-export function timeLeft(ms) {
-  const m = Math.max(0, Math.floor(ms / 60000));
-  const d = Math.floor(m / 1440);
-  const h = Math.floor((m % 1440) / 60);
-  if (d > 0) return ['tb.days', { n: d, h }];
-  if (h > 0) return ['tb.hours', { h, m: m % 60 }];
-  return ['tb.minutes', { m }];
-}
+/** The time left on a bank, in days and hours: clock.js's bankParts, the same words as the room's. */
+export { bankParts as timeLeft } from './clock.js';

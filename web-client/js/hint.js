@@ -7,7 +7,8 @@ import { t } from './i18n.js';
 import { h } from './dom.js';
 import { isMyTurn } from './state.js';
 import { spotLayout } from './spots.js';
-import { spotChoice, FIGURES } from './expansions/abbot.js';
+import { spotChoice, choiceFits, FIGURES, RETURN } from './expansions/abbot.js';
+import { startDraft } from './draft.js';
 
 /**
  * A move ({x, y, rotation, meeple?, figure?}) of `tile` as the board's ghost
@@ -21,6 +22,22 @@ export function moveGhost(move, tile, def, color, label) {
   return { x: move.x, y: move.y, tile, rotation, spots, meeple: move.meeple ? spotChoice(move.meeple, figure) : null, color, label };
 }
 
+/**
+ * The hinted move as the turn's draft (draft.js): its cell, its rotation and its figure,
+ * so that a click on the hint's ghost takes it; null when the board no longer allows it.
+ */
+export function hintDraft(state, move) {
+  if (!move || !Number.isInteger(move.x) || !Number.isInteger(move.y)) return null;
+  const d = startDraft(state, move.x, move.y);
+  if (!d) return null;
+  const idx = d.options.findIndex((o) => o.rotation === (Number(move.rotation) || 0));
+  if (idx < 0) return null;
+  const figure = FIGURES.includes(move.figure) ? move.figure : 'meeple';
+  const choice = move.return ? RETURN : move.meeple ? spotChoice(move.meeple, figure) : null;
+  const meeple = choiceFits(d.options[idx], choice) ? choice : null;
+  return { ...d, idx, meeple, ...(meeple && figure !== 'meeple' ? { figure } : {}) };
+}
+
 /** Whether a hint may be asked now: the room's hints on, the game running, my turn. */
 export function canAskHint(state, store) {
   return !!state?.settings?.hints && state.phase === 'playing' && !!state.turn && isMyTurn(store);
@@ -31,10 +48,21 @@ export function hintForTurn(hint, state) {
   return hint && state?.phase === 'playing' && state.turn && hint.turn === state.turn.number ? hint : null;
 }
 
-/** Shows the Hint button in the action bar while hints are on; `onAsk` asks for one. */
-export function hintButton(bar, { state, store, asking, onAsk }) {
+/**
+ * Shows the Hint button in the action bar while hints are on; `onAsk` asks for one. `why`:
+ * the shown hint's reason in words (why.js), on a line of its own over the buttons (also
+ * on a phone, where the bar's other line is left out), or null.
+ */
+export function hintButton(bar, { state, store, asking, onAsk, why = null }) {
   const row = bar.querySelector('.action-buttons');
   if (!row) return;
+  let line = bar.querySelector('#hint-why');
+  if (!line) {
+    line = h('p', { class: 'hint-why', id: 'hint-why', 'data-testid': 'hint-why', role: 'status' });
+    bar.prepend(line);
+  }
+  line.hidden = !why;
+  line.textContent = why ? t('hint.why', { reason: why }) : '';
   let btn = row.querySelector('#btn-hint');
   if (!btn) {
     btn = h('button', { type: 'button', class: 'btn hint-btn', id: 'btn-hint', 'data-testid': 'hint', 'aria-keyshortcuts': 'H' });

@@ -1,6 +1,6 @@
-// The start page: a small scene of tiles, the "create a game" form (or a game against the
-// computer: how many computer players and their level), "your games", and opening a record
-// file for the replay viewer.
+// The start page: a small scene of tiles, the "create a game" form with the game's
+// expansions and pace (or a game against the computer: how many computer players and their
+// level), "your games", and opening a record file for the replay viewer.
 
 import { t } from './i18n.js';
 import { tileMarkup, meepleMarkup } from './tileart.js';
@@ -9,7 +9,8 @@ import { KEYS, local, session } from './storage.js';
 import { roomPath } from './routes.js';
 import { YourGames } from './yourgames.js';
 import { acceptDrops } from './recordfile.js';
-import { soloText } from './lobbylife.js';
+import { soloText, setupText, maxSeats } from './lobbylife.js';
+import { EXPANSIONS } from './expansions/catalog.js';
 import { adoptKeyFromHash } from './playerkey.js';
 
 const SCENE = [
@@ -37,6 +38,50 @@ export async function createRoom() {
   return body.room;
 }
 
+/** The expansions to tick (each one's name, what it adds as its title). */
+function drawOptions() {
+  const box = $('home-expansions');
+  const on = new Set([...box.querySelectorAll('input:checked')].map((i) => i.value));
+  box.replaceChildren(...EXPANSIONS.map((id) => {
+    const label = document.createElement('label');
+    label.className = 'home-exp';
+    label.title = t(`exp.${id}.what`);
+    const input = document.createElement('input');
+    Object.assign(input, { type: 'checkbox', value: id, checked: on.has(id) });
+    input.dataset.testid = `home-expansion-${id}`;
+    input.addEventListener('change', () => {
+      soloCounts();
+      describeChosen();
+    });
+    label.append(input, ' ', t(`exp.${id}`));
+    return label;
+  }));
+  soloCounts();
+  describeChosen();
+}
+
+/** What the ticked expansions add, in words (a phone has no titles to point at). */
+function describeChosen() {
+  const chosen = chosenExpansions();
+  const hint = document.querySelector('.home-opts-hint');
+  hint.textContent = chosen.length ? chosen.map((id) => `${t(`exp.${id}`)}: ${t(`exp.${id}.what`)}`).join(' ') : t('home.expansionsHint');
+}
+
+const chosenExpansions = () => [...$('home-expansions').querySelectorAll('input:checked')].map((i) => i.value);
+
+/** How many computer players the seats allow: one fewer than the seats (six with Inns & Cathedrals). */
+function soloCounts() {
+  const select = $('solo-count');
+  const most = maxSeats({ settings: { expansions: chosenExpansions() } }) - 1;
+  const was = Math.min(Number(select.value) || 1, most);
+  select.replaceChildren(...Array.from({ length: most }, (_, i) => {
+    const o = document.createElement('option');
+    o.textContent = String(i + 1);
+    o.selected = i + 1 === was;
+    return o;
+  }));
+}
+
 function bindCreateForm() {
   const name = $('create-name');
   name.value = local.get(KEYS.name) ?? '';
@@ -55,6 +100,8 @@ function bindCreateForm() {
       // The room page joins under this name without asking again, and for a solo game
       // adds a medium computer player and starts.
       session.set(KEYS.pendingName(room), n);
+      const setup = setupText({ expansions: chosenExpansions(), pace: $('home-pace').value });
+      if (setup) session.set(KEYS.setup(room), setup);
       if (solo) session.set(KEYS.solo(room), soloText({ level: $('solo-level').value, count: Number($('solo-count').value) }));
       location.assign(roomPath(room));
     } catch {
@@ -82,12 +129,18 @@ function bindRecordOpener(openFile) {
 export function showHome({ tiles, openFile }) {
   $('view-home').hidden = false;
   drawArt(tiles);
+  drawOptions();
   bindCreateForm();
   bindRecordOpener(openFile);
   adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
-  return { relabel: () => games.relabel() };
+  return {
+    relabel: () => {
+      games.relabel();
+      drawOptions();
+    },
+  };
 }
 
 /** Back to the start page from a record's replay. */

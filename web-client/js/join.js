@@ -33,8 +33,9 @@ export function storedIntent(room) {
 /** What GET /api/rooms/<id> says about joining, as one line of the dialog. */
 function describeRoom(info, r) {
   const n = r.players?.length ?? 0;
-  if (r.phase === 'lobby' && n < 5) {
-    info.textContent = t('join.lobby', { n });
+  const max = Number.isInteger(r.seats) && r.seats > 0 ? r.seats : 5; // 6 with Inns & Cathedrals
+  if (r.phase === 'lobby' && n < max) {
+    info.textContent = t('join.lobby', { n, max });
     const names = (r.players ?? []).map((p) => String(p.name ?? '')).filter(Boolean);
     if (names.length) info.append(h('br'), h('span', { class: 'join-names', text: joinNames(names) }));
   } else if (r.phase === 'lobby') info.textContent = t('join.full');

@@ -5,10 +5,11 @@
 // Names are user text: they only reach the page through textContent.
 
 import { t, playerName } from './i18n.js';
-import { h, add, colorChip, nameSpan } from './ui.js';
+import { h, add, colorChip, nameSpan, bankText } from './ui.js';
 import { expansionsSection } from './expansions/lobby.js';
 import { hintsSetting } from './hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
+import { notifyControl } from './notify.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, maxSeats } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
@@ -38,7 +39,23 @@ function clockSelect(key, current, onSettings) {
     h('span', { text: t(key === 'turn_seconds' ? 'lobby.turnSeconds' : 'lobby.awaySeconds') }), select);
 }
 
-/** The pace (docs/turn-based.md): live, or turn-based with the default bank (3 days, +1 day a move). */
+/** A turn-based room's bank or increment: a select for the host, in days and hours. */
+function bankSelect(key, current, onSettings) {
+  const id = `lobby-${key}`;
+  const select = h('select', { id, 'data-testid': `clock-${key}` });
+  for (const v of clockChoices(key, current)) {
+    select.append(h('option', { value: String(v), selected: v === current, text: key === 'increment_seconds' ? incrementText(v) : bankText(v * 1000) }));
+  }
+  select.addEventListener('change', () => {
+    const msg = settingsMessage(key, Number(select.value));
+    if (msg) onSettings(msg);
+  });
+  return h('label', { class: 'clock-setting', for: id }, h('span', { text: t(key === 'bank_seconds' ? 'tb.bank' : 'tb.increment') }), select);
+}
+
+const incrementText = (seconds) => (seconds ? `+${bankText(seconds * 1000)}` : t('tb.noIncrement'));
+
+/** The pace (docs/turn-based.md): live, or turn-based with its bank and increment (3 days, +1 day a move by default). */
 function paceSelect(settings, onSettings) {
   const select = h('select', { id: 'lobby-pace', 'data-testid': 'clock-pace' });
   for (const pace of ['live', 'turn_based']) {
@@ -69,7 +86,8 @@ function seatRow(p, { mySeat, controls, onFreeSeat }) {
 
 /**
  * opts: {mySeat, inviteUrl, notice, canTakeSeat, onCopy, onShare, onStart, onLeave,
- *        onFreeSeat(seat), onAddBot(level), onSettings(msg), onTakeSeat}
+ *        onFreeSeat(seat), onAddBot(level), onSettings(msg), onTakeSeat,
+ *        notify: the opt-in's status (notify.js notifyStatus), onNotify}
  */
 export function renderLobby(card, state, opts) {
   const { mySeat, inviteUrl, notice, canTakeSeat, onCopy, onStart, onShare, onLeave, onFreeSeat, onAddBot, onSettings, onTakeSeat } = opts;
@@ -83,19 +101,22 @@ export function renderLobby(card, state, opts) {
   const host = players.find((p) => p.host);
   const input = h('input', { class: 'invite-input', readonly: true, value: inviteUrl, 'data-testid': 'invite-link', 'aria-label': t('lobby.invite') });
   input.addEventListener('focus', () => input.select());
-  const seats = h('ul', { class: 'seats', 'data-testid': 'seats' });
-  for (let i = 0; i < maxSeats(state); i++) {
-    const p = players[i];
-    seats.appendChild(p ? seatRow(p, { mySeat, controls, onFreeSeat }) : h('li', { class: 'seat empty', text: t('lobby.emptySeat') }));
-  }
+  // The seats taken, then one line for the free ones (six rows of "Free seat" pushed the
+  // expansions and the start out of a laptop's card).
+  const seats = h('ul', { class: 'seats', 'data-testid': 'seats', 'data-max': maxSeats(state) });
+  for (const p of players) seats.appendChild(seatRow(p, { mySeat, controls, onFreeSeat }));
+  const free = Math.max(0, maxSeats(state) - players.length);
+  if (free) seats.appendChild(h('li', { class: 'seat empty', 'data-testid': 'free-seats', 'data-n': free, text: t('lobby.freeSeats', { n: free }) }));
   add(card,
     h('h2', { text: t('lobby.title') }),
     notice ? h('p', { class: 'notice lobby-notice', 'data-testid': 'lobby-notice', text: notice }) : null,
+    // A turn-based game lasts days: being told of one's turn comes first.
+    notifyControl(opts.notify ?? null, opts.onNotify),
     h('label', { class: 'muted', text: t('lobby.invite') }),
     h('div', { class: 'invite-row' }, input,
       h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),
       typeof navigator !== 'undefined' && navigator.share ? h('button', { type: 'button', class: 'btn', onclick: onShare, text: t('lobby.share') }) : null),
-    h('h3', { text: t('lobby.seats', { n: players.length }) }),
+    h('h3', { 'data-testid': 'seats-title', text: t('lobby.seats', { n: players.length, max: maxSeats(state) }) }),
     seats);
 
   if (controls.isHost) {
@@ -110,36 +131,38 @@ export function renderLobby(card, state, opts) {
     controls.full ? h('p', { class: 'muted', text: t('lobby.full', { n: maxSeats(state) }) }) : null);
   }
 
-  if (controls.isHost) {
-    add(card,
-      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
-      players.length < 2 ? h('p', { class: 'muted', text: t('lobby.needPlayers') }) : null);
-  } else if (host) {
-    const p = h('p', { class: 'muted wait-host' });
-    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
-    p.append(text[0], nameSpan(host), text[1] ?? '');
-    card.append(p);
-  }
-
   card.append(expansionsSection(state, { canSet: controls.canSetClock, onSettings, bagSize: opts.bagSize ?? null }));
   card.append(hintsSetting(state, { canSet: controls.canSetClock, onSettings }));
 
   // The clock: everyone reads it in one line; the host opens it to change it.
   const settings = state.settings ?? { turn_seconds: null, away_seconds: 60 };
   const away = settings.away_seconds === null ? t('away.summaryNever') : t('away.summary', { time: durationText(settings.away_seconds) });
-  const summary = settings.pace === 'turn_based'
-    ? h('span', { 'data-testid': 'clock-summary', text: t('tb.turnBased') })
+  const turnBased = settings.pace === 'turn_based';
+  const summary = turnBased
+    ? h('span', { 'data-testid': 'clock-summary', text: t('tb.summary', { bank: bankText((settings.bank_seconds ?? 259200) * 1000), inc: incrementText(settings.increment_seconds ?? 86400) }) })
     : h('span', { 'data-testid': 'clock-summary', text: t('lobby.clockSummary', { turn: durationText(settings.turn_seconds), away }) });
   if (controls.canSetClock) {
     const clock = h('details', { class: 'lobby-clock', 'data-testid': 'clock', open: clockOpen },
       h('summary', {}, h('strong', { text: t('lobby.clock') }), ' ', summary),
       paceSelect(settings, onSettings),
-      settings.pace === 'turn_based' ? null : clockSelect('turn_seconds', settings.turn_seconds, onSettings),
-      settings.pace === 'turn_based' ? null : clockSelect('away_seconds', settings.away_seconds, onSettings));
+      turnBased ? bankSelect('bank_seconds', settings.bank_seconds ?? 259200, onSettings) : clockSelect('turn_seconds', settings.turn_seconds, onSettings),
+      turnBased ? bankSelect('increment_seconds', settings.increment_seconds ?? 86400, onSettings) : clockSelect('away_seconds', settings.away_seconds, onSettings));
     clock.addEventListener('toggle', () => { card.dataset.clockOpen = clock.open ? '1' : ''; });
     card.append(clock);
   } else {
     card.append(h('p', { class: 'lobby-clock muted', 'data-testid': 'clock' }, h('strong', { text: t('lobby.clock') }), ' ', summary));
+  }
+  // The start comes after the game's settings: the host goes down the card once.
+  // It stays at the bottom of the card (or of a phone's screen) while the rest scrolls.
+  if (controls.isHost) {
+    card.append(h('div', { class: 'lobby-start' },
+      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
+      players.length < 2 ? h('p', { class: 'muted need-players', text: t('lobby.needPlayers') }) : null));
+  } else if (host) {
+    const p = h('p', { class: 'muted wait-host' });
+    const text = t('lobby.waitHost', { name: '\u0000' }).split('\u0000');
+    p.append(text[0], nameSpan(host), text[1] ?? '');
+    card.append(p);
   }
   if (controls.isHost) card.append(webhookSection(settings, { onSettings, draft: hookDraft }));
   card.append(h('p', { class: 'muted', text: t('spectators', { n: state.spectators ?? 0 }) }));

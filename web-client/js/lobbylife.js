@@ -4,6 +4,7 @@
 // No DOM, so node tests it.
 
 import { playerBySeat } from './state.js';
+import { EXPANSIONS } from './expansions/catalog.js';
 
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 export const MAX_SEATS = 5;
@@ -75,18 +76,26 @@ export function freeSeatMessage(state, seat) {
 // away_seconds null or 5..86400); null is "no limit" / "wait for them".
 export const TURN_CHOICES = [null, 30, 60, 120, 300, 900, 3600, 86400];
 export const AWAY_CHOICES = [null, 15, 30, 60, 120, 300, 900];
-const RANGE = { turn_seconds: [10, 604800], away_seconds: [5, 86400] };
+// A turn-based room's bank and what each move adds (docs/turn-based.md: bank_seconds 3600..2592000,
+// increment_seconds 0..604800; neither can be "no limit").
+export const BANK_CHOICES = [86400, 172800, 259200, 432000, 604800, 1209600, 2592000];
+export const INCREMENT_CHOICES = [0, 21600, 43200, 86400, 172800, 259200, 604800];
+const RANGE = { turn_seconds: [10, 604800], away_seconds: [5, 86400], bank_seconds: [3600, 2592000], increment_seconds: [0, 604800] };
+const CHOICES = { turn_seconds: TURN_CHOICES, away_seconds: AWAY_CHOICES, bank_seconds: BANK_CHOICES, increment_seconds: INCREMENT_CHOICES };
+const NULLABLE = new Set(['turn_seconds', 'away_seconds']);
 
 /** The choices for one setting, with the room's current value among them. */
 export function clockChoices(key, current) {
-  const base = key === 'turn_seconds' ? TURN_CHOICES : AWAY_CHOICES;
+  const base = CHOICES[key] ?? AWAY_CHOICES;
   if (current === null || current === undefined || base.includes(current)) return base;
-  return [null, ...[...base.filter((v) => v !== null), current].sort((a, b) => a - b)];
+  const values = [...base.filter((v) => v !== null), current].sort((a, b) => a - b);
+  return NULLABLE.has(key) ? [null, ...values] : values;
 }
 
 /** The settings message for one choice, or null when the value is out of range. */
 export function settingsMessage(key, value) {
   if (!(key in RANGE)) return null;
+  if (value === null && !NULLABLE.has(key)) return null;
   if (value !== null) {
     const [lo, hi] = RANGE[key];
     if (!Number.isInteger(value) || value < lo || value > hi) return null;
@@ -121,7 +130,8 @@ export function rematchOffer(state, mySeat) {
 export function soloPlan(text) {
   const [level, n] = String(text ?? '').split(':');
   const count = Number(n ?? 1);
-  return { level: BOT_LEVELS.includes(level) ? level : 'medium', count: Number.isInteger(count) && count >= 1 && count < MAX_SEATS ? count : 1 };
+  // Up to five computer players: the sixth seat of Inns & Cathedrals (soloStep stops at the room's seats).
+  return { level: BOT_LEVELS.includes(level) ? level : 'medium', count: Number.isInteger(count) && count >= 1 && count <= MAX_SEATS ? count : 1 };
 }
 
 export const soloText = ({ level, count }) => `${level}:${count}`;
@@ -139,7 +149,7 @@ export function soloStep(state, mySeat, plan) {
   const { level, count } = typeof plan === 'object' && plan ? plan : soloPlan(plan);
   const players = state.players ?? [];
   const bots = players.filter((p) => p.bot).length;
-  if (bots < count && players.length < MAX_SEATS) return { type: 'add_bot', level };
+  if (bots < count && players.length < maxSeats(state)) return { type: 'add_bot', level };
   if (players.length >= 2) return { type: 'start' };
   return null;
 }
@@ -153,4 +163,34 @@ export function soloRematchReady(state, mySeat) {
   const players = state.players ?? [];
   const me = playerBySeat(state, mySeat);
   return !!me?.host && players.length >= 2 && players.every((p) => p.seat === mySeat || p.bot);
+}
+
+/**
+ * The game the start page chose, kept for the room page: "river,inns|turn_based" (the
+ * expansions, then the pace), or null for a base game played live (nothing to set).
+ */
+export function setupText({ expansions = [], pace = 'live' }) {
+  const exps = EXPANSIONS.filter((e) => expansions.includes(e));
+  if (!exps.length && pace !== 'turn_based') return null;
+  return `${exps.join(',')}|${pace === 'turn_based' ? 'turn_based' : 'live'}`;
+}
+
+/** setupText's plan back: {expansions, pace}; known expansions only. */
+export function setupPlan(text) {
+  const [exps, pace] = String(text ?? '').split('|');
+  return { expansions: EXPANSIONS.filter((e) => (exps ?? '').split(',').includes(e)), pace: pace === 'turn_based' ? 'turn_based' : 'live' };
+}
+
+/**
+ * The room's settings for the start page's plan, for its host in the lobby: the settings
+ * message to send, 'done' once the room has them (or the game runs), or null to wait.
+ */
+export function setupStep(state, mySeat, plan) {
+  if (!state) return null;
+  if (state.phase !== 'lobby') return 'done';
+  if (!playerBySeat(state, mySeat)?.host) return null;
+  const { expansions, pace } = typeof plan === 'object' && plan ? plan : setupPlan(plan);
+  const has = EXPANSIONS.filter((e) => (state.settings?.expansions ?? []).includes(e));
+  if (has.join() === expansions.join() && (state.settings?.pace ?? 'live') === pace) return 'done';
+  return { type: 'settings', expansions, pace };
 }

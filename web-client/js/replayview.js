@@ -14,7 +14,6 @@ import { expansionReplay, hasExpansions, roomReplay } from './expansions/replay-
 import { readRecordFile, acceptDrops } from './recordfile.js';
 import { replayPath, roomPath } from './routes.js';
 import { $ } from './page.js';
-import { stepOfMarked } from './review.js';
 import { ReplayReview } from './replayreview.js';
 
 const AUTOPLAY_MS = 900;
@@ -222,9 +221,7 @@ export class ReplayPage {
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return; // the slider steps by itself
     const next = stepForKey(ev.key, this.step, this.replay.steps);
     const marked = ev.key === 'n' || ev.key === 'N' ? 1 : ev.key === 'p' || ev.key === 'P' ? -1 : 0;
-    if (marked && this.review.analysis) {
-      const k = stepOfMarked(this.review.analysis, this.step, marked);
-      if (k !== null) this.go(k);
+    if (marked && this.review.stepMarked(marked)) {
       ev.preventDefault();
     } else if (next !== null) {
       ev.preventDefault();
@@ -247,6 +244,7 @@ export class ReplayPage {
     const { replay, step } = this;
     const frame = replay.frames[step];
     this.board.render({ state: frame, legalCells: [], draft: this.review.betterMove(frame), bounds: this.bounds });
+    this.review.frame(); // a discussed move and its better one, at a size to read
     const svg = $('replay-board');
     svg.dataset.move = String(step);
     svg.dataset.tiles = String(frame.board.length);

@@ -19,14 +19,16 @@ import { KEYS, local, viewMemory } from './storage.js';
 import { inviteUrl } from './routes.js';
 import { rememberGame } from './games.js';
 import { attachSeat } from './playerkey.js';
-import { enableNotifications, notifyMyTurn, resubscribe } from './notify.js';
+import { notifyMyTurn, resubscribe } from './notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from './spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from './expansions/catalog.js';
 import { expansionControls } from './expansions/controls.js';
-import { moveGhost, canAskHint, hintForTurn, hintButton } from './hint.js';
+import { hintButton } from './hint.js';
 import { spotChoice, spotFigures } from './expansions/abbot.js';
 import { draftActions } from './roomdraft.js';
+import { hintActions } from './roomhint.js';
+import { notifyActions } from './roomnotify.js';
 
 export class RoomPage {
   constructor(room, { catalog, tiles }) {
@@ -48,6 +50,8 @@ export class RoomPage {
     this.connIndicator = new ConnIndicator();
     this.panels = new RoomPanels();
     this.live = false;
+    // This browser gets this seat's pushes (set once a subscription was sent for it).
+    this.notify = { subscribed: local.get(KEYS.notify(room)) === '1', outcome: null, asking: false };
     this.life = new RoomLife(room, { send: (msg) => this.send(msg), askName: () => askName(this.room) });
   }
 
@@ -59,8 +63,9 @@ export class RoomPage {
     document.body.classList.add('in-room');
     this.board = new Board($('board'), {
       onCellClick: (x, y) => this.selectCell(x, y),
-      onSpotClick: (port, figure) => this.chooseSpot(spotChoice(port, figure)),
-      onGhostClick: () => this.rotate(),
+      // A spot of the hint's ghost takes the hinted move, like the rest of the ghost.
+      onSpotClick: (port, figure) => (this.draft ? this.chooseSpot(spotChoice(port, figure)) : this.ghostClick()),
+      onGhostClick: () => this.ghostClick(),
       camera: 'keep',
       memory: viewMemory(this.room),
     });
@@ -153,39 +158,24 @@ export class RoomPage {
       this.intent = { type: 'token', token: r.token };
       rememberGame(local, this.room, { seat: this.store.seat, name: playerBySeat(this.store.state, this.store.seat)?.name });
       attachSeat(local, this.room, r.token).catch(() => {}); // "your games" on the player's other devices
-      resubscribe((m) => this.send(m)).catch(() => {});
+      resubscribe((m) => this.send(m)).then((sent) => {
+        if (!sent || this.notify.subscribed) return;
+        this.notify.subscribed = true;
+        local.set(KEYS.notify(this.room), '1');
+        this.render();
+      }).catch(() => {});
     }
     if (r.resync) this.send({ type: 'resync' });
     if (msg.type === 'hint' || r.error) this.asking = false;
     if (msg.type === 'hint') {
       this.hint = msg;
+      // The hinted cell comes into view (at the same zoom) if it was outside.
+      if (!this.draft && Number.isInteger(msg.move?.x) && Number.isInteger(msg.move?.y)) this.board.follow(msg.move.x, msg.move.y);
       this.render();
     }
     if (r.error) this.handleError(this.life.onError(r.error));
     if (r.changed) this.onStateChanged(prev, msg.type === 'patch', prevSeat);
     if (msg.type === 'welcome') this.sendQueued();
-  }
-
-  // "Tell me when it is my turn": a seated player's click asks the browser (never on load).
-  renderNotifyButton(mySeat) {
-    let btn = document.getElementById('notify-btn');
-    if (mySeat === null || mySeat === undefined || typeof Notification === 'undefined' || Notification.permission === 'granted') {
-      btn?.remove();
-      return;
-    }
-    if (btn) return;
-    btn = document.createElement('button');
-    btn.type = 'button';
-    btn.id = 'notify-btn';
-    btn.className = 'btn small';
-    btn.dataset.testid = 'notify-enable';
-    btn.textContent = t('notify.enable');
-    btn.addEventListener('click', async () => {
-      const r = await enableNotifications((m) => this.send(m)).catch(() => 'unsupported');
-      btn.textContent = t(r === 'enabled' ? 'notify.enabled' : 'notify.denied');
-      btn.disabled = true;
-    });
-    document.querySelector('.players-panel')?.append(btn);
   }
 
   handleError(err) {
@@ -208,6 +198,7 @@ export class RoomPage {
     this.life.afterState(prev, prevSeat, this.store);
     // A new turn (or anything that removed our options) drops the prepared placement.
     this.draft = keepDraft(this.draft, this.store);
+    this.restoreFromReload();
     if (live && prev) {
       // A move of a seat whose player was away was the computer's, for them.
       for (const ev of newEvents(prev, state)) {
@@ -231,7 +222,7 @@ export class RoomPage {
   // Controls.
 
   onKey(ev) {
-    const action = roomKeyAction(describeKey(ev, document.body), { hasDraft: !!this.draft, myTurn: isMyTurn(this.store) });
+    const action = roomKeyAction(describeKey(ev, document.body, $('board')), { hasDraft: !!this.draft, myTurn: isMyTurn(this.store) });
     switch (action) {
       case 'rotate': this.rotate(); ev.preventDefault(); break;
       case 'confirm': this.confirmDraft(); ev.preventDefault(); break;
@@ -256,6 +247,12 @@ export class RoomPage {
     $('btn-no-meeple').addEventListener('click', () => this.noMeeple());
     $('btn-cancel').addEventListener('click', () => this.cancelDraft());
     $('btn-confirm').addEventListener('click', () => this.confirmDraft());
+    // A button clicked with the mouse or a finger gives the focus back, so that Enter then
+    // confirms (keys.js); one reached by the keyboard keeps it and Enter presses it.
+    $('action-bar').addEventListener('click', (ev) => {
+      const btn = ev.target instanceof Element ? ev.target.closest('button') : null;
+      if (btn && ev.detail > 0) btn.blur();
+    });
     $('zoom-in').addEventListener('click', () => this.board.zoomBy(1.25));
     $('zoom-out').addEventListener('click', () => this.board.zoomBy(0.8));
     $('fit').addEventListener('click', () => this.board.fitNow());
@@ -295,22 +292,6 @@ export class RoomPage {
   // -------------------------------------------------------------------------
   // Rendering.
 
-  askHint() {
-    if (!canAskHint(this.store.state, this.store) || this.asking) return;
-    if (hintForTurn(this.hint, this.store.state)) return this.render();  // already shown
-    if (this.send({ type: 'hint' })) this.asking = true;
-    this.render();
-  }
-
-  /** The hinted move of this turn as a ghost tile, while no placement is prepared. */
-  hintGhost(state) {
-    const hint = hintForTurn(this.hint, state);
-    if (!hint || !isMyTurn(this.store)) return null;
-    const m = hint.move ?? {};
-    const label = t('hint.ghost', { x: m.x, y: m.y, deg: Number(m.rotation) || 0 });
-    return moveGhost(m, state.turn.tile, this.tiles[state.turn.tile], playerBySeat(state, this.store.seat)?.color ?? 'red', label);
-  }
-
   render() {
     const { state } = this.store;
     const view = $('view-room');
@@ -325,6 +306,7 @@ export class RoomPage {
     view.dataset.version = this.store.version;
 
     const mine = isMyTurn(this.store) && !this.draft?.pending;
+    const notify = this.notifyState();
     const b = boardBounds(state);
     const dv = draftView(this.draft, this.store);
     if (dv) {
@@ -350,6 +332,7 @@ export class RoomPage {
         onShare: () => navigator.share?.({ title: t('app.title'), url: this.inviteUrl() }).catch(() => {}),
         onStart: () => this.send({ type: 'start' }),
         bagSize: this.gameCatalog(state).bag ?? null,
+        notify, onNotify: () => this.enableNotify(),
         ...this.life.lobbyOptions(state),
       },
       onShowEnd: () => {
@@ -364,16 +347,34 @@ export class RoomPage {
       },
     });
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });
-    hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint() });
+    hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint(), why: this.hintWhy(state) });
     this.live = false;
     this.title.update(isMyTurn(this.store));
     notifyMyTurn(this.wasMine, isMyTurn(this.store));
     this.wasMine = isMyTurn(this.store);
-    this.renderNotifyButton(mySeat);
+    this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
-    this.feel.afterRender(state, isMyTurn(this.store));
+    if (this.feel.afterRender(state, isMyTurn(this.store))) this.boardIntoView();
+    this.keepForReload();
+  }
+
+  /**
+   * The player's turn starts: a phone scrolled down to the chat or the log goes back to the
+   * board (not while a message is being typed), and the chat's keyboard goes away.
+   */
+  boardIntoView() {
+    const input = $('chat-input');
+    if (document.activeElement === input) {
+      if (input.value.trim()) return;
+      input.blur();
+    }
+    const area = $('board').closest('.board-area');
+    const r = area?.getBoundingClientRect();
+    if (!r || (r.top >= -1 && r.bottom <= window.innerHeight + 1)) return;
+    const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    area.scrollIntoView({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
   }
 }
 
-// Preparing a turn: roomdraft.js.
-Object.assign(RoomPage.prototype, draftActions);
+// Preparing a turn: roomdraft.js; the hint: roomhint.js; "tell me when it is my turn": roomnotify.js.
+Object.assign(RoomPage.prototype, draftActions, hintActions, notifyActions);

@@ -1,17 +1,44 @@
 // A room page's turn being prepared: picking a cell (by click, arrow key or the tile in the
-// action bar), turning the tile, choosing a spot, cancelling, confirming, and a move made
-// offline sent once the connection is back. RoomPage's methods (room.js mixes them in);
+// action bar), turning the tile, choosing a spot, cancelling, confirming, a move made
+// offline sent once the connection is back, and the unsent placement kept through a reload
+// (session storage, `carc.draft.<room>`). RoomPage's methods (room.js mixes them in);
 // the draft's pure logic is draft.js.
 
 import { isMyTurn, legalCells, legalAt } from './state.js';
 import { t } from './i18n.js';
 import {
-  startDraft, nearestCell, entryOf, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, playMessage,
+  startDraft, nearestCell, entryOf, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, playMessage, savedDraft, restoreDraft,
 } from './draft.js';
+import { KEYS, session } from './storage.js';
 import { toast } from './page.js';
 import { choiceFits } from './expansions/abbot.js';
 
 export const draftActions = {
+  /** After each render: the unsent placement as a reload would find it (nothing once sent or gone). */
+  keepForReload() {
+    const saved = savedDraft(this.draft);
+    const text = saved ? JSON.stringify(saved) : null;
+    if (text === this.savedText) return;
+    this.savedText = text;
+    if (text) session.set(KEYS.draft(this.room), text);
+    else if (!this.draft || this.draft.pending) session.del(KEYS.draft(this.room));
+  },
+
+  /** The state is here: the placement a reload interrupted comes back, if its turn still runs. */
+  restoreFromReload() {
+    if (this.draft || this.restoreTried || !isMyTurn(this.store)) return;
+    this.restoreTried = true;
+    let saved = null;
+    try {
+      saved = JSON.parse(session.get(KEYS.draft(this.room)) ?? 'null');
+    } catch {
+      saved = null;
+    }
+    const d = restoreDraft(this.store.state, saved);
+    if (!d) return;
+    this.draft = d;
+  },
+
   selectCell(x, y) {
     if (!isMyTurn(this.store) || this.draft?.pending) return;
     if (this.draft && this.draft.x === x && this.draft.y === y) return this.rotate();

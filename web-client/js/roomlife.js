@@ -1,7 +1,7 @@
 // The room page's part in lobby life and rematches (docs/protocol.md): leaving and
 // being removed (the kept token is forgotten, the page stays as a spectator and says why),
-// the host hand-over, the lobby's host actions, a game against the computer set up from the
-// start page, and "Play again" in the end dialog, which follows the server's `rematch`
+// the host hand-over, the lobby's host actions, the expansions and pace and a game against
+// the computer set up from the start page, and "Play again" in the end dialog, which follows the server's `rematch`
 // message into the new room with the new seat's token.
 
 import { t, playerName } from './i18n.js';
@@ -10,7 +10,7 @@ import { toast } from './page.js';
 import { KEYS, local, session } from './storage.js';
 import { forgetGame } from './games.js';
 import { roomPath, replayPath } from './routes.js';
-import { seatChange, hostChange, freeSeatMessage, rematchOffer, soloStep, soloRematchReady } from './lobbylife.js';
+import { seatChange, hostChange, freeSeatMessage, rematchOffer, soloStep, soloRematchReady, setupStep } from './lobbylife.js';
 
 const ROOM_ID = /^[A-Za-z0-9_-]{10,64}$/;
 
@@ -84,6 +84,16 @@ export class RoomLife {
   }
 
   solo(store) {
+    // The start page's expansions and pace first, once (solo set-up waits for them).
+    const setup = session.get(KEYS.setup(this.room));
+    if (setup) {
+      const step = setupStep(store.state, store.seat, setup);
+      if (step === 'done') session.del(KEYS.setup(this.room));
+      else {
+        if (step && !this.setupSent && this.send(step)) this.setupSent = true;
+        return;
+      }
+    }
     // "Play again" after a game against the computer: the same seats, started at once.
     if (!this.soloSent && session.get(KEYS.rematchFrom(this.room)) && soloRematchReady(store.state, store.seat)) {
       if (this.send({ type: 'start' })) this.soloSent = 'start';
@@ -104,6 +114,7 @@ export class RoomLife {
   /** A refused request: the solo set-up or the rematch request stops (the page says why). */
   onError(err) {
     if (session.get(KEYS.solo(this.room))) session.del(KEYS.solo(this.room));
+    if (session.get(KEYS.setup(this.room))) session.del(KEYS.setup(this.room));
     if (this.rematchAsked) this.rematchAsked = false;
     return err;
   }

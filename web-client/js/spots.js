@@ -96,22 +96,33 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
       const done = did.completed.find((f) => f.root === root);
       const f = done ?? map.feature(root);
       const complete = !!done;
-      let points = null;
-      // An inn or cathedral (Inns & Cathedrals): more once complete, nothing if left unfinished.
-      if (f.kind === 'road') points = f.inn ? (complete ? 2 * f.tiles : 0) : f.tiles;
-      else if (f.kind === 'city') points = f.cathedral ? (complete ? 3 : 0) * (f.tiles + f.pennants) : (complete ? 2 : 1) * (f.tiles + f.pennants);
-      else if (f.kind === 'field') points = 3 * completedCitiesOf(map, root);
-      else if (f.kind === 'monastery' || f.kind === 'garden') { // a garden scores like a monastery (the Abbot)
-        let n = 0;
-        for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (map.cells.has(`${x + dx},${y + dy}`)) n++;
-        points = complete ? 9 : n;
-      }
+      const points = featurePoints(f, map, complete);
       out[port] = { kind: f.kind, tiles: f.kind === 'monastery' || f.kind === 'garden' ? points : f.tiles, pennants: f.pennants, complete, points };
     } catch {
       // A board this client cannot follow: the spot keeps its plain name.
     }
   }
   return out;
+}
+
+/**
+ * What a feature (FeatureMap's description) is worth: now if `complete`, else at the end
+ * as it stands (a field: 3 for each completed city it touches). An inn or cathedral
+ * (docs/expansions/inns-cathedrals.md): more once complete, nothing if left unfinished; a garden scores like a
+ * monastery (docs/expansions/abbot.md).
+ */
+export function featurePoints(f, map, complete) {
+  if (f.kind === 'road') return f.inn ? (complete ? 2 * f.tiles : 0) : f.tiles;
+  if (f.kind === 'city') return f.cathedral ? (complete ? 3 : 0) * (f.tiles + f.pennants) : (complete ? 2 : 1) * (f.tiles + f.pennants);
+  if (f.kind === 'field') return 3 * completedCitiesOf(map, f.root);
+  if (f.kind === 'monastery' || f.kind === 'garden') {
+    if (complete) return 9;
+    const [x, y] = f.cells[0];
+    let n = 0;
+    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) if (map.cells.has(`${x + dx},${y + dy}`)) n++;
+    return n;
+  }
+  return null;
 }
 
 /** How many completed cities the field `root` touches (each worth 3 to its farmers at the end). */

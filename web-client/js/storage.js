@@ -6,8 +6,11 @@ export const KEYS = {
   pendingName: (room) => `carc.pendingName.${room}`,
   game: (room) => `carc.game.${room}`, // what "your games" shows before asking the server
   solo: (room) => `carc.solo.${room}`, // session: a game against the computer to set up
+  setup: (room) => `carc.setup.${room}`, // session: the expansions and pace the start page chose
+  draft: (room) => `carc.draft.${room}`, // session: the placement being prepared, kept through a reload
   rematchFrom: (room) => `carc.rematchFrom.${room}`, // session: this room is the rematch of that one
   view: (room) => `carc.view.${room}`, // the board's zoom and centre in that room
+  notify: (room) => `carc.notify.${room}`, // '1': this browser's push subscription was sent for its seat
   name: 'carc.name',
   lang: 'carc.lang',
   sound: 'carc.sound',

@@ -5,7 +5,7 @@
 import { t, getLanguage } from './i18n.js';
 import { h, add, tileIcon, colorChip, nameSpan } from './dom.js';
 import { playerBySeat } from './state.js';
-import { presence, awayFor, formatClock } from './clock.js';
+import { presence, awayFor, formatClock, bankParts } from './clock.js';
 import { tileWords } from './spots.js';
 import { figuresChips, goodsChips } from './expansions/figures.js';
 
@@ -41,6 +41,7 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
   ul.replaceChildren();
   ul.classList.toggle('many', (state.players ?? []).length > 4); // six seats with inns: compact rows
   const turnSeat = state.phase === 'playing' ? state.turn?.seat : null;
+  const turnBased = state.settings?.pace === 'turn_based' && state.phase === 'playing';
   for (const p of state.players ?? []) {
     const active = turnSeat === p.seat;
     const li = h('li', {
@@ -52,9 +53,14 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
     for (let i = 0; i < 7; i++) meeples.appendChild(colorChip(i < p.meeples ? p.color : 'none', `mini-meeple${i < p.meeples ? '' : ' used'}`));
     const held = p.tile ? tileIcon(tiles[p.tile], 0, 'tile-icon held') : h('span', { class: 'held-empty' });
     if (p.tile) held.setAttribute('data-testid', 'held-tile');
-    const clock = active && clockMs !== null
-      ? h('span', { class: `clock${clockMs <= 10000 ? ' urgent' : ''}`, 'data-testid': 'clock', role: 'timer', title: t('clock.title'), text: formatClock(clockMs) })
-      : null;
+    // A turn-based room: every player's bank in days and hours (the one to move's runs
+    // down from its deadline); a live one: the turn's countdown.
+    const bankMs = turnBased ? (active && clockMs !== null ? clockMs : p.bank_ms) : null;
+    const clock = turnBased && Number.isFinite(bankMs)
+      ? h('span', { class: `bank${active ? ' running' : ''}`, 'data-testid': 'bank', 'data-format': 'bank', 'data-ms': Math.round(bankMs), role: active ? 'timer' : null, title: t('tb.bankTitle'), text: bankText(bankMs) })
+      : !turnBased && active && clockMs !== null
+        ? h('span', { class: `clock${clockMs <= 10000 ? ' urgent' : ''}`, 'data-testid': 'clock', role: 'timer', title: t('clock.title'), text: formatClock(clockMs) })
+        : null;
     const online = p.bot ? null : h('span', { class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', title: t(p.connected ? 'online' : 'offline'), 'aria-label': t(p.connected ? 'online' : 'offline') });
     add(li,
       h('span', { class: 'turn-mark', 'aria-hidden': 'true', text: active ? '▶' : '' }),
@@ -80,8 +86,20 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
   }
 }
 
-/** Updates the countdown in place (between renders), returns false if there is none. */
+/** A time bank in days and hours ("2 d 23 h"): the same words as "your games" and the lobby. */
+export function bankText(ms) {
+  const [key, params] = bankParts(ms);
+  return t(key, params);
+}
+
+/** Updates the countdown (or the running bank) in place between renders; false if there is none. */
 export function updateClock(ul, clockMs) {
+  const bank = ul.querySelector('[data-testid="bank"].running');
+  if (bank && clockMs !== null) {
+    bank.textContent = bankText(clockMs);
+    bank.dataset.ms = String(Math.round(clockMs));
+    return true;
+  }
   const el = ul.querySelector('[data-testid="clock"]');
   if (!el || clockMs === null) return false;
   el.textContent = formatClock(clockMs);

@@ -143,8 +143,10 @@ export class YourGames {
       out.textContent = (await revokeKey(this.store).catch(() => false)) ? t('keys.revoked') : t('keys.failed');
       show.remove();
       revoke.remove();
+      box.querySelector('.key-revoke-hint')?.remove();
     });
-    box = h('div', { class: 'key-transfer' }, show, revoke, out);
+    box = h('div', { class: 'key-transfer' }, show, revoke,
+      h('p', { class: 'muted key-revoke-hint', 'data-testid': 'key-revoke-hint', text: t('keys.revokeHint') }), out);
     section.append(box);
   }
 

@@ -3,6 +3,7 @@
 // language has every key (tests/web/i18n.test.mjs).
 
 export const en = {
+  'home.expansionsHint': 'Optional: each adds tiles and rules (tick one to read what). Both buttons below use them.',
   'lobby.expansions': 'Expansions',
   'lobby.expansionsNone': 'Base game only',
   'lobby.bagSize': '{n} tiles',
@@ -37,6 +38,7 @@ export const en = {
 };
 
 export const ja = {
+  'home.expansionsHint': '任意：それぞれタイルとルールが加わります（選ぶと説明が出ます）。下のどちらのボタンにも使われます。',
   'lobby.expansions': '拡張',
   'lobby.expansionsNone': '基本ゲームのみ',
   'lobby.bagSize': 'タイル {n} 枚',
@@ -71,6 +73,7 @@ export const ja = {
 };
 
 export const fr = {
+  'home.expansionsHint': 'Facultatif : chacune ajoute des tuiles et des règles (cochez-en une pour les lire). Les deux boutons ci-dessous en tiennent compte.',
   'lobby.expansions': 'Extensions',
   'lobby.expansionsNone': 'Jeu de base seulement',
   'lobby.bagSize': '{n} tuiles',
@@ -107,6 +110,7 @@ export const fr = {
 };
 
 export const de = {
+  'home.expansionsHint': 'Freiwillig: Jede bringt Plättchen und Regeln (hake eine an, um mehr zu lesen). Beide Knöpfe unten nutzen sie.',
   'lobby.expansions': 'Erweiterungen',
   'lobby.expansionsNone': 'Nur das Grundspiel',
   'lobby.bagSize': '{n} Plättchen',
@@ -143,6 +147,7 @@ export const de = {
 };
 
 export const es = {
+  'home.expansionsHint': 'Opcional: cada una añade losetas y reglas (marca una para leerlas). Los dos botones de abajo las usan.',
   'lobby.expansions': 'Expansiones',
   'lobby.expansionsNone': 'Solo el juego básico',
   'lobby.bagSize': '{n} losetas',
