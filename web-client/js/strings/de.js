@@ -118,6 +118,7 @@ export const de = {
   'err.bad_message': 'Diese Anfrage war ungültig (prüfe den Namen oder die Länge der Nachricht).',
   'err.too_large': 'Diese Nachricht ist zu lang.',
   'err.rate_limited': 'Etwas langsamer bitte: zu viele Anfragen.',
+  'err.limit_reached': 'Dieser Raum speichert davon nichts mehr (Chat oder Benachrichtigungseinstellungen sind voll).',
   'err.not_joined': 'Du bist diesem Spiel nicht beigetreten.',
   'err.bad_token': 'Dein gespeicherter Platz gilt nicht mehr.',
   'err.not_host': 'Das darf nur der Gastgeber.',

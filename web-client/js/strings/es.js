@@ -118,6 +118,7 @@ export const es = {
   'err.bad_message': 'Esa petición no era válida (revisa el nombre o la longitud del mensaje).',
   'err.too_large': 'Ese mensaje es demasiado largo.',
   'err.rate_limited': 'Más despacio: demasiadas peticiones.',
+  'err.limit_reached': 'Esta sala no guarda más de eso (su chat o sus ajustes de aviso están llenos).',
   'err.not_joined': 'No te has unido a esta partida.',
   'err.bad_token': 'Tu asiento guardado ya no es válido.',
   'err.not_host': 'Solo el anfitrión puede hacer eso.',
