@@ -35,8 +35,8 @@ struct Limits {
   double ws_burst = 100;                   // WebSocket upgrades at once
   double lookup_rate_per_second = 20;      // lookups of rooms not in memory (storage work), sustained; 0: off
   double lookup_burst = 60;                // such lookups at once
-  double key_rate_per_minute = 10;         // player keys made (POST /api/keys), sustained; 0: off
-  double key_burst = 60;                   // player keys made at once
+  double key_rate_per_minute = 30;         // player keys made (POST /api/keys), sustained; 0: off
+  double key_burst = 200;                  // player keys made at once
   // Outgoing frames waiting for slow readers, all connections together: past it the biggest
   // queues are dropped first; one address's connections may hold an eighth of it.
   std::size_t max_queued_bytes = 64 << 20;
