@@ -52,7 +52,7 @@ describe('scripts/check-deps.sh on this build', { skip: !built && `no Ninja buil
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-deps-'));
   const old = path.join(dir, 'install-deps.sh');
   let runs;
-  before({ timeout: 240000 }, async () => {
+  before(async () => {
     const text = fs.readFileSync(installer, 'utf8');
     assert.match(text, / libqrencode-dev\b/);
     fs.writeFileSync(old, text.replace(/ libqrencode-dev\b/, ''));
@@ -61,7 +61,7 @@ describe('scripts/check-deps.sh on this build', { skip: !built && `no Ninja buil
       check({ CARC_DEPS_DROP: 'libqrencode4' }),
     ]);
     runs = { asIs, noQrencode, noSsl, noFmt, noRuntime };
-  });
+  }, { timeout: 240000 });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('passes with the lists as they are', () => {
