@@ -78,8 +78,13 @@ void Room::carry_out() {
   }
   if (fx.think) {
     if (services_.bots != nullptr) {
+      // The room stays in memory until the answer is in (retire_if_idle): a room retired
+      // meanwhile would drop the move, and the turn would be played again when the room
+      // is next loaded (a turn-based room woken for a deadline has no connection).
+      ++asked_;
       services_.bots->submit(std::move(*fx.think), [self = shared_from_this()](BotPool::Answer a) {
         boost::asio::post(self->strand_, [self, a] {
+          --self->asked_;
           if (a.move) self->logic_->bot_moved(a.ticket, *a.move, unix_ms(), self->fx_);
           else self->logic_->bot_failed(a.ticket, unix_ms(), self->fx_);
           self->carry_out();
@@ -91,8 +96,10 @@ void Room::carry_out() {
   }
   if (fx.hint && services_.bots != nullptr) {
     // A hint: on the bot pool like a computer player's turn, never on this strand.
+    ++asked_;
     services_.bots->submit(std::move(*fx.hint), [self = shared_from_this()](BotPool::Answer a) {
       boost::asio::post(self->strand_, [self, a] {
+        --self->asked_;
         self->logic_->hint_ready(a.ticket, a.move, self->fx_);
         self->carry_out();
       });
@@ -170,7 +177,9 @@ void Room::attach(const ClientPtr& c) {
 
 bool Room::retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms) {
   const std::int64_t since = idle_since_ms_.load();
-  if (retired_ || storing_ || logic_->connections() > 0 || since == 0 || now_steady_ms - since <= ttl_ms) return false;
+  if (retired_ || storing_ || asked_ > 0 || logic_->connections() > 0 || since == 0 || now_steady_ms - since <= ttl_ms) {
+    return false;
+  }
   retired_ = true;
   armed_at_.reset();
   timer_.cancel();

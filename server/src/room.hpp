@@ -64,6 +64,7 @@ class Room : public std::enable_shared_from_this<Room> {
   boost::asio::steady_timer timer_;
   std::optional<std::int64_t> armed_at_;  // unix ms the timer waits for
   bool storing_ = false;  // a change is on its way to storage
+  int asked_ = 0;         // computer-player turns and hints the bot pool has not answered yet
   bool retired_ = false;  // expired: refuses attaches, does nothing more (RoomRegistry::expire)
   std::optional<std::int64_t> wake_due_;  // the wake-up last handed to wake_changed
   bool wake_known_ = false;              // wake_due_ is what storage holds (false: write it once)
@@ -105,8 +106,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // A retired room closes the client instead (RoomClosed): it reconnects, finds the room
   // gone, and hears so.
   void attach(const ClientPtr& c);
-  // Retires the room if it still has no connection and nothing on its way to storage, and
-  // has been idle longer than `ttl_ms` at `now_steady_ms`. Decided here, on the strand,
+  // Retires the room if it still has no connection, nothing on its way to storage and no
+  // answer of the bot pool to wait for, and has been idle longer than `ttl_ms` at
+  // `now_steady_ms`. Decided here, on the strand,
   // because an attach may be queued right behind.
   bool retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms);
   // Several nodes: the room leaves this node (another node takes it, or this node lost its

@@ -2,15 +2,18 @@
 // (as a group-committing store would) or fails. Checks that nothing is applied or sent
 // before the store says it is durable, that later requests wait in order, and that a
 // change that cannot be stored is refused with `unavailable` and changes nothing.
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "bot_pool.hpp"
 #include "metrics.hpp"
 #include "room.hpp"
 
@@ -56,8 +59,12 @@ struct Fixture {
   boost::asio::io_context io;
   Metrics metrics;
   DeferredStore store;
-  std::shared_ptr<Room> room =
-      std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test", RoomServices{store, metrics, nullptr, {}, {}, {}, {}, {}, {}});
+  std::unique_ptr<BotPool> bots;  // computer players: none unless a test makes a pool
+  std::shared_ptr<Room> room;
+  explicit Fixture(bool with_bots = false)
+      : bots(with_bots ? std::make_unique<BotPool>(1, metrics) : nullptr),
+        room(std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test",
+                                    RoomServices{store, metrics, bots.get(), {}, {}, {}, {}, {}, {}})) {}
   std::shared_ptr<FakeClient> a = std::make_shared<FakeClient>();
   std::shared_ptr<FakeClient> b = std::make_shared<FakeClient>();
 
@@ -151,6 +158,53 @@ TEST_CASE("issue 29: with the store stalled, a room holds a bounded number of me
   REQUIRE(f.store.pending.size() == 1);
   f.send(f.b, protocol::ChatMsg{"queued again"});
   CHECK(f.b->of("error").size() == after);  // waits, not refused
+}
+
+TEST_CASE("a room does not leave memory while its computer player thinks: the move is not lost") {
+  // A turn-based room woken for a deadline has no connection: before, the sweeper could
+  // retire it between the question to the bot pool and the answer, which then went to a
+  // retired room; the turn was played again when the room was next loaded.
+  Fixture f(true);
+  f.room->attach(f.a);
+  f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
+  f.store.release(true);
+  f.run();
+  f.send(f.a, protocol::AddBotMsg{protocol::BotLevel::Easy});
+  f.store.release(true);
+  f.run();
+  f.send(f.a, protocol::StartMsg{});
+  f.store.release(true);
+  f.run();
+  REQUIRE(f.room->phase() == protocol::RoomPhase::Playing);
+  json state = json::parse(f.room->state_text());
+  REQUIRE(state["turn"]["seat"] == 0);
+  const json& l = state["turn"]["legal"][0];
+  f.send(f.a, protocol::PlayMsg{f.room->version(), l["x"].get<std::int64_t>(), l["y"].get<std::int64_t>(),
+                                l["rotation"].get<std::int64_t>(), std::nullopt, std::nullopt, std::nullopt});
+  f.store.release(true);
+  f.run();  // Alice's move applied: the computer player's turn is asked of the pool
+  state = json::parse(f.room->state_text());
+  REQUIRE(state["turn"]["seat"] == 1);
+  const auto placed = state["board"].size();
+  f.room->detach(f.a);  // nobody left: idle from now on
+  f.run();
+  // Long past any time to live, with the answer not yet taken in: the room stays.
+  const std::int64_t later = steady_ms() + 3'600'000;
+  CHECK_FALSE(f.room->retire_if_idle(later, 1000));
+  // The answer comes; the move is stored and applied.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (f.store.pending.empty() && std::chrono::steady_clock::now() < deadline) {
+    f.run();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  REQUIRE(f.store.pending.size() == 1);
+  f.store.release(true);
+  f.run();
+  state = json::parse(f.room->state_text());
+  CHECK(state["board"].size() == placed + 1);
+  CHECK(state["turn"]["seat"] == 0);
+  // Now it may go.
+  CHECK(f.room->retire_if_idle(later, 1000));
 }
 
 }  // namespace carc::server
