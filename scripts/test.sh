@@ -18,7 +18,7 @@ logs=$(mktemp -d /tmp/carc-test.XXXXXX)
 export CI=${CI:-true}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-steps=()       # "STATUS|name|seconds"
+steps=()       # "STATUS|name|seconds|limit"
 passed=0       # test cases, summed over the runners
 failed=0
 any_failed=0
@@ -47,20 +47,20 @@ step() {
   [[ $rc -eq 124 ]] && echo "==== $name: timed out after ${limit}s"
   count_tests "$log"
   if [[ $rc -eq 0 ]]; then
-    steps+=("PASS|$name|$((SECONDS - start))")
+    steps+=("PASS|$name|$((SECONDS - start))|$limit")
   else
-    steps+=("FAIL|$name|$((SECONDS - start))"); any_failed=1
+    steps+=("FAIL|$name|$((SECONDS - start))|$limit"); any_failed=1
   fi
   return "$rc"
 }
-skip() { steps+=("SKIP|$1|0"); echo; echo "==== $1: skipped ($2)"; }
+skip() { steps+=("SKIP|$1|0|-"); echo; echo "==== $1: skipped ($2)"; }
 
 summary() {
   echo
-  echo "==== summary (logs in $logs)"
+  echo "==== summary (logs in $logs; ${SECONDS}s in all)"
   for s in "${steps[@]}"; do
-    IFS='|' read -r status name secs <<<"$s"
-    printf '  %-4s  %-16s %4ss\n' "$status" "$name" "$secs"
+    IFS='|' read -r status name secs limit <<<"$s"
+    printf '  %-4s  %-16s %4ss  (limit %ss)\n' "$status" "$name" "$secs" "$limit"
   done
 }
 
