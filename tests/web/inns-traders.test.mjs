@@ -14,7 +14,7 @@ import { specialFigureMarkup, SPECIAL_FIGURES } from '../../web-client/js/tiles/
 import { figureMarkup, entrySpots, parseSpot, playFields } from '../../web-client/js/game/figure-spots.js';
 import { pickerMode, pickerFigures, pickedFigure, visibleSpots, pickFigure } from '../../web-client/js/game/figure-picker.js';
 import { startDraft, toggleMeeple, rotateDraft, cycleMeeple, playMessage, draftView } from '../../web-client/js/turn/draft.js';
-import { isExtra, extraKey, extraAnnouncement } from '../../web-client/js/expansions/traders/extra.js';
+import { isExtra, extraKey, extraAnnouncement } from '../../web-client/js/turn/extra-turn.js';
 import { breakdownKinds, splitText } from '../../web-client/js/end/breakdown.js';
 import { expansionLine, goodsWords } from '../../web-client/js/expansions/traders/log.js';
 import { narrate } from '../../web-client/js/game/narrate.js';

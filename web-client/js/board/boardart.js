@@ -6,7 +6,8 @@ import { meepleAnchor, featureAt, TILE } from '../tiles/geometry.js';
 import { tileMarkup, playerColor } from '../tiles/tileart.js';
 import { playerBySeat } from '../game/state.js';
 import { TILE_ID_RE } from '../tiles/tile-catalog.js';
-import { figureMarkup, spotChoice, FIGURES } from '../game/figure-spots.js';
+import { figureMarkup, spotChoice } from '../game/figure-spots.js';
+import { figureIds } from '../expansions/registry.js';
 
 export const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
@@ -83,7 +84,7 @@ export function meeplesMarkup(board, tiles, state) {
     const a = meepleAnchor(def, b.rotation, b.meeple.at);
     if (!a) continue;
     const farmer = featureAt(def, b.rotation, b.meeple.at)?.kind === 'field';
-    const figure = FIGURES.includes(b.meeple.figure) ? b.meeple.figure : 'meeple';
+    const figure = figureIds().includes(b.meeple.figure) ? b.meeple.figure : 'meeple';
     out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" data-figure="${figure}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${figureMarkup(figure, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
   }
   return out;
@@ -138,7 +139,7 @@ export function draftMarkup(draft, tiles, ringUnits = 24) {
   for (const sp of spots) {
     const farmer = sp.kind === 'field';
     const chosen = draft.meeple === choiceOf(sp);
-    const figure = FIGURES.includes(sp.figure) ? sp.figure : 'meeple';
+    const figure = figureIds().includes(sp.figure) ? sp.figure : 'meeple';
     const name = [sp.name, sp.points].filter(Boolean).join(' · ');
     out += `<g class="spot${chosen ? ' chosen' : ''}${figure === 'meeple' ? '' : ` spot-${figure}`}" role="button" aria-pressed="${chosen}" tabindex="${choiceOf(sp) === stop ? 0 : -1}" aria-label="${escapeAttr(name)}" data-keys="own" data-spot="${sp.port}" data-figure="${figure}" data-kind="${sp.kind}" data-testid="meeple-spot" data-port="${sp.port}" data-points="${sp.value ?? ''}" transform="translate(${ox + sp.x} ${oy + sp.y})">
       <title>${escapeAttr(name)}</title>

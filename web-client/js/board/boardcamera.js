@@ -81,7 +81,7 @@ export const cameraMethods = {
     if (!this.turnLegal || !this.bounds) return false;
     const vp = this.viewport();
     const min = this.sizes().legalCell;
-    // The view stays if it shows a legal cell big enough to hit and none under the zoom buttons.
+    // The view stays if it shows a legal cell large enough to hit and none under the zoom buttons.
     const shown = this.view.scale * TILE >= min - 0.5 && legal.some((c) => cellInside(vp, this.view, c.x, c.y))
       && coveredCells(vp, this.view, legal) === 0;
     if ((this.camera === 'keep' || !this.autoFit) && shown) return false;

@@ -7,6 +7,7 @@ import { meepleAnchor, featureAt } from '../tiles/geometry.js';
 import { FeatureMap } from '../game/features.js';
 import { cleanBoard } from './boardart.js';
 import { t, hasText, joinNames } from '../i18n/i18n.js';
+import { listed, hooks, featureKinds, likeMonastery } from '../expansions/registry.js';
 
 const GAP = 2; // tile units between two rings
 
@@ -97,7 +98,7 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
       const f = done ?? map.feature(root);
       const complete = !!done;
       const points = featurePoints(f, map, complete);
-      out[port] = { kind: f.kind, tiles: f.kind === 'monastery' || f.kind === 'garden' ? points : f.tiles, pennants: f.pennants, complete, points };
+      out[port] = { kind: f.kind, tiles: likeMonastery(f.kind) ? points : f.tiles, pennants: f.pennants, complete, points };
     } catch {
       // A board this client cannot follow: the spot keeps its plain name.
     }
@@ -107,15 +108,16 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
 
 /**
  * What a feature (FeatureMap's description) is worth: now if `complete`, else at the end
- * as it stands (a field: 3 for each completed city it touches). An inn or cathedral
- * (docs/expansions/inns-cathedrals.md): more once complete, nothing if left unfinished; a garden scores like a
- * monastery (docs/expansions/abbot.md).
+ * as it stands (a field: 3 for each completed city it touches). A road or city with an
+ * expansion's mark (expansions/registry.js: featureMarks) scores its own points per tile
+ * once complete and nothing if left unfinished; a feature like a monastery scores like one.
  */
 export function featurePoints(f, map, complete) {
-  if (f.kind === 'road') return f.inn ? (complete ? 2 * f.tiles : 0) : f.tiles;
-  if (f.kind === 'city') return f.cathedral ? (complete ? 3 : 0) * (f.tiles + f.pennants) : (complete ? 2 : 1) * (f.tiles + f.pennants);
+  const mark = listed('featureMarks').find((m) => m.on === f.kind && f[m.flag]);
+  if (f.kind === 'road') return mark ? (complete ? mark.perTile * f.tiles : 0) : f.tiles;
+  if (f.kind === 'city') return mark ? (complete ? mark.perTile : 0) * (f.tiles + f.pennants) : (complete ? 2 : 1) * (f.tiles + f.pennants);
   if (f.kind === 'field') return 3 * completedCitiesOf(map, f.root);
-  if (f.kind === 'monastery' || f.kind === 'garden') {
+  if (likeMonastery(f.kind)) {
     if (complete) return 9;
     const [x, y] = f.cells[0];
     let n = 0;
@@ -146,7 +148,7 @@ export function spotName(spot, info) {
   // A language may word each feature on its own (articles, "monk", "farmer").
   const key = (base) => (hasText(`${base}.${spot.kind}`) ? `${base}.${spot.kind}` : base);
   if (!info || spot.kind === 'field') return t(key(`spot.${spot.figure}`), { feature });
-  const size = spot.kind === 'monastery' || spot.kind === 'garden' ? t('spot.around', { n: info.tiles }) : t('ev.detailTiles', { n: info.tiles });
+  const size = likeMonastery(spot.kind) ? t('spot.around', { n: info.tiles }) : t('ev.detailTiles', { n: info.tiles });
   return t(key(`spot.${spot.figure}Sized`), { feature, size });
 }
 
@@ -183,12 +185,12 @@ export function tileWords(def) {
   if (!def?.features) return '';
   const counts = new Map();
   for (const f of def.features) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
-  const parts = ['city', 'road', 'monastery', 'garden', 'river', 'field'].filter((k) => counts.has(k)).map((k) => t(`tile.${k}`, { n: counts.get(k) }));
+  // The base game's kinds in their order, an expansion's where its `words` puts it (before fields).
+  const order = [['city', 1], ['road', 2], ['monastery', 3], ...featureKinds().map(([k, d]) => [k, d.words ?? 8]), ['field', 9]];
+  const parts = order.sort((a, b) => a[1] - b[1]).map(([k]) => k).filter((k) => counts.has(k)).map((k) => t(`tile.${k}`, { n: counts.get(k) }));
   if (def.features.some((f) => f.pennant)) parts.push(t('tile.pennant'));
-  for (const f of def.features) { // inns, cathedrals and goods: the marks in words
-    if (f.inn) parts.push(t('tile.inn'));
-    if (f.cathedral) parts.push(t('tile.cathedral'));
-    if (f.goods) parts.push(t('tile.goods', { good: t(`goods.${f.goods}`) }));
+  for (const f of def.features) { // an expansion's marks in words
+    for (const words of hooks('tileWords')) parts.push(...words(f));
   }
   return joinNames(parts);
 }

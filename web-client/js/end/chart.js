@@ -2,6 +2,8 @@
 // move (from the server's scored events), the steps where a feature was completed, and the
 // coordinates of a step chart. Pure; endscreen.js turns the layout into SVG.
 
+import { listed } from '../expansions/registry.js';
+
 /**
  * Scores after each move. Returns {moves, seats: [{seat, after: [score after move 0..moves],
  * final, steps: [{move, from, to, kind, end}]}]}. Move 0 is the start (all zero); `final`
@@ -14,16 +16,17 @@ export function scoreSeries(events, seats) {
   const bySeat = new Map(out.map((s) => [s.seat, s]));
   const gains = out.map(() => new Array(moves + 2).fill(0));
   for (const ev of list) {
-    // Goods majorities score at the end (Traders & Builders); a pig adds `bonus` to its owner's points.
-    const goods = ev.type === 'goods_scored';
-    if (ev.type !== 'scored' && !goods) continue;
+    // An expansion's own scoring at the end (expansions/registry.js: endEvents); a figure's
+    // `bonus` adds to its owner's points.
+    const atEnd = listed('endEvents').find((e) => e.type === ev.type);
+    if (ev.type !== 'scored' && !atEnd) continue;
     for (const seat of ev.seats ?? []) {
       const s = bySeat.get(seat);
       const points = (ev.points ?? 0) + (Number.isInteger(ev.bonus?.[seat]) ? ev.bonus[seat] : 0);
       if (!s || !(points > 0)) continue;
-      const move = ev.end || goods ? moves + 1 : Math.min(Math.max(1, ev.turn ?? 1), moves);
+      const move = ev.end || atEnd ? moves + 1 : Math.min(Math.max(1, ev.turn ?? 1), moves);
       gains[out.indexOf(s)][move] += points;
-      s.steps.push({ move, points, kind: goods ? 'goods' : ev.kind, end: !!ev.end || goods });
+      s.steps.push({ move, points, kind: atEnd ? atEnd.kind : ev.kind, end: !!ev.end || !!atEnd });
     }
   }
   out.forEach((s, i) => {

@@ -6,7 +6,7 @@ import { playerColor } from '../tiles/tileart.js';
 import { scoreSeries, chartLayout } from './chart.js';
 import { h, colorChip, nameSpan, namesSpan } from '../platform/dom.js';
 import { playerBySeat } from '../game/state.js';
-import { breakdownKinds, expansionLabels, splitText, cellParts, ONE_PART } from './breakdown.js';
+import { breakdownKinds, expansionLabels, splitText, cellParts, onePart } from './breakdown.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -23,7 +23,7 @@ function cell(row, kind, label) {
   return h('td', { class: `k k-${kind}`, 'data-label': label, 'data-kind': kind },
     h('span', { class: 'klabel', 'aria-hidden': 'true', text: label }),
     h('span', { class: 'sum', text: String(during + final) }),
-    ONE_PART[kind] ? null : h('span', { class: 'split', text: splitText(during, final) }));
+    onePart(kind) ? null : h('span', { class: 'split', text: splitText(during, final) }));
 }
 
 function renderTable(table, state, mySeat) {

@@ -5,6 +5,11 @@
 // the server's events stay the authority on points.
 
 import { rotatePort, unrotatePort, featureForPort, cellKey } from '../tiles/geometry.js';
+import { listed, figureById, likeMonastery } from '../expansions/registry.js';
+
+// The marks an expansion puts on features (expansions/registry.js: featureMarks), by flag.
+const markFlags = () => listed('featureMarks').map((m) => m.flag);
+const marksOf = (f) => Object.fromEntries(markFlags().map((flag) => [flag, !!f[flag]]));
 
 const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const OPPOSITE = { N: 'S', E: 'W', S: 'N', W: 'E' };
@@ -45,8 +50,7 @@ export class FeatureMap {
     for (const c of gone.cells) keep.cells.add(c);
     keep.open += gone.open;
     keep.pennants += gone.pennants;
-    keep.inn ||= gone.inn; // an inn or cathedral anywhere marks the whole feature
-    keep.cathedral ||= gone.cathedral;
+    for (const flag of markFlags()) keep[flag] ||= gone[flag]; // a mark anywhere marks the whole feature
     keep.meeples.push(...gone.meeples);
     this.parent[b] = a;
     return a;
@@ -64,17 +68,16 @@ export class FeatureMap {
   feature(root) {
     const i = this.info[root];
     return {
-      root, kind: i.kind, tiles: i.cells.size, pennants: i.pennants, complete: i.done, inn: i.inn, cathedral: i.cathedral,
+      root, kind: i.kind, tiles: i.cells.size, pennants: i.pennants, complete: i.done, ...marksOf(i),
       cells: [...i.cells].map((k) => k.split(',').map(Number)),
       meeples: i.meeples.map((m) => ({ ...m })),
     };
   }
 
-  /** The seats with the highest strength on a feature (who would score it): a big meeple counts 2, a builder or pig 0 (docs/expansions/). */
+  /** The seats with the highest strength on a feature (who would score it): a meeple counts 1, a special figure its own strength (expansions/registry.js). */
   owners(root) {
     const count = new Map();
-    const strength = { big: 2, builder: 0, pig: 0 };
-    for (const m of this.info[root].meeples) count.set(m.seat, (count.get(m.seat) ?? 0) + (strength[m.figure] ?? 1));
+    for (const m of this.info[root].meeples) count.set(m.seat, (count.get(m.seat) ?? 0) + (figureById(m.figure)?.strength ?? 1));
     const most = Math.max(0, ...count.values());
     return [...count].filter(([, n]) => n === most && n > 0).map(([s]) => s).sort((a, b) => a - b);
   }
@@ -98,7 +101,7 @@ export class FeatureMap {
       this.info.push({
         kind: f.kind, cells: new Set([key]), open: f.kind === 'road' || f.kind === 'city' ? sides : 0,
         pennants: f.pennant ? 1 : 0, meeples: [], done: false, monastery: f.kind === 'monastery' ? { x, y } : null,
-        inn: !!f.inn, cathedral: !!f.cathedral,
+        ...marksOf(f),
       });
       cell.nodes[f.id] = n;
     }
@@ -107,7 +110,7 @@ export class FeatureMap {
     // Join each port with the neighbour's port across it.
     for (const f of def.features) {
       for (const catalogPort of f.ports) {
-        if (!STEP[catalogPort[0]]) continue; // the centre (monastery C, garden G, inner field I) joins nothing
+        if (!STEP[catalogPort[0]]) continue; // the centre (monastery C, another middle feature G, inner field I) joins nothing
         const port = rotatePort(catalogPort, rotation);
         const [dx, dy] = STEP[port[0]];
         const other = this.cells.get(cellKey(x + dx, y + dy));
@@ -141,7 +144,7 @@ export class FeatureMap {
         if (!c) continue;
         for (const n of Object.values(c.nodes)) {
           const i = this.info[this.find(n)];
-          if ((i.kind === 'monastery' || i.kind === 'garden') && !i.done && this.surrounded(c.x, c.y)) completed.push(this.find(n));
+          if (likeMonastery(i.kind) && !i.done && this.surrounded(c.x, c.y)) completed.push(this.find(n));
         }
       }
     }
@@ -154,13 +157,13 @@ export class FeatureMap {
     return { touched, roots, claimed, completed: out };
   }
 
-  /** The abbot take-back: the seat's abbot leaves the monastery or garden at `cell`. */
+  /** A take-back (turn.legal[].return): the seat's figure leaves the monastery-like feature at `cell`. */
   takeBack(cell, seat) {
     const c = this.cells.get(cellKey(cell.x, cell.y));
     if (!c) return;
     for (const n of Object.values(c.nodes)) {
       const i = this.info[this.find(n)];
-      if (i.kind === 'monastery' || i.kind === 'garden') i.meeples = i.meeples.filter((m) => m.seat !== seat || m.x !== cell.x || m.y !== cell.y);
+      if (likeMonastery(i.kind)) i.meeples = i.meeples.filter((m) => m.seat !== seat || m.x !== cell.x || m.y !== cell.y);
     }
   }
 

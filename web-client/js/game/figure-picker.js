@@ -1,18 +1,18 @@
 // The figure picker of the meeple step (docs/protocol-details.md, turn.legal[].figures): in a game whose
-// `turn.legal[].figures` names a big meeple, builder or pig, the player first picks WHICH
-// figure (only those the chosen placement offers: the meeple from `meeples`, the others
-// from `figures`), then a spot for it on the tile; the board shows that figure's spots
-// only. A game with the abbot alone keeps its spots side by side (abbot.js). The picked
-// figure lives in the draft (`figure`); a chosen spot ("big:E") always names its own.
+// `turn.legal[].figures` names a figure that asks for the picker (expansions/registry.js:
+// figures[].picker), the player first picks WHICH figure (only those the chosen placement
+// offers: the meeple from `meeples`, the others from `figures`), then a spot for it on the
+// tile; the board shows that figure's spots only. Other figures keep their spots side by
+// side (figure-spots.js). The picked figure lives in the draft (`figure`); a chosen spot
+// ("<figure>:E") always names its own.
 
-import { FIGURES, parseSpot } from './figure-spots.js';
+import { parseSpot } from './figure-spots.js';
+import { figures, figureIds } from '../expansions/registry.js';
 
-const PICKER_FIGURES = ['big', 'builder', 'pig'];
-
-/** Whether this legal entry asks for the picker (a big meeple, builder or pig in the game). */
+/** Whether this legal entry asks for the picker (a figure of the picker in the game). */
 export function pickerMode(entry) {
   const f = entry?.figures;
-  return !!f && PICKER_FIGURES.some((k) => Array.isArray(f[k]));
+  return !!f && figures().some((k) => k.picker && Array.isArray(f[k.id]));
 }
 
 /** The figures this entry offers, in the picker's order: [{figure, ports}], none empty. */
@@ -20,7 +20,7 @@ export function pickerFigures(entry) {
   if (!pickerMode(entry)) return [];
   const out = [];
   if (entry.meeples?.length) out.push({ figure: 'meeple', ports: [...entry.meeples] });
-  for (const figure of FIGURES) {
+  for (const figure of figureIds()) {
     const ports = entry.figures?.[figure];
     if (Array.isArray(ports) && ports.length) out.push({ figure, ports: [...ports] });
   }

@@ -1,15 +1,15 @@
-// The Abbot in the turn being prepared (docs/expansions/abbot.md): the abbot's spots beside the meeple
-// spots, and the take-back. A draft's `meeple` stays one string so that draft.js keeps
-// its shape: a port ("C") is a meeple, "abbot:C" the abbot on that port, "return" the
-// take-back. Pure, except the markup strings; node tests it.
+// The figure and spot chooser of the turn being prepared: every figure's spots (the meeple's
+// and the special figures' of expansions/registry.js) and the take-back a placement may
+// offer (docs/protocol-details.md: turn.legal[].figures, .return). A draft's `meeple` stays
+// one string so that draft.js keeps its shape: a port ("C") is a meeple, "<figure>:C" a
+// special figure on that port, "return" the take-back. Pure, except the markup strings;
+// node tests it.
 
-import { meepleMarkup } from '../tiles/tileart.js';
-import { abbotMarkup } from '../expansions/abbot/art.js';
+import { meepleMarkup } from '../tiles/meeple-art.js';
 import { specialFigureMarkup } from '../tiles/figures-art.js';
+import { figureIds, figureById } from '../expansions/registry.js';
 
 export const RETURN = 'return';
-/** The special figures a `turn.legal[].figures` may name (docs/protocol-details.md), in the picker's order. */
-export const FIGURES = ['big', 'builder', 'pig', 'abbot'];
 const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
 /** {port, figure} of a spot string; null for the take-back or anything malformed. */
@@ -18,15 +18,15 @@ export function parseSpot(spot) {
   const m = /^(?:([a-z]+):)?(.+)$/.exec(spot);
   if (!m || !PORT_RE.test(m[2])) return null;
   const figure = m[1] ?? 'meeple';
-  if (!/^(?:meeple|abbot|big|builder|pig)$/.test(figure)) return null;
+  if (figure !== 'meeple' && !figureIds().includes(figure)) return null;
   return { port: m[2], figure };
 }
 
-/** Every figure spot a legal entry offers: its meeple ports, then "<figure>:<port>" (abbot, big, builder, pig). */
+/** Every figure spot a legal entry offers: its meeple ports, then "<figure>:<port>" for each special figure. */
 export function entrySpots(entry) {
   if (!entry) return [];
   const out = [...(entry.meeples ?? [])];
-  for (const figure of FIGURES) for (const port of entry.figures?.[figure] ?? []) out.push(`${figure}:${port}`);
+  for (const figure of figureIds()) for (const port of entry.figures?.[figure] ?? []) out.push(`${figure}:${port}`);
   return out;
 }
 
@@ -35,7 +35,7 @@ export function entryChoices(entry) {
   return [...entrySpots(entry), ...(entryReturn(entry) ? [RETURN] : [])];
 }
 
-/** The take-back this entry offers: {x, y, points} or null (turn.legal[].return, docs/expansions/abbot.md). */
+/** The take-back this entry offers: {x, y, points} or null (turn.legal[].return, docs/protocol-details.md). */
 export function entryReturn(entry) {
   const r = entry?.return;
   if (!r || !Number.isInteger(r.x) || !Number.isInteger(r.y)) return null;
@@ -62,7 +62,7 @@ export function playFields(entry, choice) {
 
 /**
  * draftView's spot strings as spots.js's describeSpots figures: [{figure, ports}], the
- * meeple first. Spots of every figure are laid out together, so the abbot's ring on a
+ * meeple first. Spots of every figure are laid out together, so one figure's ring on a
  * monastery never covers the monk's on the same port.
  */
 export function spotFigures(spots) {
@@ -81,9 +81,10 @@ export function spotChoice(port, figure = 'meeple') {
   return !figure || figure === 'meeple' ? port : `${figure}:${port}`;
 }
 
-/** A figure on the board or a spot: the abbot's, big meeple's, builder's or pig's own shape, else a meeple (farmers lie). */
+/** A figure on the board or a spot: a special figure's own shape, else a meeple (farmers lie). */
 export function figureMarkup(figure, colorName, { farmer = false, scale = 1, extraClass = '' } = {}) {
-  if (figure === 'abbot') return abbotMarkup(0, 0, colorName, { scale, extraClass });
+  const own = figureById(figure)?.markup;
+  if (own) return own(0, 0, colorName, { scale, extraClass });
   const special = specialFigureMarkup(figure, 0, 0, colorName, { farmer, scale, extraClass });
   if (special) return special;
   return meepleMarkup(0, 0, colorName, { farmer, scale, extraClass });

@@ -9,17 +9,18 @@
 //           'extendedOther' (someone else's; owners) | 'extendedFree' | 'plain'
 //   closed {placer, kind, tiles, pennants, points, seats} (a feature completed in play)
 //   final {kind, tiles, pennants, cities, points, seats} (end-of-game scoring, points > 0)
-//   abbot_back {kind, points, seats} (an abbot taken back from a monastery or garden)
+// and an expansion's own lines (expansions/registry.js: eventLine, scoredLine).
 // End-of-game lines worth nothing (a farm next to no completed city) are left out.
 
 import { FeatureMap } from './features.js';
-import { expansionLine } from '../expansions/traders/log.js';
+import { ask, featureKind } from '../expansions/registry.js';
 
-const RANK = { city: 3, road: 2, monastery: 1, garden: 1, field: 0, river: -1 };
+const RANK = { city: 3, road: 2, monastery: 1, field: 0 };
+const rank = (kind) => RANK[kind] ?? featureKind(kind)?.rank;
 
 function better(a, b) {
   if (!b) return true;
-  if (RANK[a.kind] !== RANK[b.kind]) return RANK[a.kind] > RANK[b.kind];
+  if (rank(a.kind) !== rank(b.kind)) return rank(a.kind) > rank(b.kind);
   return a.tiles > b.tiles;
 }
 
@@ -96,16 +97,14 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         };
         if (ev.end) {
           if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
-        } else if (ev.abbot_return === true) {
-          lines.push({ type: 'abbot_back', ...common });
         } else {
           const placer = lastPlaced && lastPlaced.turn === ev.turn ? lastPlaced.seat : null;
-          lines.push({ type: 'closed', placer, ...common });
+          lines.push(ask('scoredLine', ev, common) ?? { type: 'closed', placer, ...common });
         }
         break;
       }
       default:
-        lines.push(expansionLine(ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] });
+        lines.push(ask('eventLine', ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] });
     }
   }
   return { lines, map };

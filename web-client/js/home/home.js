@@ -10,7 +10,7 @@ import { roomPath } from '../pages/routes.js';
 import { YourGames } from './yourgames.js';
 import { acceptDrops } from '../replay/recordfile.js';
 import { soloText, setupText, maxSeats } from '../lobby/lobbylife.js';
-import { EXPANSIONS } from '../tiles/game-tiles.js';
+import { expansionIds } from '../expansions/registry.js';
 import { adoptKeyFromHash } from '../platform/playerkey.js';
 
 const SCENE = [
@@ -42,7 +42,7 @@ export async function createRoom() {
 function drawOptions() {
   const box = $('home-expansions');
   const on = new Set([...box.querySelectorAll('input:checked')].map((i) => i.value));
-  box.replaceChildren(...EXPANSIONS.map((id) => {
+  box.replaceChildren(...expansionIds().map((id) => {
     const label = document.createElement('label');
     label.className = 'home-exp';
     label.title = t(`exp.${id}.what`);
@@ -69,7 +69,7 @@ function describeChosen() {
 
 const chosenExpansions = () => [...$('home-expansions').querySelectorAll('input:checked')].map((i) => i.value);
 
-/** How many computer players the seats allow: one fewer than the seats (six with Inns & Cathedrals). */
+/** How many computer players the seats allow: one fewer than the seats (lobby/lobbylife.js: maxSeats). */
 function soloCounts() {
   const select = $('solo-count');
   const most = maxSeats({ settings: { expansions: chosenExpansions() } }) - 1;

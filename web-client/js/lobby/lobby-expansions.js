@@ -3,7 +3,8 @@
 
 import { t } from '../i18n/i18n.js';
 import { h } from '../platform/dom.js';
-import { EXPANSIONS, expansionsOf, toggleMessage } from '../tiles/game-tiles.js';
+import { expansionsOf, toggleMessage } from '../tiles/game-tiles.js';
+import { expansionIds, expansionById } from '../expansions/registry.js';
 
 /** opts: {canSet, onSettings(msg), bagSize: number|null} */
 export function expansionsSection(state, { canSet, onSettings, bagSize = null }) {
@@ -12,11 +13,11 @@ export function expansionsSection(state, { canSet, onSettings, bagSize = null })
     h('legend', {}, h('strong', { text: t('lobby.expansions') }),
       bagSize ? h('span', { class: 'muted bag-size', 'data-testid': 'lobby-bag-size', text: ` · ${t('lobby.bagSize', { n: bagSize })}` }) : null));
   if (!canSet && !on.length) box.append(h('p', { class: 'muted', text: t('lobby.expansionsNone') }));
-  for (const id of EXPANSIONS) {
+  for (const id of expansionIds()) {
     const checked = on.includes(id);
     if (!canSet && !checked) continue;
-    // Six seated need the sixth seat of Inns & Cathedrals: it stays ticked (the server refuses otherwise).
-    const locked = id === 'inns' && checked && (state.players ?? []).length > 5;
+    // More seated than five need the expansion that brings the seat: it stays ticked (the server refuses otherwise).
+    const locked = (expansionById(id)?.seats ?? 0) > 5 && checked && (state.players ?? []).length > 5;
     const input = h('input', { type: 'checkbox', id: `exp-${id}`, 'data-testid': `expansion-${id}`, checked, disabled: !canSet || locked });
     input.addEventListener('change', () => {
       const msg = toggleMessage(on, id, input.checked);

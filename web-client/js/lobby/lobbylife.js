@@ -4,13 +4,13 @@
 // No DOM, so node tests it.
 
 import { playerBySeat } from '../game/state.js';
-import { EXPANSIONS } from '../tiles/game-tiles.js';
+import { expansionIds, expansionById } from '../expansions/registry.js';
 
 export const BOT_LEVELS = ['easy', 'medium', 'hard'];
 export const MAX_SEATS = 5;
-/** Seats of a lobby: six with Inns & Cathedrals (docs/expansions/inns-cathedrals.md), else five. */
+/** Seats of a lobby: five, or more with an expansion that brings more (expansions/registry.js: seats). */
 export function maxSeats(state) {
-  return (state?.settings?.expansions ?? []).includes('inns') ? 6 : MAX_SEATS;
+  return Math.max(MAX_SEATS, ...[].concat(state?.settings?.expansions ?? []).map((id) => expansionById(id)?.seats ?? 0));
 }
 
 /**
@@ -166,11 +166,11 @@ export function soloRematchReady(state, mySeat) {
 }
 
 /**
- * The game the start page chose, kept for the room page: "river,inns|turn_based" (the
+ * The game the start page chose, kept for the room page: "<expansion>,<expansion>|turn_based" (the
  * expansions, then the pace), or null for a base game played live (nothing to set).
  */
 export function setupText({ expansions = [], pace = 'live' }) {
-  const exps = EXPANSIONS.filter((e) => expansions.includes(e));
+  const exps = expansionIds().filter((e) => expansions.includes(e));
   if (!exps.length && pace !== 'turn_based') return null;
   return `${exps.join(',')}|${pace === 'turn_based' ? 'turn_based' : 'live'}`;
 }
@@ -178,7 +178,7 @@ export function setupText({ expansions = [], pace = 'live' }) {
 /** setupText's plan back: {expansions, pace}; known expansions only. */
 export function setupPlan(text) {
   const [exps, pace] = String(text ?? '').split('|');
-  return { expansions: EXPANSIONS.filter((e) => (exps ?? '').split(',').includes(e)), pace: pace === 'turn_based' ? 'turn_based' : 'live' };
+  return { expansions: expansionIds().filter((e) => (exps ?? '').split(',').includes(e)), pace: pace === 'turn_based' ? 'turn_based' : 'live' };
 }
 
 /**
@@ -190,7 +190,7 @@ export function setupStep(state, mySeat, plan) {
   if (state.phase !== 'lobby') return 'done';
   if (!playerBySeat(state, mySeat)?.host) return null;
   const { expansions, pace } = typeof plan === 'object' && plan ? plan : setupPlan(plan);
-  const has = EXPANSIONS.filter((e) => (state.settings?.expansions ?? []).includes(e));
+  const has = expansionIds().filter((e) => (state.settings?.expansions ?? []).includes(e));
   if (has.join() === expansions.join() && (state.settings?.pace ?? 'live') === pace) return 'done';
   return { type: 'settings', expansions, pace };
 }

@@ -5,6 +5,7 @@
 // draws it the same way. Pure: no DOM, so node tests it.
 
 import { FeatureMap } from '../game/features.js';
+import { expansionById } from '../expansions/registry.js';
 
 const isMove = (ev) => ev?.type === 'placed' || ev?.type === 'discarded';
 
@@ -19,10 +20,13 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const events = Array.isArray(state?.events) ? state.events : [];
   const start = state?.board?.[0];
   const players = (state?.players ?? []).length;
-  const abbot = (state?.settings?.expansions ?? []).includes('abbot');
-  // The special figures of the game (one each): those the room's players have, else the abbot's.
-  const figureKinds = Object.keys(state?.players?.[0]?.figures ?? (abbot ? { abbot: 1 } : {}));
-  const goods = Array.from({ length: players }, () => ((state?.settings?.expansions ?? []).includes('traders') ? { wine: 0, grain: 0, cloth: 0 } : null));
+  const exps = (state?.settings?.expansions ?? []).map(expansionById).filter(Boolean);
+  // The special figures of the game (one each): those the room's players have, else those
+  // its expansions give (expansions/registry.js: replayFigures).
+  const figureKinds = Object.keys(state?.players?.[0]?.figures ?? Object.assign({}, ...exps.map((e) => e.replayFigures ?? {})));
+  // What each player holds (expansions/registry.js: tokens): {name: {kind: n}} per seat.
+  const tokenKinds = exps.flatMap((e) => e.tokens ?? []);
+  const holdings = Array.from({ length: players }, () => Object.fromEntries(tokenKinds.map((k) => [k.name, k.start()])));
   const refuse = { ok: false, move: null, reason: { code: 'expansions', expansions: (record?.expansions ?? []).join(', ') } };
   if (!start || !tiles[start.tile] || players < 2) return refuse;
   const moves = events.filter(isMove);
@@ -66,7 +70,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       players: state.players.map((p) => ({
         seat: p.seat, name: p.name, color: p.color, score: scores[p.seat], meeples: 7 - normal[p.seat],
         ...(figureKinds.length ? { figures: Object.fromEntries(figureKinds.map((f) => [f, 1 - (special[p.seat][f] ?? 0)])) } : {}),
-        ...(goods[p.seat] ? { goods: { ...goods[p.seat] } } : {}),
+        ...Object.fromEntries(tokenKinds.map((k) => [k.name, { ...holdings[p.seat][k.name] }])),
         connected: true, tile: held[p.seat], host: false, bot: p.bot ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
@@ -102,8 +106,12 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       k++;
     } else if (ev.type === 'scored' && !ev.end) {
       for (const s of ev.seats ?? []) if (s >= 0 && s < players) scores[s] += ev.points ?? 0;
-    } else if (ev.type === 'goods' && goods[ev.seat]) {
-      for (const g of Object.keys(goods[ev.seat])) goods[ev.seat][g] += Number.isInteger(ev.goods?.[g]) ? ev.goods[g] : 0; // goods taken
+    } else {
+      // Tokens taken (a token kind's event names how many of each).
+      for (const k of tokenKinds.filter((x) => x.event === ev.type && holdings[ev.seat])) {
+        const mine = holdings[ev.seat][k.name];
+        for (const g of Object.keys(mine)) mine[g] += Number.isInteger(ev[k.name]?.[g]) ? ev[k.name][g] : 0;
+      }
     }
   }
   while (frames.length <= steps) frames.push(snap(frames.length, events.length, false));

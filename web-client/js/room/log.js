@@ -5,7 +5,7 @@ import { t, getLanguage } from '../i18n/i18n.js';
 import { h, tileIcon, nameSpan, namesSpan } from '../platform/dom.js';
 import { playerBySeat } from '../game/state.js';
 import { narrate } from '../game/narrate.js';
-import { expansionLogLine } from '../expansions/traders/log.js';
+import { hooks, listed, figureById, likeMonastery } from '../expansions/registry.js';
 
 function featureLabel(kind) {
   return t(`feature.${kind}`);
@@ -29,16 +29,19 @@ function namesOf(state, seats) {
 function featureDetail(line) {
   const details = [];
   if (line.kind === 'field') details.push(count('ev.detailCities', line.cities ?? 0));
-  else if (line.kind !== 'monastery' && line.kind !== 'garden') details.push(count('ev.detailTiles', line.tiles ?? 0));
+  else if (!likeMonastery(line.kind)) details.push(count('ev.detailTiles', line.tiles ?? 0));
   if (line.pennants) details.push(count('ev.detailPennants', line.pennants));
   return featureLabel(line.kind) + (details.length ? ` (${details.join(', ')})` : '');
 }
 
-const EVENT_OF = { closed: 'scored', final: 'scored', abbot_back: 'scored' };
+const EVENT_OF = { closed: 'scored', final: 'scored' };
+const eventOf = (type) => EVENT_OF[type] ?? Object.assign({}, ...listed('lineEvents'))[type] ?? type;
+/** An expansion's words for a line (expansions/registry.js: logLine); false when none has any. */
+const expansionLogLine = (li, line, helpers) => hooks('logLine').some((f) => f(li, line, helpers));
 
 /** One log line (see narrate.js), built from text nodes and name spans. */
 export function logLine(line, state, tiles) {
-  const li = h('li', { class: `ev ev-${line.type}`, 'data-event': EVENT_OF[line.type] ?? line.type, 'data-line': line.type, 'data-id': line.id });
+  const li = h('li', { class: `ev ev-${line.type}`, 'data-event': eventOf(line.type), 'data-line': line.type, 'data-id': line.id });
   if (line.cells?.length) {
     li.dataset.cells = JSON.stringify(line.cells);
     li.classList.add('linked');
@@ -46,7 +49,7 @@ export function logLine(line, state, tiles) {
   }
   const who = (seat) => nameSpan(playerBySeat(state, seat));
   const helpers = { fill, who, namesOf: (seats) => namesOf(state, seats) };
-  if (line.type !== 'placed' && expansionLogLine(li, line, helpers)) return li; // goods, the builder's extra tile
+  if (line.type !== 'placed' && expansionLogLine(li, line, helpers)) return li; // an expansion's own line
   switch (line.type) {
     case 'started':
       fill(li, 'ev.started', {});
@@ -55,8 +58,9 @@ export function logLine(line, state, tiles) {
       li.appendChild(tileIcon(tiles[line.tile], line.rotation, 'tile-icon inline'));
       const f = line.feature;
       const size = f ? count('ev.detailTiles', f.tiles) : '';
-      if (expansionLogLine(li, line, helpers)) { /* a big meeple, builder or pig */ }
-      else if (line.what === 'claimed' && line.figure === 'abbot') fill(li, `log.claimAbbot.${f.kind}`, {}, { name: who(line.seat) });
+      const figure = line.what === 'claimed' ? figureById(line.figure) : null; // a special figure claimed it
+      if (figure?.logClaim) figure.logClaim(li, line, helpers);
+      else if (figure) fill(li, 'log.claimFigure', { figure: t(`figure.${line.figure}`), feature: t(`feature.${f.kind}`) }, { name: who(line.seat) });
       else if (line.what === 'claimed') fill(li, `log.claim.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extended') fill(li, `log.extend.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else if (line.what === 'extendedOther') fill(li, `log.extendOther.${f.kind}`, { tiles: size }, { name: who(line.seat), owner: namesOf(state, line.owners) });

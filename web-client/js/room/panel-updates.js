@@ -10,7 +10,7 @@ import { renderLobby } from '../lobby/lobby-card.js';
 import { renderBanner } from './roomview.js';
 import { isMyTurn, legalCells } from '../game/state.js';
 import { $ } from '../pages/page.js';
-import { extraKey, extraAnnouncement } from '../expansions/traders/extra.js';
+import { extraKey, extraAnnouncement } from '../turn/extra-turn.js';
 
 // How often the time an away player has been gone is said again (feel.js redraws as often).
 const AWAY_STEP_MS = 5000;
@@ -96,7 +96,7 @@ export class RoomPanels {
     }
     if (mine && !this.wasMine && ctx.state.phase === 'playing') said.push(t('announce.yourTurn', { n: legalCells(ctx.state).length }));
     this.wasMine = mine;
-    // The builder's extra part (expansions/extra.js): said to everybody, in its own words to its player.
+    // An extra part of the turn (turn/extra-turn.js): said to everybody, in its own words to its player.
     const extra = extraAnnouncement(this.extraKey, ctx.state, ctx.store.seat);
     if (extra) said.push(extra);
     this.extraKey = extraKey(ctx.state);

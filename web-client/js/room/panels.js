@@ -7,7 +7,7 @@ import { h, add, tileIcon, colorChip, nameSpan } from '../platform/dom.js';
 import { playerBySeat } from '../game/state.js';
 import { presence, awayFor, formatClock, bankParts } from '../game/clock.js';
 import { tileWords } from '../board/spots.js';
-import { figuresChips, goodsChips } from './figure-chips.js';
+import { figuresChips, tokenChips } from './figure-chips.js';
 
 export { h, add, tileIcon, colorChip, nameSpan, namesSpan } from '../platform/dom.js';
 export { logLine, renderLog, bindLog } from './log.js';
@@ -39,7 +39,7 @@ export function presenceBadge(p, awaySince, now = Date.now()) {
  */
 export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockMs = null, now = Date.now() } = {}) {
   ul.replaceChildren();
-  ul.classList.toggle('many', (state.players ?? []).length > 4); // six seats with inns: compact rows
+  ul.classList.toggle('many', (state.players ?? []).length > 4); // five or six seats: compact rows
   const turnSeat = state.phase === 'playing' ? state.turn?.seat : null;
   const turnBased = state.settings?.pace === 'turn_based' && state.phase === 'playing';
   for (const p of state.players ?? []) {
@@ -72,8 +72,8 @@ export function renderPlayers(ul, state, mySeat, tiles, { awaySince = {}, clockM
           p.host ? h('span', { class: 'badge', text: t('host') }) : null,
           presenceBadge(p, awaySince, now),
           state.phase !== 'lobby' ? meeples : null,
-          state.phase !== 'lobby' ? figuresChips(p) : null, // special figures and goods (expansions/figures.js)
-          state.phase !== 'lobby' ? goodsChips(p) : null)),
+          state.phase !== 'lobby' ? figuresChips(p) : null, // special figures and tokens (figure-chips.js)
+          ...(state.phase !== 'lobby' ? tokenChips(p) : []))),
       state.phase !== 'lobby' ? h('span', { class: 'held-wrap', title: t('holds') }, held, h('span', { class: 'held-cap', text: t('holdsShort') })) : null,
       state.phase !== 'lobby' ? h('span', { class: 'score-wrap' },
         h('span', { class: 'score', 'data-testid': 'score', text: String(p.score) }),

@@ -6,12 +6,12 @@ import { t } from '../i18n/i18n.js';
 import { h, nameSpan } from './panels.js';
 import { isMyTurn, playerBySeat } from '../game/state.js';
 import { tileMarkup } from '../tiles/tileart.js';
-import { choiceHint } from '../expansions/abbot/takeback.js';
+import { choiceHint } from '../turn/choice-hint.js';
 import { entryChoices, spotChoice } from '../game/figure-spots.js';
 import { entryOf, canRotate } from '../turn/draft.js';
 import { $ } from '../pages/page.js';
 import { presence, awayFor } from '../game/clock.js';
-import { isExtra } from '../expansions/traders/extra.js';
+import { isExtra } from '../turn/extra-turn.js';
 
 /** Splits a translated text around its {name} and puts the player's name span there. */
 function withName(key, player, params = {}) {
@@ -34,7 +34,7 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     if (mine) {
       banner.classList.add('mine');
       // A move confirmed while the connection is down: the banner says it waits.
-      const extra = isExtra(state) && !queued; // the builder's extra part (Traders & Builders)
+      const extra = isExtra(state) && !queued; // an extra part of the turn (turn/extra-turn.js)
       banner.append(h('strong', { 'data-testid': extra ? 'extra-mine' : null, text: queued ? t('offline.banner') : extra ? t('extra.mine') : draft ? t('turn.yoursPicked') : t('turn.yours') }));
       return;
     }
@@ -93,7 +93,7 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
   else if (!draft) hint.textContent = isExtra(state) ? `${t('extra.mine')}. ${t('action.pickCell')}` : t('action.pickCell');
   else if (draft.meeple) {
     // The choice in words with what it is worth (spots.js), else the figure and the
-    // feature's name, or the abbot's take-back (expansions/takeback.js).
+    // feature's name, or the take-back (turn/choice-hint.js).
     const spot = spots.find((s) => spotChoice(s.port, s.figure) === draft.meeple);
     const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : choiceHint(tileDef, entry, draft.meeple) ?? '';
     hint.textContent = name.charAt(0).toUpperCase() + name.slice(1);

@@ -1,5 +1,5 @@
 // The canonical city shapes of a tile, rotated into place by geometry.js. Split from
-// geometry.js; the "tight" set (Inns & Cathedrals, Traders & Builders) keeps walls near the sides, for the
+// geometry.js; the "tight" set keeps walls near the sides, for the
 // tiles whose field `I` lies in the middle between their cities (I3, T3, T4, T6, T14).
 
 const SIDES = ['N', 'E', 'S', 'W'];

@@ -1,34 +1,34 @@
 // Which expansions a game has (docs/expansions.md: settings.expansions) and the
 // tile set of that game from GET /api/tiles?expansions=..., fetched once per set.
 
-export const EXPANSIONS = ['river', 'abbot', 'inns', 'traders']; // the ones this client draws and plays
+import { expansionIds, expansionById } from '../expansions/registry.js';
 
 /** The expansions of a state (settings.expansions), known ids only, in a fixed order. */
 export function expansionsOf(state) {
   const list = state?.settings?.expansions;
   if (!Array.isArray(list)) return [];
-  return EXPANSIONS.filter((e) => list.includes(e));
+  return expansionIds().filter((e) => list.includes(e));
 }
 
 /** The settings message that turns one expansion on or off. */
 export function toggleMessage(current, id, on) {
-  if (!EXPANSIONS.includes(id)) return null;
-  const next = EXPANSIONS.filter((e) => (e === id ? on : current.includes(e)));
+  if (!expansionIds().includes(id)) return null;
+  const next = expansionIds().filter((e) => (e === id ? on : current.includes(e)));
   return { type: 'settings', expansions: next };
 }
 
 /**
  * The game's tiles from the full catalog, before the server's answer arrives: base tiles
- * and those of the expansions in play (a garden copy needs the abbot, and its plain
- * tile's expansion when it has one: R6g needs the river too).
+ * and those of the expansions in play (a copy of a tile an expansion brings needs that
+ * expansion and its plain tile's: expansions/registry.js, tileCopy).
  */
 export function localGameCatalog(catalog, expansions) {
   const inPlay = (e) => e === null || e === undefined || expansions.includes(e);
-  const plainOf = (id) => (/g$/.test(id) ? id.slice(0, -1) : null);
   const byId = Object.fromEntries((catalog?.tiles ?? []).map((t) => [t.letter, t]));
   const tiles = (catalog?.tiles ?? []).filter((t) => {
     if (!inPlay(t.expansion)) return false;
-    const plain = t.expansion === 'abbot' ? byId[plainOf(t.letter)] : null;
+    const plainId = expansionById(t.expansion)?.tileCopy?.(t.letter);
+    const plain = plainId ? byId[plainId] : null;
     return !plain || inPlay(plain.expansion);
   });
   return { ...catalog, tiles };

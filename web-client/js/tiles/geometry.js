@@ -5,7 +5,7 @@
 // the board rotates the whole drawing. Points handed to the board for meeples and
 // coats of arms are already in BOARD orientation so that those stay upright.
 
-import { riverSegs, pondRadius, RIVER_HALF_WIDTH, GARDEN_RADIUS } from '../expansions/river/geometry.js';
+import { featureKind, featureKinds } from '../expansions/registry.js';
 import { cityTemplate, hasInnerField } from './city-geometry.js';
 import { GRID_CELLS as N, gridPoint, distanceTransform, floodFill, bestPoint, nearestFree, centroid } from './tile-grid.js';
 
@@ -29,7 +29,7 @@ function norm(deg) {
 /** Rotates a port clockwise by `deg` (a multiple of 90). */
 export function rotatePort(port, deg) {
   const steps = norm(deg) / 90;
-  if (port === 'C' || port === 'G' || port === 'I') return port; // the centre, a garden, an inner field
+  if (port === 'C' || port === 'G' || port === 'I') return port; // the centre, another feature in the middle, an inner field
   const side = port[0];
   const i = SIDES.indexOf(side);
   if (i < 0 || !Number.isInteger(steps)) throw new Error(`bad port or rotation: ${port} ${deg}`);
@@ -165,16 +165,21 @@ export function tileShapes(tileDef) {
     junction: null,
     monastery: monasteryFeature ? { id: monasteryFeature.id, center: [50, 50] } : null,
     kinds: {},
-    rivers: [], // the River: [{d, points, end, pond}]
-    garden: null, // a garden (docs/expansions/abbot.md): {id, center}
+    bands: [], // an expansion's water across the tile: [{kind, halfWidth, d, points, end, pond}]
+    centre: null, // an expansion's feature in the middle of the fields: {id, kind, radius, center}
   };
+  // Each expansion's own name for its shapes too (expansions/registry.js: shape.list, shape.key).
+  for (const [, k] of featureKinds()) {
+    if (k.shape?.list) out[k.shape.list] = [];
+    if (k.shape?.key) out[k.shape.key] = null;
+  }
   const roadSidesAll = tileDef.features.filter((f) => f.kind === 'road').flatMap((f) => f.ports.filter((p) => SIDES.includes(p)));
 
   for (const f of tileDef.features) {
     out.kinds[f.id] = f.kind;
     if (f.kind === 'city') {
       const sides = f.ports.filter((p) => SIDES.includes(p));
-      const tpl = cityTemplate(sides, hasInnerField(tileDef)); // field I between cities (Inns, Traders)
+      const tpl = cityTemplate(sides, hasInnerField(tileDef)); // field I between cities (docs/tiles.md)
       if (!tpl) continue;
       const area = rotSegs(tpl.shape.area, tpl.deg);
       const walls = tpl.shape.walls.map((w) => rotSegs(w, tpl.deg));
@@ -193,11 +198,18 @@ export function tileShapes(tileDef) {
       out.roads.push({ id: f.id, sides, d: segsToPath(r.segs), points: sampleSegs(r.segs), dead: r.dead, end: r.end ?? null });
     } else if (f.kind === 'field') {
       out.fields.push({ id: f.id, ports: f.ports.slice() });
-    } else if (f.kind === 'river') {
-      const r = riverSegs(f.ports.filter((p) => SIDES.includes(p)), { monastery: !!monasteryFeature, roadSides: roadSidesAll });
-      out.rivers.push({ d: segsToPath(r.segs), points: sampleSegs(r.segs), end: r.end, pond: r.end ? pondRadius(tileDef) : 0 });
-    } else if (f.kind === 'garden') {
-      out.garden = { id: f.id }; // its centre: where the anchor search puts it (below)
+    } else {
+      // An expansion's feature (expansions/registry.js: featureKinds[kind].shape).
+      const shape = featureKind(f.kind)?.shape;
+      if (shape?.type === 'band') {
+        const r = shape.segs(f.ports.filter((p) => SIDES.includes(p)), { monastery: !!monasteryFeature, roadSides: roadSidesAll });
+        const band = { kind: f.kind, halfWidth: shape.halfWidth, d: segsToPath(r.segs), points: sampleSegs(r.segs), end: r.end, pond: r.end ? shape.pond(tileDef) : 0 };
+        out.bands.push(band);
+        if (shape.list) out[shape.list].push(band);
+      } else if (shape?.type === 'centre') {
+        out.centre = { id: f.id, kind: f.kind, radius: shape.radius }; // its centre: where the anchor search puts it (below)
+        if (shape.key) out[shape.key] = out.centre;
+      }
     }
   }
   const deadEnds = out.roads.filter((r) => r.dead && !monasteryFeature);
@@ -208,7 +220,7 @@ export function tileShapes(tileDef) {
   // part, done the first time a tile's anchors are asked for (drawing a tile needs none,
   // so the start page does not wait for it).
   const anchors = {};
-  let gardenAt = [50, 50];
+  let centreAt = [50, 50];
   let placedOnce = false;
   const place = () => {
     if (placedOnce) return;
@@ -228,8 +240,8 @@ export function tileShapes(tileDef) {
           }
         }
         for (const r of out.roads) if (distToPolyline(p, r.points) <= ROAD_HALF_WIDTH + 1.5) blocked = true;
-        for (const r of out.rivers) {
-          if (distToPolyline(p, r.points) <= RIVER_HALF_WIDTH + 2) blocked = true;
+        for (const r of out.bands) {
+          if (distToPolyline(p, r.points) <= r.halfWidth + 2) blocked = true;
           if (r.end && Math.hypot(p[0] - r.end[0], p[1] - r.end[1]) <= r.pond + 2) blocked = true;
         }
         if (out.monastery && Math.abs(p[0] - 50) <= 19 && Math.abs(p[1] - 50) <= 19) blocked = true;
@@ -250,8 +262,8 @@ export function tileShapes(tileDef) {
       } else {
         p = r.points[Math.floor(r.points.length / 2)];
         if (r.points.length === 2) p = [(r.points[0][0] + r.points[1][0]) / 2, (r.points[0][1] + r.points[1][1]) / 2];
-        // A road that crosses the river (a bridge, R5): its meeple stands on the bank, not the bridge.
-        if (out.rivers.some((w) => distToPolyline(p, w.points) < RIVER_HALF_WIDTH + 6)) {
+        // A road that crosses water (a bridge): its meeple stands on the bank, not the bridge.
+        if (out.bands.some((w) => distToPolyline(p, w.points) < w.halfWidth + 6)) {
           const [a, b] = [r.points[0], r.points[r.points.length - 1]];
           p = r.points.length === 2 ? [a[0] + (b[0] - a[0]) * 0.2, a[1] + (b[1] - a[1]) * 0.2] : r.points[Math.floor(r.points.length / 5)];
         }
@@ -259,15 +271,15 @@ export function tileShapes(tileDef) {
       anchors[r.id] = p;
     }
     const placed = () => Object.values(anchors);
-    if (out.garden) {
-      // The garden takes the roomiest spot of the fields near the middle, clear of roads and walls.
+    if (out.centre) {
+      // A feature in the middle takes the roomiest spot of the fields near it, clear of roads and walls.
       const g = bestPoint(free, distanceTransform(free), [50, 50], placed()) ?? [50, 50];
-      gardenAt = g;
-      anchors[out.garden.id] = [g[0], g[1] + 2];
+      centreAt = g;
+      anchors[out.centre.id] = [g[0], g[1] + 2];
       for (let k = 0; k < N * N; k++) {
         const i = k % N;
         const q = gridPoint(i, (k - i) / N);
-        if (Math.hypot(q[0] - g[0], q[1] - g[1]) <= GARDEN_RADIUS + 2) free[k] = 0;
+        if (Math.hypot(q[0] - g[0], q[1] - g[1]) <= out.centre.radius + 2) free[k] = 0;
       }
     }
     for (const c of out.cities) {
@@ -294,8 +306,8 @@ export function tileShapes(tileDef) {
     }
   };
   Object.defineProperty(out, 'anchors', { enumerable: true, get() { place(); return anchors; } });
-  // A garden is drawn where its abbot stands: drawing a garden tile runs the search.
-  if (out.garden) Object.defineProperty(out.garden, 'center', { enumerable: true, get() { place(); return gardenAt; } });
+  // A feature in the middle is drawn where its figure stands: drawing its tile runs the search.
+  if (out.centre) Object.defineProperty(out.centre, 'center', { enumerable: true, get() { place(); return centreAt; } });
   shapeCache.set(key, out);
   return out;
 }
@@ -324,10 +336,3 @@ export function pennantPoints(tileDef, rotation) {
 export function cellKey(x, y) {
   return `${x},${y}`;
 }
-
-/** Shape of a meeple standing (or lying, for farmers) centred on the origin. */
-export const MEEPLE_PATH =
-  'M0 -11 C3.4 -11 5 -8.6 5 -6.2 C5 -4.6 4.3 -3.5 3.4 -2.8 L10 0 C11.6 0.7 11.8 3.6 9.8 4 ' +
-  'L5.2 3.6 L7.6 10 C8 11 7.2 11.6 6.2 11.6 L1.8 11.6 L0 7.6 L-1.8 11.6 L-6.2 11.6 ' +
-  'C-7.2 11.6 -8 11 -7.6 10 L-5.2 3.6 L-9.8 4 C-11.8 3.6 -11.6 0.7 -10 0 L-3.4 -2.8 ' +
-  'C-4.3 -3.5 -5 -4.6 -5 -6.2 C-5 -8.6 -3.4 -11 0 -11 Z';

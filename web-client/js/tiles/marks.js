@@ -1,20 +1,21 @@
-// Where a tile's marks stand (Inns & Cathedrals, Traders & Builders): the inn beside its road, the cathedral
-// and the goods symbol inside their city, each clear of the meeple spots, the coat of arms
-// and the walls. Catalog orientation is searched once per tile; the points handed out are
+// Where a tile's marks stand (an expansion's symbol on a feature, expansions/registry.js:
+// tileMarks): a road's mark beside its road, a city's inside the city, each clear of the
+// meeple spots, the coat of arms and the walls. Catalog orientation is searched once per tile; the points handed out are
 // in BOARD orientation (the marks stay upright, like coats of arms). Pure, node tests it.
 
 import { tileShapes, pointInPolygon, distToPolyline, rotatePoint, ROAD_HALF_WIDTH } from './geometry.js';
+import { hooks } from '../expansions/registry.js';
 
-export const GOODS = ['wine', 'grain', 'cloth'];
 const STEP = 3;
 
-/** The marks a catalog tile shows: [{mark: 'inn'|'cathedral'|'wine'|'grain'|'cloth', feature}]. */
+/** The marks a catalog tile shows: [{mark (its symbol #sym-<mark>), feature}]. */
 export function tileMarks(tileDef) {
   const out = [];
   for (const f of tileDef?.features ?? []) {
-    if (f.kind === 'road' && f.inn) out.push({ mark: 'inn', feature: f.id });
-    if (f.kind === 'city' && f.cathedral) out.push({ mark: 'cathedral', feature: f.id });
-    if (f.kind === 'city' && GOODS.includes(f.goods)) out.push({ mark: f.goods, feature: f.id });
+    for (const markOf of hooks('tileMarks')) {
+      const mark = markOf(f);
+      if (mark) out.push({ mark, feature: f.id });
+    }
   }
   return out;
 }
@@ -51,12 +52,14 @@ export function markPointsCatalog(tileDef) {
     const anchors = Object.values(shapes.anchors);
     const pennants = shapes.cities.filter((c) => c.pennantAt).map((c) => c.pennantAt);
     const taken = () => out.map((m) => [m.x, m.y]);
+    const kindOf = Object.fromEntries((tileDef.features ?? []).map((f) => [f.id, f.kind]));
+    const byRoad = (m) => kindOf[m.feature] === 'road';
     const near = (p, pts, r) => Math.min(...pts.map((q) => dist(p, q) - r), 40);
     const edge = (p) => Math.min(p[0], p[1], 100 - p[0], 100 - p[1]);
-    // Cities first (the cathedral, then goods), then inns in the fields beside their road.
-    for (const m of [...marks.filter((x) => x.mark !== 'inn'), ...marks.filter((x) => x.mark === 'inn')]) {
+    // Cities' marks first, then roads' in the fields beside their road.
+    for (const m of [...marks.filter((x) => !byRoad(x)), ...marks.filter(byRoad)]) {
       let p = null;
-      if (m.mark === 'inn') {
+      if (byRoad(m)) {
         const road = shapes.roads.find((r) => r.id === m.feature);
         if (!road) continue;
         const mid = road.points[Math.floor(road.points.length / 2)];

@@ -1,11 +1,12 @@
 // SVG markup for the tiles, built from the catalog and geometry.js (no copied artwork).
 // Pure string building: no DOM, and no user-provided text ever goes through here.
 
-import { tileShapes, pennantPoints, MEEPLE_PATH, ROAD_HALF_WIDTH } from './geometry.js';
-import { riverMarkup, gardenMarkup, waterDefs } from '../expansions/river/art.js';
-import { abbotDefs } from '../expansions/abbot/art.js';
-import { marksDefs, marksMarkup } from './marks-art.js';
-import { figuresDefs } from './figures-art.js';
+import { tileShapes, pennantPoints, ROAD_HALF_WIDTH } from './geometry.js';
+import { MEEPLE_PATH } from './meeple-art.js';
+import { markPoints } from './marks.js';
+import { hooks, listed } from '../expansions/registry.js';
+
+export { PLAYER_COLORS, SEAT_COLORS, playerColor, glyphPath, meepleMarkup } from './meeple-art.js';
 
 export const COLORS = {
   field: '#9fc46a',
@@ -19,55 +20,12 @@ export const COLORS = {
   ink: '#3b2f22',
 };
 
-/** Player colours: Okabe-Ito shades, each with a glyph so colour is never the only cue. */
-export const PLAYER_COLORS = {
-  red: { fill: '#D55E00', stroke: '#4a1f00', text: '#ffffff', glyph: 'circle' },
-  blue: { fill: '#0072B2', stroke: '#00263d', text: '#ffffff', glyph: 'square' },
-  green: { fill: '#009E73', stroke: '#00382a', text: '#ffffff', glyph: 'triangle' },
-  yellow: { fill: '#F0E442', stroke: '#6b6200', text: '#222222', glyph: 'diamond' },
-  black: { fill: '#2b2b2b', stroke: '#f4f4f4', text: '#ffffff', glyph: 'star' },
-  pink: { fill: '#CC79A7', stroke: '#4d1538', text: '#ffffff', glyph: 'cross' }, // the sixth seat (Inns & Cathedrals)
-};
-export const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink'];
-
-export function playerColor(name) {
-  return PLAYER_COLORS[name] ?? PLAYER_COLORS.black;
-}
-
-/** A small glyph (centered on 0,0, radius ~3) drawn on meeples and next to names. */
-export function glyphPath(glyph, r = 3) {
-  switch (glyph) {
-    case 'square':
-      return `M${-r} ${-r} H${r} V${r} H${-r} Z`;
-    case 'triangle':
-      return `M0 ${-r * 1.2} L${r * 1.1} ${r * 0.8} L${-r * 1.1} ${r * 0.8} Z`;
-    case 'diamond':
-      return `M0 ${-r * 1.3} L${r * 1.1} 0 L0 ${r * 1.3} L${-r * 1.1} 0 Z`;
-    case 'cross': {
-      const a = r * 0.45;
-      const b = r * 1.25;
-      return `M${-a} ${-b} H${a} V${-a} H${b} V${a} H${a} V${b} H${-a} V${a} H${-b} V${-a} H${-a} Z`;
-    }
-    case 'star': {
-      const pts = [];
-      for (let i = 0; i < 10; i++) {
-        const rad = i % 2 ? r * 0.5 : r * 1.3;
-        const a = (Math.PI / 5) * i - Math.PI / 2;
-        pts.push(`${(Math.cos(a) * rad).toFixed(2)} ${(Math.sin(a) * rad).toFixed(2)}`);
-      }
-      return `M${pts.join(' L')} Z`;
-    }
-    default:
-      return `M${-r} 0 A${r} ${r} 0 1 0 ${r} 0 A${r} ${r} 0 1 0 ${-r} 0 Z`;
-  }
-}
-
 /** Markup of one tile in catalog orientation (monastery and coats of arms excluded). */
 export function tileBodyMarkup(tileDef) {
   const s = tileShapes(tileDef);
   const parts = [];
   parts.push(`<rect width="100" height="100" fill="url(#pat-field)"/>`);
-  parts.push(riverMarkup(s));
+  for (const f of listed('tileLayers').filter((l) => l.layer === 'under')) parts.push(f.markup(s)); // an expansion's water
   for (const r of s.roads) {
     parts.push(`<path d="${r.d}" fill="none" stroke="${COLORS.roadEdge}" stroke-width="${ROAD_HALF_WIDTH * 2 + 3}" stroke-linecap="butt"/>`);
   }
@@ -86,7 +44,7 @@ export function tileBodyMarkup(tileDef) {
       parts.push(`<path d="${w}" fill="none" stroke="${COLORS.wallTop}" stroke-width="2.4" stroke-dasharray="3 2.2"/>`);
     }
   }
-  parts.push(gardenMarkup(s));
+  for (const f of listed('tileLayers').filter((l) => l.layer === 'over')) parts.push(f.markup(s)); // an expansion's feature in the middle
   parts.push(`<rect x="0.4" y="0.4" width="99.2" height="99.2" fill="none" stroke="rgba(40,30,15,.45)" stroke-width=".8"/>`);
   return parts.join('');
 }
@@ -99,7 +57,9 @@ export function tileOverlayMarkup(tileDef, rotation) {
   for (const [x, y] of pennantPoints(tileDef, rotation)) {
     parts.push(`<use href="#sym-pennant" x="${x.toFixed(1)}" y="${y.toFixed(1)}"/>`);
   }
-  parts.push(marksMarkup(tileDef, rotation)); // inns, cathedrals, goods
+  for (const m of markPoints(tileDef, rotation)) { // an expansion's marks (tiles/marks.js)
+    parts.push(`<use class="mark mark-${m.mark}" data-mark="${m.mark}" href="#sym-${m.mark}" x="${m.x.toFixed(1)}" y="${m.y.toFixed(1)}"/>`);
+  }
   return parts.join('');
 }
 
@@ -132,21 +92,7 @@ export function defsMarkup(catalog) {
     <path d="M-3.5 -3 L0 -6 L3.5 -3 L0 4 Z" fill="#f7d35a"/>
   </g>`);
   out.push(`<path id="sym-meeple" d="${MEEPLE_PATH}"/>`);
-  out.push(waterDefs(), abbotDefs(), marksDefs(), figuresDefs());
+  out.push(...hooks('tileDefs').map((f) => f())); // the expansions' patterns, figures and marks
   for (const t of catalog.tiles) out.push(`<g id="tile-${t.letter}">${tileBodyMarkup(t)}</g>`);
   return out.join('\n');
-}
-
-/**
- * Markup of a meeple in a player's colour centred on (x, y); farmers lie down.
- * `scale` 1 is about 24 tile units tall.
- */
-export function meepleMarkup(x, y, colorName, { farmer = false, scale = 1, extraClass = '' } = {}) {
-  const c = playerColor(colorName);
-  const rot = farmer ? ' rotate(-90)' : '';
-  return `<g class="meeple ${extraClass}" transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale})${rot}">
-    <use href="#sym-meeple" transform="translate(1.2 1.6)" fill="rgba(0,0,0,.35)"/>
-    <use href="#sym-meeple" fill="${c.fill}" stroke="${c.stroke}" stroke-width="1.4" stroke-linejoin="round"/>
-    <path d="${glyphPath(c.glyph, 2.2)}" transform="translate(0 1.5)${farmer ? ' rotate(90)' : ''}" fill="${c.text}" opacity=".9"/>
-  </g>`;
 }

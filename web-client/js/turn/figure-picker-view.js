@@ -9,17 +9,18 @@ import { isMyTurn, playerBySeat } from '../game/state.js';
 import { entryOf } from './draft.js';
 import { pickerFigures, pickedFigure } from '../game/figure-picker.js';
 import { figureIcon } from '../tiles/figures-art.js';
-import { abbotMarkup } from '../expansions/abbot/art.js';
-import { meepleMarkup } from '../tiles/tileart.js';
+import { meepleMarkup } from '../tiles/meeple-art.js';
+import { figureById } from '../expansions/registry.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function icon(figure, color) {
   const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', figure === 'abbot' ? '-12 -15 32 30' : '-15 -15 34 30');
+  const own = figureById(figure);
+  svg.setAttribute('viewBox', own?.iconBox ?? '-15 -15 34 30');
   svg.setAttribute('class', 'picker-icon');
   svg.setAttribute('aria-hidden', 'true');
-  svg.innerHTML = figure === 'abbot' ? abbotMarkup(0, 0, color) : figure === 'meeple' ? meepleMarkup(0, 0, color) : figureIcon(figure, color);
+  svg.innerHTML = own?.icon ? own.icon(color) : figure === 'meeple' ? meepleMarkup(0, 0, color) : figureIcon(figure, color);
   return svg;
 }
 

@@ -7,7 +7,8 @@ import { t } from '../i18n/i18n.js';
 import { h } from '../platform/dom.js';
 import { isMyTurn } from '../game/state.js';
 import { spotLayout } from '../board/spots.js';
-import { spotChoice, choiceFits, FIGURES, RETURN } from '../game/figure-spots.js';
+import { spotChoice, choiceFits, RETURN } from '../game/figure-spots.js';
+import { figureIds } from '../expansions/registry.js';
 import { startDraft } from './draft.js';
 
 /**
@@ -17,7 +18,7 @@ import { startDraft } from './draft.js';
 export function moveGhost(move, tile, def, color, label) {
   if (!move || !def || !Number.isInteger(move.x) || !Number.isInteger(move.y)) return null;
   const rotation = Number(move.rotation) || 0;
-  const figure = FIGURES.includes(move.figure) ? move.figure : 'meeple'; // the abbot, big meeple, builder or pig
+  const figure = figureIds().includes(move.figure) ? move.figure : 'meeple'; // a special figure (expansions/registry.js)
   const spots = move.meeple ? spotLayout(def, rotation, [move.meeple], 24, figure) : [];
   return { x: move.x, y: move.y, tile, rotation, spots, meeple: move.meeple ? spotChoice(move.meeple, figure) : null, color, label };
 }
@@ -32,7 +33,7 @@ export function hintDraft(state, move) {
   if (!d) return null;
   const idx = d.options.findIndex((o) => o.rotation === (Number(move.rotation) || 0));
   if (idx < 0) return null;
-  const figure = FIGURES.includes(move.figure) ? move.figure : 'meeple';
+  const figure = figureIds().includes(move.figure) ? move.figure : 'meeple';
   const choice = move.return ? RETURN : move.meeple ? spotChoice(move.meeple, figure) : null;
   const meeple = choiceFits(d.options[idx], choice) ? choice : null;
   return { ...d, idx, meeple, ...(meeple && figure !== 'meeple' ? { figure } : {}) };

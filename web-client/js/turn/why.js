@@ -8,7 +8,7 @@ import { FeatureMap } from '../game/features.js';
 import { cleanBoard } from '../board/boardart.js';
 import { t, joinNames } from '../i18n/i18n.js';
 import { spotName, spotPoints, featurePoints } from '../board/spots.js';
-import { FIGURES } from '../game/figure-spots.js';
+import { figureIds } from '../expansions/registry.js';
 
 /**
  * What `move` ({x, y, rotation, meeple?, figure?, return?}) of `tile` does for `seat` on
@@ -20,7 +20,7 @@ import { FIGURES } from '../game/figure-spots.js';
 export function moveGains(state, tiles, tile, move, seat) {
   if (!move || !tiles?.[tile] || !Number.isInteger(move.x) || !Number.isInteger(move.y)) return null;
   const map = new FeatureMap(tiles);
-  const figure = FIGURES.includes(move.figure) ? move.figure : 'meeple';
+  const figure = figureIds().includes(move.figure) ? move.figure : 'meeple';
   try {
     for (const b of cleanBoard(state)) {
       map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: b.meeple?.at ?? null, seat: b.meeple?.seat ?? null, figure: b.meeple?.figure ?? null });

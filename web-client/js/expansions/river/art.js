@@ -1,7 +1,7 @@
-// SVG markup of the River's water and of gardens, in the style of tileart.js: drawn from
-// the shapes geometry.js computes from the catalog (no copied artwork). Pure strings.
+// SVG markup of the River's water, in the style of tiles/tileart.js: drawn from the shapes
+// tiles/geometry.js computes from the catalog (no copied artwork). Pure strings.
 
-import { RIVER_HALF_WIDTH, GARDEN_RADIUS } from './geometry.js';
+import { RIVER_HALF_WIDTH } from './geometry.js';
 
 export const WATER = {
   bank: '#cdbb86', // the sandy bank on each side of the water
@@ -17,23 +17,16 @@ export function waterDefs() {
     <rect width="14" height="10" fill="${WATER.water}"/>
     <path d="M1 4 q2 -2.2 4 0 t4 0" fill="none" stroke="${WATER.wave}" stroke-width="1" stroke-linecap="round" opacity=".85"/>
     <path d="M8 9 q2 -2 4 0" fill="none" stroke="${WATER.wave}" stroke-width=".9" stroke-linecap="round" opacity=".6"/>
-  </pattern>
-  <g id="sym-garden">
-    <circle r="${GARDEN_RADIUS}" fill="#5f9a3c" stroke="#2f5a1e" stroke-width="1.6"/>
-    <circle r="${GARDEN_RADIUS - 3.4}" fill="#b99a68" stroke="#8a6d42" stroke-width=".8"/>
-    <path d="M-9.6 0 H9.6 M0 -9.6 V9.6" stroke="#e8dcb8" stroke-width="2.2"/>
-    <circle cx="-4.6" cy="-4.6" r="2.6" fill="#d9534f"/><circle cx="4.6" cy="-4.6" r="2.6" fill="#f2c94c"/>
-    <circle cx="-4.6" cy="4.6" r="2.6" fill="#f2c94c"/><circle cx="4.6" cy="4.6" r="2.6" fill="#c55ca6"/>
-    <circle r="2.4" fill="#3f88c5" stroke="#e8dcb8" stroke-width=".8"/>
-  </g>`;
+  </pattern>`;
 }
 
 /** The water of a tile (catalog orientation): bank, water with wavelets, its spring or lake. */
 export function riverMarkup(shapes) {
-  if (!shapes.rivers?.length) return '';
+  const rivers = (shapes.bands ?? []).filter((b) => b.kind === 'river');
+  if (!rivers.length) return '';
   const parts = [];
   const w = RIVER_HALF_WIDTH * 2;
-  for (const r of shapes.rivers) {
+  for (const r of rivers) {
     parts.push(`<path class="river-bank" d="${r.d}" fill="none" stroke="${WATER.bankEdge}" stroke-width="${w + 6}" stroke-linecap="butt"/>`);
     parts.push(`<path d="${r.d}" fill="none" stroke="${WATER.bank}" stroke-width="${w + 4}" stroke-linecap="butt"/>`);
     if (r.end) {
@@ -41,7 +34,7 @@ export function riverMarkup(shapes) {
       parts.push(`<circle cx="${x}" cy="${y}" r="${r.pond + 3}" fill="${WATER.bank}" stroke="${WATER.bankEdge}" stroke-width="1.2"/>`);
     }
   }
-  for (const r of shapes.rivers) {
+  for (const r of rivers) {
     parts.push(`<path class="river" data-river="1" d="${r.d}" fill="none" stroke="url(#pat-water)" stroke-width="${w}" stroke-linecap="butt"/>`);
     parts.push(`<path d="${r.d}" fill="none" stroke="${WATER.deep}" stroke-width="${w * 0.28}" stroke-linecap="round" opacity=".35"/>`);
     if (r.end) {
@@ -52,11 +45,4 @@ export function riverMarkup(shapes) {
     }
   }
   return parts.join('');
-}
-
-/** A garden (catalog orientation) where geometry.js put it. */
-export function gardenMarkup(shapes) {
-  if (!shapes.garden) return '';
-  const [x, y] = shapes.garden.center;
-  return `<use class="garden" data-garden="1" href="#sym-garden" x="${x}" y="${y}"/>`;
 }

@@ -1,11 +1,10 @@
-// Pure geometry of the River (docs/expansions/river.md) and of gardens (docs/expansions/abbot.md):
+// Pure geometry of the River (docs/expansions/river.md):
 // where the water runs on a tile, in catalog orientation, as path segments that
 // geometry.js rotates, samples and keeps out of the fields. No DOM, so node tests it.
 
 export const RIVER_HALF_WIDTH = 8;
 export const SPRING_RADIUS = 11;
 export const LAKE_RADIUS = 21;
-export const GARDEN_RADIUS = 13;
 
 const SIDE_MID = { N: [50, 0], E: [100, 50], S: [50, 100], W: [0, 50] };
 const SIDES = ['N', 'E', 'S', 'W'];

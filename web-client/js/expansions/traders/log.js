@@ -1,10 +1,10 @@
-// The log's words for Inns & Cathedrals and Traders & Builders: a big meeple, builder or
-// pig placed, goods taken when a city is completed, the goods majorities at the end, and
-// the builder's extra tile. narrate.js turns the events into lines (expansionLine), log.js
-// says them (expansionLogLine).
+// The log's words for Traders & Builders: goods taken when a city is completed, the goods
+// majorities at the end, and the builder's extra tile. game/narrate.js turns the events
+// into lines (expansionLine), room/log.js says them (expansionLogLine), both through
+// expansions/registry.js.
 
 import { t } from '../../i18n/i18n.js';
-import { GOODS } from '../../tiles/marks.js';
+import { GOODS } from './goods.js';
 
 /** A narrate.js line for an expansion's event, or null. */
 export function expansionLine(ev) {
@@ -44,11 +44,6 @@ export function expansionLogLine(li, line, { fill, who, namesOf }) {
       return true;
     case 'extra':
       fill(li, 'extra.announceOther', {}, { name: who(line.seat) });
-      return true;
-    case 'placed':
-      // A special figure claimed a feature: its own name ("put their builder on a road").
-      if (line.what !== 'claimed' || !['big', 'builder', 'pig'].includes(line.figure)) return false;
-      fill(li, 'log.claimFigure', { figure: t(`figure.${line.figure}`), feature: t(`feature.${line.feature.kind}`) }, { name: who(line.seat) });
       return true;
     default:
       return false;

@@ -1,12 +1,12 @@
-// The builder's extra part (Traders & Builders): while `turn.extra` is true the same seat places a
-// second tile. Its player reads "your builder: place another tile" in the banner and hears
-// it through the live region; everybody else reads that this seat plays a builder's extra
-// tile. Pure, except nothing: the words come from i18n.js.
+// An extra part of a turn (docs/protocol-details.md: turn.extra, an expansion's figure may
+// give one): while `turn.extra` is true the same seat places a second tile. Its player
+// reads so in the banner and hears it through the live region; everybody else reads that
+// this seat plays an extra tile. Pure: the words come from i18n.js.
 
-import { t, playerName } from '../../i18n/i18n.js';
-import { legalCells } from '../../game/state.js';
+import { t, playerName } from '../i18n/i18n.js';
+import { legalCells } from '../game/state.js';
 
-/** Whether the state's turn is a builder's extra part. */
+/** Whether the state's turn is an extra part. */
 export function isExtra(state) {
   return state?.phase === 'playing' && state.turn?.extra === true;
 }
@@ -18,7 +18,7 @@ export function extraKey(state) {
 
 /**
  * What the live region says when an extra part starts (null when none started since
- * `prevKey`): to its player "your builder: place another tile", to the others who plays it.
+ * `prevKey`): to its player that they place another tile, to the others who plays it.
  */
 export function extraAnnouncement(prevKey, state, mySeat) {
   const key = extraKey(state);
