@@ -14,7 +14,7 @@ export function localPoint(svg, ev) {
 /** What a click or key on `t` asks for: {spot, figure}, {ghost}, {cell: [x, y]} or null. */
 function targetOf(t) {
   const spot = t.closest('[data-spot]');
-  // A spot names its port and its figure (the abbot shares port C with a monk).
+  // A spot names its port and its figure (a special figure may share port C with a monk).
   if (spot) return { spot: spot.getAttribute('data-spot'), figure: spot.getAttribute('data-figure') ?? 'meeple' };
   if (t.closest('[data-ghost]')) return { ghost: true };
   const cell = t.closest('[data-cell]');
@@ -166,7 +166,7 @@ export function restoreFocus(board, key) {
     const [x, y] = key.cell.split(',');
     el = legal.querySelector(`[data-testid="cell"][data-x="${x}"][data-y="${y}"]`);
   }
-  // Port and figure: the abbot's spot and the monk's share port C.
+  // Port and figure: a special figure's spot and the monk's may share port C.
   if (key.spot) el = draft.querySelector(`[data-testid="meeple-spot"][data-port="${key.spot}"][data-figure="${key.figure}"]`);
   el ??= draft.querySelector('[data-testid="ghost"]') ?? legal.querySelector('[tabindex="0"]');
   el?.focus({ preventScroll: true });

@@ -10,7 +10,8 @@
 //   figures       [{id, order, picker, strength, markup(x, y, color, opts), icon(color),
 //                   iconBox, chip(player, n)?, chosenKey?, logClaim(li, line, helpers)?}]
 //   featureKinds  {kind: {like?: 'monastery', rank, words, shape?}} the tiles' new features
-//   featureMarks  [{flag, on, perTile, mark(feature)?, words(feature)}] inns-like marks
+//   featureMarks  [{flag, on, perTile}] a mark on a road or city that changes its points
+//   tileMarks(f)  the symbol (#sym-<mark>) a feature shows; tileWords(f) the marks in words
 //   tileDefs()    shared SVG <defs>; tileLayers {under, over}(shapes) a tile's drawing
 //   eventLine(ev), scoredLine(ev, common), logLine(li, line, helpers), lineEvents
 //   endEvents     [{type, kind}] events scored at the end besides `scored`

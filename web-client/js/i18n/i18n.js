@@ -1,5 +1,5 @@
-// English, Japanese, French, German and Spanish strings (strings/), chosen like one
-// another. t(key, params) fills {name} placeholders, picks plural forms with
+// English, Japanese, French, German and Spanish strings (strings/, and each expansion's own:
+// expansions/registry.js, strings), chosen like one another. t(key, params) fills {name} placeholders, picks plural forms with
 // Intl.PluralRules; lists are joined with Intl.ListFormat. The result is always put into
 // the page as text, never as HTML.
 
@@ -7,6 +7,7 @@ import { en, ja, fr } from './strings/core.js';
 import * as play from './strings/play.js';
 import { de } from './strings/de.js';
 import { es } from './strings/es.js';
+import { listed } from '../expansions/registry.js';
 
 export const LANGUAGES = [
   { code: 'en', label: 'English' },
@@ -20,7 +21,21 @@ Object.assign(en, play.en);
 Object.assign(ja, play.ja);
 Object.assign(fr, play.fr);
 
-export const DICTS = { en, ja, fr, de, es };
+const RAW = { en, ja, fr, de, es };
+
+// The expansions' words join the dictionaries when they are first read: an expansion's
+// modules use t() too, so the registry may still be loading while this module runs.
+let withExpansions = false;
+function addExpansions() {
+  if (withExpansions) return;
+  withExpansions = true;
+  for (const table of listed('strings')) for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, table[code]);
+}
+const read = (f) => (target, ...args) => { addExpansions(); return f(target, ...args); };
+/** The dictionaries by language code, every file's and every expansion's words merged. */
+export const DICTS = new Proxy(RAW, {
+  get: read(Reflect.get), has: read(Reflect.has), ownKeys: read(Reflect.ownKeys), getOwnPropertyDescriptor: read(Reflect.getOwnPropertyDescriptor),
+});
 
 export function pickLanguage(saved, navigatorLanguages = []) {
   if (saved && DICTS[saved]) return saved;
@@ -118,21 +133,16 @@ import * as games from './strings/games.js';
 import * as boardWords from './strings/board.js';
 import * as expansions from './strings/expansions.js';
 
-for (const [code, dict] of Object.entries(DICTS)) {
+for (const [code, dict] of Object.entries(RAW)) {
   Object.assign(dict, games[code], boardWords[code], expansions[code]);
 }
 
 // Turn-based games, player keys and notifications.
 import * as turnbased from './strings/turnbased.js';
 
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, turnbased[code]);
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, turnbased[code]);
 
 // Hints.
 import * as hints from './strings/hints.js';
 
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, hints[code]);
-
-// Inns & Cathedrals, Traders & Builders.
-import * as traders from './strings/traders.js';
-
-for (const [code, dict] of Object.entries(DICTS)) Object.assign(dict, traders[code]);
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, hints[code]);

@@ -156,7 +156,7 @@ export function renderLobby(card, state, opts) {
   // It stays at the bottom of the card (or of a phone's screen) while the rest scrolls.
   if (controls.isHost) {
     card.append(h('div', { class: 'lobby-start' },
-      h('button', { type: 'button', class: 'btn primary big', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
+      h('button', { type: 'button', class: 'btn primary large', 'data-testid': 'start', disabled: !controls.canStart, onclick: onStart, text: t('lobby.start') }),
       players.length < 2 ? h('p', { class: 'muted need-players', text: t('lobby.needPlayers') }) : null));
   } else if (host) {
     const p = h('p', { class: 'muted wait-host' });
@@ -170,7 +170,7 @@ export function renderLobby(card, state, opts) {
   if (controls.canLeave) {
     card.append(h('button', { type: 'button', class: 'link-btn leave', 'data-testid': 'leave', onclick: onLeave, text: t('lobby.leave') }));
   } else if (!controls.seated && canTakeSeat && !controls.full) {
-    card.append(h('button', { type: 'button', class: 'btn big', 'data-testid': 'take-seat', onclick: onTakeSeat, text: t('join.join') }));
+    card.append(h('button', { type: 'button', class: 'btn large', 'data-testid': 'take-seat', onclick: onTakeSeat, text: t('join.join') }));
   }
 }
 

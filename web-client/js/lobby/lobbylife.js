@@ -130,7 +130,7 @@ export function rematchOffer(state, mySeat) {
 export function soloPlan(text) {
   const [level, n] = String(text ?? '').split(':');
   const count = Number(n ?? 1);
-  // Up to five computer players: the sixth seat of Inns & Cathedrals (soloStep stops at the room's seats).
+  // Up to five computer players: a sixth seat when an expansion brings one (soloStep stops at the room's seats).
   return { level: BOT_LEVELS.includes(level) ? level : 'medium', count: Number.isInteger(count) && count >= 1 && count <= MAX_SEATS ? count : 1 };
 }
 

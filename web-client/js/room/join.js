@@ -33,7 +33,7 @@ export function storedIntent(room) {
 /** What GET /api/rooms/<id> says about joining, as one line of the dialog. */
 function describeRoom(info, r) {
   const n = r.players?.length ?? 0;
-  const max = Number.isInteger(r.seats) && r.seats > 0 ? r.seats : 5; // 6 with Inns & Cathedrals
+  const max = Number.isInteger(r.seats) && r.seats > 0 ? r.seats : 5; // more when an expansion brings more
   if (r.phase === 'lobby' && n < max) {
     info.textContent = t('join.lobby', { n, max });
     const names = (r.players ?? []).map((p) => String(p.name ?? '')).filter(Boolean);

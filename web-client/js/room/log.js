@@ -84,10 +84,6 @@ export function logLine(line, state, tiles) {
       li.classList.add('scored');
       break;
     }
-    case 'abbot_back':
-      fill(li, 'log.abbotBack', { points: line.points }, { name: who(line.seats?.[0]) });
-      li.classList.add('scored');
-      break;
     case 'final':
       fill(li, 'ev.scoredEnd', { points: line.points, feature: featureDetail(line) }, { names: namesOf(state, line.seats) });
       li.classList.add('scored');

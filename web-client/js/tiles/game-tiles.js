@@ -34,7 +34,7 @@ export function localGameCatalog(catalog, expansions) {
   return { ...catalog, tiles };
 }
 
-const cache = new Map(); // "river,abbot" -> catalog | Promise
+const cache = new Map(); // "<id>,<id>" (the expansions) -> catalog | Promise
 
 /**
  * The game's catalog ({tiles with counts, bag, start}) once fetched, else null; the first

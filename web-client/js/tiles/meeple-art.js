@@ -16,7 +16,7 @@ export const PLAYER_COLORS = {
   green: { fill: '#009E73', stroke: '#00382a', text: '#ffffff', glyph: 'triangle' },
   yellow: { fill: '#F0E442', stroke: '#6b6200', text: '#222222', glyph: 'diamond' },
   black: { fill: '#2b2b2b', stroke: '#f4f4f4', text: '#ffffff', glyph: 'star' },
-  pink: { fill: '#CC79A7', stroke: '#4d1538', text: '#ffffff', glyph: 'cross' }, // the sixth seat (Inns & Cathedrals)
+  pink: { fill: '#CC79A7', stroke: '#4d1538', text: '#ffffff', glyph: 'cross' }, // the sixth seat
 };
 export const SEAT_COLORS = ['red', 'blue', 'green', 'yellow', 'black', 'pink'];
 

@@ -79,7 +79,7 @@ export const draftActions = {
     this.updateDraft(rotateDraft(this.draft));
   },
 
-  /** A spot's choice (a port, "abbot:<port>", "return": expansions/abbot.js). */
+  /** A spot's choice (a port, "<figure>:<port>", "return": game/figure-spots.js). */
   chooseSpot(choice) {
     this.updateDraft(toggleMeeple(this.draft, choice));
   },
@@ -113,7 +113,7 @@ export const draftActions = {
     this.queued = null;
     const rotation = entryOf(d).rotation;
     const entry = legalAt(this.store.state, d.x, d.y).find((l) => l.rotation === rotation);
-    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple); // an abbot or a take-back too
+    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple); // a special figure or a take-back too
     if (still && this.send(playMessage(d, this.store.version))) {
       this.draft = markPending(d);
       toast(t('offline.sent'), 'info', 4000);

@@ -5,6 +5,7 @@
 import { abbotDefs, abbotMarkup, gardenMarkup, GARDEN_RADIUS } from './art.js';
 import { abbotChip } from './chip.js';
 import { takeBackButton } from './takeback.js';
+import * as strings from './strings.js';
 
 export default {
   id: 'abbot',
@@ -21,7 +22,7 @@ export default {
   featureKinds: {
     garden: { like: 'monastery', rank: 1, words: 4, shape: { type: 'centre', key: 'garden', radius: GARDEN_RADIUS } },
   },
-  // "Eg" is E with a garden: it needs the Abbot and E's own expansion (R6g: the River too).
+  // "Eg" is E with a garden: it needs the Abbot and E's own expansion (R6g: R6's too).
   tileCopy: (id) => (/g$/.test(id) ? id.slice(0, -1) : null),
   tileDefs: abbotDefs,
   tileLayers: [{ layer: 'over', markup: gardenMarkup }],
@@ -36,4 +37,5 @@ export default {
   },
   breakdown: [{ kind: 'garden', label: 'end.gardens' }, { kind: 'abbot', label: 'end.abbots', part: 'game' }],
   actionControls: takeBackButton,
+  strings,
 };

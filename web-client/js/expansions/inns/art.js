@@ -1,6 +1,6 @@
 // Inns & Cathedrals' art (docs/expansions/inns-cathedrals.md): the big meeple (a meeple a
 // third taller, with a light halo, so its outline reads at phone size whatever the colour),
-// and the tiles' marks: an inn (a small house with a red roof beside a blue lake) and a
+// and the tiles' marks: an inn (a small house with a red roof beside blue water) and a
 // cathedral (a white front with two towers). Pure SVG strings, in the player's colour with
 // their glyph (tiles/meeple-art.js).
 

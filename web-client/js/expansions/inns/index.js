@@ -4,6 +4,7 @@
 
 import { t } from '../../i18n/i18n.js';
 import { innsDefs, bigBody } from './art.js';
+import * as strings from './strings.js';
 
 export default {
   id: 'inns',
@@ -16,4 +17,5 @@ export default {
   tileWords: (f) => [f.inn ? t('tile.inn') : null, f.cathedral ? t('tile.cathedral') : null].filter(Boolean),
   // An unfinished inn road or cathedral city: its loss at the end shows in the road's or city's column.
   breakdown: [{ kind: 'inn', label: 'end.inn', folds: 'road' }, { kind: 'cathedral', label: 'end.cathedral', folds: 'city' }],
+  strings,
 };

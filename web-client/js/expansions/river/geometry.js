@@ -39,7 +39,7 @@ export function riverSegs(sides, { monastery = false, roadSides = [] } = {}) {
   return { segs: [{ c: 'M', p: a }, { c: 'Q', q, p: b }], end: null };
 }
 
-/** The pond's radius at the river's end: the lake is big, the spring small. */
+/** The pond's radius at the river's end: the lake is large, the spring small. */
 export function pondRadius(tileDef) {
   return tileDef.letter === 'RL' ? LAKE_RADIUS : SPRING_RADIUS;
 }

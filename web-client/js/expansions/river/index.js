@@ -3,6 +3,7 @@
 
 import { riverSegs, pondRadius, RIVER_HALF_WIDTH } from './geometry.js';
 import { waterDefs, riverMarkup } from './art.js';
+import * as strings from './strings.js';
 
 export default {
   id: 'river',
@@ -11,4 +12,5 @@ export default {
   },
   tileDefs: waterDefs,
   tileLayers: [{ layer: 'under', markup: riverMarkup }],
+  strings,
 };

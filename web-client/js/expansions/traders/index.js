@@ -7,6 +7,7 @@ import { t } from '../../i18n/i18n.js';
 import { tradersDefs, builderBody, pigBody } from './art.js';
 import { GOODS, goodsChips } from './goods.js';
 import { expansionLine, expansionLogLine } from './log.js';
+import * as strings from './strings.js';
 
 export default {
   id: 'traders',
@@ -23,4 +24,5 @@ export default {
   logLine: expansionLogLine,
   endEvents: [{ type: 'goods_scored', kind: 'goods' }],
   breakdown: [{ kind: 'pig', label: 'end.pig', part: 'end' }, { kind: 'goods', label: 'end.goods', part: 'end' }],
+  strings,
 };
