@@ -3,6 +3,7 @@
 // end screen. Merged into the dictionaries through expansions/registry.js.
 
 export const en = {
+  'replay.why.return': 'the base game has no abbot to take back',
   'action.takeBack': 'Take your abbot back: +{points}',
   'action.takeBackChosen': 'Your abbot comes back: +{points}',
   'exp.abbot': 'The Abbot',
@@ -28,6 +29,7 @@ export const en = {
 };
 
 export const ja = {
+  'replay.why.return': '基本ゲームに戻す修道院長はいません',
   'action.takeBack': '修道院長を戻す: +{points}',
   'action.takeBackChosen': '修道院長が戻ります: +{points}',
   'exp.abbot': '修道院長',
@@ -53,6 +55,7 @@ export const ja = {
 };
 
 export const fr = {
+  'replay.why.return': 'le jeu de base n’a pas d’abbé à reprendre',
   'action.takeBack': 'Reprendre votre abbé : +{points}',
   'action.takeBackChosen': 'Votre abbé revient : +{points}',
   'exp.abbot': 'L’Abbé',
@@ -80,6 +83,7 @@ export const fr = {
 };
 
 export const de = {
+  'replay.why.return': 'das Grundspiel hat keinen Abt zum Zurücknehmen',
   'action.takeBack': 'Abt zurückholen: +{points}',
   'action.takeBackChosen': 'Dein Abt kommt zurück: +{points}',
   'exp.abbot': 'Der Abt',
@@ -107,6 +111,7 @@ export const de = {
 };
 
 export const es = {
+  'replay.why.return': 'el juego básico no tiene abad que recuperar',
   'action.takeBack': 'Recuperar tu abad: +{points}',
   'action.takeBackChosen': 'Tu abad vuelve: +{points}',
   'exp.abbot': 'El Abad',

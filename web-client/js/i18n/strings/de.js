@@ -277,7 +277,6 @@ export const de = {
   'replay.why.no_meeple_left': 'der Spieler hatte keinen Gefolgsmann mehr',
   'replay.why.occupied': 'dieses Gebiet ist schon besetzt',
   'replay.why.figure': 'das Grundspiel hat keine Figur „{figure}“',
-  'replay.why.return': 'das Grundspiel hat keinen Abt zum Zurücknehmen',
   'lobby.leave': 'Meinen Platz verlassen',
   'lobby.left': 'Du hast deinen Platz verlassen: du schaust jetzt zu.',
   'lobby.kick': 'Entfernen',

@@ -277,7 +277,6 @@ export const es = {
   'replay.why.no_meeple_left': 'al jugador no le quedaban seguidores',
   'replay.why.occupied': 'ese elemento ya tiene un seguidor',
   'replay.why.figure': 'el juego básico no tiene la figura «{figure}»',
-  'replay.why.return': 'el juego básico no tiene abad que recuperar',
   'lobby.leave': 'Dejar mi asiento',
   'lobby.left': 'Has dejado tu asiento: ahora miras esta partida.',
   'lobby.kick': 'Quitar',

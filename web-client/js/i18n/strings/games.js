@@ -97,7 +97,6 @@ export const en = {
   'replay.why.no_meeple_left': 'the player had no meeple left',
   'replay.why.occupied': 'that feature already holds a meeple',
   'replay.why.figure': 'the base game has no figure "{figure}"',
-  'replay.why.return': 'the base game has no abbot to take back',
 
   'lobby.leave': 'Leave my seat',
   'lobby.left': 'You left your seat: you are watching this game now.',
@@ -237,7 +236,6 @@ export const ja = {
   'replay.why.no_meeple_left': 'ミープルが残っていませんでした',
   'replay.why.occupied': 'その場所にはすでにミープルがいます',
   'replay.why.figure': '基本ゲームにコマ「{figure}」はありません',
-  'replay.why.return': '基本ゲームに戻す修道院長はいません',
 
   'lobby.leave': '席を離れる',
   'lobby.left': '席を離れました。観戦しています。',
@@ -377,7 +375,6 @@ export const fr = {
   'replay.why.no_meeple_left': 'le joueur n’avait plus de meeple',
   'replay.why.occupied': 'cet élément porte déjà un meeple',
   'replay.why.figure': 'le jeu de base n’a pas de pion « {figure} »',
-  'replay.why.return': 'le jeu de base n’a pas d’abbé à reprendre',
 
   'lobby.leave': 'Quitter ma place',
   'lobby.left': 'Vous avez quitté votre place : vous regardez la partie.',
