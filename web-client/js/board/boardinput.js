@@ -137,7 +137,7 @@ export function bindBoardInput(board) {
     }
     if (ev.key !== 'Enter' && ev.key !== ' ') return;
     const target = targetOf(t);
-    // Enter on the tile being placed confirms it (keys.js); Space turns it.
+    // Enter on the tile being placed confirms it (turn/keyboard.js); Space turns it.
     if (!target || (target.ghost && ev.key === 'Enter')) return;
     dispatch(board, target);
     ev.preventDefault();

@@ -1,6 +1,6 @@
 // The game log in words: turns the server's events into lines a player reads ("Chloé
 // extended their city (4 tiles)", "Bruno closed a road: +3"), with the cells each line
-// is about. Pure: the text itself comes from i18n.js in ui.js.
+// is about. Pure: the text itself comes from i18n.js in room/log.js.
 //
 // A line is {type, id, seat?, tile?, rotation?, cells: [[x, y]...], ...}:
 //   started | discarded {seat, tile} | game_over {winners}

@@ -1,7 +1,7 @@
 // A game record replayed step by step in the browser, with no server state: step k shows
 // the game after its first k moves (0: only the start tile), as a public state of the same
 // shape as the server's (docs/protocol.md), so the board, the players panel and the
-// log draw it with the code the live room uses. The rules are ./rules.js (via record.js).
+// log draw it with the code the live room uses. The rules are game/rules.js (via game/record.js).
 // Pure: no DOM, so node tests it.
 
 import { Game, TILES } from '../game/rules.js';

@@ -1,5 +1,5 @@
 // DOM rendering of the panels: players, bag, banner, chat (the log is log.js, the end
-// screen endscreen.js, the lobby card lobby.js).
+// screen endscreen.js, the lobby card lobby/lobby-card.js).
 // Names and chat are user text: they only ever go into the page through textContent.
 
 import { t, getLanguage } from '../i18n/i18n.js';

@@ -248,7 +248,7 @@ export class RoomPage {
     $('btn-cancel').addEventListener('click', () => this.cancelDraft());
     $('btn-confirm').addEventListener('click', () => this.confirmDraft());
     // A button clicked with the mouse or a finger gives the focus back, so that Enter then
-    // confirms (keys.js); one reached by the keyboard keeps it and Enter presses it.
+    // confirms (turn/keyboard.js); one reached by the keyboard keeps it and Enter presses it.
     $('action-bar').addEventListener('click', (ev) => {
       const btn = ev.target instanceof Element ? ev.target.closest('button') : null;
       if (btn && ev.detail > 0) btn.blur();

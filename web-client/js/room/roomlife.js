@@ -119,7 +119,7 @@ export class RoomLife {
     return err;
   }
 
-  /** What the lobby card needs from lobby life (see lobby.js's renderLobby). */
+  /** What the lobby card needs from lobby life (see lobby/lobby-card.js's renderLobby). */
   lobbyOptions(state) {
     const rematch = session.get(KEYS.rematchFrom(this.room));
     return {

@@ -85,7 +85,7 @@ export function draftView(d, store) {
   const entry = entryOf(d);
   return {
     x: d.x, y: d.y, tile: state.turn.tile, rotation: entry.rotation,
-    spots: d.pending ? (d.meeple ? [d.meeple] : []) : visibleSpots(entry, d, entrySpots(entry)), // the picked figure's (picker.js)
+    spots: d.pending ? (d.meeple ? [d.meeple] : []) : visibleSpots(entry, d, entrySpots(entry)), // the picked figure's (game/figure-picker.js)
     meeple: d.meeple,
     color: playerBySeat(state, store.seat)?.color ?? 'black',
   };

@@ -1,4 +1,4 @@
-// The figure picker in the action bar (picker.js): one button per figure the prepared
+// The figure picker in the action bar (game/figure-picker.js): one button per figure the prepared
 // placement offers, each with the figure drawn in the player's colour and its name and
 // number of places in words; the picked one is pressed (aria-pressed). Tab reaches them,
 // Enter or Space picks; arrows move between them.
