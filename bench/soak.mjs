@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { applyPatch, deepEqual } from '../web-client/js/patch.js';
+import { applyPatch, deepEqual } from '../web-client/js/game/patch.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const opt = { rooms: 200, duration: 600, kills: 5, server: 'build/carcassonne-server', seed: 1, 'max-rss-mb': 1024,

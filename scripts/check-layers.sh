@@ -78,4 +78,29 @@ if [[ $bad -ne 0 ]]; then
   echo "check-layers: JSON written or parsed in a way that can throw on bytes from the network"
   exit 1
 fi
-echo "check-layers: core, protocol and server include nothing above them, and write and parse JSON without throwing"
+# The web client (docs/architecture.md, "The web client"): base code reaches the expansions
+# through expansions/registry.js only and names none of them (an expansion is a folder and
+# one line in expansions/index.js); an expansion's modules import only the base modules that
+# read the registry when called, never while loading (i18n/, platform/, tiles/meeple-art.js),
+# so that the import cycle through the registry never reads a module half loaded.
+js=web-client/js
+names='river|abbot|garden|cathedral|\binns?\b|big meeple|\bbig\b|trader|builder|goods|\bpig\b|\bwine\b|\bgrain\b|\bcloth\b'
+while IFS= read -r hit; do
+  report "${hit%%:*}" "$(cut -d: -f2 <<<"$hit")" "$(cut -d: -f3- <<<"$hit" | sed 's/^[[:space:]]*//')" \
+    "base code imports expansions/registry.js only"
+done < <(grep -rn --include='*.js' -E "^(import|export) .*from '[./]*expansions/" "$js" web-client/app.js |
+         grep -v "^$js/expansions/" | grep -v "expansions/registry.js'")
+while IFS= read -r hit; do
+  report "${hit%%:*}" "$(cut -d: -f2 <<<"$hit")" "$(cut -d: -f3- <<<"$hit" | sed 's/^[[:space:]]*//')" \
+    "base code names no expansion, figure or token"
+done < <(grep -rniE --include='*.js' "$names" "$js" web-client/app.js | grep -v "^$js/expansions/" | grep -v "^$js/i18n/strings/")
+while IFS= read -r hit; do
+  report "${hit%%:*}" "$(cut -d: -f2 <<<"$hit")" "$(cut -d: -f3- <<<"$hit" | sed 's/^[[:space:]]*//')" \
+    "an expansion imports only i18n/, platform/ and tiles/meeple-art.js from base code"
+done < <(grep -rn --include='*.js' -E "^import .*from '\.\./\.\./" "$js/expansions" |
+         grep -vE "from '\.\./\.\./(i18n/i18n|platform/[a-z-]+|tiles/meeple-art)\.js'")
+if [[ $bad -ne 0 ]]; then
+  echo "check-layers: the web client's base code and its expansions reach each other outside expansions/registry.js"
+  exit 1
+fi
+echo "check-layers: core, protocol and server include nothing above them, and write and parse JSON without throwing; the web client's base code reaches the expansions through their registry only"

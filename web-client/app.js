@@ -1,15 +1,15 @@
 // The web client's entry point: the language, the tile catalog, and the page the URL
 // asks for (js/routes.js). Each page is its own module.
 
-import { t } from './js/i18n.js';
-import { fetchCatalog } from './js/catalog.js';
-import { defsMarkup } from './js/tileart.js';
-import { tileShapes } from './js/geometry.js';
-import { parseRoute } from './js/routes.js';
-import { $, toast, setupLanguage } from './js/page.js';
-import { showHome, returnHome } from './js/home.js';
-import { RoomPage } from './js/room.js';
-import { ReplayPage } from './js/replayview.js';
+import { t } from './js/i18n/i18n.js';
+import { fetchCatalog } from './js/tiles/tile-catalog.js';
+import { defsMarkup } from './js/tiles/tileart.js';
+import { tileShapes } from './js/tiles/geometry.js';
+import { parseRoute } from './js/pages/routes.js';
+import { $, toast, setupLanguage } from './js/pages/page.js';
+import { showHome, returnHome } from './js/home/home.js';
+import { RoomPage } from './js/room/room.js';
+import { ReplayPage } from './js/replay/replayview.js';
 
 let page = null; // the page shown, told when the language changes
 

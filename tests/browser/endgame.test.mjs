@@ -86,7 +86,7 @@ test('the end dialog fits at 1280x800 and 390x844 in en, fr and ja, with every t
         // The longest winners line: all five share the victory (a random game may end in a
         // tie); the dialog, drawn by the page's own renderEnd, still fits.
         const tie = await page.evaluate(async () => {
-          const { renderEnd } = await import('/js/endscreen.js');
+          const { renderEnd } = await import('/js/end/endscreen.js');
           const s = window.__carc.store.state;
           renderEnd(document.getElementById('end-modal'), { ...s, result: { ...s.result, winners: s.players.map((p) => p.seat) } }, s.seat);
           return document.querySelectorAll('[data-testid="winners"] .pname').length;

@@ -13,7 +13,7 @@
  */
 export async function playOverProtocol(page, { names = ['Ann', 'Ben'], tokens = null, moves = Infinity, seed = 1, room = null, untilBagEmpty = false } = {}) {
   return page.evaluate(async ({ names, tokens, moves, seed, room, untilBagEmpty }) => {
-    const { initialStore, reduce } = await import('/js/state.js');
+    const { initialStore, reduce } = await import('/js/game/state.js');
     if (!room) {
       const res = await fetch('/api/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
       room = (await res.json()).room;
@@ -111,7 +111,7 @@ export function comparableEvents(events) {
  */
 export async function seatOverProtocol(page, room, name) {
   return page.evaluate(async ({ room, name }) => {
-    const { initialStore, reduce } = await import('/js/state.js');
+    const { initialStore, reduce } = await import('/js/game/state.js');
     const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/${room}`);
     const c = { ws, store: initialStore(), token: null, sentFor: -1 };
     (window.__protocolSeats ??= []).push(c);

@@ -35,8 +35,8 @@ const SEED = process.env.CARC_SIX_SEED || '1';
 // and which kinds each meeple port claims (the page's own feature map over the public board).
 function entryFacts(page) {
   return page.evaluate(async () => {
-    const { FeatureMap } = await import('/js/features.js');
-    const { featureAt } = await import('/js/geometry.js');
+    const { FeatureMap } = await import('/js/game/features.js');
+    const { featureAt } = await import('/js/tiles/geometry.js');
     const p = window.__carc;
     const s = p.store.state;
     const seat = p.store.seat;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { shotDir, setUp, showingServerLog } from './helpers.mjs';
 import { playOverProtocol, comparableEvents } from './games-helpers.mjs';
 import { randomGame } from '../reference/random-game.mjs';
-import { replay as referenceReplay } from '../../web-client/js/record.js';
+import { replay as referenceReplay } from '../../web-client/js/game/record.js';
 
 const board = '[data-testid="replay-board"]';
 const atStep = (k) => `${board}[data-move="${k}"]`;

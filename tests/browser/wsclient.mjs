@@ -1,11 +1,11 @@
 // A small WebSocket client for the tests (Node 20 has none built in): RFC 6455 text frames
 // over a plain TCP connection, enough to play games against the real server from node.
 // It keeps the room's state by applying the server's JSON patches with the client's own
-// applier (web-client/js/patch.js), exactly as the page does.
+// applier (web-client/js/game/patch.js), exactly as the page does.
 
 import http from 'node:http';
 import crypto from 'node:crypto';
-import { applyPatch } from '../../web-client/js/patch.js';
+import { applyPatch } from '../../web-client/js/game/patch.js';
 
 export class WsClient {
   static connect(base, room) {

@@ -64,8 +64,8 @@ test('"Your games" on a second browser through the transfer link, in the turn-ba
     const theirs = await turnBasedGame(A, { annMoves: false });  // Ben's turn
     // This browser holds Ann's seats, as the room page keeps them, and shows them to its key.
     await A.evaluate(async (games) => {
-      const { attachSeat } = await import('/js/playerkey.js');
-      const { local } = await import('/js/storage.js');
+      const { attachSeat } = await import('/js/platform/playerkey.js');
+      const { local } = await import('/js/platform/storage.js');
       let t = 1;
       for (const g of games) {
         localStorage.setItem(`carc.token.${g.room}`, g.token);

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyPatch } from '../../web-client/js/patch.js';
+import { applyPatch } from '../../web-client/js/game/patch.js';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const buildDir = path.resolve(repo, process.env.CARC_BUILD_DIR ?? 'build');

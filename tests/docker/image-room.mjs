@@ -2,7 +2,7 @@
 // against the image): create a room, two players join, the host starts, the player to
 // move places a tile, and both see it on the board. Usage: node image-room.mjs PORT
 import WebSocket from 'ws';
-import { applyPatch } from '../../web-client/js/patch.js';
+import { applyPatch } from '../../web-client/js/game/patch.js';
 
 const port = Number(process.argv[2] ?? 8080);
 const base = `127.0.0.1:${port}`;

@@ -1,5 +1,5 @@
 // Cross-checks the C++ engine (through the `carcassonne` CLI) against the independent
-// reference implementation in web-client/js/rules.js and record.js:
+// reference implementation in web-client/js/game/rules.js and record.js:
 //  - thousands of seeded random games: the reference replay of each record must give the
 //    CLI's embedded result (scores after every move, final scores, supply, winners, the
 //    scoring breakdown, and the events a client shows: each placement, discard and scored
@@ -21,8 +21,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Game } from '../../web-client/js/rules.js';
-import { legalPlacementCount, replay } from '../../web-client/js/record.js';
+import { Game } from '../../web-client/js/game/rules.js';
+import { legalPlacementCount, replay } from '../../web-client/js/game/record.js';
 import { PORTS, legalMeeplePorts, randomGame as referenceGame, rng as lcg } from './random-game.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -267,7 +267,7 @@ test('the records in tests/core/data: the reference gives what they expect, the 
     const record = JSON.parse(readFileSync(join(dir, f), 'utf8'));
     const ref = replay(record);
     if (Array.isArray(record.expansions) && record.expansions.length) {
-      // The reference is the base game (web-client/js/rules.js, docs/expansions.md): it
+      // The reference is the base game (web-client/js/game/rules.js, docs/expansions.md): it
       // refuses a record with expansions; the engine is held to the record's own expectation.
       // A record refused as a whole for its player count (7 players, even with the inns) may be refused
       // for that first.

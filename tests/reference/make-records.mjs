@@ -11,8 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Game, TILES } from '../../web-client/js/rules.js';
-import { replay } from '../../web-client/js/record.js';
+import { Game, TILES } from '../../web-client/js/game/rules.js';
+import { replay } from '../../web-client/js/game/record.js';
 import { LETTERS, bagWithout, randomMove, rng } from './random-game.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'core', 'data');

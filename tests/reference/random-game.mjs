@@ -1,7 +1,7 @@
 // Random games played by the reference implementation alone (its own legal moves, its own
 // discards), so the engine can be checked in the other direction too: a record the reference
 // considers legal must replay in the engine to the same result.
-import { Game, TILES, reasonText } from '../../web-client/js/rules.js';
+import { Game, TILES, reasonText } from '../../web-client/js/game/rules.js';
 
 export const PORTS = ['N', 'E', 'S', 'W', 'NL', 'NR', 'EL', 'ER', 'SL', 'SR', 'WL', 'WR', 'C'];
 export const LETTERS = Object.keys(TILES);

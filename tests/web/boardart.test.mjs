@@ -1,8 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard, legalMarkup } from '../../web-client/js/boardart.js';
-import { spotLayout } from '../../web-client/js/spots.js';
+import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard, legalMarkup } from '../../web-client/js/board/boardart.js';
+import { spotLayout } from '../../web-client/js/board/spots.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
 const tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));

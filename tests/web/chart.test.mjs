@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { scoreSeries, chartLayout } from '../../web-client/js/chart.js';
+import { scoreSeries, chartLayout } from '../../web-client/js/end/chart.js';
 
 const events = [
   { id: 0, type: 'started' },

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { clockOffset, remainingMs, formatClock, crossed, trackAway, awayFor, presence, TurnTicker } from '../../web-client/js/clock.js';
+import { clockOffset, remainingMs, formatClock, crossed, trackAway, awayFor, presence, TurnTicker } from '../../web-client/js/game/clock.js';
 
 test('clock: offset, remaining time, format and the 10-second warning', () => {
   const off = clockOffset(10_000, 9_000);

@@ -2,8 +2,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   turnKey, startDraft, rotateDraft, toggleMeeple, withoutMeeple, markPending, keepDraft, stepTarget, draftView, playMessage, canRotate, cycleMeeple,
-} from '../../web-client/js/draft.js';
-import { legalCells } from '../../web-client/js/state.js';
+} from '../../web-client/js/turn/draft.js';
+import { legalCells } from '../../web-client/js/game/state.js';
 
 const playing = (turn = {}) => ({
   room: 'abcdefghijk', phase: 'playing',
@@ -123,7 +123,7 @@ test('the meeple key cycles through the spots of the rotation, then none', () =>
 });
 
 test('an unsent placement is kept for a reload and comes back on the same turn only, if the board allows it', async () => {
-  const { savedDraft, restoreDraft, startDraft, markPending } = await import('../../web-client/js/draft.js');
+  const { savedDraft, restoreDraft, startDraft, markPending } = await import('../../web-client/js/turn/draft.js');
   const legal = [{ x: 1, y: 0, rotation: 0, meeples: ['E'] }, { x: 1, y: 0, rotation: 90, meeples: ['N', 'S'] }];
   const state = { phase: 'playing', turn: { number: 4, seat: 0, tile: 'D', legal } };
   const d = { ...startDraft(state, 1, 0), idx: 1, meeple: 'S' };

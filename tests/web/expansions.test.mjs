@@ -6,20 +6,20 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cleanCatalog } from '../../web-client/js/catalog.js';
-import { tileShapes, meepleAnchor, rotatePort, distToPolyline } from '../../web-client/js/geometry.js';
-import { tileBodyMarkup } from '../../web-client/js/tileart.js';
-import { RIVER_HALF_WIDTH } from '../../web-client/js/expansions/river-geometry.js';
-import { entrySpots, entryReturn, playFields, parseSpot, choiceFits, spotFigures, spotChoice } from '../../web-client/js/expansions/abbot.js';
-import { describeSpots, closestPair } from '../../web-client/js/spots.js';
-import { expansionsOf, toggleMessage, localGameCatalog } from '../../web-client/js/expansions/catalog.js';
-import { breakdownKinds } from '../../web-client/js/expansions/breakdown.js';
-import { startDraft, toggleMeeple, rotateDraft, cycleMeeple, playMessage, draftView } from '../../web-client/js/draft.js';
-import { FeatureMap } from '../../web-client/js/features.js';
-import { narrate } from '../../web-client/js/narrate.js';
-import { buildReplay, problemText } from '../../web-client/js/replay.js';
-import { cleanBoard, validPlacement, draftMarkup } from '../../web-client/js/boardart.js';
-import { setLanguage } from '../../web-client/js/i18n.js';
+import { cleanCatalog } from '../../web-client/js/tiles/tile-catalog.js';
+import { tileShapes, meepleAnchor, rotatePort, distToPolyline } from '../../web-client/js/tiles/geometry.js';
+import { tileBodyMarkup } from '../../web-client/js/tiles/tileart.js';
+import { RIVER_HALF_WIDTH } from '../../web-client/js/expansions/river/geometry.js';
+import { entrySpots, entryReturn, playFields, parseSpot, choiceFits, spotFigures, spotChoice } from '../../web-client/js/game/figure-spots.js';
+import { describeSpots, closestPair } from '../../web-client/js/board/spots.js';
+import { expansionsOf, toggleMessage, localGameCatalog } from '../../web-client/js/tiles/game-tiles.js';
+import { breakdownKinds } from '../../web-client/js/end/breakdown.js';
+import { startDraft, toggleMeeple, rotateDraft, cycleMeeple, playMessage, draftView } from '../../web-client/js/turn/draft.js';
+import { FeatureMap } from '../../web-client/js/game/features.js';
+import { narrate } from '../../web-client/js/game/narrate.js';
+import { buildReplay, problemText } from '../../web-client/js/replay/replay.js';
+import { cleanBoard, validPlacement, draftMarkup } from '../../web-client/js/board/boardart.js';
+import { setLanguage } from '../../web-client/js/i18n/i18n.js';
 
 const load = (name) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 const game = cleanCatalog(load('tiles-river-abbot.json'));
@@ -210,7 +210,7 @@ test('expansion records: the browser\'s base rules refuse them with a clear word
 });
 
 test('a room\'s expansion game replays from its events: figures, the take-back, scores, the bag', async () => {
-  const { replayFromState } = await import('../../web-client/js/expansions/event-replay.js');
+  const { replayFromState } = await import('../../web-client/js/replay/event-replay.js');
   const ex = data('abbot_worked_example.json');
   const events = [{ id: 0, type: 'started' }];
   ex.moves.forEach((m, i) => {
@@ -243,7 +243,7 @@ test('a room\'s expansion game replays from its events: figures, the take-back, 
 });
 
 test('a record file with expansions: the server\'s replay turned into steps; its refusal named', async () => {
-  const { expansionReplay } = await import('../../web-client/js/expansions/replay-server.js');
+  const { expansionReplay } = await import('../../web-client/js/replay/server-replay.js');
   const record = data('abbot_worked_example.json');
   const answers = { '/api/replay': load('replay-abbot-example.json'), '/api/tiles?expansions=abbot': load('tiles-abbot.json') };
   const calls = [];

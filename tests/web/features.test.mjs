@@ -1,13 +1,13 @@
-// The client's feature map (web-client/js/features.js) and log narration (narrate.js),
-// checked against the independent reference rules (web-client/js/rules.js): the features the
+// The client's feature map (web-client/js/game/features.js) and log narration (narrate.js),
+// checked against the independent reference rules (web-client/js/game/rules.js): the features the
 // map sees completed, scored as docs/rules.md says, give the reference's score after every move.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { FeatureMap, acrossPort } from '../../web-client/js/features.js';
-import { narrate, finalScorings } from '../../web-client/js/narrate.js';
-import { Game } from '../../web-client/js/rules.js';
+import { FeatureMap, acrossPort } from '../../web-client/js/game/features.js';
+import { narrate, finalScorings } from '../../web-client/js/game/narrate.js';
+import { Game } from '../../web-client/js/game/rules.js';
 import { randomGame } from '../reference/random-game.mjs';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { safeStorage, KEYS } from '../../web-client/js/storage.js';
-import { knownGames, rememberGame, forgetGame, describeGame, nextSeat } from '../../web-client/js/games.js';
+import { safeStorage, KEYS } from '../../web-client/js/platform/storage.js';
+import { knownGames, rememberGame, forgetGame, describeGame, nextSeat } from '../../web-client/js/home/games.js';
 import { randomGame } from '../reference/random-game.mjs';
 
 function memory() {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   rotatePort, unrotatePort, rotatePoint, rotatedSides, tileShapes, meepleAnchor, featureAt, pennantPoints, pointInPolygon,
   distToPolyline, ROTATIONS, HALVES, SIDES,
-} from '../../web-client/js/geometry.js';
+} from '../../web-client/js/tiles/geometry.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
 const byLetter = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));

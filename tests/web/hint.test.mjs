@@ -3,9 +3,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { moveGhost, canAskHint, hintForTurn } from '../../web-client/js/hint.js';
-import { roomKeyAction } from '../../web-client/js/keys.js';
-import { DICTS } from '../../web-client/js/i18n.js';
+import { moveGhost, canAskHint, hintForTurn } from '../../web-client/js/turn/hint.js';
+import { roomKeyAction } from '../../web-client/js/turn/keyboard.js';
+import { DICTS } from '../../web-client/js/i18n/i18n.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
 const tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));
@@ -57,7 +57,7 @@ test('every language has the hint strings', () => {
 });
 
 test('a click on the hint takes its move: its cell, its rotation and its figure', async () => {
-  const { hintDraft } = await import('../../web-client/js/hint.js');
+  const { hintDraft } = await import('../../web-client/js/turn/hint.js');
   const legal = [
     { x: 0, y: -1, rotation: 0, meeples: [] }, { x: 0, y: -1, rotation: 180, meeples: ['S'] }, { x: 1, y: 0, rotation: 90, meeples: ['E'] },
   ];
@@ -71,8 +71,8 @@ test('a click on the hint takes its move: its cell, its rotation and its figure'
 });
 
 test('why a move: the points it completes for its player, what its figure claims, what it makes bigger', async () => {
-  const { moveGains, reasonText, pointsNow } = await import('../../web-client/js/why.js');
-  const { setLanguage } = await import('../../web-client/js/i18n.js');
+  const { moveGains, reasonText, pointsNow } = await import('../../web-client/js/turn/why.js');
+  const { setLanguage } = await import('../../web-client/js/i18n/i18n.js');
   setLanguage('en');
   // Seat 0's meeple in the start tile's city; E turned to face it closes a 2-tile city: 4.
   const mine = { board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: { at: 'N', seat: 0 } }] };

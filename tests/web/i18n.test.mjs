@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { DICTS, LANGUAGES, t, pickLanguage, errorText, joinNames, listParts, playerName } from '../../web-client/js/i18n.js';
+import { DICTS, LANGUAGES, t, pickLanguage, errorText, joinNames, listParts, playerName } from '../../web-client/js/i18n/i18n.js';
 
 test('every language has every English key', () => {
   for (const [lang, dict] of Object.entries(DICTS)) {

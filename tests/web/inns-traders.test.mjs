@@ -6,22 +6,22 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { cleanCatalog } from '../../web-client/js/catalog.js';
-import { tileShapes, meepleAnchor, pointInPolygon, distToPolyline } from '../../web-client/js/geometry.js';
-import { tileMarks, markPoints } from '../../web-client/js/expansions/marks.js';
-import { tileOverlayMarkup, PLAYER_COLORS, SEAT_COLORS } from '../../web-client/js/tileart.js';
-import { specialFigureMarkup, SPECIAL_FIGURES } from '../../web-client/js/expansions/figures-art.js';
-import { figureMarkup, entrySpots, parseSpot, playFields } from '../../web-client/js/expansions/abbot.js';
-import { pickerMode, pickerFigures, pickedFigure, visibleSpots, pickFigure } from '../../web-client/js/expansions/picker.js';
-import { startDraft, toggleMeeple, rotateDraft, cycleMeeple, playMessage, draftView } from '../../web-client/js/draft.js';
-import { isExtra, extraKey, extraAnnouncement } from '../../web-client/js/expansions/extra.js';
-import { breakdownKinds, splitText } from '../../web-client/js/expansions/breakdown.js';
-import { expansionLine, goodsWords } from '../../web-client/js/expansions/trader-log.js';
-import { narrate } from '../../web-client/js/narrate.js';
-import { FeatureMap } from '../../web-client/js/features.js';
-import { projectSpots, tileWords } from '../../web-client/js/spots.js';
-import { expansionsOf, toggleMessage } from '../../web-client/js/expansions/catalog.js';
-import { setLanguage, t } from '../../web-client/js/i18n.js';
+import { cleanCatalog } from '../../web-client/js/tiles/tile-catalog.js';
+import { tileShapes, meepleAnchor, pointInPolygon, distToPolyline } from '../../web-client/js/tiles/geometry.js';
+import { tileMarks, markPoints } from '../../web-client/js/tiles/marks.js';
+import { tileOverlayMarkup, PLAYER_COLORS, SEAT_COLORS } from '../../web-client/js/tiles/tileart.js';
+import { specialFigureMarkup, SPECIAL_FIGURES } from '../../web-client/js/tiles/figures-art.js';
+import { figureMarkup, entrySpots, parseSpot, playFields } from '../../web-client/js/game/figure-spots.js';
+import { pickerMode, pickerFigures, pickedFigure, visibleSpots, pickFigure } from '../../web-client/js/game/figure-picker.js';
+import { startDraft, toggleMeeple, rotateDraft, cycleMeeple, playMessage, draftView } from '../../web-client/js/turn/draft.js';
+import { isExtra, extraKey, extraAnnouncement } from '../../web-client/js/turn/extra-turn.js';
+import { breakdownKinds, splitText } from '../../web-client/js/end/breakdown.js';
+import { expansionLine, goodsWords } from '../../web-client/js/expansions/traders/log.js';
+import { narrate } from '../../web-client/js/game/narrate.js';
+import { FeatureMap } from '../../web-client/js/game/features.js';
+import { projectSpots, tileWords } from '../../web-client/js/board/spots.js';
+import { expansionsOf, toggleMessage } from '../../web-client/js/tiles/game-tiles.js';
+import { setLanguage, t } from '../../web-client/js/i18n/i18n.js';
 
 const four = cleanCatalog(JSON.parse(readFileSync(new URL('./fixtures/tiles-four.json', import.meta.url))));
 const tileOf = (id) => four.tiles[id];
@@ -247,7 +247,7 @@ test('the end screen: inns, cathedrals, pigs and goods as their own columns; the
 });
 
 test('the lobby: six seats with inns (five without), and inns stays ticked while six are seated', async () => {
-  const { lobbyControls, maxSeats } = await import('../../web-client/js/lobbylife.js');
+  const { lobbyControls, maxSeats } = await import('../../web-client/js/lobby/lobbylife.js');
   const seat = (i) => ({ seat: i, name: `P${i}`, color: 'red', host: i === 0, bot: i ? 'easy' : null });
   const lobby = (n, expansions) => ({ phase: 'lobby', players: Array.from({ length: n }, (_, i) => seat(i)), settings: { expansions } });
   assert.equal(maxSeats(lobby(2, [])), 5);
@@ -258,7 +258,7 @@ test('the lobby: six seats with inns (five without), and inns stays ticked while
 });
 
 test('the score chart counts a pig\'s bonus and the goods majorities', async () => {
-  const { scoreSeries } = await import('../../web-client/js/chart.js');
+  const { scoreSeries } = await import('../../web-client/js/end/chart.js');
   const events = [
     { type: 'placed', turn: 1, seat: 0 }, { type: 'placed', turn: 2, seat: 1 },
     { type: 'scored', turn: 2, kind: 'road', end: false, points: 4, seats: [0], inn: true },
@@ -271,14 +271,14 @@ test('the score chart counts a pig\'s bonus and the goods majorities', async () 
 });
 
 test('a hint or a better move with a builder or pig is drawn with that figure', async () => {
-  const { moveGhost } = await import('../../web-client/js/hint.js');
+  const { moveGhost } = await import('../../web-client/js/turn/hint.js');
   const g = moveGhost({ x: 1, y: 0, rotation: 0, meeple: 'N', figure: 'builder' }, 'T21', four.tiles.T21, 'pink', '');
   assert.equal(g.meeple, 'builder:N');
   assert.equal(g.spots[0].figure, 'builder');
 });
 
 test('a room\'s traders game replays from its events with goods and the special figures in supply', async () => {
-  const { replayFromState } = await import('../../web-client/js/expansions/event-replay.js');
+  const { replayFromState } = await import('../../web-client/js/replay/event-replay.js');
   const ev = (o) => ({ type: 'placed', ...o });
   const events = [
     { id: 0, type: 'started' },
@@ -302,7 +302,7 @@ test('a room\'s traders game replays from its events with goods and the special 
 });
 
 test('an unfinished cathedral city or inn road is read in its own column: Cities 0, not +15 and -15', async () => {
-  const { cellParts } = await import('../../web-client/js/expansions/breakdown.js');
+  const { cellParts } = await import('../../web-client/js/end/breakdown.js');
   // The server: a plain city at the end (+15), taken back under the cathedral (-15); a
   // finished cathedral city during the game (+6 beside its 12 city points).
   const row = { game: { road: 4, city: 12, inn: 4, cathedral: 6 }, end: { road: 3, city: 15, inn: -3, cathedral: -15 }, total: 26 };

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { roomKeyAction } from '../../web-client/js/keys.js';
+import { roomKeyAction } from '../../web-client/js/turn/keyboard.js';
 
 const key = (k, extra = {}) => ({ key: k, tag: 'BODY', onBody: true, ...extra });
 const idle = { hasDraft: false, myTurn: true };

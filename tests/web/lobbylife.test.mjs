@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   seatChange, hostChange, lobbyControls, freeSeatMessage, clockChoices, settingsMessage, durationParts, rematchOffer, soloStep, soloPlan, soloText, soloRematchReady,
   TURN_CHOICES, AWAY_CHOICES,
-} from '../../web-client/js/lobbylife.js';
+} from '../../web-client/js/lobby/lobbylife.js';
 
 const player = (seat, name, extra = {}) => ({ seat, name, color: 'red', score: 0, meeples: 7, connected: true, tile: null, host: false, bot: null, away: false, ...extra });
 const lobby = (players, extra = {}) => ({ room: 'r', phase: 'lobby', players, settings: { turn_seconds: null, away_seconds: 60 }, rematch: null, ...extra });
@@ -104,7 +104,7 @@ test('a game against the computer with several computer players of a level, and 
 });
 
 test('the start page\'s expansions and pace: kept as text, sent once by the host, done when the room has them', async () => {
-  const { setupText, setupPlan, setupStep, soloPlan, soloStep } = await import('../../web-client/js/lobbylife.js');
+  const { setupText, setupPlan, setupStep, soloPlan, soloStep } = await import('../../web-client/js/lobby/lobbylife.js');
   assert.equal(setupText({ expansions: [], pace: 'live' }), null, 'a base game played live: nothing to set');
   assert.equal(setupText({ expansions: ['inns', 'river', 'nope'], pace: 'live' }), 'river,inns|live');
   assert.deepEqual(setupPlan('river,inns|turn_based'), { expansions: ['river', 'inns'], pace: 'turn_based' });
@@ -123,8 +123,8 @@ test('the start page\'s expansions and pace: kept as text, sent once by the host
 });
 
 test('a turn-based room\'s bank and increment: choices with the current value, never "no limit", in range only', async () => {
-  const { clockChoices, settingsMessage, BANK_CHOICES } = await import('../../web-client/js/lobbylife.js');
-  const { bankParts } = await import('../../web-client/js/clock.js');
+  const { clockChoices, settingsMessage, BANK_CHOICES } = await import('../../web-client/js/lobby/lobbylife.js');
+  const { bankParts } = await import('../../web-client/js/game/clock.js');
   assert.deepEqual(clockChoices('bank_seconds', 259200), BANK_CHOICES);
   assert.ok(clockChoices('bank_seconds', 7200).includes(7200) && !clockChoices('bank_seconds', 7200).includes(null), 'a current value of its own, no null');
   assert.deepEqual(settingsMessage('bank_seconds', 432000), { type: 'settings', bank_seconds: 432000 });

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffDelay, wsUrl } from '../../web-client/js/net.js';
+import { backoffDelay, wsUrl } from '../../web-client/js/platform/net.js';
 
 test('the WebSocket URL follows the page: ws for http, wss for https, same host', () => {
   assert.equal(wsUrl({ protocol: 'http:', host: 'localhost:8080' }, 'abc_DEF-123'), 'ws://localhost:8080/ws/abc_DEF-123');

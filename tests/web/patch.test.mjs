@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch, PatchError, parsePointer, getAt } from '../../web-client/js/patch.js';
+import { applyPatch, PatchError, parsePointer, getAt } from '../../web-client/js/game/patch.js';
 
 test('pointer parsing and escaping (RFC 6901)', () => {
   assert.deepEqual(parsePointer(''), []);

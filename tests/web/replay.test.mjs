@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildReplay, readRecordText, clampStep, stepForKey, stepEvents, problemText } from '../../web-client/js/replay.js';
-import { replay } from '../../web-client/js/record.js';
+import { buildReplay, readRecordText, clampStep, stepForKey, stepEvents, problemText } from '../../web-client/js/replay/replay.js';
+import { replay } from '../../web-client/js/game/record.js';
 import { randomGame } from '../reference/random-game.mjs';
 
 const data = join(dirname(fileURLToPath(import.meta.url)), '..', 'core', 'data');
@@ -172,7 +172,7 @@ test('problems in words: the move (counted from 1) and the reason, in each langu
 });
 
 test('a record file: its text, and files too large or unreadable', async () => {
-  const { readRecordFile } = await import('../../web-client/js/recordfile.js');
+  const { readRecordFile } = await import('../../web-client/js/replay/recordfile.js');
   const file = (text, size = text.length) => ({ size, text: async () => text });
   assert.deepEqual(await readRecordFile(file('{"players":2,"moves":[]}')), { record: { players: 2, moves: [] } });
   assert.deepEqual(await readRecordFile(file('{', 5 << 20)), { error: { code: 'too_large' } });

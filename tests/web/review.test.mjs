@@ -1,8 +1,8 @@
-// The review's pure parts (web-client/js/review.js): marked moves, jumps between them, the
+// The review's pure parts (web-client/js/replay/review.js): marked moves, jumps between them, the
 // graph's lines per seat and its scale.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entryForStep, markedMoves, stepOfMarked, series, scale } from '../../web-client/js/review.js';
+import { entryForStep, markedMoves, stepOfMarked, series, scale } from '../../web-client/js/replay/review.js';
 
 const analysis = {
   status: 'done',
@@ -49,7 +49,7 @@ test('the graph has one line per seat at its own moves; discards are left out', 
 });
 
 test('the viewer\'s own mistakes, the axis of the graph, the cells a review frames', async () => {
-  const { stepOfMarked, markedMoves, axisTicks, framedCells } = await import('../../web-client/js/review.js');
+  const { stepOfMarked, markedMoves, axisTicks, framedCells } = await import('../../web-client/js/replay/review.js');
   const analysis = {
     status: 'done',
     moves: [

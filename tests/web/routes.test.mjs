@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRoute, moveParam, roomPath, replayPath, inviteUrl } from '../../web-client/js/routes.js';
+import { parseRoute, moveParam, roomPath, replayPath, inviteUrl } from '../../web-client/js/pages/routes.js';
 
 test('pages by path', () => {
   assert.deepEqual(parseRoute('/'), { page: 'home' });

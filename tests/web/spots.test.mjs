@@ -1,9 +1,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { spotLayout, closestPair, projectSpots, spotName, spotPoints, tileWords } from '../../web-client/js/spots.js';
-import { rotatePort } from '../../web-client/js/geometry.js';
-import { setLanguage } from '../../web-client/js/i18n.js';
+import { spotLayout, closestPair, projectSpots, spotName, spotPoints, tileWords } from '../../web-client/js/board/spots.js';
+import { rotatePort } from '../../web-client/js/tiles/geometry.js';
+import { setLanguage } from '../../web-client/js/i18n/i18n.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
 const tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));

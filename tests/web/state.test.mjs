@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { initialStore, reduce, newEvents, isMyTurn, legalAt, legalCells, boardBounds, bagTotal, playerBySeat } from '../../web-client/js/state.js';
+import { initialStore, reduce, newEvents, isMyTurn, legalAt, legalCells, boardBounds, bagTotal, playerBySeat } from '../../web-client/js/game/state.js';
 
 const baseState = () => ({
   room: 'abcdefghijk', phase: 'lobby',

@@ -1,8 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, safeStorage } from '../../web-client/js/storage.js';
-import { cleanCatalog } from '../../web-client/js/catalog.js';
-import { joinMessage } from '../../web-client/js/join.js';
+import { KEYS, safeStorage } from '../../web-client/js/platform/storage.js';
+import { cleanCatalog } from '../../web-client/js/tiles/tile-catalog.js';
+import { joinMessage } from '../../web-client/js/room/join.js';
 
 function memoryArea() {
   const m = new Map();

@@ -1,8 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { orderGames, waitingCount, timeLeft, describeGame } from '../../web-client/js/games.js';
-import { titleFor, faviconFor } from '../../web-client/js/waiting.js';
-import { adoptKeyFromHash, currentKey, KEY_NAME } from '../../web-client/js/playerkey.js';
+import { orderGames, waitingCount, timeLeft, describeGame } from '../../web-client/js/home/games.js';
+import { titleFor, faviconFor } from '../../web-client/js/home/waiting.js';
+import { adoptKeyFromHash, currentKey, KEY_NAME } from '../../web-client/js/platform/playerkey.js';
 
 test('your turn first (nearest deadline first), then the others, then finished', () => {
   const games = ['a', 'b', 'c', 'd', 'e'].map((room) => ({ room }));
@@ -47,7 +47,7 @@ test('the transfer link\'s key is taken from the fragment, which is then dropped
 });
 
 test('the lobby\'s webhook: a message only for an http(s) address of 512 bytes at most and a known format', async () => {
-  const { webhookMessage, HOOK_FORMATS } = await import('../../web-client/js/webhook.js');
+  const { webhookMessage, HOOK_FORMATS } = await import('../../web-client/js/lobby/webhook.js');
   assert.deepEqual(HOOK_FORMATS, ['json', 'discord', 'ntfy']);
   assert.deepEqual(webhookMessage(' https://ntfy.example.org/carc ', 'ntfy'),
     { msg: { type: 'settings', webhook: { url: 'https://ntfy.example.org/carc', format: 'ntfy' } } });
@@ -61,7 +61,7 @@ test('the lobby\'s webhook: a message only for an http(s) address of 512 bytes a
 });
 
 test('"Tell me when it is my turn": offered to a seated player of a turn-based room, then says where it stands', async () => {
-  const { notifyStatus } = await import('../../web-client/js/notify.js');
+  const { notifyStatus } = await import('../../web-client/js/platform/notify.js');
   const base = { seated: true, turnBased: true, available: true, permission: 'default', subscribed: false };
   assert.equal(notifyStatus(base), 'ask');
   assert.equal(notifyStatus({ ...base, turnBased: false }), null, 'a live room: the title and the sound tell');

@@ -2,8 +2,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   fitView, turnView, focusView, nextCell, cellInside, cellRect, safeRect, viewCentreCell, spotScale, SIZES, FIT_MAX_SCALE,
-} from '../../web-client/js/view.js';
-import * as view from '../../web-client/js/view.js';
+} from '../../web-client/js/board/view.js';
+import * as view from '../../web-client/js/board/view.js';
 
 const desktop = { w: 940, h: 640, insets: { right: 56 } };
 const phone = { w: 390, h: 470, insets: { bottom: 56 } };

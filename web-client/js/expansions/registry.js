@@ -1,0 +1,83 @@
+// What the expansions bring, for base code to iterate (docs/web-client-expansions.md). Each
+// expansion's folder describes itself in its index.js (a plain object, below); index.js of
+// this folder lists them. Base code asks here and never names an expansion, a figure or a
+// token: a new expansion is a folder and one line in index.js.
+//
+// An expansion's description (every part optional but `id`):
+//   id            the settings id (docs/expansions.md: settings.expansions)
+//   seats         seats of a lobby with it (more than the base game's five)
+//   tileCopy(id)  the plain tile a copy of it stands for (the catalog: the copy needs both)
+//   figures       [{id, order, picker, strength, markup(x, y, color, opts), icon(color),
+//                   iconBox, chip(player, n)?, chosenKey?, logClaim(li, line, helpers)?}]
+//   featureKinds  {kind: {like?: 'monastery', rank, words, shape?}} the tiles' new features
+//   featureMarks  [{flag, on, perTile}] a mark on a road or city that changes its points
+//   tileMarks(f)  the symbol (#sym-<mark>) a feature shows; tileWords(f) the marks in words
+//   tileDefs()    shared SVG <defs>; tileLayers {under, over}(shapes) a tile's drawing
+//   eventLine(ev), scoredLine(ev, common), logLine(li, line, helpers), lineEvents
+//   endEvents     [{type, kind}] events scored at the end besides `scored`
+//   breakdown     [{kind, label, part?, folds?}] the end screen's columns
+//   tokens        [{name, start(), event}] what a player holds; playerChips(p)
+//   replayFigures the figures a replayed game gives each player when its state has none
+//   actionControls(bar, ctx) the action bar's own controls
+//   strings       {language: {key: text}}
+
+import { EXPANSIONS } from './index.js';
+
+/** The expansions' ids, in the lobby's order. */
+export function expansionIds() {
+  return EXPANSIONS.map((e) => e.id);
+}
+
+/** One expansion's description, or null. */
+export function expansionById(id) {
+  return EXPANSIONS.find((e) => e.id === id) ?? null;
+}
+
+/** Every expansion's list of `part`, one after another. */
+export function listed(part) {
+  return EXPANSIONS.flatMap((e) => e[part] ?? []);
+}
+
+/** Every expansion's function `part` (those that have one). */
+export function hooks(part) {
+  return EXPANSIONS.map((e) => e[part]).filter((f) => typeof f === 'function');
+}
+
+/** The first non-null answer of the expansions' `part`(...args), else null. */
+export function ask(part, ...args) {
+  for (const f of hooks(part)) {
+    const v = f(...args);
+    if (v !== null && v !== undefined && v !== false) return v;
+  }
+  return null;
+}
+
+/** The special figures (not the meeple), in the picker's order. */
+export function figures() {
+  return listed('figures').sort((a, b) => a.order - b.order);
+}
+
+export function figureIds() {
+  return figures().map((f) => f.id);
+}
+
+/** A special figure's description, or null (the meeple, or unknown). */
+export function figureById(id) {
+  return listed('figures').find((f) => f.id === id) ?? null;
+}
+
+/** A feature kind an expansion brings ({like, rank, words, shape}), or null. */
+export function featureKind(kind) {
+  for (const e of EXPANSIONS) if (e.featureKinds?.[kind]) return e.featureKinds[kind];
+  return null;
+}
+
+/** Every feature kind the expansions bring: [[kind, description]]. */
+export function featureKinds() {
+  return EXPANSIONS.flatMap((e) => Object.entries(e.featureKinds ?? {}));
+}
+
+/** Whether a feature scores like a monastery (it and the tiles around it). */
+export function likeMonastery(kind) {
+  return kind === 'monastery' || featureKind(kind)?.like === 'monastery';
+}
