@@ -9,7 +9,7 @@ export const es = {
   'home.namePlaceholder': 'p. ej. Ana',
   'home.create': 'Crear una partida',
   'home.creating': 'Creando…',
-  'home.how1': 'Crea una partida y envía el enlace de invitación a hasta 4 amigos (5 con Posadas y Catedrales).',
+  'home.how1': 'Crea una partida y envía el enlace de invitación a hasta 4 amigos.',
   'home.how2': 'Coloca una loseta por turno y reclama caminos, ciudades, monasterios y campos con tus seguidores.',
   'home.how3': 'Cualquiera con el enlace puede mirar.',
   'home.createFailed': 'No se pudo crear la partida. ¿Está funcionando el servidor?',
