@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 namespace carc::server {
 
@@ -38,7 +40,41 @@ std::string_view client_page(std::string_view rel) {
   return {};
 }
 
+// The links the page's marker stands for: every style sheet, then every module, under js/,
+// in path order (docs/architecture.md, "The web client"). Hidden files and folders are
+// skipped, and so is anything that resolves outside the root.
+std::string module_links(const fs::path& root) {
+  std::vector<std::string> sheets, modules;
+  std::error_code ec;
+  const fs::path js = root / "js";
+  for (fs::recursive_directory_iterator it(js, fs::directory_options::none, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.filename().string().starts_with('.')) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    const std::string rel = "js/" + p.lexically_relative(js).generic_string();
+    if (!safe_relative_path("/" + rel)) continue;
+    if (p.extension() == ".css") sheets.push_back(rel);
+    if (p.extension() == ".js") modules.push_back(rel);
+  }
+  std::sort(sheets.begin(), sheets.end());
+  std::sort(modules.begin(), modules.end());
+  std::string out;
+  for (const auto& f : sheets) out += "<link rel=\"stylesheet\" href=\"/" + f + "\">\n  ";
+  for (const auto& f : modules) out += "<link rel=\"modulepreload\" href=\"/" + f + "\">\n  ";
+  if (!out.empty()) out.resize(out.size() - 3);  // the marker's own line ends it
+  return out;
+}
+
 }  // namespace
+
+std::string with_module_links(std::string html, const fs::path& root) {
+  const auto at = html.find(kModuleLinksMarker);
+  if (at == std::string::npos) return html;
+  return html.replace(at, kModuleLinksMarker.size(), module_links(root));
+}
 
 std::optional<std::string> safe_relative_path(std::string_view target) {
   if (target.empty() || target.front() != '/') return std::nullopt;
@@ -130,6 +166,24 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
     r.cache_control = "public, max-age=300, must-revalidate";
   }
   std::ostringstream etag;
+  if (path.extension() == ".html") {
+    // A page lists the modules that are there now (with_module_links): its tag follows
+    // what it says, not the file's date.
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return status_only(404);
+    std::ostringstream body;
+    body << in.rdbuf();
+    r.body = with_module_links(body.str(), root_);
+    etag << "\"p-" << std::hex << r.body.size() << '-' << std::hash<std::string>{}(r.body) << '"';
+    r.etag = etag.str();
+    if (!if_none_match.empty() && if_none_match == r.etag) {
+      r.body.clear();
+      r.status = 304;
+      return r;
+    }
+    r.status = 200;
+    return r;
+  }
   etag << '"' << std::hex << st.st_size << '-' << st.st_mtim.tv_sec << '-' << st.st_mtim.tv_nsec << '"';
   r.etag = etag.str();
   if (!if_none_match.empty() && if_none_match == r.etag) {

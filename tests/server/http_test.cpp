@@ -1,6 +1,11 @@
 // HTTP: rooms API, invite URLs, tiles, health, metrics, static files and path traversal.
 #include <doctest/doctest.h>
 
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "harness.hpp"
 
 namespace carc::test {
@@ -96,6 +101,40 @@ TEST_CASE("static files: content types, caching, invite page, and no path out of
     CHECK(r.body.find("root:") == std::string::npos);
   }
   CHECK(http(server.port(), "DELETE", "/index.html").status == 405);
+}
+
+TEST_CASE("a page's module links: every style sheet and module under js/, written where the marker is") {
+  char tmpl[] = "/tmp/carc-web-root-XXXXXX";
+  const std::filesystem::path root = ::mkdtemp(tmpl);
+  const auto write = [&](const std::string& rel, const std::string& text) {
+    std::filesystem::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+  };
+  write("index.html", "<head>\n  <!-- module links -->\n</head>\n");
+  write("js/app-part.js", "export {};\n");
+  write("js/expansions/x/index.js", "export {};\n");
+  write("js/expansions/x/style.css", ".x {}\n");
+  write("js/.hidden/secret.js", "export {};\n");  // hidden: never listed
+  write("js/notes.txt", "not a module\n");
+  ServerProcess server({"--web-root", root.string()});
+  const auto page = http(server.port(), "GET", "/");
+  REQUIRE(page.status == 200);
+  CHECK(page.body ==
+        "<head>\n"
+        "  <link rel=\"stylesheet\" href=\"/js/expansions/x/style.css\">\n"
+        "  <link rel=\"modulepreload\" href=\"/js/app-part.js\">\n"
+        "  <link rel=\"modulepreload\" href=\"/js/expansions/x/index.js\">\n"
+        "</head>\n");
+  CHECK(http(server.port(), "GET", "/r/abcdefghijkl").body == page.body);
+  CHECK(http(server.port(), "GET", "/", {}, {{"If-None-Match", page.header("ETag")}}).status == 304);
+  // A new module is listed at once, under a new tag.
+  write("js/expansions/y/index.js", "export {};\n");
+  const auto after = http(server.port(), "GET", "/", {}, {{"If-None-Match", page.header("ETag")}});
+  CHECK(after.status == 200);
+  CHECK(after.header("ETag") != page.header("ETag"));
+  CHECK(after.body.find("<link rel=\"modulepreload\" href=\"/js/expansions/y/index.js\">") != std::string::npos);
+  std::error_code ec;
+  std::filesystem::remove_all(root, ec);
 }
 
 TEST_CASE("SIGTERM closes WebSockets with going away and exits 0") {
