@@ -1,12 +1,12 @@
-#include "setup.hpp"
+#include "push/setup.hpp"
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "extras.hpp"
-#include "notifier.hpp"
-#include "registry.hpp"
-#include "server.hpp"
+#include "app/turn_based_services.hpp"
+#include "push/notifier.hpp"
+#include "rooms/registry.hpp"
+#include "net/server.hpp"
 
 namespace carc::server {
 
