@@ -9,7 +9,7 @@ namespace carc::server {
 class PlayerKeys;
 class Notifier;
 
-struct Extras {
+struct TurnBasedServices {
   // Destroyed in reverse: the notifier first (it asks the keys' worker, never the reverse).
   std::shared_ptr<PlayerKeys> keys;     // null: /api/keys answers unavailable
   std::shared_ptr<Notifier> notifier;   // null: nothing is sent outside the page

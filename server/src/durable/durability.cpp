@@ -164,7 +164,7 @@ int Durability::restore(Server& server) {
   export_metrics(server);
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   start_wakes(server);
-  if (key_store_) server.extras().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
+  if (key_store_) server.turn_based().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
   connect_analyses(server.analyser(), writer);
   if (ClusterStore* cluster = store_->cluster()) {
     serve_from_shared_database(server, *cluster);

@@ -80,7 +80,7 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
     return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : K::RoomInfo, rest, {}};
   }
-  if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::ExtraApi, {}, {}};
+  if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::KeysApi, {}, {}};
   if (path.starts_with("/ws/")) return {K::UpgradeRequired, {}, {}};
   if (path.starts_with("/api/")) return {K::ApiNotFound, {}, {}};
   if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};

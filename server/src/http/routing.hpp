@@ -29,7 +29,7 @@ struct Route {
     ApiNotFound,       // JSON 404
     NotFound,          // plain 404
     Static,            // arg: the path, for StaticFiles::get
-    ExtraApi,          // turn-based games: /api/keys..., /api/push/... (net/keys_api.hpp)
+    KeysApi,           // turn-based games: /api/keys..., /api/push/... (net/keys_api.hpp)
   };
   Kind kind = Kind::NotFound;
   std::string_view arg;    // points into the target

@@ -223,7 +223,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::ApiNotFound: return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
       case K::NotFound: return send(make_response(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
-      case K::ExtraApi: return extra_api(req);
+      case K::KeysApi: return keys_api(req);
     }
   }
 
@@ -319,7 +319,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     });
   }
 
-  void extra_api(const Request& req) {
+  void keys_api(const Request& req) {
     // A new key is a row in storage; attaching a seat looks a room up, maybe in storage: both
     // are charged to the address before any storage work.
     const auto path = path_of(req.target());
@@ -330,7 +330,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       }
     }
     if (req.method() == http::verb::post && path == "/api/keys/seats" && !charge_lookup(req, true)) return;
-    serve_extra_api(ctx_, req, invite_base_of(req), [self = shared_from_this(), req](ApiReply r) {
+    serve_keys_api(ctx_, req, invite_base_of(req), [self = shared_from_this(), req](ApiReply r) {
       asio::post(self->stream_.get_executor(), [self, req, r = std::move(r)]() mutable {
         self->send(json_response(req, r.status, std::move(r.body)), req);
       });

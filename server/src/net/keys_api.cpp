@@ -39,7 +39,7 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
   if (!body.is_object() || room == body.end() || !room->is_string() || token == body.end() || !token->is_string()) {
     return reply(error(http::status::bad_request, "bad_request", "send {\"room\": \"<id>\", \"token\": \"<seat token>\"}"));
   }
-  auto keys = ctx.extras.keys;
+  auto keys = ctx.turn_based.keys;
   std::string id = room->get<std::string>();
   std::string tok = token->get<std::string>();
   ctx.rooms.find(id, [keys, key = std::move(key), id, tok = std::move(tok), reply](std::shared_ptr<Room> r) mutable {
@@ -57,17 +57,17 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
 
 }  // namespace
 
-void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>& req, std::string base,
-                     std::function<void(ApiReply)> reply) {
+void serve_keys_api(ServerContext& ctx, const http::request<http::string_body>& req, std::string base,
+                    std::function<void(ApiReply)> reply) {
   const std::string path(path_of(req.target()));
   const bool post = req.method() == http::verb::post;
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (path == "/api/push/key" && get) {
-    if (!ctx.extras.notifier) return reply(error(http::status::service_unavailable, "unavailable", "Web Push is off"));
-    return reply({http::status::ok, protocol::json_text(json{{"public_key", ctx.extras.notifier->vapid().public_key()}})});
+    if (!ctx.turn_based.notifier) return reply(error(http::status::service_unavailable, "unavailable", "Web Push is off"));
+    return reply({http::status::ok, protocol::json_text(json{{"public_key", ctx.turn_based.notifier->vapid().public_key()}})});
   }
   if (!path.starts_with("/api/keys")) return reply(error(http::status::not_found, "not_found", "no such API"));
-  auto keys = ctx.extras.keys;
+  auto keys = ctx.turn_based.keys;
   if (!keys) return reply(outcome_error(PlayerKeys::Outcome::Unavailable));
   if (path == "/api/keys") {
     if (!post) return reply(error(http::status::method_not_allowed, "method_not_allowed", "POST /api/keys makes a key"));

@@ -16,7 +16,7 @@ struct ApiReply {
 
 // Answers `req` (path under /api/keys or /api/push) through `reply`, from any thread.
 // `base`: the public origin, for the transfer link.
-void serve_extra_api(ServerContext& ctx, const http::request<http::string_body>& req, std::string base,
-                     std::function<void(ApiReply)> reply);
+void serve_keys_api(ServerContext& ctx, const http::request<http::string_body>& req, std::string base,
+                    std::function<void(ApiReply)> reply);
 
 }  // namespace carc::server

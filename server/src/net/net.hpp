@@ -94,7 +94,7 @@ struct ServerContext {
   TokenBuckets lookup_buckets;   // lookups of rooms not in memory (storage work) per client address
   TokenBuckets key_buckets;      // POST /api/keys (a new player key) per client address
   std::atomic<bool> stopping{false};
-  Extras extras;  // turn-based games: player keys, notifications
+  TurnBasedServices turn_based;  // player keys, notifications
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
 

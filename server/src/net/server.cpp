@@ -325,7 +325,7 @@ void Server::stop() {
 
 RoomRegistry& Server::rooms() { return impl_->ctx.rooms; }
 Metrics& Server::metrics() { return impl_->ctx.metrics; }
-Extras& Server::extras() { return impl_->ctx.extras; }
+TurnBasedServices& Server::turn_based() { return impl_->ctx.turn_based; }
 Analyser& Server::analyser() { return impl_->ctx.analyser; }
 
 // ---------------------------------------------------------------------------------------

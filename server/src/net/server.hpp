@@ -31,7 +31,7 @@ class Server {
 
   RoomRegistry& rooms();
   Metrics& metrics();
-  struct Extras& extras();  // turn-based games' extras: set up before listen()
+  struct TurnBasedServices& turn_based();  // player keys, notifications: set up before listen()
   Analyser& analyser();  // analyses of finished games (analyser.hpp)
 
  private:
