@@ -3,6 +3,12 @@
 #   core/      standard C++20 only: no I/O, threads, JSON, Boost; includes only core
 #   protocol/  core + nlohmann-json; no Boost, spdlog, SQLite, PostgreSQL; never the server
 #   server/    anything below it; never tests/ or tools/
+# and inside the server (docs/architecture.md, "Inside the server"):
+#   server/src and server/push include server headers with their folder ("room/room_logic.hpp")
+#   Beast only in server/src/net/ and push/http_client.cpp (a Beast translation unit takes ~25 s
+#   to compile); outside net/ only net/server.hpp, which stays free of Boost
+#   room/ (all but room.hpp and room.cpp, the adapter on the strand) has no I/O: no Boost, threads,
+#   files or sockets, and of the server only room/, base/, limits/, keys/ and durable/persistence.hpp
 # Prints each offending line as file:line: include, and exits 1 if there is one.
 set -uo pipefail
 
@@ -19,6 +25,34 @@ report() {  # file line include why
 core_forbidden='^(iostream|istream|ostream|fstream|sstream|cstdio|filesystem|thread|mutex|shared_mutex|future|condition_variable|atomic|stop_token|semaphore|latch|barrier|chrono|ctime|random|regex|locale)$'
 
 include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*([<"])([^>"]+)[>"]'
+
+# Standard and system headers room logic may not use: threads, files, sockets.
+room_forbidden='^(thread|mutex|shared_mutex|condition_variable|future|stop_token|semaphore|fstream|filesystem|unistd\.h|sys/.*|netinet/.*|arpa/.*)$'
+
+check_server_file() {  # file line kind include
+  local file=$1 n=$2 kind=$3 inc=$4
+  if [[ $file == server/src/* || $file == server/push/* ]] && [[ $kind == '"' && $inc != */* ]]; then
+    report "$file" "$n" "\"$inc\"" "server headers are included with their folder"
+  fi
+  if [[ $kind == "<" && $inc == boost/beast* ]] && [[ $file != server/src/net/* && $file != server/push/http_client.cpp ]]; then
+    report "$file" "$n" "<$inc>" "Beast only in server/src/net/ and push/http_client.cpp"
+  fi
+  if [[ $kind == '"' && $inc == net/* && $inc != net/server.hpp && $file != server/src/net/* ]]; then
+    report "$file" "$n" "\"$inc\"" "outside net/ only net/server.hpp, which has no Beast"
+  fi
+  if [[ $file == server/src/net/server.hpp && $kind == "<" && $inc == boost/* ]]; then
+    report "$file" "$n" "<$inc>" "net/server.hpp is included outside net/: no Boost"
+  fi
+  if [[ $file == server/src/room/* && $file != server/src/room/room.hpp && $file != server/src/room/room.cpp ]]; then
+    if [[ $kind == "<" ]]; then
+      if [[ $inc == boost/* ]]; then report "$file" "$n" "<$inc>" "room logic has no I/O: Asio only in room/room.*"
+      elif [[ $inc =~ $room_forbidden ]]; then report "$file" "$n" "<$inc>" "room logic has no threads, files or sockets"; fi
+    elif [[ $inc != carc/* && $inc != room/* && $inc != base/* && $inc != limits/* && $inc != keys/* &&
+            $inc != durable/persistence.hpp ]]; then
+      report "$file" "$n" "\"$inc\"" "room logic includes only room/, base/, limits/, keys/ and durable/persistence.hpp"
+    fi
+  fi
+}
 
 check_file() {  # layer file
   local layer=$1 file=$2 n=0 line inc
@@ -45,7 +79,8 @@ check_file() {  # layer file
       server)
         if [[ $inc == tests/* || $inc == tools/* || $inc == harness.hpp || $inc == doctest/* ]]; then
           report "$file" "$n" "$inc" "the server never includes tests or tools"
-        fi ;;
+        fi
+        check_server_file "$file" "$n" "$kind" "$inc" ;;
     esac
   done <"$file"
 }
@@ -56,7 +91,7 @@ for layer in core protocol server; do
 done
 
 if [[ $bad -ne 0 ]]; then
-  echo "check-layers: an include goes up a layer (core < protocol < server)"
+  echo "check-layers: an include goes up a layer (core < protocol < server) or across the server's folders"
   exit 1
 fi
 
@@ -103,4 +138,4 @@ if [[ $bad -ne 0 ]]; then
   echo "check-layers: the web client's base code and its expansions reach each other outside expansions/registry.js"
   exit 1
 fi
-echo "check-layers: core, protocol and server include nothing above them, and write and parse JSON without throwing; the web client's base code reaches the expansions through their registry only"
+echo "check-layers: core, protocol and server include nothing above them, Beast stays in net/, room logic does no I/O, and JSON is written and parsed without throwing; the web client's base code reaches the expansions through their registry only"

@@ -1,4 +1,4 @@
-#include "delivery_queue.hpp"
+#include "push/delivery_queue.hpp"
 
 #include <algorithm>
 

@@ -25,8 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "http_client.hpp"
-#include "notice.hpp"
+#include "push/http_client.hpp"
+#include "room/notice.hpp"
 
 namespace carc::server::push {
 

@@ -1,4 +1,4 @@
-#include "http_client.hpp"
+#include "push/http_client.hpp"
 
 #include <openssl/ssl.h>
 
@@ -8,8 +8,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
-#include "special_addresses.hpp"
-#include "targets.hpp"
+#include "push/special_addresses.hpp"
+#include "push/targets.hpp"
 
 namespace carc::server::push {
 

@@ -1,13 +1,13 @@
-#include "notifier.hpp"
+#include "push/notifier.hpp"
 
 #include <pthread.h>
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "guard.hpp"
-#include "player_keys.hpp"
-#include "targets.hpp"
+#include "base/guard.hpp"
+#include "keys/player_keys.hpp"
+#include "push/targets.hpp"
 
 namespace carc::server {
 

@@ -23,10 +23,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "delivery_queue.hpp"
-#include "http_client.hpp"
-#include "notice.hpp"
-#include "webpush.hpp"
+#include "push/delivery_queue.hpp"
+#include "push/http_client.hpp"
+#include "room/notice.hpp"
+#include "push/webpush.hpp"
 
 namespace carc::server {
 

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "carc/protocol/json.hpp"
-#include "notifier.hpp"
-#include "room.hpp"  // unix_ms
-#include "targets.hpp"
+#include "push/notifier.hpp"
+#include "room/room.hpp"  // unix_ms
+#include "push/targets.hpp"
 
 namespace carc::server {
 

@@ -1,12 +1,12 @@
-#include "setup.hpp"
+#include "push/setup.hpp"
 
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "extras.hpp"
-#include "notifier.hpp"
-#include "registry.hpp"
-#include "server.hpp"
+#include "app/turn_based_services.hpp"
+#include "push/notifier.hpp"
+#include "rooms/registry.hpp"
+#include "net/server.hpp"
 
 namespace carc::server {
 
@@ -40,9 +40,9 @@ void start_notifications(Server& server, const Config& config) {
       if (r) boost::asio::post(r->strand(), [r, seat, endpoint] { r->drop_push(seat, endpoint); });
     });
   });
-  Extras& extras = server.extras();
-  notifier->set_log([&extras] { return extras.keys; });  // set by Durability::restore, before any room starts
-  server.extras().notifier = notifier;
+  TurnBasedServices& services = server.turn_based();
+  notifier->set_log([&services] { return services.keys; });  // set by Durability::restore, before any room starts
+  server.turn_based().notifier = notifier;
   rooms.set_notify([n = notifier.get()](std::vector<Notice> notices) { n->send(std::move(notices)); });
 }
 

@@ -3,7 +3,7 @@
 // use. Throws std::runtime_error with what to do when the key or --extra-ca cannot be used.
 #pragma once
 
-#include "config.hpp"
+#include "app/config.hpp"
 
 namespace carc::server {
 

@@ -1,4 +1,4 @@
-#include "special_addresses.hpp"
+#include "push/special_addresses.hpp"
 
 #include <arpa/inet.h>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "address.hpp"
+#include "limits/address.hpp"
 
 namespace carc::server::push {
 

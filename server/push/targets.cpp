@@ -1,7 +1,7 @@
-#include "targets.hpp"
+#include "push/targets.hpp"
 
-#include "special_addresses.hpp"
-#include "webpush.hpp"
+#include "push/special_addresses.hpp"
+#include "push/webpush.hpp"
 
 namespace carc::server::push {
 

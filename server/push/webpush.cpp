@@ -1,4 +1,4 @@
-#include "webpush.hpp"
+#include "push/webpush.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

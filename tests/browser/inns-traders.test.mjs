@@ -8,7 +8,7 @@
 // pigs as their own columns, each equal to the server's breakdown.
 //
 // The game is a known one: the test server (carcassonne-server-test) starts it with
-// CARC_TEST_SEED, which fixes the bag and the computer players' choices (server/src/random.hpp),
+// CARC_TEST_SEED, which fixes the bag and the computer players' choices (server/src/base/random.hpp),
 // and the human's choices below follow from the state alone, so every run plays the same
 // game. The human steers: a meeple on a road (else a city) and a farmer early (so that the
 // builder and the pig have somewhere to go; another farmer when the pig finds no place for a

@@ -9,10 +9,10 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
-#include "address.hpp"
+#include "limits/address.hpp"
 #include "fuzz_check.hpp"
-#include "routing.hpp"
-#include "static_files.hpp"
+#include "http/routing.hpp"
+#include "http/static_files.hpp"
 
 namespace http = boost::beast::http;
 using namespace carc::server;

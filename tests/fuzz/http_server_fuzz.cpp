@@ -21,12 +21,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include "config.hpp"
-#include "durability.hpp"
+#include "app/config.hpp"
+#include "durable/durability.hpp"
 #include "fuzz_check.hpp"
-#include "guard.hpp"
-#include "server.hpp"
-#include "setup.hpp"
+#include "base/guard.hpp"
+#include "net/server.hpp"
+#include "push/setup.hpp"
 
 #ifndef CARC_FUZZ_WEB_ROOT
 #error "CARC_FUZZ_WEB_ROOT: the web client's folder"

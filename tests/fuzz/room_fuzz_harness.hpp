@@ -16,8 +16,8 @@
 
 #include "fuzz_check.hpp"
 #include "fuzz_input.hpp"
-#include "metrics.hpp"
-#include "room_logic.hpp"
+#include "base/metrics.hpp"
+#include "room/room_logic.hpp"
 
 namespace room_fuzz {
 

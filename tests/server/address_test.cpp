@@ -5,11 +5,11 @@
 #include <cmath>
 #include <limits>
 
-#include "address.hpp"
-#include "config.hpp"
-#include "net.hpp"
-#include "rate_limit.hpp"
-#include "routing.hpp"
+#include "limits/address.hpp"
+#include "app/config.hpp"
+#include "net/net.hpp"
+#include "limits/rate_limit.hpp"
+#include "http/routing.hpp"
 
 namespace carc::server {
 

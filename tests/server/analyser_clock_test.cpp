@@ -1,10 +1,10 @@
-// The clock of a background analysis (server/src/analyser.hpp): once a live computer turn
+// The clock of a background analysis (server/src/bots/analyser.hpp): once a live computer turn
 // waits, the search stops after its current playout, whenever the preemption comes, even
 // at the search's very first reading of the clock (it read its start after the preemption
 // and then ran its whole budget: a live turn waited a minute in analysis_server_test).
 #include <doctest/doctest.h>
 
-#include "analyser.hpp"
+#include "bots/analyser.hpp"
 #include "carc/core/bot.hpp"
 #include "carc/core/game.hpp"
 #include "carc/core/player_view.hpp"

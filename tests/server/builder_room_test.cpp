@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "metrics.hpp"
-#include "random.hpp"
-#include "room_logic.hpp"
+#include "base/metrics.hpp"
+#include "base/random.hpp"
+#include "room/room_logic.hpp"
 
 namespace carc::server {
 namespace {

@@ -9,9 +9,9 @@
 #include <boost/asio/strand.hpp>
 #include <doctest/doctest.h>
 
-#include "metrics.hpp"
-#include "miss_cache.hpp"
-#include "registry.hpp"
+#include "base/metrics.hpp"
+#include "rooms/miss_cache.hpp"
+#include "rooms/registry.hpp"
 
 namespace carc::server {
 

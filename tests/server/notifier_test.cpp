@@ -15,9 +15,9 @@
 #include <boost/beast/http.hpp>
 #include <spdlog/spdlog.h>
 
-#include "delivery_queue.hpp"
-#include "notifier.hpp"
-#include "webpush.hpp"
+#include "push/delivery_queue.hpp"
+#include "push/notifier.hpp"
+#include "push/webpush.hpp"
 
 namespace carc::server {
 

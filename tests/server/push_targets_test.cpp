@@ -9,9 +9,9 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "http_client.hpp"
-#include "special_addresses.hpp"
-#include "targets.hpp"
+#include "push/http_client.hpp"
+#include "push/special_addresses.hpp"
+#include "push/targets.hpp"
 
 namespace carc::server::push {
 

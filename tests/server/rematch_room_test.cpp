@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "action_codec.hpp"
-#include "metrics.hpp"
-#include "random.hpp"
-#include "room_logic.hpp"
-#include "seat_seal.hpp"
+#include "durable/action_codec.hpp"
+#include "base/metrics.hpp"
+#include "base/random.hpp"
+#include "room/room_logic.hpp"
+#include "keys/seat_seal.hpp"
 
 namespace carc::server {
 namespace {

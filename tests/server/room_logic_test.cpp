@@ -21,8 +21,8 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/core/random_player.hpp"
-#include "metrics.hpp"
-#include "room_logic.hpp"
+#include "base/metrics.hpp"
+#include "room/room_logic.hpp"
 
 namespace carc::server {
 namespace {

@@ -13,9 +13,9 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "bot_pool.hpp"
-#include "metrics.hpp"
-#include "room.hpp"
+#include "bots/bot_pool.hpp"
+#include "base/metrics.hpp"
+#include "room/room.hpp"
 
 namespace carc::server {
 

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "action_codec.hpp"
+#include "durable/action_codec.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "helpers.hpp"
-#include "metrics.hpp"
-#include "room.hpp"
+#include "base/metrics.hpp"
+#include "room/room.hpp"
 #include "state_match.hpp"
 
 using namespace carc::server;

@@ -214,7 +214,7 @@ TEST_CASE("durability: a room whose log no longer replays is quarantined, report
     server.kill(SIGKILL);
   }
   // As after a rules change: the first stored move of one room is no longer legal. A move
-  // is stored as "M v gv index seat time <tile>,<x>,<y>,..." (server/src/action_codec.hpp).
+  // is stored as "M v gv index seat time <tile>,<x>,<y>,..." (server/src/durable/action_codec.hpp).
   {
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open((data / "carcassonne.db").c_str(), &db) == SQLITE_OK);

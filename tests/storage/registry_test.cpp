@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "carc/server/sqlite_store.hpp"
-#include "metrics.hpp"
-#include "random.hpp"
-#include "registry.hpp"
-#include "store_writer.hpp"
+#include "base/metrics.hpp"
+#include "base/random.hpp"
+#include "rooms/registry.hpp"
+#include "durable/store_writer.hpp"
 
 using namespace carc::server;
 using nlohmann::json;

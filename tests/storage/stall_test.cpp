@@ -11,9 +11,9 @@
 #include <string>
 #include <thread>
 
-#include "action_codec.hpp"
+#include "durable/action_codec.hpp"
 #include "backends.hpp"
-#include "store_writer.hpp"
+#include "durable/store_writer.hpp"
 #include "tcp_relay.hpp"
 
 using namespace carc::server;

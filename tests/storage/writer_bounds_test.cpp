@@ -13,10 +13,10 @@
 #include <thread>
 #include <vector>
 
-#include "action_codec.hpp"
+#include "durable/action_codec.hpp"
 #include "backends.hpp"
-#include "store_writer.hpp"
-#include "write_batcher.hpp"
+#include "durable/store_writer.hpp"
+#include "durable/write_batcher.hpp"
 
 using namespace carc::server;
 using carc::test::fresh_backends;

@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "action_codec.hpp"
+#include "durable/action_codec.hpp"
 #include "backends.hpp"
-#include "store_writer.hpp"
+#include "durable/store_writer.hpp"
 
 using namespace carc::server;
 using carc::test::fresh_backends;

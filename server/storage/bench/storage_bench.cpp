@@ -32,7 +32,7 @@ const char* mode_name(Mode m) {
 }
 
 std::string payload(const carc::Move& m, int seat, std::int64_t version, int index) {
-  // The shape of a stored move (server/src/action_codec.hpp); the bench only needs
+  // The shape of a stored move (server/src/durable/action_codec.hpp); the bench only needs
   // realistic sizes.
   char buf[160];
   std::snprintf(buf, sizeof buf, "M %lld %lld %d %d 1764575000000 %s,%d,%d,%d%s", static_cast<long long>(version),

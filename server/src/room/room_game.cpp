@@ -1,0 +1,68 @@
+// The game of a room: started, played move by move (a move is tried on a copy first), and
+// finished with its result in the record. The same calls replay a stored log (fx null).
+#include <spdlog/spdlog.h>
+
+#include "base/metrics.hpp"
+#include "room/room_logic.hpp"
+
+namespace carc::server {
+
+using protocol::RoomPhase;
+
+void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
+  std::vector<Event> events;
+  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, settings_.expansions, &events));
+  phase_ = RoomPhase::Playing;
+  // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
+  record_.reserve();
+  turn_started_ms_ = g.time_ms;
+  for (auto& s : seats_) s.bank_ms = std::int64_t{settings_.bank_seconds} * 1000;
+  if (fx != nullptr) {
+    patcher_.events_started(events_);
+    patcher_.game_events(events_, events);
+  } else {
+    events_.append_started(nullptr);
+    events_.append(events, nullptr);
+  }
+  record_.add(events, false);
+  if (game_->finished()) finish_game(fx);
+}
+
+std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& move, std::vector<Event>& events) const {
+  auto next = std::make_unique<Game>(*game_);
+  if (const auto err = next->play(move, &events)) return *err;
+  return next;
+}
+
+void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
+  ++moves_;
+  // A builder's extra part (docs/expansions/traders-builders.md) is one turn with part 1: a
+  // bank runs on through both parts and gets its increment once, at the end. A live clock
+  // (turn_seconds) and a bank that ran out start again for the extra part.
+  const bool bank_runs_on = settings_.turn_based() && !action.automatic && game_->in_extra_part() &&
+                            game_->current_seat() == action.seat;
+  if (!bank_runs_on) {
+    bank_after_move(action);
+    turn_started_ms_ = action.time_ms;
+  }
+  if (fx != nullptr) patcher_.game_events(events_, events);
+  else events_.append(events, nullptr);
+  record_.add(events, action.automatic);
+  SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
+  if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
+  if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);
+  if (action.automatic && fx != nullptr) metrics_.auto_moves.fetch_add(1, std::memory_order_relaxed);
+  if (game_->finished()) finish_game(fx);
+}
+
+void RoomLogic::finish_game(Effects* fx) {
+  record_.finish(protocol::result_text(*game_, events_));
+  phase_ = RoomPhase::Finished;
+  for (auto& s : seats_) s.away = false;
+  if (fx == nullptr) return;
+  fx->finished = true;
+  metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("room {}: game over after {} moves", id_, moves_);
+}
+
+}  // namespace carc::server
