@@ -133,7 +133,6 @@ void Game::copy_from(const Game& o) {
   held_ = o.held_;
   held_draw_ = o.held_draw_;
   part_state_ = o.part_state_;
-  goods_ = o.goods_;
   extra_ = o.extra_;
   extra_due_ = o.extra_due_;
   rules_ = o.rules_;

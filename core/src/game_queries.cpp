@@ -22,6 +22,11 @@ bool Game::anyone_holds() const {
   return false;
 }
 
+int Game::tokens(Seat seat, int k) const {
+  const detail::Part* part = rules_->token_part;
+  return part == nullptr ? 0 : part->tokens(*this, seat, k);
+}
+
 bool Game::holds(Seat seat) const {
   return seat >= 0 && seat < players_ && held_[static_cast<std::size_t>(seat)] != kNone;
 }

@@ -154,25 +154,6 @@ std::uint8_t Game::figure_segments(Tile t, Placement p, Seat seat, Figure f) con
   return free_segments(t, p);
 }
 
-std::array<int, kGoodKinds> Game::goods_in(std::uint16_t root) const {
-  std::array<int, kGoodKinds> out{};
-  std::uint16_t n = root;
-  do {
-    const Node& node = nodes_[n];
-    const int g = good_of_marks(tile_def(placed_[node.tile].tile).segments[node.seg].marks);
-    if (g >= 0) ++out[static_cast<std::size_t>(g)];
-    n = node.next;
-  } while (n != root);
-  return out;
-}
-
-void Game::add_goods(Seat seat, const std::array<int, kGoodKinds>& g) {
-  for (int k = 0; k < kGoodKinds; ++k) {
-    auto& held = goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(k)];
-    held = static_cast<std::uint8_t>(held + g[static_cast<std::size_t>(k)]);
-  }
-}
-
 // ---------------------------------------------------------------- features
 
 std::uint16_t Game::find(std::uint16_t n) const {

@@ -6,86 +6,23 @@
 #include <utility>
 
 #include "carc/protocol/json_text.hpp"
+#include "expansions/part.hpp"
+#include "history_bytes.hpp"
 
 namespace carc::protocol {
 namespace {
 
-enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra, kGoods, kGoodsScored };
+using namespace history;
+
+// The base entries' tags; the expansions' entries follow (ProtocolPart::first_tag).
+enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra };
 constexpr int kExtraFlag = 0x40;  // placed: part 2 of a builder's turn
 constexpr std::uint8_t kNoPort = 0xFF;
-
-void put16(std::vector<std::uint8_t>& b, int v) {
-  const auto u = static_cast<std::uint16_t>(v);
-  b.push_back(static_cast<std::uint8_t>(u & 0xFF));
-  b.push_back(static_cast<std::uint8_t>(u >> 8));
-}
-int get16(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::int16_t>(static_cast<std::uint16_t>(b[at] | (b[at + 1] << 8)));
-}
-void put8(std::vector<std::uint8_t>& b, int v) { b.push_back(static_cast<std::uint8_t>(v)); }
-int s8(std::uint8_t v) { return static_cast<std::int8_t>(v); }
 
 void letter(std::string& out, std::uint8_t tile) {
   out += '"';
   out += tile_name(static_cast<Tile>(tile));
   out += '"';
-}
-
-void seats_array(std::string& out, std::uint8_t mask) {
-  out += '[';
-  bool first = true;
-  for (int s = 0; s < kMaxPlayers; ++s) {
-    if (((mask >> s) & 1) == 0) continue;
-    if (!first) out += ',';
-    first = false;
-    append_int(out, s);
-  }
-  out += ']';
-}
-
-// `{"x":X,"y":Y}` from a cell's two signed bytes at `at`.
-void cell_object(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at) {
-  out += R"({"x":)";
-  append_int(out, s8(b[at]));
-  out += R"(,"y":)";
-  append_int(out, s8(b[at + 1]));
-  out += '}';
-}
-
-// `,"type":"<type>","turn":T,"seat":S` from the turn's two bytes and the seat's one at `at`.
-void turn_and_seat(std::string& out, std::string_view type, const std::vector<std::uint8_t>& b, std::size_t at) {
-  out += R"(,"type":")";
-  out += type;
-  out += R"(","turn":)";
-  append_int(out, get16(b, at));
-  out += R"(,"seat":)";
-  append_int(out, b[at + 2]);
-}
-
-// `[v,...]` from the `n` bytes from `at` on.
-void byte_array(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at, int n) {
-  out += '[';
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    append_int(out, b[at + static_cast<std::size_t>(i)]);
-  }
-  out += ']';
-}
-
-// What every kind of score carries: `,"points":P,"seats":[winners],"<per_seat>":[v,...]`
-// from two bytes of points, the winners' mask, a seat count and one byte a seat. Returns
-// the seat count; the entry goes on at `at + 4 + seats`.
-int points_and_seats(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at,
-                     std::string_view per_seat) {
-  out += R"(,"points":)";
-  append_int(out, get16(b, at));
-  out += R"(,"seats":)";
-  seats_array(out, b[at + 2]);
-  out += ',';
-  append_key(out, per_seat);
-  const int seats = b[at + 3];
-  byte_array(out, b, at + 4, seats);
-  return seats;
 }
 
 }  // namespace
@@ -182,25 +119,12 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       put8(bytes_, kExtra);
       put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
       put8(bytes_, drawn->seat);
-    } else if (const auto* taken = std::get_if<GoodsTaken>(&e)) {
-      put8(bytes_, kGoods);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, taken->seat);
-      for (int k = 0; k < kGoodKinds; ++k) put8(bytes_, taken->goods[static_cast<std::size_t>(k)]);
-      put8(bytes_, taken->cell.x);
-      put8(bytes_, taken->cell.y);
-    } else if (const auto* goods = std::get_if<GoodsScored>(&e)) {
-      put8(bytes_, kGoodsScored);
-      put8(bytes_, static_cast<int>(goods->good));
-      put16(bytes_, goods->points);
-      int mask = 0;
-      for (Seat w : goods->winners) {
-        mask |= 1 << w;
-        totals_.goods[static_cast<std::size_t>(w)] += goods->points;
-      }
-      put8(bytes_, mask);
-      put8(bytes_, goods->players);  // one entry a seat of the game, as in a replay's events
-      for (int k = 0; k < goods->players; ++k) put8(bytes_, goods->held[static_cast<std::size_t>(k)]);
+    } else if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
+      const detail::ProtocolPart* part = detail::protocol_part(x->expansion);
+      if (part == nullptr || part->encode == nullptr) continue;
+      put8(bytes_, part->first_tag + x->kind);
+      part->encode(bytes_, *x, next_turn_ > 1 ? next_turn_ - 1 : 1);
+      if (part->count != nullptr) part->count(*x, totals_);
     } else {
       continue;  // other draws, MeepleReturned
     }
@@ -295,29 +219,7 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       turn_and_seat(out, "extra", b, at);
       out += '}';
       return at + 3;
-    case kGoods:
-      turn_and_seat(out, "goods", b, at);
-      out += R"(,"goods":{)";
-      for (int k = 0; k < kGoodKinds; ++k) {
-        if (k > 0) out += ',';
-        append_key(out, good_name(static_cast<Good>(k)));
-        append_int(out, b[at + 3 + static_cast<std::size_t>(k)]);
-      }
-      out += R"(},"x":)";
-      append_int(out, s8(b[at + 3 + kGoodKinds]));
-      out += R"(,"y":)";
-      append_int(out, s8(b[at + 4 + kGoodKinds]));
-      out += '}';
-      return at + 5 + kGoodKinds;
-    case kGoodsScored: {
-      out += R"(,"type":"goods_scored","good":")";
-      out += good_name(static_cast<Good>(b[at]));
-      out += '"';
-      const int seats = points_and_seats(out, b, at + 1, "held");
-      out += '}';
-      return at + 5 + static_cast<std::size_t>(seats);
-    }
-    default: {  // kGameOver
+    case kGameOver: {
       out += R"(,"type":"game_over","final_scores":[)";
       const int n = b[at++];
       for (int i = 0; i < n; ++i, at += 2) {
@@ -328,6 +230,10 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       seats_array(out, b[at]);
       out += '}';
       return at + 1;
+    }
+    default: {  // an expansion's entry
+      const detail::ProtocolPart* part = detail::protocol_part_of_tag(tag);
+      return part->write(out, static_cast<std::uint8_t>(tag - part->first_tag), b, at);
     }
   }
 }

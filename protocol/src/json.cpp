@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "expansions/part.hpp"
+
 namespace carc::protocol {
 namespace {
 
@@ -117,18 +119,9 @@ json event_json(const Event& e) {
           json out{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
           if (ev.extra) out["extra"] = true;
           return out;
-        } else if constexpr (std::is_same_v<T, GoodsTaken>) {
-          json goods = json::object();
-          for (int k = 0; k < kGoodKinds; ++k) goods[std::string(good_name(static_cast<Good>(k)))] = ev.goods[static_cast<std::size_t>(k)];
-          return json{{"type", "goods"}, {"seat", ev.seat}, {"goods", goods}, {"x", ev.cell.x}, {"y", ev.cell.y}};
-        } else if constexpr (std::is_same_v<T, GoodsScored>) {
-          json held = json::array();
-          for (int s = 0; s < ev.players; ++s) held.push_back(ev.held[static_cast<std::size_t>(s)]);
-          return json{{"type", "goods_scored"},
-                      {"good", std::string(good_name(ev.good))},
-                      {"points", ev.points},
-                      {"seats", seats_json(ev.winners)},
-                      {"held", held}};
+        } else if constexpr (std::is_same_v<T, ExpansionEvent>) {
+          const detail::ProtocolPart* part = detail::protocol_part(ev.expansion);
+          return part != nullptr && part->event_json != nullptr ? part->event_json(ev) : json(nullptr);
         } else if constexpr (std::is_same_v<T, MeepleReturned>) {
           json out{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
           if (ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));

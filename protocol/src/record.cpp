@@ -4,6 +4,7 @@
 #include <string>
 
 #include "carc/protocol/json.hpp"
+#include "expansions/part.hpp"
 
 namespace carc::protocol {
 namespace {
@@ -238,9 +239,10 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
   const bool traders = expansions.has(Expansion::Traders);
   std::vector<Line> lines(static_cast<std::size_t>(players));
   for (const Event& e : events) {
-    if (const auto* g = std::get_if<GoodsScored>(&e)) {
-      for (Seat seat : g->winners) {
-        if (seat >= 0 && seat < players) lines[static_cast<std::size_t>(seat)].goods += g->points;
+    if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
+      if (x->winners == 0 || x->points == 0) continue;  // points only from a majority (goods)
+      for (Seat seat = 0; seat < players; ++seat) {
+        if (((x->winners >> seat) & 1) != 0) lines[static_cast<std::size_t>(seat)].goods += x->points;
       }
       continue;
     }
@@ -321,13 +323,16 @@ std::variant<json, RecordError> replay(const Record& r) {
       figures.push_back(std::move(mine));
     }
   }
-  json goods = nullptr;
-  if (r.expansions.has(Expansion::Traders)) {
-    goods = json::array();
+  // Each seat's tokens, under their expansion's key (protocol/src/expansions/).
+  json tokens = nullptr;
+  const detail::ProtocolPart* token_part =
+      g.rules().token_expansion ? detail::protocol_part(*g.rules().token_expansion) : nullptr;
+  if (token_part != nullptr) {
+    tokens = json::array();
     for (int s = 0; s < r.players; ++s) {
       json mine = json::object();
-      for (int k = 0; k < kGoodKinds; ++k) mine[std::string(good_name(static_cast<Good>(k)))] = g.goods(s, static_cast<Good>(k));
-      goods.push_back(std::move(mine));
+      for (int k = 0; k < g.rules().token_kinds; ++k) mine[std::string(token_part->token_name(k))] = g.tokens(s, k);
+      tokens.push_back(std::move(mine));
     }
   }
   if (r.final) {
@@ -352,7 +357,7 @@ std::variant<json, RecordError> replay(const Record& r) {
            {"breakdown", breakdown_json(r.players, events, r.expansions)},
            {"events", event_log}};
   if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
-  if (!goods.is_null()) out["goods"] = std::move(goods);
+  if (!tokens.is_null()) out[std::string(token_part->tokens_key)] = std::move(tokens);
   return out;
 }
 

@@ -45,7 +45,7 @@ json players_json(const RoomFacts& f) {
       json goods = json::object();
       for (int k = 0; k < kGoodKinds; ++k) {
         const bool in_game = f.game != nullptr && seat < f.game->players();
-        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->goods(seat, static_cast<Good>(k)) : 0;
+        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->tokens(seat, k) : 0;
       }
       p["goods"] = goods;
     }
@@ -214,7 +214,7 @@ void OracleEvents::append(const std::vector<Event>& events) {
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       entry["turn"] = d->extra ? current : next_turn_++;
       after_extra_discard = d->extra;
-    } else if (std::holds_alternative<FeatureScored>(e) || std::holds_alternative<GoodsTaken>(e)) {
+    } else if (const auto* x = std::get_if<ExpansionEvent>(&e); std::holds_alternative<FeatureScored>(e) || (x != nullptr && x->in_turn)) {
       entry["turn"] = current;  // the turn that caused it
     }
     add(std::move(entry));

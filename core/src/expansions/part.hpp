@@ -12,7 +12,12 @@
 //   scoring    a feature's points and a winner's (inns and cathedrals, the pig), a completed
 //              city's goods, the end of the game's majorities (docs/expansions/inns-cathedrals.md,
 //              docs/expansions/traders-builders.md);
-//   turn       an extra part of the turn (the builder, docs/expansions/traders-builders.md).
+//   turn       an extra part of the turn (the builder, docs/expansions/traders-builders.md);
+//   supply     tokens a seat holds besides its figures (goods), kept in the part's state
+//              (Game::part_state(): each part owns a fixed byte range of it).
+// Seam left for an expansion whose other seats act inside a turn (the dragon's moves): a
+// hook asked after `placed` and scoring, before the turn passes on (Game::play), that
+// names the next seat to act; none exists yet.
 // Tiles themselves are data (tiles.cpp); which tiles a game holds follows from the
 // catalog's `expansion` and garden copies without a hook.
 #pragma once
@@ -54,6 +59,10 @@ struct Part {
   bool (*grants_extra)(const Game& g, Seat seat, int index) = nullptr;
   // End of the game, after every feature is scored (goods majorities).
   void (*finish)(Game& g, std::vector<Event>* events) = nullptr;
+
+  // Supply: the tokens of kind `k` (below Ruleset::token_kinds) `seat` holds, from this
+  // part's state (Game::tokens; the part that sets Ruleset::token_part).
+  int (*tokens)(const Game& g, Seat seat, int k) = nullptr;
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).

@@ -133,19 +133,23 @@ struct FeatureScored {
   std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (the pig)
   int players = kMaxPlayersBase;               // seats of the game (how many entries `meeples` has in use)
 };
-// Goods tokens a seat took for completing a city (docs/expansions/traders-builders.md).
-struct GoodsTaken {
-  Seat seat;
-  std::array<int, kGoodKinds> goods{};
-  Cell cell;  // the placed tile that completed the city
-};
-// The end-of-game majority of one kind of goods (docs/expansions/traders-builders.md).
-struct GoodsScored {
-  Good good;
-  int points;
-  std::vector<Seat> winners;
-  std::array<int, kMaxPlayers> held{};  // tokens per seat
-  int players = kMaxPlayersBase;
+// Kinds of tokens an expansion may keep per seat (Game::tokens).
+inline constexpr int kMaxTokenKinds = 4;
+
+// An event of an expansion's own (docs/expansions.md): which expansion and which of its
+// kinds, with a small payload whose meaning is the expansion's; its protocol folder
+// (protocol/src/expansions/) writes it as JSON. Base code only passes it on.
+struct ExpansionEvent {
+  Expansion expansion;
+  std::uint8_t kind = 0;        // the expansion's own numbering
+  Seat seat = -1;               // the seat it concerns, or -1
+  Cell cell{};                  // the cell it concerns
+  int points = 0;               // what each winner scores
+  std::uint8_t winners = 0;     // bit per seat
+  std::uint8_t players = 0;     // seats of the game
+  std::uint8_t arg = 0;         // one more value of the kind's own
+  bool in_turn = false;         // caused by the turn being played (listed with its number)
+  std::array<int, kMaxPlayers> values{};  // one value per seat, or per token kind
 };
 // A meeple taken back to its owner's supply when its feature scored during the game
 // (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
@@ -160,7 +164,7 @@ struct GameEnded {
   std::vector<Seat> winners;
 };
 using Event =
-    std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, GoodsTaken, GoodsScored>;
+    std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, ExpansionEvent>;
 
 struct LegalMove {
   Placement placement;
@@ -230,6 +234,11 @@ struct Ruleset {
   std::array<const detail::Part*, kTileKinds> placer{};
   // The part that offers an action instead of a figure (the abbot's take-back), or null.
   const detail::Part* action = nullptr;
+  // The part that keeps a supply of tokens per seat (Game::tokens), its expansion, and
+  // how many kinds.
+  const detail::Part* token_part = nullptr;
+  std::optional<Expansion> token_expansion;
+  int token_kinds = 0;
   std::array<const detail::Part*, kExpansionKinds> parts{};
   int part_count = 0;
 
@@ -290,10 +299,9 @@ class Game {
   }
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
-  // Goods tokens `seat` holds (docs/expansions/traders-builders.md; 0 in other games).
-  int goods(Seat seat, Good g) const {
-    return goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(g)];
-  }
+  // Tokens of kind `k` that `seat` holds: an expansion's supply beside the figures, kept
+  // in its part state (Ruleset::token_kinds kinds; 0 in a game without tokens).
+  int tokens(Seat seat, int k) const;
   // True while the current seat plays the extra part of a builder's turn
   // (docs/expansions/traders-builders.md): the tile it holds is the extra tile, and the
   // next entry of a record carries "extra".
@@ -408,15 +416,12 @@ class Game {
   };
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.
-  static constexpr int kPartStateBytes = 16;
+  static constexpr int kPartStateBytes = 32;
   // The scoring helpers the parts use.
   std::uint16_t root_of(int tile_index, int seg) const {
     return find(static_cast<std::uint16_t>(placed_[static_cast<std::size_t>(tile_index)].base + seg));
   }
   const Node& node(std::uint16_t n) const { return nodes_[n]; }
-  // Goods symbols in the feature of `root`, by Good.
-  std::array<int, kGoodKinds> goods_in(std::uint16_t root) const;
-  void add_goods(Seat seat, const std::array<int, kGoodKinds>& g);
   void add_score(Seat seat, int points) { scores_[static_cast<std::size_t>(seat)] += points; }
   std::array<std::uint8_t, kPartStateBytes>& part_state() { return part_state_; }
   const std::array<std::uint8_t, kPartStateBytes>& part_state() const { return part_state_; }
@@ -480,7 +485,6 @@ class Game {
   std::array<std::uint8_t, kMaxPlayers> held_{};
   std::array<std::uint8_t, kMaxPlayers> held_draw_{};  // which draw of the game each seat holds
   std::array<std::uint8_t, kPartStateBytes> part_state_{};
-  std::array<std::array<std::uint8_t, kGoodKinds>, kMaxPlayers> goods_{};
   const Ruleset* rules_ = nullptr;
   std::uint64_t seed_ = 0;
   std::uint16_t node_count_ = 0;

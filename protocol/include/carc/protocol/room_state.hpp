@@ -122,7 +122,7 @@ class StatePatcher {
     int score = 0, projected = 0, meeples = kMeeplesPerPlayer, hints = 0;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};
-    std::array<int, kGoodKinds> goods{};
+    std::array<int, kMaxTokenKinds> tokens{};
   };
   // `{"op":"<kind>","path":"<path>` (the caller may add to the path), then `","value":`.
   std::string& op(std::string_view kind, std::string_view path);
