@@ -245,10 +245,10 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     return std::nullopt;
   }
   if (!is_legal_placement(m.tile, m.placement)) return RuleError::IllegalPlacement;
-  if (m.take_back) {
+  if (m.action) {
     if (m.meeple) return RuleError::IllegalReturn;  // a figure and an action together
-    const std::optional<Cell> offer = take_back_offer(m.tile, m.placement, current_);
-    if (!offer || !(*offer == *m.take_back)) return RuleError::IllegalReturn;
+    const std::optional<Cell> offer = action_offer(m.tile, m.placement, current_);
+    if (!offer || !(*offer == *m.action)) return RuleError::IllegalReturn;
   }
   if (m.meeple) {
     const auto f = static_cast<std::size_t>(m.figure);
@@ -280,7 +280,7 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
     if (!holds(seat)) advance_turn();
   } else {
     place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
-          m.take_back);
+          m.action);
     // A builder's extra part (docs/expansions/traders-builders.md): its tile is drawn only
     // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
     // never change.

@@ -218,7 +218,7 @@ void Game::remove_frontier(int grid_idx) {
 }
 
 void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
-                 std::vector<Event>* events, std::optional<Cell> take_back) {
+                 std::vector<Event>* events, std::optional<Cell> action) {
   const int r = p.rotation.quarter_turns();
   const Oriented& o = oriented(t, r);
   const TileDef& d = tile_def(t);
@@ -285,7 +285,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   }
   if (events != nullptr && seat >= 0) {
     events->push_back(
-        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, take_back, extra_});
+        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, action, extra_});
   }
   if (rules_->extra_hooks && seat >= 0 && !extra_) {
     for (int i = 0; i < rules_->part_count; ++i) {
@@ -293,7 +293,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
       if (part->grants_extra != nullptr && part->grants_extra(*this, seat, index)) extra_due_ = true;
     }
   }
-  if (take_back) rules_->action->act(*this, seat, *take_back, events);
+  if (action) rules_->action_part->act(*this, seat, *action, events);
   if (seat >= 0) score_completed(index, seat, events);
 }
 

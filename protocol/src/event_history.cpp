@@ -64,10 +64,10 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       put8(bytes_, p->cell.y);
       put8(bytes_, p->rotation.quarter_turns());
       put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
-      put8(bytes_, static_cast<int>(p->figure) | (p->take_back ? 0x80 : 0) | (p->extra ? kExtraFlag : 0));
-      if (p->take_back) {
-        put8(bytes_, p->take_back->x);
-        put8(bytes_, p->take_back->y);
+      put8(bytes_, static_cast<int>(p->figure) | (p->action ? 0x80 : 0) | (p->extra ? kExtraFlag : 0));
+      if (p->action) {
+        put8(bytes_, p->action->x);
+        put8(bytes_, p->action->y);
       }
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       replacing = d->extra;
@@ -83,7 +83,7 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       const bool cathedral = s->kind == Kind::City && (s->marks & kMarkCathedral) != 0;
       bool bonus = false;
       for (int b : s->bonus) bonus = bonus || b != 0;
-      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->abbot_return ? 2 : 0) | (inn ? 4 : 0) | (cathedral ? 8 : 0) |
+      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->by_action ? 2 : 0) | (inn ? 4 : 0) | (cathedral ? 8 : 0) |
                        (bonus ? 16 : 0));
       put16(bytes_, s->points);
       int mask = 0;
@@ -246,7 +246,7 @@ int EventHistory::turn_of(bool extra) {
 
 void EventHistory::count_points(const FeatureScored& s, Seat w) {
   const auto seat = static_cast<std::size_t>(w);
-  if (s.abbot_return) {
+  if (s.by_action) {
     totals_.abbot[seat] += s.points;
     return;
   }

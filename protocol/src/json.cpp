@@ -108,7 +108,7 @@ json event_json(const Event& e) {
                       {"rotation", ev.rotation.degrees()},
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
-          if (ev.take_back) out["return"] = cell_json(*ev.take_back);
+          if (ev.action) out["return"] = cell_json(*ev.action);
           if (ev.extra) out["extra"] = true;
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
@@ -144,7 +144,7 @@ json event_json(const Event& e) {
                       {"pennants", ev.pennants},
                       {"cities", ev.cities},
                       {"cells", cells}};
-          if (ev.abbot_return) out["abbot_return"] = true;
+          if (ev.by_action) out["abbot_return"] = true;
           if ((ev.marks & kMarkInn) != 0 && ev.kind == Kind::Road) out["inn"] = true;
           if ((ev.marks & kMarkCathedral) != 0 && ev.kind == Kind::City) out["cathedral"] = true;
           bool any_bonus = false;

@@ -101,7 +101,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
     }
     figure = *f;
   }
-  std::optional<Cell> take_back;
+  std::optional<Cell> action;
   const auto return_it = m.find("return");
   if (return_it != m.end() && !return_it->is_null()) {
     const auto rx = return_it->is_object() ? return_it->find("x") : return_it->end();
@@ -115,7 +115,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
       *why = "a placement takes a figure back or places one, never both";
       return std::nullopt;
     }
-    take_back = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
+    action = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
                      static_cast<int>(std::clamp(ry->get<long long>(), -kFar, kFar))};
   }
   bool extra = false;
@@ -127,7 +127,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
     }
     extra = extra_it->get<bool>();
   }
-  Move out = take_back ? Move::place_taking_back(*tile, cell, *rot, *take_back) : Move::place(*tile, cell, *rot, meeple, figure);
+  Move out = action ? Move::place_with_action(*tile, cell, *rot, *action) : Move::place(*tile, cell, *rot, meeple, figure);
   out.extra = extra;
   return out;
 }
@@ -194,7 +194,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     if (move->meeple && rules.figures[static_cast<std::size_t>(move->figure)] == 0) {
       return err("figure \"" + std::string(figure_name(move->figure)) + "\" is not in this game", index);
     }
-    if (move->take_back && rules.action == nullptr) return err("\"return\" needs the abbot expansion", index);
+    if (move->action && rules.action_part == nullptr) return err("\"return\" needs the abbot expansion", index);
     r.moves.push_back(*move);
     ++index;
   }
@@ -213,7 +213,7 @@ json move_json(const Move& m) {
   out["rotation"] = m.placement.rotation.degrees();
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
   if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
-  if (m.take_back) out["return"] = json{{"x", m.take_back->x}, {"y", m.take_back->y}};
+  if (m.action) out["return"] = json{{"x", m.action->x}, {"y", m.action->y}};
   if (m.extra) out["extra"] = true;
   return out;
 }
@@ -254,7 +254,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       Line& l = lines[static_cast<std::size_t>(seat)];
       if (k >= 5) continue;
       const int points = s->points + s->bonus[static_cast<std::size_t>(seat)];
-      if (s->abbot_return) {
+      if (s->by_action) {
         l.abbot += points;
       } else if (s->end_of_game) {
         l.end[k] += points;

@@ -242,15 +242,15 @@ void write_legal(std::string& out, const Game& g) {
       }
       out += '}';
     }
-    if (rules.action != nullptr) {
+    if (rules.action_part != nullptr) {
       out += R"(,"return":)";
-      if (m.take_back) {
+      if (m.action) {
         out += R"({"x":)";
-        append_int(out, m.take_back->x);
+        append_int(out, m.action->x);
         out += R"(,"y":)";
-        append_int(out, m.take_back->y);
+        append_int(out, m.action->y);
         out += R"(},"return_points":)";
-        append_int(out, m.take_back_points);
+        append_int(out, m.action_points);
       } else {
         out += "null";
       }

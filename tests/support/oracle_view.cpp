@@ -124,7 +124,7 @@ json room_breakdown(const Game& g, const std::vector<Event>& all) {
   }
   for (const Event& e : all) {
     const auto* s = std::get_if<FeatureScored>(&e);
-    if (s == nullptr || s->abbot_return) continue;
+    if (s == nullptr || s->by_action) continue;
     const char* part = s->end_of_game ? "end" : "game";
     for (Seat w : s->winners) {
       json& line = out[static_cast<std::size_t>(w)][part];
@@ -182,9 +182,9 @@ json oracle_legal(const Game& g) {
       }
       entry["figures"] = std::move(figures);
     }
-    if (rules.action != nullptr) {
-      entry["return"] = m.take_back ? json{{"x", m.take_back->x}, {"y", m.take_back->y}} : json(nullptr);
-      if (m.take_back) entry["return_points"] = m.take_back_points;
+    if (rules.action_part != nullptr) {
+      entry["return"] = m.action ? json{{"x", m.action->x}, {"y", m.action->y}} : json(nullptr);
+      if (m.action) entry["return_points"] = m.action_points;
     }
     legal.push_back(std::move(entry));
   }

@@ -59,7 +59,7 @@ struct PlayMsg {
   std::int64_t rotation = 0;
   std::optional<std::string> meeple;
   std::optional<std::string> figure;  // with a meeple port; absent: a meeple (docs/expansions.md)
-  std::optional<std::pair<std::int64_t, std::int64_t>> take_back;  // "return": {"x", "y"}: take the abbot back
+  std::optional<std::pair<std::int64_t, std::int64_t>> action;  // "return": {"x", "y"}: take the abbot back
 };
 struct ChatMsg {
   std::string text;
