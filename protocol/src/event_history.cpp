@@ -16,8 +16,29 @@ using namespace history;
 
 // The base entries' tags; the expansions' entries follow (ProtocolPart::first_tag).
 enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra };
-constexpr int kExtraFlag = 0x40;  // placed: part 2 of a builder's turn
+constexpr int kExtraFlag = 0x40;  // placed: the extra part of a turn
 constexpr std::uint8_t kNoPort = 0xFF;
+constexpr int kBonusFlag = 16;  // scored: per-seat bonus points follow (bits 1-3: the parts' flags)
+
+// Every part's marks of a scored feature, in expansion id order.
+template <typename F>
+void for_each_scored_flag(F&& f) {
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part == nullptr) continue;
+    for (const detail::ScoredFlag& flag : part->scored) {
+      if (flag.holds != nullptr) f(flag);
+    }
+  }
+}
+
+int scored_flags(const FeatureScored& s) {
+  int out = 0;
+  for_each_scored_flag([&](const detail::ScoredFlag& f) {
+    if (f.holds(s)) out |= f.bit;
+  });
+  return out;
+}
 
 void letter(std::string& out, std::uint8_t tile) {
   out += '"';
@@ -51,7 +72,7 @@ void EventHistory::append_started(std::string* ops) {
 }
 
 void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
-  bool replacing = false;  // an extra tile was discarded: the next draw replaces it (not a new extra part)
+  bool replacing = false;  // an extra part's tile was discarded: the next draw replaces it (not a new extra part)
   for (const Event& e : events) {
     make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
@@ -79,12 +100,9 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       put8(bytes_, kScored);
       put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
       put8(bytes_, static_cast<int>(s->kind));
-      const bool inn = s->kind == Kind::Road && (s->marks & kMarkInn) != 0;
-      const bool cathedral = s->kind == Kind::City && (s->marks & kMarkCathedral) != 0;
       bool bonus = false;
       for (int b : s->bonus) bonus = bonus || b != 0;
-      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->by_action ? 2 : 0) | (inn ? 4 : 0) | (cathedral ? 8 : 0) |
-                       (bonus ? 16 : 0));
+      put8(bytes_, (s->end_of_game ? 1 : 0) | scored_flags(*s) | (bonus ? kBonusFlag : 0));
       put16(bytes_, s->points);
       int mask = 0;
       for (Seat w : s->winners) {
@@ -124,7 +142,7 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       if (part == nullptr || part->encode == nullptr) continue;
       put8(bytes_, part->first_tag + x->kind);
       part->encode(bytes_, *x, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      if (part->count != nullptr) part->count(*x, totals_);
+      if (part->count_event != nullptr) part->count_event(*x, totals_.rows[static_cast<std::size_t>(x->expansion)]);
     } else {
       continue;  // other draws, MeepleReturned
     }
@@ -167,8 +185,9 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
         out += figure_name(figure);
         out += '"';
       }
-      if ((extra & 0x80) != 0) {
-        out += R"(,"return":)";
+      if ((extra & 0x80) != 0) {  // the action instead of a figure, and its cell
+        out += ',';
+        append_key(out, detail::action_key());
         cell_object(out, b, at + 9);
       }
       out += '}';
@@ -189,12 +208,16 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
       out += R"(","end":)";
       append_bool(out, (b[at + 3] & 1) != 0);
       const int flags = b[at + 3];
-      if ((flags & 2) != 0) out += R"(,"abbot_return":true)";
-      if ((flags & 4) != 0) out += R"(,"inn":true)";
-      if ((flags & 8) != 0) out += R"(,"cathedral":true)";
+      for_each_scored_flag([&](const detail::ScoredFlag& f) {
+        if ((flags & f.bit) != 0) {
+          out += ',';
+          append_key(out, f.key);
+          out += "true";
+        }
+      });
       const int seats = points_and_seats(out, b, at + 4, "meeples");
       at += 8 + static_cast<std::size_t>(seats);
-      if ((flags & 16) != 0) {  // the pig's points beyond `points`, per seat
+      if ((flags & kBonusFlag) != 0) {  // winners' points beyond `points`, per seat
         out += R"(,"bonus":)";
         byte_array(out, b, at, seats);
         at += static_cast<std::size_t>(seats);
@@ -239,33 +262,23 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
 }
 
 int EventHistory::turn_of(bool extra) {
-  // Both parts of a builder's turn are one turn: entries of part 2 keep part 1's number.
+  // Both parts of a turn with an extra part are one turn: entries of part 2 keep part 1's number.
   if (extra) return next_turn_ > 1 ? next_turn_ - 1 : 1;
   return next_turn_++;
 }
 
 void EventHistory::count_points(const FeatureScored& s, Seat w) {
   const auto seat = static_cast<std::size_t>(w);
-  if (s.by_action) {
-    totals_.abbot[seat] += s.points;
-    return;
-  }
-  // Inns and cathedrals (docs/expansions/inns-cathedrals.md): the feature's kind gets what
-  // it would score without its mark, the mark's own row the difference (below 0 for an
-  // unfinished one at the end).
+  // The parts take their share first (all of it, for an action's points); the kind's row
+  // gets the rest.
   int base = s.points;
-  int* mark = nullptr;
-  if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) {
-    base = s.tiles;
-    mark = &(s.end_of_game ? totals_.inn_end : totals_.inn_game)[seat];
-  } else if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) {
-    base = (s.end_of_game ? 1 : 2) * (s.tiles + s.pennants);
-    mark = &(s.end_of_game ? totals_.cathedral_end : totals_.cathedral_game)[seat];
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part == nullptr || part->count_scored == nullptr) continue;
+    if (part->count_scored(s, seat, base, totals_.rows[static_cast<std::size_t>(e)]) >= 0) return;
   }
   auto& by_kind = s.end_of_game ? totals_.end : totals_.game;
   by_kind[seat][static_cast<std::size_t>(s.kind)] += base;
-  if (mark != nullptr) *mark += s.points - base;
-  totals_.pig[seat] += s.bonus[seat];  // a field winner's pig (docs/expansions/traders-builders.md)
 }
 
 void EventHistory::write_json(std::string& out) const {

@@ -108,7 +108,7 @@ json event_json(const Event& e) {
                       {"rotation", ev.rotation.degrees()},
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
-          if (ev.action) out["return"] = cell_json(*ev.action);
+          if (ev.action) out[std::string(detail::action_key())] = cell_json(*ev.action);
           if (ev.extra) out["extra"] = true;
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
@@ -144,9 +144,13 @@ json event_json(const Event& e) {
                       {"pennants", ev.pennants},
                       {"cities", ev.cities},
                       {"cells", cells}};
-          if (ev.by_action) out["abbot_return"] = true;
-          if ((ev.marks & kMarkInn) != 0 && ev.kind == Kind::Road) out["inn"] = true;
-          if ((ev.marks & kMarkCathedral) != 0 && ev.kind == Kind::City) out["cathedral"] = true;
+          for (int x = 0; x < kExpansionKinds; ++x) {  // the parts' marks of a scored feature
+            const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+            if (part == nullptr) continue;
+            for (const detail::ScoredFlag& f : part->scored) {
+              if (f.holds != nullptr && f.holds(ev)) out[std::string(f.key)] = true;
+            }
+          }
           bool any_bonus = false;
           for (int b : ev.bonus) any_bonus = any_bonus || b != 0;
           if (any_bonus) {

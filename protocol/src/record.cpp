@@ -213,7 +213,7 @@ json move_json(const Move& m) {
   out["rotation"] = m.placement.rotation.degrees();
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
   if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
-  if (m.action) out["return"] = json{{"x", m.action->x}, {"y", m.action->y}};
+  if (m.action) out[std::string(detail::action_key())] = json{{"x", m.action->x}, {"y", m.action->y}};
   if (m.extra) out["extra"] = true;
   return out;
 }
@@ -229,21 +229,19 @@ json record_json(int players, const std::vector<Move>& moves, bool final, Expans
 }
 
 json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions) {
+  // A replay's breakdown: a kind's row holds its features' whole points (a part's share
+  // included); only the rows a part marks in_record stand apart (protocol/src/expansions/).
   struct Line {
-    int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), garden
-    int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, garden
-    int abbot = 0;                  // take-backs (docs/expansions/abbot.md)
-    int goods = 0;                  // goods majorities (docs/expansions/traders-builders.md)
+    int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), and a kind an expansion adds
+    int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, ...
   };
-  const bool gardens = expansions.has(Expansion::Abbot);
-  const bool traders = expansions.has(Expansion::Traders);
   std::vector<Line> lines(static_cast<std::size_t>(players));
+  std::array<detail::Rows, kExpansionKinds> rows{};
+  const auto part_of = [](int e) { return detail::protocol_part(static_cast<Expansion>(e)); };
   for (const Event& e : events) {
     if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
-      if (x->winners == 0 || x->points == 0) continue;  // points only from a majority (goods)
-      for (Seat seat = 0; seat < players; ++seat) {
-        if (((x->winners >> seat) & 1) != 0) lines[static_cast<std::size_t>(seat)].goods += x->points;
-      }
+      const detail::ProtocolPart* part = part_of(static_cast<int>(x->expansion));
+      if (part != nullptr && part->count_event != nullptr) part->count_event(*x, rows[static_cast<std::size_t>(x->expansion)]);
       continue;
     }
     const auto* s = std::get_if<FeatureScored>(&e);
@@ -251,11 +249,23 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
     const auto k = static_cast<std::size_t>(s->kind);
     for (Seat seat : s->winners) {
       if (seat < 0 || seat >= players) continue;
-      Line& l = lines[static_cast<std::size_t>(seat)];
+      const auto i = static_cast<std::size_t>(seat);
+      Line& l = lines[i];
       if (k >= 5) continue;
-      const int points = s->points + s->bonus[static_cast<std::size_t>(seat)];
-      if (s->by_action) {
-        l.abbot += points;
+      const int points = s->points + s->bonus[i];
+      // A part that takes the whole of it (an action's points) into a row of its own.
+      int base = s->points;
+      detail::Rows scratch{};
+      int* whole = nullptr;
+      for (int x = 0; x < kExpansionKinds && whole == nullptr; ++x) {
+        const detail::ProtocolPart* part = part_of(x);
+        if (part == nullptr || part->count_scored == nullptr) continue;
+        const int r = part->count_scored(*s, i, base, scratch);
+        if (r >= 0 && part->rows[static_cast<std::size_t>(r)].in_record) whole = &rows[static_cast<std::size_t>(x)][static_cast<std::size_t>(r)][i];
+        if (r >= 0) break;
+      }
+      if (whole != nullptr) {
+        *whole += points;
       } else if (s->end_of_game) {
         l.end[k] += points;
       } else {
@@ -263,21 +273,35 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       }
     }
   }
+  std::uint8_t kinds_shown = 0;
+  for (int x = 0; x < kExpansionKinds; ++x) {
+    if (expansions.has(static_cast<Expansion>(x)) && part_of(x) != nullptr) kinds_shown |= part_of(x)->kinds_shown;
+  }
   json out = json::array();
   for (int seat = 0; seat < players; ++seat) {
-    const Line& l = lines[static_cast<std::size_t>(seat)];
-    int total = l.abbot + l.goods;
+    const auto i = static_cast<std::size_t>(seat);
+    const Line& l = lines[i];
+    int total = 0;
     for (int k = 0; k < 5; ++k) total += l.game[k] + l.end[k];
     json line{{"seat", seat},
               {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
-              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}},
-              {"total", total}};
-    if (gardens) {
-      line["game"]["garden"] = l.game[4];
-      line["game"]["abbot"] = l.abbot;
-      line["end"]["garden"] = l.end[4];
+              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}}};
+    if (((kinds_shown >> static_cast<int>(Kind::Garden)) & 1) != 0) {
+      const std::string garden(kind_name(Kind::Garden));
+      line["game"][garden] = l.game[4];
+      line["end"][garden] = l.end[4];
     }
-    if (traders) line["end"]["goods"] = l.goods;
+    for (int x = 0; x < kExpansionKinds; ++x) {
+      const detail::ProtocolPart* part = part_of(x);
+      if (part == nullptr) continue;
+      for (std::size_t r = 0; r < part->rows.size(); ++r) {
+        if (!part->rows[r].in_record) continue;
+        const int v = rows[static_cast<std::size_t>(x)][r][i];
+        total += v;
+        if (expansions.has(static_cast<Expansion>(x))) line[part->rows[r].end ? "end" : "game"][std::string(part->rows[r].key)] = v;
+      }
+    }
+    line["total"] = total;
     out.push_back(std::move(line));
   }
   return out;

@@ -1,15 +1,20 @@
 // An expansion as a part of the protocol (docs/expansions.md): what the wire says of it
 // that base code does not. A part fills in what it has and leaves the rest null; base
-// code asks every part of a game's set, in expansion id order. Adding an expansion is a
+// code asks every part (registry.cpp), in expansion id order. Adding an expansion is a
 // folder beside traders/ and one line in registry.cpp (as in core/src/expansions/).
 //
 //   events   its ExpansionEvents (game.hpp) as JSON (records, replays) and as event
 //            history bytes, tag first_tag + kind (event_history.cpp);
-//   tokens   the per-seat supply it keeps (Game::tokens): the public state's key for it
-//            and each kind's name;
-//   totals   what its events add to the result's breakdown (EventHistory::Totals).
+//   flags    the keys it adds to base events: the action instead of a figure of a
+//            placement (`action_key`), and marks of a scored feature (`scored`, each one
+//            bit of the history's flag byte);
+//   tokens   the per-seat supply it keeps (Game::tokens): the players[] key for it and
+//            each kind's name;
+//   rows     its rows in the result's breakdown: what it takes of a scored feature and of
+//            its events (EventHistory::Totals::rows[id]), and their keys.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +25,23 @@
 #include "history_bytes.hpp"
 
 namespace carc::protocol::detail {
+
+using Rows = EventHistory::Totals::Rows;
+
+// A mark of a scored feature: `"<key>":true` when `holds`, bit `bit` of the history's flags.
+struct ScoredFlag {
+  std::uint8_t bit = 0;
+  std::string_view key{};
+  bool (*holds)(const FeatureScored& s) = nullptr;
+};
+
+// A row of the result's breakdown: its key, in "game" or "end", and whether a record's
+// replay lists it too (it does not split the inns' and the pig's points from the kind's).
+struct RowKey {
+  std::string_view key{};
+  bool end = false;
+  bool in_record = false;
+};
 
 struct ProtocolPart {
   Expansion id;
@@ -32,18 +54,31 @@ struct ProtocolPart {
   // Writes the fields of the entry of `kind` whose bytes start at `at` (after `{"id":N`,
   // up to and with its closing brace); returns the offset after it.
   std::size_t (*write)(std::string& out, std::uint8_t kind, const history::Bytes& b, std::size_t at) = nullptr;
-  // What an event adds to the result's breakdown.
-  void (*count)(const ExpansionEvent& e, EventHistory::Totals& t) = nullptr;
+  // ---- flags on base events ----
+  std::string_view action_key{};  // a placement's action instead of a figure: `"<key>":{"x","y"}`
+  std::array<ScoredFlag, 2> scored{};
   // ---- tokens ----
-  std::string_view tokens_key;                      // the players[] key of the supply
+  std::string_view tokens_key{};                    // the players[] key of the supply
   std::string_view (*token_name)(int k) = nullptr;  // each kind's key in it
+  // ---- rows ----
+  std::uint8_t kinds_shown = 0;  // kinds of feature it adds to the kind rows (bit per Kind)
+  std::array<RowKey, EventHistory::Totals::kRows> rows{};
+  // A scored feature's points for winner `seat`: moves what belongs to its rows out of
+  // `base` (what the kind's row gets); returns the row that took the whole, or -1.
+  int (*count_scored)(const FeatureScored& s, std::size_t seat, int& base, Rows& rows) = nullptr;
+  // What one of its events adds to its rows.
+  void (*count_event)(const ExpansionEvent& e, Rows& rows) = nullptr;
 };
 
 // The part of an expansion, or null when the protocol has nothing of it.
 const ProtocolPart* protocol_part(Expansion e);
 // The part whose history tags hold `tag`, or null.
 const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
+// The key of a placement's action instead of a figure ("" when no part has one).
+std::string_view action_key();
 
+const ProtocolPart& abbot_protocol();    // abbot/abbot.cpp
+const ProtocolPart& inns_protocol();     // inns/inns.cpp
 const ProtocolPart& traders_protocol();  // traders/traders.cpp
 
 }  // namespace carc::protocol::detail

@@ -5,9 +5,12 @@ namespace carc::protocol::detail {
 
 const ProtocolPart* protocol_part(Expansion e) {
   switch (e) {
+    case Expansion::River: return nullptr;  // nothing on the wire beyond its tiles
+    case Expansion::Abbot: return &abbot_protocol();
+    case Expansion::Inns: return &inns_protocol();
     case Expansion::Traders: return &traders_protocol();
-    default: return nullptr;
   }
+  return nullptr;
 }
 
 const ProtocolPart* protocol_part_of_tag(std::uint8_t tag) {
@@ -16,6 +19,18 @@ const ProtocolPart* protocol_part_of_tag(std::uint8_t tag) {
     if (p != nullptr && tag >= p->first_tag && tag < p->first_tag + p->kinds) return p;
   }
   return nullptr;
+}
+
+}  // namespace carc::protocol::detail
+
+namespace carc::protocol::detail {
+
+std::string_view action_key() {
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const ProtocolPart* p = protocol_part(static_cast<Expansion>(e));
+    if (p != nullptr && !p->action_key.empty()) return p->action_key;
+  }
+  return {};
 }
 
 }  // namespace carc::protocol::detail

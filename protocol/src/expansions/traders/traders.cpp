@@ -1,5 +1,6 @@
 // Traders & Builders on the wire (docs/expansions/traders-builders.md, docs/protocol.md):
-// the "goods" and "goods_scored" events, and each player's "goods".
+// the "goods" and "goods_scored" events, each player's "goods", and the breakdown's "pig"
+// and "goods" rows.
 #include "carc/core/expansions/traders/traders.hpp"
 
 #include "expansions/part.hpp"
@@ -74,10 +75,16 @@ std::size_t write(std::string& out, std::uint8_t kind, const Bytes& b, std::size
   return at + 5 + static_cast<std::size_t>(seats);
 }
 
-void count(const ExpansionEvent& e, EventHistory::Totals& t) {
+// Rows: 0 the pig's points in fields (beyond the field's), 1 the goods majorities.
+int count_scored(const FeatureScored& s, std::size_t seat, int&, Rows& rows) {
+  rows[0][seat] += s.bonus[seat];
+  return -1;
+}
+
+void count_event(const ExpansionEvent& e, Rows& rows) {
   if (e.kind != traders::kGoodsScored) return;
-  for (int s = 0; s < kMaxPlayers; ++s) {
-    if (((e.winners >> s) & 1) != 0) t.goods[static_cast<std::size_t>(s)] += e.points;
+  for (std::size_t s = 0; s < kMaxPlayers; ++s) {
+    if (((e.winners >> s) & 1) != 0) rows[1][s] += e.points;
   }
 }
 
@@ -90,9 +97,11 @@ const ProtocolPart& traders_protocol() {
                                  .kinds = 2,
                                  .encode = &encode,
                                  .write = &write,
-                                 .count = &count,
                                  .tokens_key = "goods",
-                                 .token_name = &token_name};
+                                 .token_name = &token_name,
+                                 .rows = {{{"pig", true, false}, {"goods", true, true}}},
+                                 .count_scored = &count_scored,
+                                 .count_event = &count_event};
   return part;
 }
 
