@@ -281,7 +281,7 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
   } else {
     place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
           m.action);
-    // A builder's extra part (docs/expansions/traders-builders.md): its tile is drawn only
+    // An extra part of the turn (Part::grants_extra, docs/expansions.md): its tile is drawn only
     // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
     // never change.
     const bool due = extra_due_;

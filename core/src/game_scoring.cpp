@@ -111,7 +111,7 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
 }
 
 std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
-  // Asked for the builder and then the pig of the same placement: one answer for both.
+  // Asked for each figure that needs its owner's follower, for the same placement: one answer for all.
   const std::uint64_t key = placement_key(moves_, t, p) | (static_cast<std::uint64_t>(seat) << 56);
   if (owned_cache_key_ == key) return owned_cache_;
   const TileDef& d = tile_def(t);

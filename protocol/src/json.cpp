@@ -44,11 +44,10 @@ static json tile_list(const Ruleset* rules) {
       json f{{"id", i}, {"kind", std::string(kind_name(s.kind))}, {"ports", ports_json(s.ports)}};
       if (s.kind == Kind::City) f["pennant"] = s.pennant;
       if (s.pennant) ++pennants;
-      // Inns, cathedrals and goods (docs/expansions/): the marks, only where a tile has them.
-      if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) f["inn"] = true;
-      if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) f["cathedral"] = true;
-      if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) {
-        f["goods"] = std::string(good_name(static_cast<Good>(g)));
+      // The expansions' marks (protocol/src/expansions/), only where a tile has them.
+      for (int x = 0; x < kExpansionKinds; ++x) {
+        const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+        if (part != nullptr && part->segment_json != nullptr) part->segment_json(s, f);
       }
       if (s.kind == Kind::Field) {
         json cities = json::array();

@@ -273,8 +273,8 @@ void write_turn(std::string& out, const RoomFacts& f) {
   append_int(out, g->current_seat());
   out += R"(,"tile":)";
   append_letter(out, held);
-  if (g->expansions().has(Expansion::Traders)) {
-    out += R"(,"extra":)";  // the builder's extra part (docs/expansions/traders-builders.md)
+  if (g->rules().extra_hooks) {
+    out += R"(,"extra":)";  // an extra part of the turn (docs/expansions.md)
     append_bool(out, g->in_extra_part());
   }
   out += R"(,"legal":)";

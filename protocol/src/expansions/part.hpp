@@ -1,13 +1,13 @@
 // An expansion as a part of the protocol (docs/expansions.md): what the wire says of it
 // that base code does not. A part fills in what it has and leaves the rest null; base
 // code asks every part (registry.cpp), in expansion id order. Adding an expansion is a
-// folder beside traders/ and one line in registry.cpp (as in core/src/expansions/).
+// folder of its own here and one line in registry.cpp (as in core/src/expansions/).
 //
 //   events   its ExpansionEvents (game.hpp) as JSON (records, replays) and as event
 //            history bytes, tag first_tag + kind (event_history.cpp);
-//   flags    the keys it adds to base events: the action instead of a figure of a
-//            placement (`action_key`), and marks of a scored feature (`scored`, each one
-//            bit of the history's flag byte);
+//   flags    the keys it adds to base values: the action instead of a figure of a
+//            placement (`action_key`), marks of a scored feature (`scored`, each one bit
+//            of the history's flag byte), a tile segment's marks (`segment_json`);
 //   tokens   the per-seat supply it keeps (Game::tokens): the players[] key for it and
 //            each kind's name;
 //   rows     its rows in the result's breakdown: what it takes of a scored feature and of
@@ -36,7 +36,7 @@ struct ScoredFlag {
 };
 
 // A row of the result's breakdown: its key, in "game" or "end", and whether a record's
-// replay lists it too (it does not split the inns' and the pig's points from the kind's).
+// replay lists it too (a replay's kind rows keep the shares other rows split off).
 struct RowKey {
   std::string_view key{};
   bool end = false;
@@ -57,6 +57,7 @@ struct ProtocolPart {
   // ---- flags on base events ----
   std::string_view action_key{};  // a placement's action instead of a figure: `"<key>":{"x","y"}`
   std::array<ScoredFlag, 2> scored{};
+  void (*segment_json)(const Segment& s, json& out) = nullptr;  // GET /api/tiles
   // ---- tokens ----
   std::string_view tokens_key{};                    // the players[] key of the supply
   std::string_view (*token_name)(int k) = nullptr;  // each kind's key in it
@@ -76,9 +77,5 @@ const ProtocolPart* protocol_part(Expansion e);
 const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
 // The key of a placement's action instead of a figure ("" when no part has one).
 std::string_view action_key();
-
-const ProtocolPart& abbot_protocol();    // abbot/abbot.cpp
-const ProtocolPart& inns_protocol();     // inns/inns.cpp
-const ProtocolPart& traders_protocol();  // traders/traders.cpp
 
 }  // namespace carc::protocol::detail

@@ -3,6 +3,10 @@
 
 namespace carc::protocol::detail {
 
+const ProtocolPart& abbot_protocol();    // abbot/abbot.cpp
+const ProtocolPart& inns_protocol();     // inns/inns.cpp
+const ProtocolPart& traders_protocol();  // traders/traders.cpp
+
 const ProtocolPart* protocol_part(Expansion e) {
   switch (e) {
     case Expansion::River: return nullptr;  // nothing on the wire beyond its tiles

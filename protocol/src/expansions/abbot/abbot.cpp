@@ -4,6 +4,9 @@
 #include "expansions/part.hpp"
 
 namespace carc::protocol::detail {
+
+const ProtocolPart& abbot_protocol();  // below
+
 namespace {
 
 constexpr std::uint8_t kReturnFlag = 2;  // the history's scored flags: bit 0 is "end"

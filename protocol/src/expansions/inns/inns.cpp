@@ -2,9 +2,13 @@
 // scored road with an inn is marked "inn", a city with a cathedral "cathedral", and what
 // the mark changed is the breakdown's "inn" and "cathedral" rows (the kind's row keeps
 // what the feature would score without it; below 0 for an unfinished one at the end).
+// The tiles' segments carry "inn" and "cathedral" (GET /api/tiles).
 #include "expansions/part.hpp"
 
 namespace carc::protocol::detail {
+
+const ProtocolPart& inns_protocol();  // below
+
 namespace {
 
 constexpr std::uint8_t kInnFlag = 4;  // the history's scored flags
@@ -26,12 +30,18 @@ int count_scored(const FeatureScored& s, std::size_t seat, int& base, Rows& rows
   return -1;
 }
 
+void segment_json(const Segment& s, json& out) {
+  if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) out["inn"] = true;
+  if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) out["cathedral"] = true;
+}
+
 }  // namespace
 
 const ProtocolPart& inns_protocol() {
   static const ProtocolPart part{
       .id = Expansion::Inns,
       .scored = {{{kInnFlag, "inn", &inn}, {kCathedralFlag, "cathedral", &cathedral}}},
+      .segment_json = &segment_json,
       .rows = {{{"inn", false, false}, {"cathedral", false, false}, {"inn", true, false}, {"cathedral", true, false}}},
       .count_scored = &count_scored};
   return part;

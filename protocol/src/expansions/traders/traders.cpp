@@ -6,6 +6,9 @@
 #include "expansions/part.hpp"
 
 namespace carc::protocol::detail {
+
+const ProtocolPart& traders_protocol();  // below
+
 namespace {
 
 using history::Bytes;
@@ -88,6 +91,11 @@ void count_event(const ExpansionEvent& e, Rows& rows) {
   }
 }
 
+// A city segment's goods symbol (GET /api/tiles).
+void segment_json(const Segment& s, json& out) {
+  if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) out["goods"] = std::string(token_name(g));
+}
+
 }  // namespace
 
 const ProtocolPart& traders_protocol() {
@@ -97,6 +105,7 @@ const ProtocolPart& traders_protocol() {
                                  .kinds = 2,
                                  .encode = &encode,
                                  .write = &write,
+                                 .segment_json = &segment_json,
                                  .tokens_key = "goods",
                                  .token_name = &token_name,
                                  .rows = {{{"pig", true, false}, {"goods", true, true}}},
