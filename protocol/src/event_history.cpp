@@ -8,42 +8,24 @@
 #include "carc/protocol/json_text.hpp"
 #include "expansions/part.hpp"
 #include "history_bytes.hpp"
+#include "history_entries.hpp"
 
 namespace carc::protocol {
 namespace {
 
 using namespace history;
 
-// The base entries' tags; the expansions' entries follow (ProtocolPart::first_tag).
-enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra };
-constexpr int kExtraFlag = 0x40;  // placed: the extra part of a turn
-constexpr std::uint8_t kNoPort = 0xFF;
-constexpr int kBonusFlag = 16;  // scored: per-seat bonus points follow (bits 1-3: the parts' flags)
-
-// Every part's marks of a scored feature, in expansion id order.
-template <typename F>
-void for_each_scored_flag(F&& f) {
+// The parts' marks of a scored feature (ProtocolPart::scored), as the history's flag bits.
+int scored_flags(const FeatureScored& s) {
+  int out = 0;
   for (int e = 0; e < kExpansionKinds; ++e) {
     const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
     if (part == nullptr) continue;
-    for (const detail::ScoredFlag& flag : part->scored) {
-      if (flag.holds != nullptr) f(flag);
+    for (const detail::ScoredFlag& f : part->scored) {
+      if (f.holds != nullptr && f.holds(s)) out |= f.bit;
     }
   }
-}
-
-int scored_flags(const FeatureScored& s) {
-  int out = 0;
-  for_each_scored_flag([&](const detail::ScoredFlag& f) {
-    if (f.holds(s)) out |= f.bit;
-  });
   return out;
-}
-
-void letter(std::string& out, std::uint8_t tile) {
-  out += '"';
-  out += tile_name(static_cast<Tile>(tile));
-  out += '"';
 }
 
 }  // namespace
@@ -67,7 +49,7 @@ void EventHistory::make_room(std::size_t bytes) {
 void EventHistory::append_started(std::string* ops) {
   make_room(1);
   const std::size_t at = bytes_.size();
-  put8(bytes_, kStarted);
+  encode(bytes_, kStarted, EntryValues{});
   added(at, ops);
 }
 
@@ -76,189 +58,79 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
   for (const Event& e : events) {
     make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
+    const int current = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn being played
+    EntryValues v;
+    Tag tag = kStarted;
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      put8(bytes_, kPlaced);
-      put16(bytes_, turn_of(p->extra));
-      put8(bytes_, p->seat);
-      put8(bytes_, static_cast<int>(p->tile));
-      put8(bytes_, p->cell.x);
-      put8(bytes_, p->cell.y);
-      put8(bytes_, p->rotation.quarter_turns());
-      put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
-      put8(bytes_, static_cast<int>(p->figure) | (p->action ? 0x80 : 0) | (p->extra ? kExtraFlag : 0));
-      if (p->action) {
-        put8(bytes_, p->action->x);
-        put8(bytes_, p->action->y);
-      }
+      tag = kPlaced;
+      v.turn = turn_of(p->extra);
+      v.seat = p->seat;
+      v.tile = static_cast<int>(p->tile);
+      v.cell = p->cell;
+      v.rotation = p->rotation.quarter_turns();
+      v.meeple = p->meeple;
+      v.figure = p->figure;
+      v.action = p->action;
+      v.extra = p->extra;
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       replacing = d->extra;
-      put8(bytes_, kDiscarded);
-      put16(bytes_, turn_of(d->extra));
-      put8(bytes_, d->seat);
-      put8(bytes_, static_cast<int>(d->tile) | (d->extra ? 0x80 : 0));
+      tag = kDiscarded;
+      v.turn = turn_of(d->extra);
+      v.seat = d->seat;
+      v.tile = static_cast<int>(d->tile);
+      v.extra = d->extra;
     } else if (const auto* s = std::get_if<FeatureScored>(&e)) {
-      put8(bytes_, kScored);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, static_cast<int>(s->kind));
+      tag = kScored;
+      v.turn = current;
+      v.kind = s->kind;
       bool bonus = false;
       for (int b : s->bonus) bonus = bonus || b != 0;
-      put8(bytes_, (s->end_of_game ? 1 : 0) | scored_flags(*s) | (bonus ? kBonusFlag : 0));
-      put16(bytes_, s->points);
-      int mask = 0;
+      v.flags = (s->end_of_game ? 1 : 0) | scored_flags(*s) | (bonus ? kBonusFlag : 0);
+      v.points = s->points;
       for (Seat w : s->winners) {
-        mask |= 1 << w;
+        v.winners |= 1 << w;
         count_points(*s, w);
       }
-      put8(bytes_, mask);
       // One entry a seat, never fewer than the 5 that base games' events always carried.
-      const int seats = std::max(kMaxPlayersBase, s->players);
-      put8(bytes_, seats);
-      for (int k = 0; k < seats; ++k) put8(bytes_, s->meeples[static_cast<std::size_t>(k)]);
-      if (bonus) {
-        for (int k = 0; k < seats; ++k) put8(bytes_, s->bonus[static_cast<std::size_t>(k)]);
-      }
-      put8(bytes_, s->tiles);
-      put8(bytes_, s->pennants);
-      put8(bytes_, s->cities);
-      put8(bytes_, static_cast<int>(s->cells.size()));
-      for (Cell c : s->cells) {
-        put8(bytes_, c.x);
-        put8(bytes_, c.y);
-      }
+      v.seats = std::max(kMaxPlayersBase, s->players);
+      v.meeples = &s->meeples;
+      v.bonus = &s->bonus;
+      v.tiles = s->tiles;
+      v.pennants = s->pennants;
+      v.cities = s->cities;
+      v.cells = &s->cells;
     } else if (const auto* g = std::get_if<GameEnded>(&e)) {
-      put8(bytes_, kGameOver);
-      put8(bytes_, static_cast<int>(g->final_scores.size()));
-      for (int v : g->final_scores) put16(bytes_, v);
-      int mask = 0;
-      for (Seat w : g->winners) mask |= 1 << w;
-      put8(bytes_, mask);
+      tag = kGameOver;
+      v.scores = &g->final_scores;
+      for (Seat w : g->winners) v.winners |= 1 << w;
     } else if (const auto* drawn = std::get_if<TileDrawn>(&e)) {
       if (!drawn->extra || std::exchange(replacing, false)) continue;  // held tiles are shown in players[]
-      put8(bytes_, kExtra);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, drawn->seat);
+      tag = kExtra;
+      v.turn = current;
+      v.seat = drawn->seat;
     } else if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
       const detail::ProtocolPart* part = detail::protocol_part(x->expansion);
       if (part == nullptr || part->encode == nullptr) continue;
       put8(bytes_, part->first_tag + x->kind);
-      part->encode(bytes_, *x, next_turn_ > 1 ? next_turn_ - 1 : 1);
+      part->encode(bytes_, *x, current);
       if (part->count_event != nullptr) part->count_event(*x, totals_.rows[static_cast<std::size_t>(x->expansion)]);
+      added(at, ops);
+      continue;
     } else {
       continue;  // other draws, MeepleReturned
     }
+    encode(bytes_, tag, v);
     added(at, ops);
   }
 }
 
 std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) const {
-  const auto& b = bytes_;
-  const std::uint8_t tag = b[at++];
+  const std::uint8_t tag = bytes_[at++];
   out += R"({"id":)";
   append_int(out, id);
-  switch (tag) {
-    case kStarted:
-      out += R"(,"type":"started"})";
-      return at;
-    case kPlaced: {
-      turn_and_seat(out, "placed", b, at);
-      out += R"(,"tile":)";
-      letter(out, b[at + 3]);
-      out += R"(,"x":)";
-      append_int(out, s8(b[at + 4]));
-      out += R"(,"y":)";
-      append_int(out, s8(b[at + 5]));
-      out += R"(,"rotation":)";
-      append_int(out, b[at + 6] * 90);
-      out += R"(,"meeple":)";
-      if (b[at + 7] == kNoPort) {
-        out += "null";
-      } else {
-        out += '"';
-        out += port_name(static_cast<Port>(b[at + 7]));
-        out += '"';
-      }
-      const int extra = b[at + 8];
-      const auto figure = static_cast<Figure>(extra & 0x0F);
-      if ((extra & kExtraFlag) != 0) out += R"(,"extra":true)";
-      if (b[at + 7] != kNoPort && figure != Figure::Meeple) {
-        out += R"(,"figure":")";
-        out += figure_name(figure);
-        out += '"';
-      }
-      if ((extra & 0x80) != 0) {  // the action instead of a figure, and its cell
-        out += ',';
-        append_key(out, detail::action_key());
-        cell_object(out, b, at + 9);
-      }
-      out += '}';
-      return at + ((extra & 0x80) != 0 ? 11 : 9);
-    }
-    case kDiscarded:
-      turn_and_seat(out, "discarded", b, at);
-      out += R"(,"tile":)";
-      letter(out, b[at + 3] & 0x7F);
-      if ((b[at + 3] & 0x80) != 0) out += R"(,"extra":true)";
-      out += '}';
-      return at + 4;
-    case kScored: {
-      out += R"(,"type":"scored","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"kind":")";
-      out += kind_name(static_cast<Kind>(b[at + 2]));
-      out += R"(","end":)";
-      append_bool(out, (b[at + 3] & 1) != 0);
-      const int flags = b[at + 3];
-      for_each_scored_flag([&](const detail::ScoredFlag& f) {
-        if ((flags & f.bit) != 0) {
-          out += ',';
-          append_key(out, f.key);
-          out += "true";
-        }
-      });
-      const int seats = points_and_seats(out, b, at + 4, "meeples");
-      at += 8 + static_cast<std::size_t>(seats);
-      if ((flags & kBonusFlag) != 0) {  // winners' points beyond `points`, per seat
-        out += R"(,"bonus":)";
-        byte_array(out, b, at, seats);
-        at += static_cast<std::size_t>(seats);
-      }
-      out += R"(,"tiles":)";
-      append_int(out, b[at]);
-      out += R"(,"pennants":)";
-      append_int(out, b[at + 1]);
-      out += R"(,"cities":)";
-      append_int(out, b[at + 2]);
-      out += R"(,"cells":[)";
-      const int n = b[at + 3];
-      at += 4;
-      for (int i = 0; i < n; ++i, at += 2) {
-        if (i > 0) out += ',';
-        cell_object(out, b, at);
-      }
-      out += "]}";
-      return at;
-    }
-    case kExtra:
-      turn_and_seat(out, "extra", b, at);
-      out += '}';
-      return at + 3;
-    case kGameOver: {
-      out += R"(,"type":"game_over","final_scores":[)";
-      const int n = b[at++];
-      for (int i = 0; i < n; ++i, at += 2) {
-        if (i > 0) out += ',';
-        append_int(out, get16(b, at));
-      }
-      out += R"(],"winners":)";
-      seats_array(out, b[at]);
-      out += '}';
-      return at + 1;
-    }
-    default: {  // an expansion's entry
-      const detail::ProtocolPart* part = detail::protocol_part_of_tag(tag);
-      return part->write(out, static_cast<std::uint8_t>(tag - part->first_tag), b, at);
-    }
-  }
+  if (tag < kBaseTags) return write(out, static_cast<Tag>(tag), bytes_, at);
+  const detail::ProtocolPart* part = detail::protocol_part_of_tag(tag);  // an expansion's entry
+  return part->write(out, static_cast<std::uint8_t>(tag - part->first_tag), bytes_, at);
 }
 
 int EventHistory::turn_of(bool extra) {
