@@ -18,12 +18,8 @@ using namespace history;
 // The parts' marks of a scored feature (ProtocolPart::scored), as the history's flag bits.
 int scored_flags(const FeatureScored& s) {
   int out = 0;
-  for (int e = 0; e < kExpansionKinds; ++e) {
-    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
-    if (part == nullptr) continue;
-    for (const detail::ScoredFlag& f : part->scored) {
-      if (f.holds != nullptr && f.holds(s)) out |= f.bit;
-    }
+  for (const detail::ScoredFlag& f : detail::scored_flags()) {
+    if (f.holds(s)) out |= f.bit;
   }
   return out;
 }

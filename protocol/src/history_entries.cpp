@@ -34,46 +34,37 @@ enum class F : std::uint8_t {
 };
 struct Field {
   F f;
-  std::string_view key;
+  std::string_view key;  // with its comma and colon: `,"<key>":`
 };
 struct Entry {
-  std::string_view type;
+  std::string_view type;  // `,"type":"<type>"`
   std::span<const Field> fields;
 };
 
-constexpr Field kPlacedFields[] = {{F::Turn, "turn"},         {F::Seat, "seat"}, {F::Tile, "tile"},
-                                   {F::X, "x"},               {F::Y, "y"},       {F::Rotation, "rotation"},
-                                   {F::Meeple, "meeple"},     {F::Figure, "figure"}};
-constexpr Field kDiscardedFields[] = {{F::Turn, "turn"}, {F::Seat, "seat"}, {F::TileExtra, "tile"}};
-constexpr Field kScoredFields[] = {{F::Turn, "turn"},   {F::Kind, "kind"},         {F::Flags, "end"},
-                                   {F::Points, "points"}, {F::Winners, "seats"},   {F::Meeples, "meeples"},
-                                   {F::Tiles, "tiles"}, {F::Pennants, "pennants"}, {F::Cities, "cities"},
-                                   {F::Cells, "cells"}};
-constexpr Field kGameOverFields[] = {{F::Scores, "final_scores"}, {F::Winners, "winners"}};
-constexpr Field kExtraFields[] = {{F::Turn, "turn"}, {F::Seat, "seat"}};
+constexpr Field kPlacedFields[] = {{F::Turn, R"(,"turn":)"},         {F::Seat, R"(,"seat":)"}, {F::Tile, R"(,"tile":)"},
+                                   {F::X, R"(,"x":)"},               {F::Y, R"(,"y":)"},       {F::Rotation, R"(,"rotation":)"},
+                                   {F::Meeple, R"(,"meeple":)"},     {F::Figure, R"(,"figure":)"}};
+constexpr Field kDiscardedFields[] = {{F::Turn, R"(,"turn":)"}, {F::Seat, R"(,"seat":)"}, {F::TileExtra, R"(,"tile":)"}};
+constexpr Field kScoredFields[] = {{F::Turn, R"(,"turn":)"},   {F::Kind, R"(,"kind":)"},         {F::Flags, R"(,"end":)"},
+                                   {F::Points, R"(,"points":)"}, {F::Winners, R"(,"seats":)"},   {F::Meeples, R"(,"meeples":)"},
+                                   {F::Tiles, R"(,"tiles":)"}, {F::Pennants, R"(,"pennants":)"}, {F::Cities, R"(,"cities":)"},
+                                   {F::Cells, R"(,"cells":)"}};
+constexpr Field kGameOverFields[] = {{F::Scores, R"(,"final_scores":)"}, {F::Winners, R"(,"winners":)"}};
+constexpr Field kExtraFields[] = {{F::Turn, R"(,"turn":)"}, {F::Seat, R"(,"seat":)"}};
 
-constexpr std::array<Entry, kBaseTags> kEntries = {{{"started", {}},
-                                                    {"placed", kPlacedFields},
-                                                    {"discarded", kDiscardedFields},
-                                                    {"scored", kScoredFields},
-                                                    {"game_over", kGameOverFields},
-                                                    {"extra", kExtraFields}}};
+constexpr std::array<Entry, kBaseTags> kEntries = {{{R"(,"type":"started")", {}},
+                                                    {R"(,"type":"placed")", kPlacedFields},
+                                                    {R"(,"type":"discarded")", kDiscardedFields},
+                                                    {R"(,"type":"scored")", kScoredFields},
+                                                    {R"(,"type":"game_over")", kGameOverFields},
+                                                    {R"(,"type":"extra")", kExtraFields}}};
 
-// Every part's marks of a scored feature, in expansion id order.
-template <typename Fn>
-void for_each_scored_flag(Fn&& fn) {
-  for (int e = 0; e < kExpansionKinds; ++e) {
-    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
-    if (part == nullptr) continue;
-    for (const detail::ScoredFlag& flag : part->scored) {
-      if (flag.holds != nullptr) fn(flag);
-    }
-  }
-}
+void key(std::string& out, std::string_view prefix) { out += prefix; }
 
-void key(std::string& out, std::string_view k) {
+// `,"<name>":` for a key known only at run time (the parts').
+void named_key(std::string& out, std::string_view name) {
   out += ',';
-  append_key(out, k);
+  append_key(out, name);
 }
 
 void quoted(std::string& out, std::string_view s) {
@@ -133,8 +124,7 @@ void encode(Bytes& b, Tag tag, const EntryValues& v) {
 }
 
 std::size_t write(std::string& out, Tag tag, const Bytes& b, std::size_t at) {
-  out += R"(,"type":)";
-  quoted(out, kEntries[tag].type);
+  out += kEntries[tag].type;
   int flags = 0;
   bool has_meeple = false;
   for (const Field& field : kEntries[tag].fields) {
@@ -184,7 +174,7 @@ std::size_t write(std::string& out, Tag tag, const Bytes& b, std::size_t at) {
           quoted(out, figure_name(figure));
         }
         if ((v & kActionBit) != 0) {
-          key(out, detail::action_key());
+          named_key(out, detail::action_key());
           cell_object(out, b, at);
           at += 2;
         }
@@ -198,12 +188,12 @@ std::size_t write(std::string& out, Tag tag, const Bytes& b, std::size_t at) {
         flags = b[at++];
         key(out, field.key);
         append_bool(out, (flags & 1) != 0);
-        for_each_scored_flag([&](const detail::ScoredFlag& f) {
+        for (const detail::ScoredFlag& f : detail::scored_flags()) {
           if ((flags & f.bit) != 0) {
-            key(out, f.key);
+            named_key(out, f.key);
             out += "true";
           }
-        });
+        }
         continue;
       case F::Winners:
         key(out, field.key);

@@ -143,12 +143,8 @@ json event_json(const Event& e) {
                       {"pennants", ev.pennants},
                       {"cities", ev.cities},
                       {"cells", cells}};
-          for (int x = 0; x < kExpansionKinds; ++x) {  // the parts' marks of a scored feature
-            const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
-            if (part == nullptr) continue;
-            for (const detail::ScoredFlag& f : part->scored) {
-              if (f.holds != nullptr && f.holds(ev)) out[std::string(f.key)] = true;
-            }
+          for (const detail::ScoredFlag& f : detail::scored_flags()) {  // the parts' marks
+            if (f.holds(ev)) out[std::string(f.key)] = true;
           }
           bool any_bonus = false;
           for (int b : ev.bonus) any_bonus = any_bonus || b != 0;

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -77,5 +78,7 @@ const ProtocolPart* protocol_part(Expansion e);
 const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
 // The key of a placement's action instead of a figure ("" when no part has one).
 std::string_view action_key();
+// Every part's marks of a scored feature, in expansion id order.
+std::span<const ScoredFlag> scored_flags();
 
 }  // namespace carc::protocol::detail
