@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
 constexpr int kMajorityPoints = 10;
 
-// The goods each seat holds, in the game's part state bytes [8, 8 + 6 * 3) (the river
-// keeps [0, 8)): one byte a seat and kind.
+// The goods each seat holds, in the game's part state bytes [8, 8 + 6 * 3) (another
+// part keeps [0, 8), docs/expansions.md): one byte a seat and kind.
 constexpr std::size_t kOffset = 8;
 static_assert(kOffset + kMaxPlayers * kGoodKinds <= Game::kPartStateBytes && kGoodKinds <= kMaxTokenKinds);
 std::size_t slot(Seat seat, int k) { return kOffset + static_cast<std::size_t>(seat * kGoodKinds + k); }
