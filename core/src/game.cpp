@@ -133,7 +133,6 @@ void Game::copy_from(const Game& o) {
   held_ = o.held_;
   held_draw_ = o.held_draw_;
   part_state_ = o.part_state_;
-  goods_ = o.goods_;
   extra_ = o.extra_;
   extra_due_ = o.extra_due_;
   rules_ = o.rules_;
@@ -246,10 +245,10 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     return std::nullopt;
   }
   if (!is_legal_placement(m.tile, m.placement)) return RuleError::IllegalPlacement;
-  if (m.take_back) {
+  if (m.action) {
     if (m.meeple) return RuleError::IllegalReturn;  // a figure and an action together
-    const std::optional<Cell> offer = take_back_offer(m.tile, m.placement, current_);
-    if (!offer || !(*offer == *m.take_back)) return RuleError::IllegalReturn;
+    const std::optional<Cell> offer = action_offer(m.tile, m.placement, current_);
+    if (!offer || !(*offer == *m.action)) return RuleError::IllegalReturn;
   }
   if (m.meeple) {
     const auto f = static_cast<std::size_t>(m.figure);
@@ -281,8 +280,8 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
     if (!holds(seat)) advance_turn();
   } else {
     place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
-          m.take_back);
-    // A builder's extra part (docs/expansions/traders-builders.md): its tile is drawn only
+          m.action);
+    // An extra part of the turn (Part::grants_extra, docs/expansions.md): its tile is drawn only
     // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
     // never change.
     const bool due = extra_due_;

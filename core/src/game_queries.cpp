@@ -22,6 +22,11 @@ bool Game::anyone_holds() const {
   return false;
 }
 
+int Game::tokens(Seat seat, int k) const {
+  const detail::Part* part = rules_->token_part;
+  return part == nullptr ? 0 : part->tokens(*this, seat, k);
+}
+
 bool Game::holds(Seat seat) const {
   return seat >= 0 && seat < players_ && held_[static_cast<std::size_t>(seat)] != kNone;
 }
@@ -176,10 +181,10 @@ PortList Game::figure_targets(Tile t, Placement p, Seat seat, Figure f) const {
   return out;
 }
 
-std::optional<Cell> Game::take_back_offer(Tile t, Placement p, Seat seat, int* points) const {
-  if (rules_->action == nullptr || seat < 0 || seat >= players_) return std::nullopt;
+std::optional<Cell> Game::action_offer(Tile t, Placement p, Seat seat, int* points) const {
+  if (rules_->action_part == nullptr || seat < 0 || seat >= players_) return std::nullopt;
   int scratch = 0;
-  return rules_->action->offer(*this, seat, t, p, points != nullptr ? points : &scratch);
+  return rules_->action_part->offer(*this, seat, t, p, points != nullptr ? points : &scratch);
 }
 
 void Game::legal_moves(std::vector<LegalMove>& out) const {
@@ -196,7 +201,7 @@ void Game::legal_moves(std::vector<LegalMove>& out) const {
         m.figures[static_cast<std::size_t>(f)] = figure_targets(*t, p, current_, static_cast<Figure>(f));
       }
     }
-    m.take_back = take_back_offer(*t, p, current_, &m.take_back_points);
+    m.action = action_offer(*t, p, current_, &m.action_points);
     out.push_back(m);
   }
 }

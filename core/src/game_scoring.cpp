@@ -111,7 +111,7 @@ std::uint8_t Game::free_segments(Tile t, Placement p) const {
 }
 
 std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
-  // Asked for the builder and then the pig of the same placement: one answer for both.
+  // Asked for each figure that needs its owner's follower, for the same placement: one answer for all.
   const std::uint64_t key = placement_key(moves_, t, p) | (static_cast<std::uint64_t>(seat) << 56);
   if (owned_cache_key_ == key) return owned_cache_;
   const TileDef& d = tile_def(t);
@@ -152,25 +152,6 @@ std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
 std::uint8_t Game::figure_segments(Tile t, Placement p, Seat seat, Figure f) const {
   if (((rules_->needs_own >> static_cast<int>(f)) & 1) != 0) return owned_segments(t, p, seat);
   return free_segments(t, p);
-}
-
-std::array<int, kGoodKinds> Game::goods_in(std::uint16_t root) const {
-  std::array<int, kGoodKinds> out{};
-  std::uint16_t n = root;
-  do {
-    const Node& node = nodes_[n];
-    const int g = good_of_marks(tile_def(placed_[node.tile].tile).segments[node.seg].marks);
-    if (g >= 0) ++out[static_cast<std::size_t>(g)];
-    n = node.next;
-  } while (n != root);
-  return out;
-}
-
-void Game::add_goods(Seat seat, const std::array<int, kGoodKinds>& g) {
-  for (int k = 0; k < kGoodKinds; ++k) {
-    auto& held = goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(k)];
-    held = static_cast<std::uint8_t>(held + g[static_cast<std::size_t>(k)]);
-  }
 }
 
 // ---------------------------------------------------------------- features
@@ -237,7 +218,7 @@ void Game::remove_frontier(int grid_idx) {
 }
 
 void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
-                 std::vector<Event>* events, std::optional<Cell> take_back) {
+                 std::vector<Event>* events, std::optional<Cell> action) {
   const int r = p.rotation.quarter_turns();
   const Oriented& o = oriented(t, r);
   const TileDef& d = tile_def(t);
@@ -304,7 +285,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   }
   if (events != nullptr && seat >= 0) {
     events->push_back(
-        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, take_back, extra_});
+        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, action, extra_});
   }
   if (rules_->extra_hooks && seat >= 0 && !extra_) {
     for (int i = 0; i < rules_->part_count; ++i) {
@@ -312,7 +293,7 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
       if (part->grants_extra != nullptr && part->grants_extra(*this, seat, index)) extra_due_ = true;
     }
   }
-  if (take_back) rules_->action->act(*this, seat, *take_back, events);
+  if (action) rules_->action_part->act(*this, seat, *action, events);
   if (seat >= 0) score_completed(index, seat, events);
 }
 

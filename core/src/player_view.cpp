@@ -6,7 +6,7 @@ namespace carc {
 namespace {
 
 // The undrawn tiles pile by pile in draw order, each pile in catalog order, then each pile
-// shuffled when `rng` is given (the piles keep their places: the River's lake stays last).
+// shuffled when `rng` is given (the piles keep their places: a pile drawn last stays last).
 std::array<Tile, kMaxTilesInGame> undrawn(const Game& g, Rng* rng) {
   std::array<Tile, kMaxTilesInGame> order{};
   int n = 0;

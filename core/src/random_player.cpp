@@ -11,7 +11,7 @@ Move RandomPlayer::choose(const Game& g) {
   if (!found) return Move::discard(t);
   const Placement p = *found;
   const Ruleset& rules = g.rules();
-  if (!rules.has_specials && rules.action == nullptr) {
+  if (!rules.has_specials && rules.action_part == nullptr) {
     std::optional<Port> meeple;
     if (rng_.below(4) != 0) {
       const PortList targets = g.meeple_targets(t, p, seat);
@@ -28,7 +28,7 @@ Move RandomPlayer::choose(const Game& g) {
     targets[static_cast<std::size_t>(f)] = g.figure_targets(t, p, seat, static_cast<Figure>(f));
     options += targets[static_cast<std::size_t>(f)].size;
   }
-  const std::optional<Cell> back = g.take_back_offer(t, p, seat);
+  const std::optional<Cell> back = g.action_offer(t, p, seat);
   if (back) ++options;
   if (options == 0) return Move::place(t, p.cell, p.rotation);
   // With Inns & Cathedrals' or Traders & Builders' figures, half the time one of the rarer
@@ -52,7 +52,7 @@ Move RandomPlayer::choose(const Game& g) {
     if (k < list.size) return Move::place(t, p.cell, p.rotation, list.ports[static_cast<std::size_t>(k)], static_cast<Figure>(f));
     k -= list.size;
   }
-  return Move::place_taking_back(t, p.cell, p.rotation, *back);
+  return Move::place_with_action(t, p.cell, p.rotation, *back);
 }
 
 }  // namespace carc

@@ -32,7 +32,7 @@ nlohmann::json move_analysis_json(const MoveAnalysis& a) {
   json best{{"x", m.placement.cell.x}, {"y", m.placement.cell.y}, {"rotation", m.placement.rotation.degrees()}};
   best["meeple"] = m.meeple ? json(std::string(port_name(*m.meeple))) : json(nullptr);
   if (m.meeple && m.figure != Figure::Meeple) best["figure"] = std::string(figure_name(m.figure));
-  if (m.take_back) best["return"] = json{{"x", m.take_back->x}, {"y", m.take_back->y}};
+  if (m.action) best["return"] = json{{"x", m.action->x}, {"y", m.action->y}};
   out["best"] = std::move(best);
   out["playouts"] = a.playouts;
   return out;

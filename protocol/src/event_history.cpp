@@ -6,86 +6,22 @@
 #include <utility>
 
 #include "carc/protocol/json_text.hpp"
+#include "expansions/part.hpp"
+#include "history_bytes.hpp"
+#include "history_entries.hpp"
 
 namespace carc::protocol {
 namespace {
 
-enum Tag : std::uint8_t { kStarted, kPlaced, kDiscarded, kScored, kGameOver, kExtra, kGoods, kGoodsScored };
-constexpr int kExtraFlag = 0x40;  // placed: part 2 of a builder's turn
-constexpr std::uint8_t kNoPort = 0xFF;
+using namespace history;
 
-void put16(std::vector<std::uint8_t>& b, int v) {
-  const auto u = static_cast<std::uint16_t>(v);
-  b.push_back(static_cast<std::uint8_t>(u & 0xFF));
-  b.push_back(static_cast<std::uint8_t>(u >> 8));
-}
-int get16(const std::vector<std::uint8_t>& b, std::size_t at) {
-  return static_cast<std::int16_t>(static_cast<std::uint16_t>(b[at] | (b[at + 1] << 8)));
-}
-void put8(std::vector<std::uint8_t>& b, int v) { b.push_back(static_cast<std::uint8_t>(v)); }
-int s8(std::uint8_t v) { return static_cast<std::int8_t>(v); }
-
-void letter(std::string& out, std::uint8_t tile) {
-  out += '"';
-  out += tile_name(static_cast<Tile>(tile));
-  out += '"';
-}
-
-void seats_array(std::string& out, std::uint8_t mask) {
-  out += '[';
-  bool first = true;
-  for (int s = 0; s < kMaxPlayers; ++s) {
-    if (((mask >> s) & 1) == 0) continue;
-    if (!first) out += ',';
-    first = false;
-    append_int(out, s);
+// The parts' marks of a scored feature (ProtocolPart::scored), as the history's flag bits.
+int scored_flags(const FeatureScored& s) {
+  int out = 0;
+  for (const detail::ScoredFlag& f : detail::scored_flags()) {
+    if (f.holds(s)) out |= f.bit;
   }
-  out += ']';
-}
-
-// `{"x":X,"y":Y}` from a cell's two signed bytes at `at`.
-void cell_object(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at) {
-  out += R"({"x":)";
-  append_int(out, s8(b[at]));
-  out += R"(,"y":)";
-  append_int(out, s8(b[at + 1]));
-  out += '}';
-}
-
-// `,"type":"<type>","turn":T,"seat":S` from the turn's two bytes and the seat's one at `at`.
-void turn_and_seat(std::string& out, std::string_view type, const std::vector<std::uint8_t>& b, std::size_t at) {
-  out += R"(,"type":")";
-  out += type;
-  out += R"(","turn":)";
-  append_int(out, get16(b, at));
-  out += R"(,"seat":)";
-  append_int(out, b[at + 2]);
-}
-
-// `[v,...]` from the `n` bytes from `at` on.
-void byte_array(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at, int n) {
-  out += '[';
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    append_int(out, b[at + static_cast<std::size_t>(i)]);
-  }
-  out += ']';
-}
-
-// What every kind of score carries: `,"points":P,"seats":[winners],"<per_seat>":[v,...]`
-// from two bytes of points, the winners' mask, a seat count and one byte a seat. Returns
-// the seat count; the entry goes on at `at + 4 + seats`.
-int points_and_seats(std::string& out, const std::vector<std::uint8_t>& b, std::size_t at,
-                     std::string_view per_seat) {
-  out += R"(,"points":)";
-  append_int(out, get16(b, at));
-  out += R"(,"seats":)";
-  seats_array(out, b[at + 2]);
-  out += ',';
-  append_key(out, per_seat);
-  const int seats = b[at + 3];
-  byte_array(out, b, at + 4, seats);
-  return seats;
+  return out;
 }
 
 }  // namespace
@@ -109,257 +45,108 @@ void EventHistory::make_room(std::size_t bytes) {
 void EventHistory::append_started(std::string* ops) {
   make_room(1);
   const std::size_t at = bytes_.size();
-  put8(bytes_, kStarted);
+  encode(bytes_, kStarted, EntryValues{});
   added(at, ops);
 }
 
 void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
-  bool replacing = false;  // an extra tile was discarded: the next draw replaces it (not a new extra part)
+  bool replacing = false;  // an extra part's tile was discarded: the next draw replaces it (not a new extra part)
   for (const Event& e : events) {
     make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
+    const int current = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn being played
+    EntryValues v;
+    Tag tag = kStarted;
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
-      put8(bytes_, kPlaced);
-      put16(bytes_, turn_of(p->extra));
-      put8(bytes_, p->seat);
-      put8(bytes_, static_cast<int>(p->tile));
-      put8(bytes_, p->cell.x);
-      put8(bytes_, p->cell.y);
-      put8(bytes_, p->rotation.quarter_turns());
-      put8(bytes_, p->meeple ? static_cast<int>(*p->meeple) : kNoPort);
-      put8(bytes_, static_cast<int>(p->figure) | (p->take_back ? 0x80 : 0) | (p->extra ? kExtraFlag : 0));
-      if (p->take_back) {
-        put8(bytes_, p->take_back->x);
-        put8(bytes_, p->take_back->y);
-      }
+      tag = kPlaced;
+      v.turn = turn_of(p->extra);
+      v.seat = p->seat;
+      v.tile = static_cast<int>(p->tile);
+      v.cell = p->cell;
+      v.rotation = p->rotation.quarter_turns();
+      v.meeple = p->meeple;
+      v.figure = p->figure;
+      v.action = p->action;
+      v.extra = p->extra;
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       replacing = d->extra;
-      put8(bytes_, kDiscarded);
-      put16(bytes_, turn_of(d->extra));
-      put8(bytes_, d->seat);
-      put8(bytes_, static_cast<int>(d->tile) | (d->extra ? 0x80 : 0));
+      tag = kDiscarded;
+      v.turn = turn_of(d->extra);
+      v.seat = d->seat;
+      v.tile = static_cast<int>(d->tile);
+      v.extra = d->extra;
     } else if (const auto* s = std::get_if<FeatureScored>(&e)) {
-      put8(bytes_, kScored);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, static_cast<int>(s->kind));
-      const bool inn = s->kind == Kind::Road && (s->marks & kMarkInn) != 0;
-      const bool cathedral = s->kind == Kind::City && (s->marks & kMarkCathedral) != 0;
+      tag = kScored;
+      v.turn = current;
+      v.kind = s->kind;
       bool bonus = false;
       for (int b : s->bonus) bonus = bonus || b != 0;
-      put8(bytes_, (s->end_of_game ? 1 : 0) | (s->abbot_return ? 2 : 0) | (inn ? 4 : 0) | (cathedral ? 8 : 0) |
-                       (bonus ? 16 : 0));
-      put16(bytes_, s->points);
-      int mask = 0;
+      v.flags = (s->end_of_game ? 1 : 0) | scored_flags(*s) | (bonus ? kBonusFlag : 0);
+      v.points = s->points;
       for (Seat w : s->winners) {
-        mask |= 1 << w;
+        v.winners |= 1 << w;
         count_points(*s, w);
       }
-      put8(bytes_, mask);
       // One entry a seat, never fewer than the 5 that base games' events always carried.
-      const int seats = std::max(kMaxPlayersBase, s->players);
-      put8(bytes_, seats);
-      for (int k = 0; k < seats; ++k) put8(bytes_, s->meeples[static_cast<std::size_t>(k)]);
-      if (bonus) {
-        for (int k = 0; k < seats; ++k) put8(bytes_, s->bonus[static_cast<std::size_t>(k)]);
-      }
-      put8(bytes_, s->tiles);
-      put8(bytes_, s->pennants);
-      put8(bytes_, s->cities);
-      put8(bytes_, static_cast<int>(s->cells.size()));
-      for (Cell c : s->cells) {
-        put8(bytes_, c.x);
-        put8(bytes_, c.y);
-      }
+      v.seats = std::max(kMaxPlayersBase, s->players);
+      v.meeples = &s->meeples;
+      v.bonus = &s->bonus;
+      v.tiles = s->tiles;
+      v.pennants = s->pennants;
+      v.cities = s->cities;
+      v.cells = &s->cells;
     } else if (const auto* g = std::get_if<GameEnded>(&e)) {
-      put8(bytes_, kGameOver);
-      put8(bytes_, static_cast<int>(g->final_scores.size()));
-      for (int v : g->final_scores) put16(bytes_, v);
-      int mask = 0;
-      for (Seat w : g->winners) mask |= 1 << w;
-      put8(bytes_, mask);
+      tag = kGameOver;
+      v.scores = &g->final_scores;
+      for (Seat w : g->winners) v.winners |= 1 << w;
     } else if (const auto* drawn = std::get_if<TileDrawn>(&e)) {
       if (!drawn->extra || std::exchange(replacing, false)) continue;  // held tiles are shown in players[]
-      put8(bytes_, kExtra);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, drawn->seat);
-    } else if (const auto* taken = std::get_if<GoodsTaken>(&e)) {
-      put8(bytes_, kGoods);
-      put16(bytes_, next_turn_ > 1 ? next_turn_ - 1 : 1);
-      put8(bytes_, taken->seat);
-      for (int k = 0; k < kGoodKinds; ++k) put8(bytes_, taken->goods[static_cast<std::size_t>(k)]);
-      put8(bytes_, taken->cell.x);
-      put8(bytes_, taken->cell.y);
-    } else if (const auto* goods = std::get_if<GoodsScored>(&e)) {
-      put8(bytes_, kGoodsScored);
-      put8(bytes_, static_cast<int>(goods->good));
-      put16(bytes_, goods->points);
-      int mask = 0;
-      for (Seat w : goods->winners) {
-        mask |= 1 << w;
-        totals_.goods[static_cast<std::size_t>(w)] += goods->points;
-      }
-      put8(bytes_, mask);
-      put8(bytes_, goods->players);  // one entry a seat of the game, as in a replay's events
-      for (int k = 0; k < goods->players; ++k) put8(bytes_, goods->held[static_cast<std::size_t>(k)]);
+      tag = kExtra;
+      v.turn = current;
+      v.seat = drawn->seat;
+    } else if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
+      const detail::ProtocolPart* part = detail::protocol_part(x->expansion);
+      if (part == nullptr || part->encode == nullptr) continue;
+      put8(bytes_, part->first_tag + x->kind);
+      part->encode(bytes_, *x, current);
+      if (part->count_event != nullptr) part->count_event(*x, totals_.rows[static_cast<std::size_t>(x->expansion)]);
+      added(at, ops);
+      continue;
     } else {
       continue;  // other draws, MeepleReturned
     }
+    encode(bytes_, tag, v);
     added(at, ops);
   }
 }
 
 std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) const {
-  const auto& b = bytes_;
-  const std::uint8_t tag = b[at++];
+  const std::uint8_t tag = bytes_[at++];
   out += R"({"id":)";
   append_int(out, id);
-  switch (tag) {
-    case kStarted:
-      out += R"(,"type":"started"})";
-      return at;
-    case kPlaced: {
-      turn_and_seat(out, "placed", b, at);
-      out += R"(,"tile":)";
-      letter(out, b[at + 3]);
-      out += R"(,"x":)";
-      append_int(out, s8(b[at + 4]));
-      out += R"(,"y":)";
-      append_int(out, s8(b[at + 5]));
-      out += R"(,"rotation":)";
-      append_int(out, b[at + 6] * 90);
-      out += R"(,"meeple":)";
-      if (b[at + 7] == kNoPort) {
-        out += "null";
-      } else {
-        out += '"';
-        out += port_name(static_cast<Port>(b[at + 7]));
-        out += '"';
-      }
-      const int extra = b[at + 8];
-      const auto figure = static_cast<Figure>(extra & 0x0F);
-      if ((extra & kExtraFlag) != 0) out += R"(,"extra":true)";
-      if (b[at + 7] != kNoPort && figure != Figure::Meeple) {
-        out += R"(,"figure":")";
-        out += figure_name(figure);
-        out += '"';
-      }
-      if ((extra & 0x80) != 0) {
-        out += R"(,"return":)";
-        cell_object(out, b, at + 9);
-      }
-      out += '}';
-      return at + ((extra & 0x80) != 0 ? 11 : 9);
-    }
-    case kDiscarded:
-      turn_and_seat(out, "discarded", b, at);
-      out += R"(,"tile":)";
-      letter(out, b[at + 3] & 0x7F);
-      if ((b[at + 3] & 0x80) != 0) out += R"(,"extra":true)";
-      out += '}';
-      return at + 4;
-    case kScored: {
-      out += R"(,"type":"scored","turn":)";
-      append_int(out, get16(b, at));
-      out += R"(,"kind":")";
-      out += kind_name(static_cast<Kind>(b[at + 2]));
-      out += R"(","end":)";
-      append_bool(out, (b[at + 3] & 1) != 0);
-      const int flags = b[at + 3];
-      if ((flags & 2) != 0) out += R"(,"abbot_return":true)";
-      if ((flags & 4) != 0) out += R"(,"inn":true)";
-      if ((flags & 8) != 0) out += R"(,"cathedral":true)";
-      const int seats = points_and_seats(out, b, at + 4, "meeples");
-      at += 8 + static_cast<std::size_t>(seats);
-      if ((flags & 16) != 0) {  // the pig's points beyond `points`, per seat
-        out += R"(,"bonus":)";
-        byte_array(out, b, at, seats);
-        at += static_cast<std::size_t>(seats);
-      }
-      out += R"(,"tiles":)";
-      append_int(out, b[at]);
-      out += R"(,"pennants":)";
-      append_int(out, b[at + 1]);
-      out += R"(,"cities":)";
-      append_int(out, b[at + 2]);
-      out += R"(,"cells":[)";
-      const int n = b[at + 3];
-      at += 4;
-      for (int i = 0; i < n; ++i, at += 2) {
-        if (i > 0) out += ',';
-        cell_object(out, b, at);
-      }
-      out += "]}";
-      return at;
-    }
-    case kExtra:
-      turn_and_seat(out, "extra", b, at);
-      out += '}';
-      return at + 3;
-    case kGoods:
-      turn_and_seat(out, "goods", b, at);
-      out += R"(,"goods":{)";
-      for (int k = 0; k < kGoodKinds; ++k) {
-        if (k > 0) out += ',';
-        append_key(out, good_name(static_cast<Good>(k)));
-        append_int(out, b[at + 3 + static_cast<std::size_t>(k)]);
-      }
-      out += R"(},"x":)";
-      append_int(out, s8(b[at + 3 + kGoodKinds]));
-      out += R"(,"y":)";
-      append_int(out, s8(b[at + 4 + kGoodKinds]));
-      out += '}';
-      return at + 5 + kGoodKinds;
-    case kGoodsScored: {
-      out += R"(,"type":"goods_scored","good":")";
-      out += good_name(static_cast<Good>(b[at]));
-      out += '"';
-      const int seats = points_and_seats(out, b, at + 1, "held");
-      out += '}';
-      return at + 5 + static_cast<std::size_t>(seats);
-    }
-    default: {  // kGameOver
-      out += R"(,"type":"game_over","final_scores":[)";
-      const int n = b[at++];
-      for (int i = 0; i < n; ++i, at += 2) {
-        if (i > 0) out += ',';
-        append_int(out, get16(b, at));
-      }
-      out += R"(],"winners":)";
-      seats_array(out, b[at]);
-      out += '}';
-      return at + 1;
-    }
-  }
+  if (tag < kBaseTags) return write(out, static_cast<Tag>(tag), bytes_, at);
+  const detail::ProtocolPart* part = detail::protocol_part_of_tag(tag);  // an expansion's entry
+  return part->write(out, static_cast<std::uint8_t>(tag - part->first_tag), bytes_, at);
 }
 
 int EventHistory::turn_of(bool extra) {
-  // Both parts of a builder's turn are one turn: entries of part 2 keep part 1's number.
+  // Both parts of a turn with an extra part are one turn: entries of part 2 keep part 1's number.
   if (extra) return next_turn_ > 1 ? next_turn_ - 1 : 1;
   return next_turn_++;
 }
 
 void EventHistory::count_points(const FeatureScored& s, Seat w) {
   const auto seat = static_cast<std::size_t>(w);
-  if (s.abbot_return) {
-    totals_.abbot[seat] += s.points;
-    return;
-  }
-  // Inns and cathedrals (docs/expansions/inns-cathedrals.md): the feature's kind gets what
-  // it would score without its mark, the mark's own row the difference (below 0 for an
-  // unfinished one at the end).
+  // The parts take their share first (all of it, for an action's points); the kind's row
+  // gets the rest.
   int base = s.points;
-  int* mark = nullptr;
-  if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) {
-    base = s.tiles;
-    mark = &(s.end_of_game ? totals_.inn_end : totals_.inn_game)[seat];
-  } else if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) {
-    base = (s.end_of_game ? 1 : 2) * (s.tiles + s.pennants);
-    mark = &(s.end_of_game ? totals_.cathedral_end : totals_.cathedral_game)[seat];
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part == nullptr || part->count_scored == nullptr) continue;
+    if (part->count_scored(s, seat, base, totals_.rows[static_cast<std::size_t>(e)]) >= 0) return;
   }
   auto& by_kind = s.end_of_game ? totals_.end : totals_.game;
   by_kind[seat][static_cast<std::size_t>(s.kind)] += base;
-  if (mark != nullptr) *mark += s.points - base;
-  totals_.pig[seat] += s.bonus[seat];  // a field winner's pig (docs/expansions/traders-builders.md)
 }
 
 void EventHistory::write_json(std::string& out) const {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "expansions/part.hpp"
+
 namespace carc::protocol {
 namespace {
 
@@ -42,11 +44,10 @@ static json tile_list(const Ruleset* rules) {
       json f{{"id", i}, {"kind", std::string(kind_name(s.kind))}, {"ports", ports_json(s.ports)}};
       if (s.kind == Kind::City) f["pennant"] = s.pennant;
       if (s.pennant) ++pennants;
-      // Inns, cathedrals and goods (docs/expansions/): the marks, only where a tile has them.
-      if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) f["inn"] = true;
-      if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) f["cathedral"] = true;
-      if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) {
-        f["goods"] = std::string(good_name(static_cast<Good>(g)));
+      // The expansions' marks (protocol/src/expansions/), only where a tile has them.
+      for (int x = 0; x < kExpansionKinds; ++x) {
+        const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+        if (part != nullptr && part->segment_json != nullptr) part->segment_json(s, f);
       }
       if (s.kind == Kind::Field) {
         json cities = json::array();
@@ -106,7 +107,7 @@ json event_json(const Event& e) {
                       {"rotation", ev.rotation.degrees()},
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
-          if (ev.take_back) out["return"] = cell_json(*ev.take_back);
+          if (ev.action) out[std::string(detail::action_key())] = cell_json(*ev.action);
           if (ev.extra) out["extra"] = true;
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
@@ -117,18 +118,9 @@ json event_json(const Event& e) {
           json out{{"type", "drew"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};
           if (ev.extra) out["extra"] = true;
           return out;
-        } else if constexpr (std::is_same_v<T, GoodsTaken>) {
-          json goods = json::object();
-          for (int k = 0; k < kGoodKinds; ++k) goods[std::string(good_name(static_cast<Good>(k)))] = ev.goods[static_cast<std::size_t>(k)];
-          return json{{"type", "goods"}, {"seat", ev.seat}, {"goods", goods}, {"x", ev.cell.x}, {"y", ev.cell.y}};
-        } else if constexpr (std::is_same_v<T, GoodsScored>) {
-          json held = json::array();
-          for (int s = 0; s < ev.players; ++s) held.push_back(ev.held[static_cast<std::size_t>(s)]);
-          return json{{"type", "goods_scored"},
-                      {"good", std::string(good_name(ev.good))},
-                      {"points", ev.points},
-                      {"seats", seats_json(ev.winners)},
-                      {"held", held}};
+        } else if constexpr (std::is_same_v<T, ExpansionEvent>) {
+          const detail::ProtocolPart* part = detail::protocol_part(ev.expansion);
+          return part != nullptr && part->event_json != nullptr ? part->event_json(ev) : json(nullptr);
         } else if constexpr (std::is_same_v<T, MeepleReturned>) {
           json out{{"type", "returned"}, {"seat", ev.seat}, {"x", ev.cell.x}, {"y", ev.cell.y}};
           if (ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
@@ -151,9 +143,9 @@ json event_json(const Event& e) {
                       {"pennants", ev.pennants},
                       {"cities", ev.cities},
                       {"cells", cells}};
-          if (ev.abbot_return) out["abbot_return"] = true;
-          if ((ev.marks & kMarkInn) != 0 && ev.kind == Kind::Road) out["inn"] = true;
-          if ((ev.marks & kMarkCathedral) != 0 && ev.kind == Kind::City) out["cathedral"] = true;
+          for (const detail::ScoredFlag& f : detail::scored_flags()) {  // the parts' marks
+            if (f.holds(ev)) out[std::string(f.key)] = true;
+          }
           bool any_bonus = false;
           for (int b : ev.bonus) any_bonus = any_bonus || b != 0;
           if (any_bonus) {

@@ -107,7 +107,7 @@ std::variant<ClientMessage, MessageError> parse_play(const json& j) {
       return bad("play: \"return\" must be an object with integer \"x\" and \"y\"");
     }
     if (p.meeple) return bad("play: take the abbot back or place a figure, not both");
-    p.take_back = std::pair<std::int64_t, std::int64_t>{as_int(*rx), as_int(*ry)};
+    p.action = std::pair<std::int64_t, std::int64_t>{as_int(*rx), as_int(*ry)};
   }
   return ClientMessage{std::move(p)};
 }

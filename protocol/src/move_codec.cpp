@@ -46,9 +46,9 @@ void append_move_text(std::string& out, const Move& m) {
       out += figure_name(m.figure);
     }
   }
-  if (m.take_back) {
+  if (m.action) {
     p = buf;
-    for (const int v : {m.take_back->x, m.take_back->y}) {
+    for (const int v : {m.action->x, m.action->y}) {
       *p++ = ',';
       p = std::to_chars(p, buf + sizeof buf, v).ptr;
     }
@@ -99,7 +99,7 @@ std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
         *why = "a take-back needs integer x and y";
         return std::nullopt;
       }
-      return Move::place_taking_back(*tile, Cell{x, y}, *rotation, Cell{rx, ry});
+      return Move::place_with_action(*tile, Cell{x, y}, *rotation, Cell{rx, ry});
     }
     meeple = port_from_name(port);
     if (!meeple) {

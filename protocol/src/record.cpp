@@ -4,6 +4,7 @@
 #include <string>
 
 #include "carc/protocol/json.hpp"
+#include "expansions/part.hpp"
 
 namespace carc::protocol {
 namespace {
@@ -100,7 +101,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
     }
     figure = *f;
   }
-  std::optional<Cell> take_back;
+  std::optional<Cell> action;
   const auto return_it = m.find("return");
   if (return_it != m.end() && !return_it->is_null()) {
     const auto rx = return_it->is_object() ? return_it->find("x") : return_it->end();
@@ -114,7 +115,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
       *why = "a placement takes a figure back or places one, never both";
       return std::nullopt;
     }
-    take_back = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
+    action = Cell{static_cast<int>(std::clamp(rx->get<long long>(), -kFar, kFar)),
                      static_cast<int>(std::clamp(ry->get<long long>(), -kFar, kFar))};
   }
   bool extra = false;
@@ -126,7 +127,7 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
     }
     extra = extra_it->get<bool>();
   }
-  Move out = take_back ? Move::place_taking_back(*tile, cell, *rot, *take_back) : Move::place(*tile, cell, *rot, meeple, figure);
+  Move out = action ? Move::place_with_action(*tile, cell, *rot, *action) : Move::place(*tile, cell, *rot, meeple, figure);
   out.extra = extra;
   return out;
 }
@@ -193,7 +194,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     if (move->meeple && rules.figures[static_cast<std::size_t>(move->figure)] == 0) {
       return err("figure \"" + std::string(figure_name(move->figure)) + "\" is not in this game", index);
     }
-    if (move->take_back && rules.action == nullptr) return err("\"return\" needs the abbot expansion", index);
+    if (move->action && rules.action_part == nullptr) return err("\"return\" needs the abbot expansion", index);
     r.moves.push_back(*move);
     ++index;
   }
@@ -212,7 +213,7 @@ json move_json(const Move& m) {
   out["rotation"] = m.placement.rotation.degrees();
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
   if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
-  if (m.take_back) out["return"] = json{{"x", m.take_back->x}, {"y", m.take_back->y}};
+  if (m.action) out[std::string(detail::action_key())] = json{{"x", m.action->x}, {"y", m.action->y}};
   if (m.extra) out["extra"] = true;
   return out;
 }
@@ -228,20 +229,19 @@ json record_json(int players, const std::vector<Move>& moves, bool final, Expans
 }
 
 json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions) {
+  // A replay's breakdown: a kind's row holds its features' whole points (a part's share
+  // included); only the rows a part marks in_record stand apart (protocol/src/expansions/).
   struct Line {
-    int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), garden
-    int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, garden
-    int abbot = 0;                  // take-backs (docs/expansions/abbot.md)
-    int goods = 0;                  // goods majorities (docs/expansions/traders-builders.md)
+    int game[5] = {0, 0, 0, 0, 0};  // road, city, monastery, (field), and a kind an expansion adds
+    int end[5] = {0, 0, 0, 0, 0};   // road, city, monastery, field, ...
   };
-  const bool gardens = expansions.has(Expansion::Abbot);
-  const bool traders = expansions.has(Expansion::Traders);
   std::vector<Line> lines(static_cast<std::size_t>(players));
+  std::array<detail::Rows, kExpansionKinds> rows{};
+  const auto part_of = [](int e) { return detail::protocol_part(static_cast<Expansion>(e)); };
   for (const Event& e : events) {
-    if (const auto* g = std::get_if<GoodsScored>(&e)) {
-      for (Seat seat : g->winners) {
-        if (seat >= 0 && seat < players) lines[static_cast<std::size_t>(seat)].goods += g->points;
-      }
+    if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
+      const detail::ProtocolPart* part = part_of(static_cast<int>(x->expansion));
+      if (part != nullptr && part->count_event != nullptr) part->count_event(*x, rows[static_cast<std::size_t>(x->expansion)]);
       continue;
     }
     const auto* s = std::get_if<FeatureScored>(&e);
@@ -249,11 +249,23 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
     const auto k = static_cast<std::size_t>(s->kind);
     for (Seat seat : s->winners) {
       if (seat < 0 || seat >= players) continue;
-      Line& l = lines[static_cast<std::size_t>(seat)];
+      const auto i = static_cast<std::size_t>(seat);
+      Line& l = lines[i];
       if (k >= 5) continue;
-      const int points = s->points + s->bonus[static_cast<std::size_t>(seat)];
-      if (s->abbot_return) {
-        l.abbot += points;
+      const int points = s->points + s->bonus[i];
+      // A part that takes the whole of it (an action's points) into a row of its own.
+      int base = s->points;
+      detail::Rows scratch{};
+      int* whole = nullptr;
+      for (int x = 0; x < kExpansionKinds && whole == nullptr; ++x) {
+        const detail::ProtocolPart* part = part_of(x);
+        if (part == nullptr || part->count_scored == nullptr) continue;
+        const int r = part->count_scored(*s, i, base, scratch);
+        if (r >= 0 && part->rows[static_cast<std::size_t>(r)].in_record) whole = &rows[static_cast<std::size_t>(x)][static_cast<std::size_t>(r)][i];
+        if (r >= 0) break;
+      }
+      if (whole != nullptr) {
+        *whole += points;
       } else if (s->end_of_game) {
         l.end[k] += points;
       } else {
@@ -261,21 +273,35 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       }
     }
   }
+  std::uint8_t kinds_shown = 0;
+  for (int x = 0; x < kExpansionKinds; ++x) {
+    if (expansions.has(static_cast<Expansion>(x)) && part_of(x) != nullptr) kinds_shown |= part_of(x)->kinds_shown;
+  }
   json out = json::array();
   for (int seat = 0; seat < players; ++seat) {
-    const Line& l = lines[static_cast<std::size_t>(seat)];
-    int total = l.abbot + l.goods;
+    const auto i = static_cast<std::size_t>(seat);
+    const Line& l = lines[i];
+    int total = 0;
     for (int k = 0; k < 5; ++k) total += l.game[k] + l.end[k];
     json line{{"seat", seat},
               {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
-              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}},
-              {"total", total}};
-    if (gardens) {
-      line["game"]["garden"] = l.game[4];
-      line["game"]["abbot"] = l.abbot;
-      line["end"]["garden"] = l.end[4];
+              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}}};
+    if (((kinds_shown >> static_cast<int>(Kind::Garden)) & 1) != 0) {
+      const std::string garden(kind_name(Kind::Garden));
+      line["game"][garden] = l.game[4];
+      line["end"][garden] = l.end[4];
     }
-    if (traders) line["end"]["goods"] = l.goods;
+    for (int x = 0; x < kExpansionKinds; ++x) {
+      const detail::ProtocolPart* part = part_of(x);
+      if (part == nullptr) continue;
+      for (std::size_t r = 0; r < part->rows.size(); ++r) {
+        if (!part->rows[r].in_record) continue;
+        const int v = rows[static_cast<std::size_t>(x)][r][i];
+        total += v;
+        if (expansions.has(static_cast<Expansion>(x))) line[part->rows[r].end ? "end" : "game"][std::string(part->rows[r].key)] = v;
+      }
+    }
+    line["total"] = total;
     out.push_back(std::move(line));
   }
   return out;
@@ -321,13 +347,16 @@ std::variant<json, RecordError> replay(const Record& r) {
       figures.push_back(std::move(mine));
     }
   }
-  json goods = nullptr;
-  if (r.expansions.has(Expansion::Traders)) {
-    goods = json::array();
+  // Each seat's tokens, under their expansion's key (protocol/src/expansions/).
+  json tokens = nullptr;
+  const detail::ProtocolPart* token_part =
+      g.rules().token_expansion ? detail::protocol_part(*g.rules().token_expansion) : nullptr;
+  if (token_part != nullptr) {
+    tokens = json::array();
     for (int s = 0; s < r.players; ++s) {
       json mine = json::object();
-      for (int k = 0; k < kGoodKinds; ++k) mine[std::string(good_name(static_cast<Good>(k)))] = g.goods(s, static_cast<Good>(k));
-      goods.push_back(std::move(mine));
+      for (int k = 0; k < g.rules().token_kinds; ++k) mine[std::string(token_part->token_name(k))] = g.tokens(s, k);
+      tokens.push_back(std::move(mine));
     }
   }
   if (r.final) {
@@ -352,7 +381,7 @@ std::variant<json, RecordError> replay(const Record& r) {
            {"breakdown", breakdown_json(r.players, events, r.expansions)},
            {"events", event_log}};
   if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
-  if (!goods.is_null()) out["goods"] = std::move(goods);
+  if (!tokens.is_null()) out[std::string(token_part->tokens_key)] = std::move(tokens);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/room_state.hpp"
+#include "expansions/part.hpp"
 
 namespace carc::protocol {
 
@@ -28,17 +29,22 @@ std::string result_text(const Game& g, const EventHistory& events) {
   }
   out += R"(],"breakdown":[)";
   const auto& t = events.totals();
-  static constexpr std::array<std::string_view, 5> kKinds = {"road", "city", "monastery", "field", "garden"};
-  const bool gardens = g.expansions().has(Expansion::Abbot);
-  const bool inns = g.expansions().has(Expansion::Inns);
-  const bool traders = g.expansions().has(Expansion::Traders);
+  static constexpr std::array<std::string_view, 4> kKinds = {"road", "city", "monastery", "field"};
+  // The parts of the game's expansions, in id order: their rows follow the kinds'.
+  std::array<const detail::ProtocolPart*, kExpansionKinds> parts{};
+  std::uint8_t kinds_shown = 0;
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!g.expansions().has(static_cast<Expansion>(e))) continue;
+    parts[static_cast<std::size_t>(e)] = detail::protocol_part(static_cast<Expansion>(e));
+    if (parts[static_cast<std::size_t>(e)] != nullptr) kinds_shown |= parts[static_cast<std::size_t>(e)]->kinds_shown;
+  }
   const auto row = [&](std::string_view key, int points, int& total) {
     out += ',';
     append_key(out, key);
     append_int(out, points);
     total += points;
   };
-  // Road, city, monastery (and field at the end), then the garden when the Abbot is in.
+  // Road, city, monastery (and field at the end), then the kinds an expansion adds.
   const auto kind_rows = [&](const auto& points, std::size_t kinds, int& total) {
     for (std::size_t k = 0; k < kinds; ++k) {
       if (k > 0) out += ',';
@@ -46,7 +52,18 @@ std::string result_text(const Game& g, const EventHistory& events) {
       append_int(out, points[k]);
       total += points[k];
     }
-    if (gardens) row("garden", points[4], total);
+    for (std::size_t k = 4; k < points.size(); ++k) {
+      if (((kinds_shown >> k) & 1) != 0) row(kind_name(static_cast<Kind>(k)), points[k], total);
+    }
+  };
+  const auto part_rows = [&](bool end, std::size_t seat, int& total) {
+    for (std::size_t e = 0; e < parts.size(); ++e) {
+      if (parts[e] == nullptr) continue;
+      for (std::size_t r = 0; r < parts[e]->rows.size(); ++r) {
+        const detail::RowKey& key = parts[e]->rows[r];
+        if (!key.key.empty() && key.end == end) row(key.key, t.rows[e][r][seat], total);
+      }
+    }
   };
   for (int s = 0; s < n; ++s) {
     const auto& game = t.game[static_cast<std::size_t>(s)];
@@ -58,21 +75,10 @@ std::string result_text(const Game& g, const EventHistory& events) {
     int total = 0;
     const auto i = static_cast<std::size_t>(s);
     kind_rows(game, 3, total);
-    if (gardens) row("abbot", t.abbot[i], total);
-    if (inns) {
-      row("inn", t.inn_game[i], total);
-      row("cathedral", t.cathedral_game[i], total);
-    }
+    part_rows(false, i, total);
     out += R"(},"end":{)";
     kind_rows(end, 4, total);
-    if (inns) {
-      row("inn", t.inn_end[i], total);
-      row("cathedral", t.cathedral_end[i], total);
-    }
-    if (traders) {
-      row("pig", t.pig[i], total);
-      row("goods", t.goods[i], total);
-    }
+    part_rows(true, i, total);
     out += R"(},"total":)";
     append_int(out, total);
     out += '}';

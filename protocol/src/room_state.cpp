@@ -1,6 +1,7 @@
 #include "carc/protocol/room_state.hpp"
 
 #include "carc/protocol/json_text.hpp"
+#include "expansions/part.hpp"
 #include "room_state_parts.hpp"
 
 namespace carc::protocol {
@@ -58,21 +59,24 @@ void write_figures(std::string& out, const Ruleset& rules, const std::array<int,
   out += '}';
 }
 
-bool has_goods(const RoomFacts& f) { return f.settings.expansions.has(Expansion::Traders); }
+const ProtocolPart* token_part(const RoomFacts& f) {
+  const Ruleset& rules = ruleset(f.settings.expansions);
+  return rules.token_expansion ? protocol_part(*rules.token_expansion) : nullptr;
+}
 
-std::array<int, kGoodKinds> goods_of(const RoomFacts& f, int seat) {
-  std::array<int, kGoodKinds> out{};
+std::array<int, kMaxTokenKinds> tokens_of(const RoomFacts& f, int seat) {
+  std::array<int, kMaxTokenKinds> out{};
   if (f.game == nullptr || seat >= f.game->players()) return out;
-  for (int k = 0; k < kGoodKinds; ++k) out[static_cast<std::size_t>(k)] = f.game->goods(seat, static_cast<Good>(k));
+  for (int k = 0; k < f.game->rules().token_kinds; ++k) out[static_cast<std::size_t>(k)] = f.game->tokens(seat, k);
   return out;
 }
 
-void write_goods(std::string& out, const std::array<int, kGoodKinds>& goods) {
+void write_tokens(std::string& out, const ProtocolPart& part, int kinds, const std::array<int, kMaxTokenKinds>& tokens) {
   out += '{';
-  for (int k = 0; k < kGoodKinds; ++k) {
+  for (int k = 0; k < kinds; ++k) {
     if (k > 0) out += ',';
-    append_key(out, good_name(static_cast<Good>(k)));
-    append_int(out, goods[static_cast<std::size_t>(k)]);
+    append_key(out, part.token_name(k));
+    append_int(out, tokens[static_cast<std::size_t>(k)]);
   }
   out += '}';
 }
@@ -175,9 +179,10 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
     out += R"(,"figures":)";
     write_figures(out, rules, figures_of(f, seat));
   }
-  if (has_goods(f)) {
-    out += R"(,"goods":)";
-    write_goods(out, goods_of(f, seat));
+  if (const ProtocolPart* tokens = token_part(f)) {
+    out += ',';
+    append_key(out, tokens->tokens_key);
+    write_tokens(out, *tokens, ruleset(f.settings.expansions).token_kinds, tokens_of(f, seat));
   }
   out += R"(,"connected":)";
   append_bool(out, s.connected);
@@ -237,15 +242,15 @@ void write_legal(std::string& out, const Game& g) {
       }
       out += '}';
     }
-    if (rules.action != nullptr) {
+    if (rules.action_part != nullptr) {
       out += R"(,"return":)";
-      if (m.take_back) {
+      if (m.action) {
         out += R"({"x":)";
-        append_int(out, m.take_back->x);
+        append_int(out, m.action->x);
         out += R"(,"y":)";
-        append_int(out, m.take_back->y);
+        append_int(out, m.action->y);
         out += R"(},"return_points":)";
-        append_int(out, m.take_back_points);
+        append_int(out, m.action_points);
       } else {
         out += "null";
       }
@@ -268,8 +273,8 @@ void write_turn(std::string& out, const RoomFacts& f) {
   append_int(out, g->current_seat());
   out += R"(,"tile":)";
   append_letter(out, held);
-  if (g->expansions().has(Expansion::Traders)) {
-    out += R"(,"extra":)";  // the builder's extra part (docs/expansions/traders-builders.md)
+  if (g->rules().extra_hooks) {
+    out += R"(,"extra":)";  // an extra part of the turn (docs/expansions.md)
     append_bool(out, g->in_extra_part());
   }
   out += R"(,"legal":)";

@@ -21,10 +21,12 @@ std::optional<Tile> tile_of(const RoomFacts& f, int seat);
 // Special figures in supply (index by Figure); the lobby shows the game's starting supply.
 std::array<int, kFigureKinds> figures_of(const RoomFacts& f, int seat);
 void write_figures(std::string& out, const Ruleset& rules, const std::array<int, kFigureKinds>& figures);
-// Goods tokens (index by Good), and whether the room's game has them (docs/expansions/traders-builders.md).
-bool has_goods(const RoomFacts& f);
-std::array<int, kGoodKinds> goods_of(const RoomFacts& f, int seat);
-void write_goods(std::string& out, const std::array<int, kGoodKinds>& goods);
+// Tokens (Game::tokens): the part of the expansion that keeps them in the room's game, or
+// null; each seat's (the lobby: none yet); `{"<kind>":N,...}` under the part's key.
+struct ProtocolPart;
+const ProtocolPart* token_part(const RoomFacts& f);
+std::array<int, kMaxTokenKinds> tokens_of(const RoomFacts& f, int seat);
+void write_tokens(std::string& out, const ProtocolPart& part, int kinds, const std::array<int, kMaxTokenKinds>& tokens);
 
 std::array<int, kTileKinds> bag_of(const Game* g, const Ruleset& rules, int* left);
 void write_bag(std::string& out, const Game* g, const Ruleset& rules);

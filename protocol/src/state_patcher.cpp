@@ -2,6 +2,7 @@
 // state, from what the change touched.
 #include "carc/protocol/json_text.hpp"
 #include "carc/protocol/room_state.hpp"
+#include "expansions/part.hpp"
 #include "room_state_parts.hpp"
 
 namespace carc::protocol {
@@ -23,7 +24,7 @@ StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
                     s.hints,
                     tile_of(f, seat),
                     figures_of(f, seat),
-                    goods_of(f, seat)};
+                    tokens_of(f, seat)};
 }
 
 std::optional<std::array<int, 3>> StatePatcher::turn_key(const RoomFacts& f) {
@@ -162,8 +163,8 @@ void StatePatcher::players(const RoomFacts& f) {
       write_figures(field("figures"), ruleset(f.settings.expansions), now.figures);
       frame_ += '}';
     }
-    if (now.goods != was.goods && has_goods(f)) {
-      write_goods(field("goods"), now.goods);
+    if (const ProtocolPart* tokens = token_part(f); tokens != nullptr && now.tokens != was.tokens) {
+      write_tokens(field(tokens->tokens_key), *tokens, ruleset(f.settings.expansions).token_kinds, now.tokens);
       frame_ += '}';
     }
     was = std::move(now);

@@ -43,7 +43,7 @@ void play_games(const BotSpec& spec, int players, std::uint64_t first_seed, int 
       REQUIRE(c.move.type == Move::Type::Place);
       REQUIRE(error_name(g.play(c.move)) == "ok");
       if (c.move.meeple) ++u.figures[static_cast<std::size_t>(c.move.figure)];
-      if (c.move.take_back) ++u.take_backs;
+      if (c.move.action) ++u.take_backs;
       if (extra) ++u.extra_parts;
       ++u.moves;
     }

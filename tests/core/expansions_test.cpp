@@ -59,7 +59,7 @@ TEST_CASE("random games of every set: the river first and by its rules, the lake
       for (const Event& e : events) {
         if (const auto* p = std::get_if<TilePlaced>(&e)) {
           moves.push_back(move_of(*p));
-          if (p->figure == Figure::Abbot || p->take_back) ++abbot_moves;
+          if (p->figure == Figure::Abbot || p->action) ++abbot_moves;
         } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
           moves.push_back(Move::discard(d->tile));
           CHECK_FALSE(is_river_tile(d->tile));  // a river tile is always placeable
@@ -113,7 +113,7 @@ TEST_CASE("every bot level plays river + abbot games to the end with legal moves
     int figures = 0;
     while (!g.finished()) {
       const BotChoice c = choose(PlayerView(g), spec, static_cast<std::uint64_t>(g.moves_played()));
-      if (c.move.figure == Figure::Abbot || c.move.take_back) ++figures;
+      if (c.move.figure == Figure::Abbot || c.move.action) ++figures;
       REQUIRE_FALSE(g.play(c.move));
     }
     CAPTURE(bot_kind_name(kind));
@@ -145,7 +145,7 @@ TEST_CASE("the medium player takes its abbot back when keeping it cannot pay mor
       g.legal_moves(legal);
       std::optional<Cell> at;
       for (const LegalMove& m : legal) {
-        if (m.take_back) at = m.take_back;
+        if (m.action) at = m.action;
       }
       bool stuck = false;
       if (at && g.bag_left() > 20) {
@@ -175,8 +175,8 @@ TEST_CASE("the medium player takes its abbot back when keeping it cannot pay mor
           spec.kind = kind;
           spec.iterations = 3000;
           const Move m = choose(PlayerView(g), spec, seed).move;
-          if (m.take_back) ++taken;
-          if (!m.take_back && !m.meeple && g.take_back_offer(m.tile, m.placement, seat)) {
+          if (m.action) ++taken;
+          if (!m.action && !m.meeple && g.action_offer(m.tile, m.placement, seat)) {
             ++dominated;
             if (kind == BotKind::Greedy) ++dominated_greedy;
             MESSAGE(bot_kind_name(kind) << " left its abbot (seed " << seed << ")");

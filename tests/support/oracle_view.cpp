@@ -45,7 +45,7 @@ json players_json(const RoomFacts& f) {
       json goods = json::object();
       for (int k = 0; k < kGoodKinds; ++k) {
         const bool in_game = f.game != nullptr && seat < f.game->players();
-        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->goods(seat, static_cast<Good>(k)) : 0;
+        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->tokens(seat, k) : 0;
       }
       p["goods"] = goods;
     }
@@ -124,7 +124,7 @@ json room_breakdown(const Game& g, const std::vector<Event>& all) {
   }
   for (const Event& e : all) {
     const auto* s = std::get_if<FeatureScored>(&e);
-    if (s == nullptr || s->abbot_return) continue;
+    if (s == nullptr || s->by_action) continue;
     const char* part = s->end_of_game ? "end" : "game";
     for (Seat w : s->winners) {
       json& line = out[static_cast<std::size_t>(w)][part];
@@ -182,9 +182,9 @@ json oracle_legal(const Game& g) {
       }
       entry["figures"] = std::move(figures);
     }
-    if (rules.action != nullptr) {
-      entry["return"] = m.take_back ? json{{"x", m.take_back->x}, {"y", m.take_back->y}} : json(nullptr);
-      if (m.take_back) entry["return_points"] = m.take_back_points;
+    if (rules.action_part != nullptr) {
+      entry["return"] = m.action ? json{{"x", m.action->x}, {"y", m.action->y}} : json(nullptr);
+      if (m.action) entry["return_points"] = m.action_points;
     }
     legal.push_back(std::move(entry));
   }
@@ -214,7 +214,7 @@ void OracleEvents::append(const std::vector<Event>& events) {
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       entry["turn"] = d->extra ? current : next_turn_++;
       after_extra_discard = d->extra;
-    } else if (std::holds_alternative<FeatureScored>(e) || std::holds_alternative<GoodsTaken>(e)) {
+    } else if (const auto* x = std::get_if<ExpansionEvent>(&e); std::holds_alternative<FeatureScored>(e) || (x != nullptr && x->in_turn)) {
       entry["turn"] = current;  // the turn that caused it
     }
     add(std::move(entry));

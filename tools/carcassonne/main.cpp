@@ -302,9 +302,9 @@ int cmd_legal(const std::vector<std::string>& args) {
       }
       entry["figures"] = figures;
     }
-    if (g.rules().action != nullptr) {
+    if (g.rules().action_part != nullptr) {
       int points = 0;
-      const auto back = g.take_back_offer(*tile, p, g.current_seat(), &points);
+      const auto back = g.action_offer(*tile, p, g.current_seat(), &points);
       entry["return"] = back ? json{{"x", back->x}, {"y", back->y}} : json(nullptr);
     }
     out.push_back(std::move(entry));

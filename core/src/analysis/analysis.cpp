@@ -34,7 +34,7 @@ int margin(const Game& g, Seat seat) {
 }
 
 std::uint8_t target_of(const Move& m) {
-  if (m.take_back) return bots::kTakeBack;
+  if (m.action) return bots::kTakeBack;
   if (!m.meeple) return bots::kNoMeeple;
   return bots::figure_target(*m.meeple, m.figure);
 }

@@ -27,7 +27,7 @@ inline Move make_move(Tile t, Placement p, std::uint8_t target) {
 }
 inline Move make_move(const Game& g, Tile t, Placement p, std::uint8_t target) {
   if (target == kTakeBack) {
-    if (const auto back = g.take_back_offer(t, p, g.current_seat())) return Move::place_taking_back(t, p.cell, p.rotation, *back);
+    if (const auto back = g.action_offer(t, p, g.current_seat())) return Move::place_with_action(t, p.cell, p.rotation, *back);
   }
   return make_move(t, p, target);
 }
@@ -63,7 +63,7 @@ inline bool take_back_dominates(const Game& g, Placement p, Seat seat, Cell at) 
 template <typename Push>
 void for_each_target(const Game& g, Tile t, Placement p, Seat seat, Push push, bool prune = false) {
   const Ruleset& rules = g.rules();
-  const std::optional<Cell> back = rules.action != nullptr ? g.take_back_offer(t, p, seat) : std::nullopt;
+  const std::optional<Cell> back = rules.action_part != nullptr ? g.action_offer(t, p, seat) : std::nullopt;
   if (!(prune && back && take_back_dominates(g, p, seat, *back))) push(kNoMeeple);
   for (const Port port : g.meeple_targets(t, p, seat)) push(figure_target(port, Figure::Meeple));
   if (rules.has_specials) {

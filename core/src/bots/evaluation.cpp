@@ -59,19 +59,19 @@ std::array<int, kGoodKinds> goods_in_game(const Ruleset& rules) {
 // Each goods majority by how open it still is (majority_chance): 10 points times each
 // seat's chance to end with the most tokens of the kind.
 void add_goods(const Game& g, const std::array<int, kGoodKinds>& total, Scores& e) {
+  if (g.rules().token_kinds == 0) return;  // a game without tokens has no goods
   const int players = g.players();
   for (int k = 0; k < kGoodKinds; ++k) {
-    const auto good = static_cast<Good>(k);
     int taken = 0;
-    for (Seat s = 0; s < players; ++s) taken += g.goods(s, good);
+    for (Seat s = 0; s < players; ++s) taken += g.tokens(s, k);
     const int left = std::max(0, total[static_cast<std::size_t>(k)] - taken);
     if (taken == 0 && left == 0) continue;
     for (Seat s = 0; s < players; ++s) {
       int best_other = 0;
       for (Seat o = 0; o < players; ++o) {
-        if (o != s) best_other = std::max(best_other, g.goods(o, good));
+        if (o != s) best_other = std::max(best_other, g.tokens(o, k));
       }
-      e[static_cast<std::size_t>(s)] += kGoodsMajority * majority_chance(g.goods(s, good) - best_other, left);
+      e[static_cast<std::size_t>(s)] += kGoodsMajority * majority_chance(g.tokens(s, k) - best_other, left);
     }
   }
 }

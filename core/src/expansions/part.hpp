@@ -1,20 +1,23 @@
 // An expansion as a part of the engine: the fixed points where the rules ask the
-// expansions in play (docs/expansions.md, "How several expansions
-// combine"). A part fills in the hooks it needs and leaves the others null. Adding an
-// expansion is a folder beside river/ and abbot/ and one line in registry.cpp.
+// expansions in play (docs/expansions.md, "How several expansions combine"). A part fills
+// in the hooks it needs and leaves the others null. Adding an expansion is a folder of
+// its own under core/src/expansions/ and one line in registry.cpp.
 //
 // Hook points:
 //   setup      the tile set, its piles, the start tile and the figures (Ruleset);
 //   placement  the tiles this part places by its own rules (Ruleset::placer), listed,
-//              checked and followed after placing (docs/expansions/river.md);
-//   action     what a placement may do instead of placing a figure (the abbot's take-back,
-//              docs/expansions/abbot.md);
-//   scoring    a feature's points and a winner's (inns and cathedrals, the pig), a completed
-//              city's goods, the end of the game's majorities (docs/expansions/inns-cathedrals.md,
-//              docs/expansions/traders-builders.md);
-//   turn       an extra part of the turn (the builder, docs/expansions/traders-builders.md).
+//              checked and followed after placing;
+//   action     what a placement may do instead of placing a figure (Ruleset::action_part);
+//   scoring    a feature's points and a winner's, a completed feature's side effects, the
+//              end of the game's own scoring (FeatureTally; ExpansionEvents for the rest);
+//   turn       an extra part of the turn (Game::in_extra_part);
+//   supply     tokens a seat holds besides its figures (Game::tokens), kept in the part's
+//              state (Game::part_state(): each part owns a fixed byte range of it).
+// Seam left for an expansion whose other seats act inside a turn: a hook asked after
+// `placed` and scoring, before the turn passes on (Game::play), that names the next seat
+// to act; none exists yet.
 // Tiles themselves are data (tiles.cpp); which tiles a game holds follows from the
-// catalog's `expansion` and garden copies without a hook.
+// catalog's `expansion` and its copies of base tiles without a hook.
 #pragma once
 
 #include <optional>
@@ -41,27 +44,26 @@ struct Part {
   std::optional<Cell> (*offer)(const Game& g, Seat seat, Tile t, Placement p, int* points) = nullptr;
   void (*act)(Game& g, Seat seat, Cell cell, std::vector<Event>* events) = nullptr;
 
-  // Scoring: the points of a feature for every winner (inns and cathedrals), then what one
-  // winner scores of it (the pig); each gets what the rules so far give and returns the new
+  // Scoring: the points of a feature for every winner, then what one winner scores of it
+  // (FeatureScored::bonus); each gets what the rules so far give and returns the new
   // value. Asked for every scored feature, during the game and at its end.
   int (*feature_points)(const FeatureTally& t, int points) = nullptr;
   int (*winner_points)(const FeatureTally& t, Seat winner, int points) = nullptr;
-  // A road or city the placement of `seat` completed, whoever holds it (goods), after it
-  // was scored.
+  // A road or city the placement of `seat` completed, whoever holds it, after it was
+  // scored.
   void (*completed)(Game& g, Seat seat, std::uint16_t root, Kind kind, std::vector<Event>* events) = nullptr;
   // Whether the placement of tile `index` by `seat` (its figure placed, before scoring)
-  // earns an extra part of the turn (the builder). Never asked inside an extra part.
+  // earns an extra part of the turn. Never asked inside an extra part.
   bool (*grants_extra)(const Game& g, Seat seat, int index) = nullptr;
-  // End of the game, after every feature is scored (goods majorities).
+  // End of the game, after every feature is scored.
   void (*finish)(Game& g, std::vector<Event>* events) = nullptr;
+
+  // Supply: the tokens of kind `k` (below Ruleset::token_kinds) `seat` holds, from this
+  // part's state (Game::tokens; the part that sets Ruleset::token_part).
+  int (*tokens)(const Game& g, Seat seat, int k) = nullptr;
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).
 const Part* part_of(Expansion e);
-
-const Part& river_part();  // river/river.cpp
-const Part& abbot_part();  // abbot/abbot.cpp
-const Part& inns_part();  // inns/inns.cpp
-const Part& traders_part();  // traders/traders.cpp
 
 }  // namespace carc::detail

@@ -3,6 +3,11 @@
 
 namespace carc::detail {
 
+const Part& river_part();    // river/river.cpp
+const Part& abbot_part();    // abbot/abbot.cpp
+const Part& inns_part();     // inns/inns.cpp
+const Part& traders_part();  // traders/traders.cpp
+
 const Part* part_of(Expansion e) {
   switch (e) {
     case Expansion::River: return &river_part();

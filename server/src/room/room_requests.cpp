@@ -163,12 +163,12 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
     return refuse(*m.client, ErrorCode::IllegalMeeple, "this game has no " + *msg.figure);
   }
   Move move = Move::place(*held, Cell{static_cast<int>(msg.x), static_cast<int>(msg.y)}, *rotation, port, figure);
-  if (msg.take_back) {
-    const auto [rx, ry] = *msg.take_back;
+  if (msg.action) {
+    const auto [rx, ry] = *msg.action;
     if (rx < -kFar || rx > kFar || ry < -kFar || ry > kFar) {
       return refuse(*m.client, ErrorCode::IllegalReturn, "you have no abbot there");
     }
-    move.take_back = Cell{static_cast<int>(rx), static_cast<int>(ry)};
+    move.action = Cell{static_cast<int>(rx), static_cast<int>(ry)};
   }
   std::vector<Event> events;
   auto next = try_move(move, events);

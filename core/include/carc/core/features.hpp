@@ -26,7 +26,7 @@ struct FeatureInfo {
   std::uint8_t tiles = 0;     // distinct tiles (a monastery: 1)
   std::uint8_t pennants = 0;  // cities
   std::array<std::uint8_t, kMaxPlayers> meeples{};  // followers' strength per seat
-  std::uint8_t marks = 0;                           // segment marks, or-ed (inn, cathedral)
+  std::uint8_t marks = 0;                           // segment marks, or-ed (tiles.hpp)
   std::array<std::uint8_t, kMaxPlayers> figures{};  // per seat: bit per Figure standing in it
   // Roads and cities: open edges. Monasteries: empty cells around it. Fields: 0.
   std::uint8_t open = 0;

@@ -51,8 +51,8 @@ struct Placement {
 };
 
 // A whole turn: place `tile` (the one the player holds) with an optional figure (`meeple`
-// is its port, `figure` which one), or with an expansion's action instead (the abbot's
-// take-back, docs/expansions/abbot.md), or discard the tile when it has no legal placement.
+// is its port, `figure` which one), or with an expansion's action instead (`action`: the
+// cell it names; Ruleset::action_part), or discard the tile when it has no legal placement.
 struct Move {
   enum class Type : std::uint8_t { Place, Discard };
   Type type = Type::Place;
@@ -60,18 +60,18 @@ struct Move {
   Placement placement;
   std::optional<Port> meeple;  // board orientation
   Figure figure = Figure::Meeple;
-  std::optional<Cell> take_back;  // the cell of the player's abbot to take back
-  // Records only: the entry belongs to a builder's extra part
-  // (docs/expansions/traders-builders.md). The engine knows when an extra part is due
-  // (Game::in_extra_part()); a record's mark is checked against it there.
+  std::optional<Cell> action;  // the cell the action instead of a figure names
+  // Records only: the entry belongs to an extra part of the turn (docs/expansions.md).
+  // The engine knows when an extra part is due (Game::in_extra_part()); a record's mark
+  // is checked against it there.
   bool extra = false;
 
   static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt,
                     Figure figure = Figure::Meeple) {
     return Move{Type::Place, t, Placement{c, r}, meeple, figure, std::nullopt, false};
   }
-  static Move place_taking_back(Tile t, Cell c, Rotation r, Cell abbot) {
-    return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, abbot, false};
+  static Move place_with_action(Tile t, Cell c, Rotation r, Cell at) {
+    return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, at, false};
   }
   static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt, Figure::Meeple, std::nullopt, false}; }
 };
@@ -85,7 +85,7 @@ enum class RuleError : std::uint8_t {
   IllegalPlacement,  // occupied cell, no neighbour, or an edge that does not match
   IllegalMeeple,     // not a port of the tile, occupied feature, or empty supply
   IllegalDiscard,    // the tile has a legal placement
-  IllegalReturn,     // no abbot of this player there, its feature completes, or no abbot in the game
+  IllegalReturn,     // the move's action (instead of a figure) is not offered with this placement
 };
 std::string_view rule_error_name(RuleError e);     // "game_over", "wrong_tile", ...
 std::string_view rule_error_message(RuleError e);  // human text
@@ -98,25 +98,25 @@ struct TilePlaced {
   Rotation rotation;
   std::optional<Port> meeple;
   Figure figure = Figure::Meeple;
-  std::optional<Cell> take_back = {};  // the abbot taken back with this placement
-  bool extra = false;                   // part 2 of a builder's turn (docs/expansions/traders-builders.md)
+  std::optional<Cell> action = {};  // the action made instead of a figure (its cell)
+  bool extra = false;               // the extra part of a turn (docs/expansions.md)
 };
 // The move that placed a tile, from its event (what a record lists).
 inline Move move_of(const TilePlaced& p) {
   Move m = Move::place(p.tile, p.cell, p.rotation, p.meeple, p.meeple ? p.figure : Figure::Meeple);
-  m.take_back = p.take_back;
+  m.action = p.action;
   m.extra = p.extra;
   return m;
 }
 struct TileDiscarded {
   Seat seat;
   Tile tile;
-  bool extra = false;  // inside a builder's extra part
+  bool extra = false;  // inside an extra part of the turn
 };
 struct TileDrawn {  // public: held tiles are shown to everybody
   Seat seat;
   Tile tile;
-  bool extra = false;  // the extra tile of a builder's turn: the seat keeps the turn
+  bool extra = false;  // the tile of an extra part of the turn: the seat keeps the turn
 };
 struct FeatureScored {
   Kind kind;
@@ -128,24 +128,28 @@ struct FeatureScored {
   int pennants = 0;
   int cities = 0;                              // fields: completed cities touching it
   std::vector<Cell> cells;                     // distinct tiles of the feature
-  bool abbot_return = false;                   // scored by taking the abbot back (docs/expansions/abbot.md)
-  std::uint8_t marks = 0;                      // the feature's segment marks (kMarkInn, kMarkCathedral)
-  std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (the pig)
+  bool by_action = false;                      // scored by an action instead of a figure (Game::score_and_return)
+  std::uint8_t marks = 0;                      // the feature's segment marks, or-ed (tiles.hpp)
+  std::array<int, kMaxPlayers> bonus{};        // a winner's points beyond `points` (Part::winner_points)
   int players = kMaxPlayersBase;               // seats of the game (how many entries `meeples` has in use)
 };
-// Goods tokens a seat took for completing a city (docs/expansions/traders-builders.md).
-struct GoodsTaken {
-  Seat seat;
-  std::array<int, kGoodKinds> goods{};
-  Cell cell;  // the placed tile that completed the city
-};
-// The end-of-game majority of one kind of goods (docs/expansions/traders-builders.md).
-struct GoodsScored {
-  Good good;
-  int points;
-  std::vector<Seat> winners;
-  std::array<int, kMaxPlayers> held{};  // tokens per seat
-  int players = kMaxPlayersBase;
+// Kinds of tokens an expansion may keep per seat (Game::tokens).
+inline constexpr int kMaxTokenKinds = 4;
+
+// An event of an expansion's own (docs/expansions.md): which expansion and which of its
+// kinds, with a small payload whose meaning is the expansion's; its protocol folder
+// (protocol/src/expansions/) writes it as JSON. Base code only passes it on.
+struct ExpansionEvent {
+  Expansion expansion;
+  std::uint8_t kind = 0;        // the expansion's own numbering
+  Seat seat = -1;               // the seat it concerns, or -1
+  Cell cell{};                  // the cell it concerns
+  int points = 0;               // what each winner scores
+  std::uint8_t winners = 0;     // bit per seat
+  std::uint8_t players = 0;     // seats of the game
+  std::uint8_t arg = 0;         // one more value of the kind's own
+  bool in_turn = false;         // caused by the turn being played (listed with its number)
+  std::array<int, kMaxPlayers> values{};  // one value per seat, or per token kind
 };
 // A meeple taken back to its owner's supply when its feature scored during the game
 // (farmers and end-of-game scoring keep theirs on the board). Follows its FeatureScored.
@@ -160,7 +164,7 @@ struct GameEnded {
   std::vector<Seat> winners;
 };
 using Event =
-    std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, GoodsTaken, GoodsScored>;
+    std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, ExpansionEvent>;
 
 struct LegalMove {
   Placement placement;
@@ -168,8 +172,8 @@ struct LegalMove {
   // Special figures (index by Figure; [Meeple] unused): empty when the game lacks the
   // figure or the player has none in supply.
   std::array<PortList, kFigureKinds> figures{};
-  std::optional<Cell> take_back = {};  // the abbot this placement may take back ...
-  int take_back_points = 0;       // ... and what that scores at once
+  std::optional<Cell> action = {};  // the action this placement may make instead of a figure ...
+  int action_points = 0;            // ... and what that scores at once
 };
 
 struct FeatureInfo;  // features.hpp
@@ -215,9 +219,9 @@ struct Ruleset {
   std::array<std::uint8_t, kFigureKinds> figures{};
   std::array<std::uint8_t, kFigureKinds> figure_kinds{};
   bool has_specials = false;  // some figure besides the meeple
-  // A figure's strength in majorities (the big meeple 2; builder and pig 0: they never
-  // occupy a feature), and the figures that go only where their owner already has a
-  // follower, on a feature the tile does not complete (bit per Figure; docs/expansions/traders-builders.md).
+  // A figure's strength in majorities (0 for one that never occupies a feature), and the
+  // figures that go only where their owner already has a follower, on a feature the tile
+  // does not complete (bit per Figure; set by the parts, docs/expansions.md).
   std::array<std::uint8_t, kFigureKinds> strength{};
   std::uint8_t needs_own = 0;
   int max_players = kMaxPlayersBase;
@@ -226,10 +230,15 @@ struct Ruleset {
   bool completed_hooks = false;
   bool extra_hooks = false;
   bool finish_hooks = false;
-  // The part that places a kind of tile by its own rules (docs/expansions/river.md), or null: the frontier.
+  // The part that places a kind of tile by its own rules, or null: the frontier.
   std::array<const detail::Part*, kTileKinds> placer{};
-  // The part that offers an action instead of a figure (the abbot's take-back), or null.
-  const detail::Part* action = nullptr;
+  // The part that offers an action instead of a figure, or null.
+  const detail::Part* action_part = nullptr;
+  // The part that keeps a supply of tokens per seat (Game::tokens), its expansion, and
+  // how many kinds.
+  const detail::Part* token_part = nullptr;
+  std::optional<Expansion> token_expansion;
+  int token_kinds = 0;
   std::array<const detail::Part*, kExpansionKinds> parts{};
   int part_count = 0;
 
@@ -290,12 +299,11 @@ class Game {
   }
   bool holds(Seat seat) const;
   int score(Seat seat) const { return scores_[static_cast<std::size_t>(seat)]; }
-  // Goods tokens `seat` holds (docs/expansions/traders-builders.md; 0 in other games).
-  int goods(Seat seat, Good g) const {
-    return goods_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(g)];
-  }
-  // True while the current seat plays the extra part of a builder's turn
-  // (docs/expansions/traders-builders.md): the tile it holds is the extra tile, and the
+  // Tokens of kind `k` that `seat` holds: an expansion's supply beside the figures, kept
+  // in its part state (Ruleset::token_kinds kinds; 0 in a game without tokens).
+  int tokens(Seat seat, int k) const;
+  // True while the current seat plays an extra part of its turn (an expansion's
+  // Part::grants_extra, docs/expansions.md): the tile it holds is the extra tile, and the
   // next entry of a record carries "extra".
   bool in_extra_part() const { return extra_; }
   int meeples(Seat seat) const { return supply_[static_cast<std::size_t>(seat)][0]; }
@@ -326,8 +334,9 @@ class Game {
   PortList meeple_targets(Tile t, Placement p, Seat seat) const;
   // The same for any figure: empty when the game lacks it or `seat` has none in supply.
   PortList figure_targets(Tile t, Placement p, Seat seat, Figure f) const;
-  // The abbot `seat` may take back with this placement (docs/expansions/abbot.md), and its points.
-  std::optional<Cell> take_back_offer(Tile t, Placement p, Seat seat, int* points = nullptr) const;
+  // The action `seat` may make with this placement instead of a figure (the cell it names,
+  // Ruleset::action_part), and its points.
+  std::optional<Cell> action_offer(Tile t, Placement p, Seat seat, int* points = nullptr) const;
   // Legal placements with their meeple targets for the current seat's held tile.
   void legal_moves(std::vector<LegalMove>& out) const;
 
@@ -408,15 +417,12 @@ class Game {
   };
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.
-  static constexpr int kPartStateBytes = 16;
+  static constexpr int kPartStateBytes = 32;
   // The scoring helpers the parts use.
   std::uint16_t root_of(int tile_index, int seg) const {
     return find(static_cast<std::uint16_t>(placed_[static_cast<std::size_t>(tile_index)].base + seg));
   }
   const Node& node(std::uint16_t n) const { return nodes_[n]; }
-  // Goods symbols in the feature of `root`, by Good.
-  std::array<int, kGoodKinds> goods_in(std::uint16_t root) const;
-  void add_goods(Seat seat, const std::array<int, kGoodKinds>& g);
   void add_score(Seat seat, int points) { scores_[static_cast<std::size_t>(seat)] += points; }
   std::array<std::uint8_t, kPartStateBytes>& part_state() { return part_state_; }
   const std::array<std::uint8_t, kPartStateBytes>& part_state() const { return part_state_; }
@@ -430,7 +436,7 @@ class Game {
   // Filled cells among the 8 around `c`.
   int cells_around(Cell c) const { return monastery_neighbours(c); }
   // Scores the figure on placed tile `index` now as an incomplete feature and returns it
-  // to its owner's supply (the abbot's take-back).
+  // to its owner's supply (an action instead of a figure; the event is `by_action`).
   void score_and_return(int index, std::vector<Event>* events);
 
  private:
@@ -443,7 +449,7 @@ class Game {
   void settle(std::vector<Event>* events);
   std::optional<RuleError> check(const Move& m, int* meeple_seg) const;
   void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
-             std::vector<Event>* events, std::optional<Cell> take_back = std::nullopt);
+             std::vector<Event>* events, std::optional<Cell> action = std::nullopt);
   void score_completed(int tile_index, Seat seat, std::vector<Event>* events);
   void score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override = -1,
                      int cities = 0, int monastery_tile = -1);
@@ -480,7 +486,6 @@ class Game {
   std::array<std::uint8_t, kMaxPlayers> held_{};
   std::array<std::uint8_t, kMaxPlayers> held_draw_{};  // which draw of the game each seat holds
   std::array<std::uint8_t, kPartStateBytes> part_state_{};
-  std::array<std::array<std::uint8_t, kGoodKinds>, kMaxPlayers> goods_{};
   const Ruleset* rules_ = nullptr;
   std::uint64_t seed_ = 0;
   std::uint16_t node_count_ = 0;
@@ -489,7 +494,7 @@ class Game {
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
   std::int8_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
-  std::uint8_t monks_ = 0;  // figures standing on monasteries and gardens (skip the scan when 0)
+  std::uint8_t monks_ = 0;  // figures standing on cloisters (skip the scan when 0)
   mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
   mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)
   mutable std::uint8_t owned_cache_ = 0;      // the same for owned_segments()
@@ -498,7 +503,7 @@ class Game {
   int moves_ = 0;
   Phase phase_ = Phase::Playing;
   bool seeded_ = false;
-  bool extra_ = false;      // the current seat plays a builder's extra part
+  bool extra_ = false;      // the current seat plays an extra part of its turn
   bool extra_due_ = false;  // set by place(): this placement earned an extra part
   int grid_stride_ = 90;
   int grid_mask_ = 4095;

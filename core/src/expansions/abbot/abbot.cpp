@@ -4,6 +4,9 @@
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+const Part& abbot_part();  // below
+
 namespace {
 
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
@@ -11,7 +14,7 @@ constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u <<
 void setup(Ruleset& r) {
   r.figures[static_cast<std::size_t>(Figure::Abbot)] = 1;
   r.figure_kinds[static_cast<std::size_t>(Figure::Abbot)] = kind_bit(Kind::Monastery) | kind_bit(Kind::Garden);
-  r.action = &abbot_part();
+  r.action_part = &abbot_part();
 }
 
 // The placed-tile index of `seat`'s abbot, or -1.

@@ -4,6 +4,9 @@
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+const Part& inns_part();  // below
+
 namespace {
 
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }

@@ -7,6 +7,9 @@
 #include "game_tables.hpp"
 
 namespace carc::detail {
+
+const Part& river_part();  // below
+
 namespace {
 
 // The river's state, in the game's part state bytes [0, 8).

@@ -1,15 +1,28 @@
 // Traders & Builders (docs/expansions/traders-builders.md): goods taken for completing a city
 // and their majorities at the end, the builder's extra part of a turn, and the pig in farm
 // scoring. The tiles and their goods symbols are data (tiles.cpp).
+#include "carc/core/expansions/traders/traders.hpp"
+
 #include <algorithm>
 
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+const Part& traders_part();  // below
+
 namespace {
 
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
 constexpr int kMajorityPoints = 10;
+
+// The goods each seat holds, in the game's part state bytes [8, 8 + 6 * 3) (another
+// part keeps [0, 8), docs/expansions.md): one byte a seat and kind.
+constexpr std::size_t kOffset = 8;
+static_assert(kOffset + kMaxPlayers * kGoodKinds <= Game::kPartStateBytes && kGoodKinds <= kMaxTokenKinds);
+std::size_t slot(Seat seat, int k) { return kOffset + static_cast<std::size_t>(seat * kGoodKinds + k); }
+
+int tokens(const Game& g, Seat seat, int k) { return g.part_state()[slot(seat, k)]; }
 
 void setup(Ruleset& r) {
   const auto builder = static_cast<std::size_t>(Figure::Builder);
@@ -22,6 +35,9 @@ void setup(Ruleset& r) {
   r.strength[builder] = 0;
   r.strength[pig] = 0;
   r.needs_own = static_cast<std::uint8_t>(r.needs_own | (1u << builder) | (1u << pig));
+  r.token_part = &traders_part();
+  r.token_expansion = Expansion::Traders;
+  r.token_kinds = kGoodKinds;
 }
 
 // A winner with their pig in the field: 4 a completed city instead of 3.
@@ -31,15 +47,34 @@ int winner_points(const FeatureTally& t, Seat winner, int points) {
   return points + t.cities;
 }
 
+// Goods symbols in the feature of `root`, by Good.
+std::array<int, kGoodKinds> goods_in(const Game& g, std::uint16_t root) {
+  std::array<int, kGoodKinds> out{};
+  std::uint16_t n = root;
+  do {
+    const Game::Node& node = g.node(n);
+    const int k = good_of_marks(tile_def(g.placed(node.tile).tile).segments[node.seg].marks);
+    if (k >= 0) ++out[static_cast<std::size_t>(k)];
+    n = node.next;
+  } while (n != root);
+  return out;
+}
+
 // The player who completes a city takes its goods, whoever holds it.
 void completed(Game& g, Seat seat, std::uint16_t root, Kind kind, std::vector<Event>* events) {
   if (kind != Kind::City) return;
-  const std::array<int, kGoodKinds> goods = g.goods_in(root);
+  const std::array<int, kGoodKinds> goods = goods_in(g, root);
   if (goods[0] + goods[1] + goods[2] == 0) return;
-  g.add_goods(seat, goods);
+  for (int k = 0; k < kGoodKinds; ++k) {
+    std::uint8_t& held = g.part_state()[slot(seat, k)];
+    held = static_cast<std::uint8_t>(held + goods[static_cast<std::size_t>(k)]);
+  }
   if (events != nullptr) {
     const Game::Placed& p = g.placed(g.placed_count() - 1);
-    events->push_back(GoodsTaken{seat, goods, Cell{p.x, p.y}});
+    ExpansionEvent e{Expansion::Traders, traders::kGoodsTaken, seat, Cell{p.x, p.y}};
+    e.in_turn = true;
+    for (int k = 0; k < kGoodKinds; ++k) e.values[static_cast<std::size_t>(k)] = goods[static_cast<std::size_t>(k)];
+    events->push_back(e);
   }
 }
 
@@ -70,18 +105,20 @@ bool grants_extra(const Game& g, Seat seat, int index) {
 // Each kind of goods: 10 to every player holding the most of it (at least one).
 void finish(Game& g, std::vector<Event>* events) {
   for (int k = 0; k < kGoodKinds; ++k) {
-    const auto good = static_cast<Good>(k);
     int best = 0;
-    for (int s = 0; s < g.players(); ++s) best = std::max(best, g.goods(s, good));
+    for (int s = 0; s < g.players(); ++s) best = std::max(best, tokens(g, s, k));
     if (best == 0) continue;
-    GoodsScored e{good, kMajorityPoints, {}, {}, g.players()};
+    ExpansionEvent e{Expansion::Traders, traders::kGoodsScored};
+    e.points = kMajorityPoints;
+    e.players = static_cast<std::uint8_t>(g.players());
+    e.arg = static_cast<std::uint8_t>(k);
     for (int s = 0; s < g.players(); ++s) {
-      e.held[static_cast<std::size_t>(s)] = g.goods(s, good);
-      if (g.goods(s, good) != best) continue;
+      e.values[static_cast<std::size_t>(s)] = tokens(g, s, k);
+      if (tokens(g, s, k) != best) continue;
       g.add_score(s, kMajorityPoints);
-      e.winners.push_back(s);
+      e.winners = static_cast<std::uint8_t>(e.winners | (1u << s));
     }
-    if (events != nullptr) events->push_back(std::move(e));
+    if (events != nullptr) events->push_back(e);
   }
 }
 
@@ -93,7 +130,8 @@ const Part& traders_part() {
                              .winner_points = &winner_points,
                              .completed = &completed,
                              .grants_extra = &grants_extra,
-                             .finish = &finish};
+                             .finish = &finish,
+                             .tokens = &tokens};
   return part;
 }
 

@@ -16,8 +16,8 @@ namespace carc::protocol {
 class EventHistory {
  public:
   // Appends `{"type":"started"}`, or the public events among `events` (draws and meeple
-  // returns are shown in players[] and board[], not listed; the draw of a builder's extra
-  // tile is listed as `extra`). For each added entry, appends
+  // returns are shown in players[] and board[], not listed; the draw of the tile of an
+  // extra part of the turn is listed as `extra`). For each added entry, appends
   // `,{"op":"add","path":"/events/<id>","value":<entry>}` to `ops` when it is not null.
   void append_started(std::string* ops);
   void append(const std::vector<Event>& events, std::string* ops);
@@ -29,17 +29,16 @@ class EventHistory {
 
   // Points per seat from the scored events, split as the result's breakdown.
   struct Totals {
+    static constexpr std::size_t kRows = 4;
+    using Rows = std::array<std::array<int, kMaxPlayers>, kRows>;
     std::array<std::array<int, 6>, kMaxPlayers> game{};  // by Kind, during the game
     std::array<std::array<int, 6>, kMaxPlayers> end{};   // by Kind, end of the game
-    std::array<int, kMaxPlayers> abbot{};                // the abbot's take-backs, not in `game`
-    // What an inn or a cathedral changed (the kind above holds the points without it;
-    // docs/expansions/inns-cathedrals.md).
-    std::array<int, kMaxPlayers> inn_game{}, inn_end{}, cathedral_game{}, cathedral_end{};
-    std::array<int, kMaxPlayers> pig{};    // field winners' pig points (Traders & Builders)
-    std::array<int, kMaxPlayers> goods{};  // the goods majorities (Traders & Builders)
+    // The expansions' own rows, by Expansion: what each part takes out of the kinds'
+    // rows or adds with its events (protocol/src/expansions/ names them).
+    std::array<Rows, kExpansionKinds> rows{};
   };
   const Totals& totals() const { return totals_; }
-  // turn.number of the turn being played: both parts of a builder's turn have one number.
+  // turn.number of the turn being played: both parts of a turn with an extra part have one number.
   int turn_number(bool in_extra_part) const { return in_extra_part && next_turn_ > 1 ? next_turn_ - 1 : next_turn_; }
 
  private:

@@ -1,4 +1,4 @@
-// Client -> server messages, parsed once at the edge into typed values, and the builders
+// Client -> server messages, parsed once at the edge into typed values, and the writers
 // of server -> client messages (docs/protocol.md). Nothing past this header sees raw JSON
 // from a client.
 #pragma once
@@ -34,7 +34,7 @@ enum class ErrorCode : std::uint8_t {
   IllegalMeeple,
   Unavailable,
   RoomFull,
-  IllegalReturn,  // docs/expansions/abbot.md: a refused take-back
+  IllegalReturn,  // a refused action instead of a figure (RuleError::IllegalReturn)
   HintsOff,       // a hint asked in a room whose hints are off
   LimitReached,   // the room stores no more of this (chat, notification settings)
 };
@@ -59,7 +59,7 @@ struct PlayMsg {
   std::int64_t rotation = 0;
   std::optional<std::string> meeple;
   std::optional<std::string> figure;  // with a meeple port; absent: a meeple (docs/expansions.md)
-  std::optional<std::pair<std::int64_t, std::int64_t>> take_back;  // "return": {"x", "y"}: take the abbot back
+  std::optional<std::pair<std::int64_t, std::int64_t>> action;  // "return": {"x", "y"}: the action instead of a figure
 };
 struct ChatMsg {
   std::string text;

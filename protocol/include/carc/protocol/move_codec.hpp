@@ -2,8 +2,8 @@
 // stored move, and reads them back without building a JSON tree.
 //
 //   placement  "<tile>,<x>,<y>,<rotation>[,<meeple port>[,<figure>]]"   e.g. "D,2,-1,90,N"  "V,0,1,0"
-//              (the figure only when not a meeple: "B,0,1,0,C,abbot")
-//   take-back  "<tile>,<x>,<y>,<rotation>,return,<x>,<y>"             e.g. "E,0,-1,180,return,1,0"
+//              (the figure only when not a meeple: "B,0,1,0,C,<figure>")
+//   action     "<tile>,<x>,<y>,<rotation>,return,<x>,<y>"             e.g. "E,0,-1,180,return,1,0"
 //   discard    "<tile>,discard"                                        e.g. "X,discard"
 //
 // The names are the record format's (docs/record-format.md): tile ids, rotations in

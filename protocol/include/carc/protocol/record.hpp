@@ -31,7 +31,7 @@ nlohmann::json record_json(int players, const std::vector<Move>& moves, bool fin
 // The `expansions` of a record or a request: absent or null or [] is the base game; an
 // unknown, repeated or unimplemented id is an error with a message (docs/expansions.md).
 std::variant<ExpansionSet, std::string> parse_expansions(const nlohmann::json* value);
-nlohmann::json expansions_json(ExpansionSet set);  // ["river", "abbot"], in id order
+nlohmann::json expansions_json(ExpansionSet set);  // their names (expansion_name), in id order
 // The same for a room (POST /api/rooms, lobby settings): every expansion a record may
 // name is offered in rooms too (kept apart so that a room can lag behind records again).
 std::variant<ExpansionSet, std::string> parse_room_expansions(const nlohmann::json* value);
@@ -43,7 +43,7 @@ std::variant<nlohmann::json, RecordError> replay(const Record& r);
 
 // The result object's end-of-game breakdown, built from the events of a whole game:
 // [{"seat","game":{"road","city","monastery"},"end":{"road","city","monastery","field"},"total"}];
-// with the abbot, "garden" in both and "abbot" (take-backs) in "game".
+// with an expansion, the kinds and rows its part adds (protocol/src/expansions/).
 nlohmann::json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions = {});
 
 // Convert a move from the core to its record entry and back. parse_move never throws: a

@@ -67,8 +67,8 @@ struct RoomFacts {
   std::optional<std::int64_t> deadline_ms;  // the current turn's clock, unix ms
   std::string_view rematch;                 // the rematch room's id, empty if none
   const Game* game = nullptr;               // null in the lobby
-  // turn.number: counts turns, so both parts of a builder's turn share one
-  // (docs/expansions/traders-builders.md); 0: moves_played() + 1 (the same without builders).
+  // turn.number: counts turns, so both parts of a turn with an extra part share one
+  // (docs/expansions.md); 0: moves_played() + 1 (the same without extra parts).
   int turn_number = 0;
   std::string_view result;                  // the result object's JSON text, empty until finished
   // players[].projected: what the end scoring would add now (projection.hpp), per seat.
@@ -122,7 +122,7 @@ class StatePatcher {
     int score = 0, projected = 0, meeples = kMeeplesPerPlayer, hints = 0;
     std::optional<Tile> tile;
     std::array<int, kFigureKinds> figures{};
-    std::array<int, kGoodKinds> goods{};
+    std::array<int, kMaxTokenKinds> tokens{};
   };
   // `{"op":"<kind>","path":"<path>` (the caller may add to the path), then `","value":`.
   std::string& op(std::string_view kind, std::string_view path);

@@ -1,0 +1,84 @@
+// An expansion as a part of the protocol (docs/expansions.md): what the wire says of it
+// that base code does not. A part fills in what it has and leaves the rest null; base
+// code asks every part (registry.cpp), in expansion id order. Adding an expansion is a
+// folder of its own here and one line in registry.cpp (as in core/src/expansions/).
+//
+//   events   its ExpansionEvents (game.hpp) as JSON (records, replays) and as event
+//            history bytes, tag first_tag + kind (event_history.cpp);
+//   flags    the keys it adds to base values: the action instead of a figure of a
+//            placement (`action_key`), marks of a scored feature (`scored`, each one bit
+//            of the history's flag byte), a tile segment's marks (`segment_json`);
+//   tokens   the per-seat supply it keeps (Game::tokens): the players[] key for it and
+//            each kind's name;
+//   rows     its rows in the result's breakdown: what it takes of a scored feature and of
+//            its events (EventHistory::Totals::rows[id]), and their keys.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "carc/protocol/event_history.hpp"
+#include "carc/protocol/json.hpp"
+#include "history_bytes.hpp"
+
+namespace carc::protocol::detail {
+
+using Rows = EventHistory::Totals::Rows;
+
+// A mark of a scored feature: `"<key>":true` when `holds`, bit `bit` of the history's flags.
+struct ScoredFlag {
+  std::uint8_t bit = 0;
+  std::string_view key{};
+  bool (*holds)(const FeatureScored& s) = nullptr;
+};
+
+// A row of the result's breakdown: its key, in "game" or "end", and whether a record's
+// replay lists it too (a replay's kind rows keep the shares other rows split off).
+struct RowKey {
+  std::string_view key{};
+  bool end = false;
+  bool in_record = false;
+};
+
+struct ProtocolPart {
+  Expansion id;
+  // ---- events ----
+  json (*event_json)(const ExpansionEvent& e) = nullptr;
+  std::uint8_t first_tag = 0;  // the history tag of kind 0; kinds tags in all
+  std::uint8_t kinds = 0;
+  // Appends an event's bytes after its tag (`turn`: the turn being played).
+  void (*encode)(history::Bytes& b, const ExpansionEvent& e, int turn) = nullptr;
+  // Writes the fields of the entry of `kind` whose bytes start at `at` (after `{"id":N`,
+  // up to and with its closing brace); returns the offset after it.
+  std::size_t (*write)(std::string& out, std::uint8_t kind, const history::Bytes& b, std::size_t at) = nullptr;
+  // ---- flags on base events ----
+  std::string_view action_key{};  // a placement's action instead of a figure: `"<key>":{"x","y"}`
+  std::array<ScoredFlag, 2> scored{};
+  void (*segment_json)(const Segment& s, json& out) = nullptr;  // GET /api/tiles
+  // ---- tokens ----
+  std::string_view tokens_key{};                    // the players[] key of the supply
+  std::string_view (*token_name)(int k) = nullptr;  // each kind's key in it
+  // ---- rows ----
+  std::uint8_t kinds_shown = 0;  // kinds of feature it adds to the kind rows (bit per Kind)
+  std::array<RowKey, EventHistory::Totals::kRows> rows{};
+  // A scored feature's points for winner `seat`: moves what belongs to its rows out of
+  // `base` (what the kind's row gets); returns the row that took the whole, or -1.
+  int (*count_scored)(const FeatureScored& s, std::size_t seat, int& base, Rows& rows) = nullptr;
+  // What one of its events adds to its rows.
+  void (*count_event)(const ExpansionEvent& e, Rows& rows) = nullptr;
+};
+
+// The part of an expansion, or null when the protocol has nothing of it.
+const ProtocolPart* protocol_part(Expansion e);
+// The part whose history tags hold `tag`, or null.
+const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
+// The key of a placement's action instead of a figure ("" when no part has one).
+std::string_view action_key();
+// Every part's marks of a scored feature, in expansion id order.
+std::span<const ScoredFlag> scored_flags();
+
+}  // namespace carc::protocol::detail
