@@ -6,14 +6,17 @@
 # --iterations 3000`, CPU time).
 #
 #   bash bench/engine-ab.sh ROUNDS BIN [BIN...]     e.g. bash bench/engine-ab.sh 15 old/carcassonne build/carcassonne
+#   CARC_AB_EXPANSIONS=river,abbot,inns,traders bash bench/engine-ab.sh ...   the same with expansions
 set -euo pipefail
 rounds=${1:?rounds}
 shift
 [[ $# -ge 1 ]] || { echo "usage: engine-ab.sh ROUNDS BIN [BIN...]" >&2; exit 2; }
+exp=()
+[[ -n ${CARC_AB_EXPANSIONS:-} ]] && exp=(--expansions "$CARC_AB_EXPANSIONS")
 for ((i = 0; i < rounds; i++)); do
   for b in "$@"; do
-    g=$(taskset -c 1 "$b" bench --games 10000 2>/dev/null | python3 -c "import json,sys; print(round(json.load(sys.stdin)['games_per_second']))")
-    p=$(taskset -c 1 "$b" bench-bots --positions 4 --iterations 3000 | python3 -c "import json,sys; print(round(json.load(sys.stdin)['playouts_per_s']))")
+    g=$(taskset -c 1 "$b" bench --games 10000 "${exp[@]}" 2>/dev/null | python3 -c "import json,sys; print(round(json.load(sys.stdin)['games_per_second']))")
+    p=$(taskset -c 1 "$b" bench-bots --positions 4 --iterations 3000 "${exp[@]}" | python3 -c "import json,sys; print(round(json.load(sys.stdin)['playouts_per_s']))")
     echo "$b $g $p"
   done
 done | python3 -c "
