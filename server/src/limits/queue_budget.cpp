@@ -30,7 +30,7 @@ void QueueBudget::forget(const Queue* q) {
 }
 
 void QueueBudget::enforce(const std::string& address) {
-  struct Big {
+  struct Largest {
     std::shared_ptr<Queue> queue;
     const std::string* address;
     std::size_t bytes;
@@ -38,19 +38,19 @@ void QueueBudget::enforce(const std::string& address) {
   std::vector<std::shared_ptr<Queue>> victims;
   {
     std::lock_guard lock(mu_);
-    std::vector<Big> big;
-    big.reserve(tracked_.size());
+    std::vector<Largest> largest;
+    largest.reserve(tracked_.size());
     std::size_t of_address = 0;
     for (const auto& [key, e] : tracked_) {
       auto q = e.queue.lock();
       if (!q) continue;
       const std::size_t bytes = q->queued_bytes();
       if (e.address == address) of_address += bytes;
-      big.push_back(Big{std::move(q), &e.address, bytes});
+      largest.push_back(Largest{std::move(q), &e.address, bytes});
     }
-    std::sort(big.begin(), big.end(), [](const Big& a, const Big& b) { return a.bytes > b.bytes; });
+    std::sort(largest.begin(), largest.end(), [](const Largest& a, const Largest& b) { return a.bytes > b.bytes; });
     // The address's own share first: its biggest queues go until it is within it.
-    for (auto& b : big) {
+    for (auto& b : largest) {
       if (of_address <= per_address_) break;
       if (*b.address != address || !b.queue) continue;
       of_address -= b.bytes;
@@ -61,7 +61,7 @@ void QueueBudget::enforce(const std::string& address) {
     for (const auto& v : victims) total -= static_cast<std::int64_t>(v->queued_bytes());
     const auto target = static_cast<std::int64_t>(budget_ / 10 * 9);
     if (total > static_cast<std::int64_t>(budget_)) {
-      for (auto& b : big) {
+      for (auto& b : largest) {
         if (total <= target) break;
         if (!b.queue) continue;
         total -= static_cast<std::int64_t>(b.bytes);

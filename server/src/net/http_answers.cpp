@@ -80,7 +80,7 @@ std::string invite_base(const Config& config, const Request& req, bool via_trust
 }
 
 Response tiles_answer(const Request& req, std::string_view query, const std::string& all) {
-  // `?expansions=river,abbot`: that game's tile set (docs/expansions.md).
+  // `?expansions=<id>,<id>`: that game's tile set (docs/expansions.md).
   std::string body = all;
   if (const auto q = query.find("expansions="); q != std::string_view::npos) {
     std::string_view raw = query.substr(q + 11);

@@ -36,7 +36,7 @@ std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& m
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {
   ++moves_;
-  // A builder's extra part (docs/expansions/traders-builders.md) is one turn with part 1: a
+  // An extra part of the turn (an expansion's, docs/expansions.md) is one turn with part 1: a
   // bank runs on through both parts and gets its increment once, at the end. A live clock
   // (turn_seconds) and a bank that ran out start again for the extra part.
   const bool bank_runs_on = settings_.turn_based() && !action.automatic && game_->in_extra_part() &&

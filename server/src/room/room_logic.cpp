@@ -63,7 +63,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   if (const auto* s = std::get_if<SeatTaken>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat taken after the start";
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
-    // A rematch stores its seats before its settings: the inns' sixth seat comes first.
+    // A rematch stores its seats before its settings: a seat only an expansion allows comes first.
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
     seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host).seal_key =
         s->seal_key;

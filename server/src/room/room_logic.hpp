@@ -110,7 +110,7 @@ class RoomLogic {
   std::int64_t version() const { return version_; }
   int connections() const { return static_cast<int>(members_.size()); }
   int seated() const { return static_cast<int>(seats_.size()); }
-  // Seats the room's expansions allow: 6 with inns, 5 otherwise (docs/expansions/inns-cathedrals.md).
+  // Seats the room's expansions allow (their ruleset's max_players, docs/expansions.md).
   int max_seats() const { return ruleset(settings_.expansions).max_players; }
   int humans() const {
     int n = 0;

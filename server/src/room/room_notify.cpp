@@ -76,7 +76,7 @@ Notice RoomLogic::notice(Notice::Event e, std::optional<int> seat) const {
 }
 
 void RoomLogic::notify_turn(Effects& fx) {
-  // The extra part of a builder's turn goes on the turn already announced (Traders & Builders).
+  // The extra part of a turn (an expansion's, docs/expansions.md) goes on the turn already announced.
   if (!settings_.turn_based() || !game_ || game_->finished() || game_->in_extra_part()) return;
   const int seat = game_->current_seat();
   const SeatState& s = seats_[static_cast<std::size_t>(seat)];

@@ -166,7 +166,7 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
   if (msg.action) {
     const auto [rx, ry] = *msg.action;
     if (rx < -kFar || rx > kFar || ry < -kFar || ry > kFar) {
-      return refuse(*m.client, ErrorCode::IllegalReturn, "you have no abbot there");
+      return refuse(*m.client, ErrorCode::IllegalReturn, "you have no figure there to take back");
     }
     move.action = Cell{static_cast<int>(rx), static_cast<int>(ry)};
   }
@@ -265,10 +265,10 @@ void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyC
   if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
   if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
   if (msg.hints) next.hints = *msg.hints;
-  // Six seats need Inns & Cathedrals; leaving them out with six seated changes nothing.
+  // More seats than the chosen expansions allow: leaving them out with that many seated changes nothing.
   if (seats_.count() > ruleset(next.expansions).max_players) {
     return refuse(*m.client, ErrorCode::BadMessage,
-                  std::to_string(seats_.count()) + " players are seated: a game without inns has at most " +
+                  std::to_string(seats_.count()) + " players are seated: a game with these expansions has at most " +
                       std::to_string(ruleset(next.expansions).max_players));
   }
   const RoomAction action = next;

@@ -28,7 +28,7 @@ std::string RoomLogic::info_json() const {
                         {"phase", protocol::phase_name(phase_)},
                         {"pace", protocol::pace_name(settings_.pace)},
                         {"players", std::move(players)},
-                        {"seats", max_seats()},  // 6 with Inns & Cathedrals: the join dialog's count
+                        {"seats", max_seats()},  // what the expansions allow: the join dialog's count
                         {"turn", std::move(turn)},
                         {"spectators", spectators_}});
 }
