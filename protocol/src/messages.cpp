@@ -106,7 +106,7 @@ std::variant<ClientMessage, MessageError> parse_play(const json& j) {
     if (!r->is_object() || rx == r->end() || ry == r->end() || !is_integer(*rx) || !is_integer(*ry)) {
       return bad("play: \"return\" must be an object with integer \"x\" and \"y\"");
     }
-    if (p.meeple) return bad("play: take the abbot back or place a figure, not both");
+    if (p.meeple) return bad("play: an action (\"return\") or a figure, not both");
     p.action = std::pair<std::int64_t, std::int64_t>{as_int(*rx), as_int(*ry)};
   }
   return ClientMessage{std::move(p)};

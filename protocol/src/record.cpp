@@ -164,9 +164,9 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     return err("unsupported record format (expected \"carcassonne-record/1\")");
   }
   const auto players = j.find("players");
-  if (players == j.end() || !players->is_number_integer()) return err("\"players\" must be an integer 2..5 (2..6 with inns)");
+  if (players == j.end() || !players->is_number_integer()) return err("\"players\" must be an integer from 2 to 5 (6 if an expansion allows it)");
   const auto n = players->get<long long>();
-  if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5 (6 with inns)");
+  if (n < kMinPlayers || n > kMaxPlayers) return err("\"players\" must be between 2 and 5 (6 if an expansion allows it)");
   Record r;
   r.players = static_cast<int>(n);
   const auto exp_it = j.find("expansions");
@@ -174,7 +174,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
   if (auto* why = std::get_if<std::string>(&expansions)) return err(*why);
   r.expansions = std::get<ExpansionSet>(expansions);
   const Ruleset& rules = ruleset(r.expansions);
-  if (n > rules.max_players) return err("\"players\" must be between 2 and 5 without the inns expansion");
+  if (n > rules.max_players) return err("\"players\" must be between 2 and " + std::to_string(rules.max_players) + " with these expansions");
   const auto final_it = j.find("final");
   if (final_it != j.end() && !final_it->is_null()) {
     if (!final_it->is_boolean()) return err("\"final\" must be true or false");
@@ -194,7 +194,7 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     if (move->meeple && rules.figures[static_cast<std::size_t>(move->figure)] == 0) {
       return err("figure \"" + std::string(figure_name(move->figure)) + "\" is not in this game", index);
     }
-    if (move->action && rules.action_part == nullptr) return err("\"return\" needs the abbot expansion", index);
+    if (move->action && rules.action_part == nullptr) return err("\"return\" needs an expansion whose placements may take an action", index);
     r.moves.push_back(*move);
     ++index;
   }
@@ -316,8 +316,8 @@ std::variant<json, RecordError> replay(const Record& r) {
   for (const Move& m : r.moves) {
     const std::size_t before = events.size();
     if (m.extra != g.in_extra_part() && g.anyone_holds() && !g.finished()) {
-      return err(m.extra ? "\"extra\": true on an entry outside a builder's extra part"
-                         : "this entry is a builder's extra part and must carry \"extra\": true",
+      return err(m.extra ? "\"extra\": true on an entry outside an extra part of the turn"
+                         : "this entry is an extra part of the turn and must carry \"extra\": true",
                  index);
     }
     if (auto e = g.play(m, &events)) {

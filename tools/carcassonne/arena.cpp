@@ -193,7 +193,7 @@ std::optional<std::string> parse(const std::vector<std::string>& args, Options* 
   if (players == 0) players = o->entries.size();
   if (std::string why; !expansions_flag(args, &o->expansions, &why)) return why;
   if (players < 2 || players > static_cast<std::uint64_t>(ruleset(o->expansions).max_players)) {
-    return "--players must be 2..5 (2..6 with inns)";
+    return "--players must be 2..5 (2..6 if an expansion allows it)";
   }
   if (o->entries.size() != players) return "--bots needs one bot per seat (--players of them)";
   if (threads == 0 || threads > 64) return "--threads must be 1..64";

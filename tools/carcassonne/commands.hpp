@@ -40,7 +40,7 @@ int cmd_analyse(const std::vector<std::string>& args);
 // Think time per move of an analysis unless told otherwise: a 72-tile game in about 75 s.
 inline constexpr std::uint64_t kDefaultAnalysisMs = 1000;
 
-// `--expansions river,abbot` (absent: the base game). False with `*why` on an unknown,
+// `--expansions ID,ID` (absent: the base game). False with `*why` on an unknown,
 // repeated or unimplemented id.
 bool expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why);
 

@@ -25,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage:\n"
     "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
-    "  carcassonne random --players N --seed S [--expansions river,abbot,inns,traders]\n"
+    "  carcassonne random --players N --seed S [--expansions ID,...]\n"
     "                                                play one random game, print its record\n"
     "  carcassonne legal FILE --tile T               after a record's moves, every legal placement of T for\n"
     "                                                the seat to play, with its figures and take-back (JSON)\n"
@@ -36,7 +36,7 @@ constexpr const char* kUsage =
     "                                                benchmark the engine on one thread\n"
     "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
     "                    [--iterations K] [--seed S] [--threads T] [--clock wall|cpu]\n"
-    "                    [--expansions river,abbot,inns,traders]\n"
+    "                    [--expansions ID,...]\n"
     "      bots play paired deals (each deal once per rotation of the seats, so N is\n"
     "      rounded up to a multiple of P; one bot per seat, P defaults to their number);\n"
     "      prints one JSON object (wins, win_rate, ci95, mean_score, mean_margin,\n"
@@ -52,10 +52,19 @@ constexpr const char* kUsage =
     "      the public state on the hot path: rules and patch per move, the whole state\n"
     "      of a finished board and a welcome served from it\n";
 
+// The expansions' ids, comma-separated, as the engine knows them.
+std::string expansion_ids() {
+  std::string out;
+  for (int e = 0; e < carc::kExpansionKinds; ++e) {
+    out += (e > 0 ? "," : "") + std::string(carc::expansion_name(static_cast<carc::Expansion>(e)));
+  }
+  return out;
+}
+
 }  // namespace
 
 int carc::tools::usage_error(const std::string& why) {
-  std::cerr << "carcassonne: " << why << "\n" << kUsage;
+  std::cerr << "carcassonne: " << why << "\n" << kUsage << "expansion ids: " << expansion_ids() << "\n";
   return 64;
 }
 
@@ -64,7 +73,7 @@ bool carc::tools::expansions_flag(const std::vector<std::string>& args, Expansio
   const std::string* v = carc::cli::value(args, "--expansions", &bad);
   *out = ExpansionSet{};
   if (bad) {
-    *why = "--expansions needs a list (river,abbot,inns,traders)";
+    *why = "--expansions needs a list of ids (" + expansion_ids() + ")";
     return false;
   }
   if (v == nullptr) return true;
@@ -165,12 +174,12 @@ int cmd_random(const std::vector<std::string>& args) {
   bool bad = false;
   std::uint64_t players = 0;
   std::uint64_t seed = 0;
-  if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5, 6 with inns)");
+  if (!flag(args, "--players", &players, &bad) || bad) return usage_error("random needs --players N (2..5, 6 if an expansion allows it)");
   if (!flag(args, "--seed", &seed, &bad) || bad) return usage_error("random needs --seed S (an unsigned 64-bit integer)");
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
   if (players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
-    return usage_error("--players must be 2..5 (2..6 with inns)");
+    return usage_error("--players must be 2..5 (2..6 if an expansion allows it)");
   }
   const auto moves = random_game(static_cast<int>(players), seed, expansions, nullptr);
   json record = carc::protocol::record_json(static_cast<int>(players), moves, true, expansions);
@@ -209,7 +218,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
   if (bad || games == 0 || players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
-    return usage_error("bench [--games N>0] [--players 2..5 (6 with inns)]");
+    return usage_error("bench [--games N>0] [--players 2..5 (6 if an expansion allows it)]");
   }
 
   // Whole random games, no event collection (what bots and simulations do).
@@ -319,7 +328,7 @@ int cmd_legal(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage;
+    std::cout << kUsage << "expansion ids: " << expansion_ids() << "\n";
     return args.empty() ? 64 : 0;
   }
   const std::string cmd = args[0];
