@@ -116,6 +116,8 @@ TEST_CASE("a page's module links: every style sheet and module under js/, writte
   write("js/expansions/x/style.css", ".x {}\n");
   write("js/.hidden/secret.js", "export {};\n");  // hidden: never listed
   write("js/notes.txt", "not a module\n");
+  write("outside.js", "export {};\n");
+  std::filesystem::create_symlink(root / "outside.js", root / "js" / "link.js");  // a link: never listed
   ServerProcess server({"--web-root", root.string()});
   const auto page = http(server.port(), "GET", "/");
   REQUIRE(page.status == 200);

@@ -41,8 +41,8 @@ std::string_view client_page(std::string_view rel) {
 }
 
 // The links the page's marker stands for: every style sheet, then every module, under js/,
-// in path order (docs/architecture.md, "The web client"). Hidden files and folders are
-// skipped, and so is anything that resolves outside the root.
+// in path order (docs/architecture.md, "The web client"). Hidden files and folders and
+// symbolic links are skipped.
 std::string module_links(const fs::path& root) {
   std::vector<std::string> sheets, modules;
   std::error_code ec;
@@ -53,7 +53,7 @@ std::string module_links(const fs::path& root) {
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }
-    if (!it->is_regular_file(ec)) continue;
+    if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;  // a link might lead out of the root
     const std::string rel = "js/" + p.lexically_relative(js).generic_string();
     if (!safe_relative_path("/" + rel)) continue;
     if (p.extension() == ".css") sheets.push_back(rel);
