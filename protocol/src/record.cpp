@@ -1,6 +1,7 @@
 #include "carc/protocol/record.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "carc/protocol/json.hpp"
@@ -286,10 +287,12 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
     json line{{"seat", seat},
               {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
               {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}}};
-    if (((kinds_shown >> static_cast<int>(Kind::Garden)) & 1) != 0) {
-      const std::string garden(kind_name(Kind::Garden));
-      line["game"][garden] = l.game[4];
-      line["end"][garden] = l.end[4];
+    // The kinds past the base game's four that an expansion shows (ProtocolPart::kinds_shown).
+    for (int k = static_cast<int>(Kind::Field) + 1; k < static_cast<int>(std::size(l.game)); ++k) {
+      if (((kinds_shown >> k) & 1) == 0) continue;
+      const std::string kind(kind_name(static_cast<Kind>(k)));
+      line["game"][kind] = l.game[k];
+      line["end"][kind] = l.end[k];
     }
     for (int x = 0; x < kExpansionKinds; ++x) {
       const detail::ProtocolPart* part = part_of(x);
