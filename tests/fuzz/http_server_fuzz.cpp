@@ -8,6 +8,7 @@
 // Limits that would make most inputs a 429 are off; the rest is the shipped configuration.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -105,9 +106,21 @@ std::string exchange(std::uint16_t port, const std::uint8_t* data, std::size_t s
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(0x7f000001);
+  // libFuzzer's timer (SIGALRM, for -timeout) interrupts blocking calls: an interrupted
+  // connect goes on in the background, so wait for it; send and recv are tried again.
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    std::fprintf(stderr, "connect: %s\n", std::strerror(errno));
-    FUZZ_CHECK(!"the server accepts a connection");
+    int error = errno;
+    if (error == EINTR) {
+      pollfd p{fd, POLLOUT, 0};
+      while (::poll(&p, 1, 10'000) < 0 && errno == EINTR) {
+      }
+      socklen_t len = sizeof error;
+      ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);
+    }
+    if (error != 0) {
+      std::fprintf(stderr, "connect: %s\n", std::strerror(error));
+      FUZZ_CHECK(!"the server accepts a connection");
+    }
   }
   const timeval tv{10, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -115,6 +128,7 @@ std::string exchange(std::uint16_t port, const std::uint8_t* data, std::size_t s
   std::size_t sent = 0;
   while (sent < size) {
     const auto n = ::send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // the server refused and closed: its answer is read below
     sent += static_cast<std::size_t>(n);
   }
@@ -123,6 +137,7 @@ std::string exchange(std::uint16_t port, const std::uint8_t* data, std::size_t s
   char buf[16384];
   for (;;) {
     const auto n = ::recv(fd, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       // A reset after a refusal (the server closed with our bytes unread) ends it too; a
       // timeout would be a server that holds a closed request open.
