@@ -170,7 +170,7 @@ TEST_CASE("codec: a malformed payload is refused with a reason, never a throw") 
 }
 
 TEST_CASE("codec: the JSON payloads of older databases decode to the same actions") {
-  // As the server wrote them before the compact format (server/src/sqlite_persistence.cpp).
+  // As the server wrote them before the compact format (its SQLite persistence of the time).
   const std::pair<const char*, RoomAction> cases[] = {
       {R"({"gv":1,"name":"P0 é","seat":0,"token_hash":"e55a","type":"seat","v":2})", SeatTaken{0, "P0 é", "e55a", std::nullopt}},
       {R"({"gv":1,"host":true,"name":"P0","seat":1,"token_hash":"e5","type":"seat","v":2})", SeatTaken{1, "P0", "e5", std::nullopt, true}},

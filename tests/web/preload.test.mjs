@@ -25,7 +25,7 @@ function moduleGraph() {
 }
 
 // The server writes a <link rel="modulepreload"> for every .js file under js/ in place of
-// the page's "module links" marker (server/src/static_files.cpp; tests/server/http_test.cpp
+// the page's "module links" marker (server/src/http/static_files.cpp; tests/server/http_test.cpp
 // checks the writing). So: every module the client imports must live under js/, and every
 // module under js/ must be imported, or the page would ask for it in vain.
 function filesUnder(dir, ext) {

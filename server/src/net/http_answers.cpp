@@ -113,7 +113,7 @@ Response tiles_answer(const Request& req, std::string_view query, const std::str
   return res;
 }
 
-// The browser replays expansion games this way (one rules engine; web-client/js/rules.js
+// The browser replays expansion games this way (one rules engine; web-client/js/game/rules.js
 // stays the base game's independent test oracle). The answer is `carcassonne replay`'s:
 // the result, or {"error", "move"} with 422.
 Response replay_answer(const Request& req) {
