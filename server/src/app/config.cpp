@@ -99,6 +99,8 @@ std::vector<Option> options() {
       {"--threads", "THREADS", "I/O threads (default 2)", number<int>(&Config::threads, 1, 256)},
       {"--bot-threads", "BOT_THREADS", "threads computer players think on (default 1)",
        number<int>(&Config::bot_threads, 1, 64)},
+      {"--bot-think-ms", "BOT_THINK_MS", "caps how long a computer player thinks a move, in ms (default 0: medium 300, hard 1500)",
+       number<int>(&Config::bot_think_ms, 0, 60000)},
       {"--analyses", "ANALYSES", "finished games analysed at once on the computer players' pool, behind their turns (default 1; 0: none)",
        analysis<int>(&AnalysisOptions::concurrent, 0, 16)},
       {"--analysis-ms", "ANALYSIS_MS", "think time of the analysis for each move, in ms (default 1000)",

@@ -59,6 +59,7 @@ struct Config {
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
   int bot_threads = 1;  // the computer players' worker pool
+  int bot_think_ms = 0;  // caps each computer level's thinking time (0: the level's own)
   AnalysisOptions analysis;  // analyses of finished games (docs/analysis.md)
   std::string log_level = "info";
   Limits limits;
