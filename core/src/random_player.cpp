@@ -21,8 +21,8 @@ Move RandomPlayer::choose(const Game& g) {
     }
     return Move::place(t, p.cell, p.rotation, meeple);
   }
-  // With special figures and actions: most of the time, one of every figure's targets or
-  // the take-back, uniformly.
+  // With figures besides the meeple or an action instead of a figure: most of the time,
+  // one of every figure's targets or the action (Game::action_offer), uniformly.
   if (rng_.below(4) == 0) return Move::place(t, p.cell, p.rotation);
   std::array<PortList, kFigureKinds> targets{};
   int options = 0;
