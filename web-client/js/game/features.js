@@ -158,6 +158,15 @@ export class FeatureMap {
   }
 
   /** A take-back (turn.legal[].return): the seat's figure leaves the monastery-like feature at `cell`. */
+  /**
+   * One more figure {seat, at, figure?} on an already placed tile (a tile may hold several
+   * where an expansion puts a figure on an older tile: boardart.js placeOnMap).
+   */
+  addFigure(x, y, { seat, at, figure = null }) {
+    const n = this.nodeAt(x, y, at);
+    if (n >= 0) this.info[n].meeples.push({ seat, x, y, at, ...(figure && figure !== 'meeple' ? { figure } : {}) });
+  }
+
   takeBack(cell, seat) {
     const c = this.cells.get(cellKey(cell.x, cell.y));
     if (!c) return;

@@ -96,7 +96,9 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
           points: ev.points ?? 0, seats: ev.seats ?? [], cells,
         };
         if (ev.end) {
-          if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
+          const own = ask('scoredLine', ev, common); // an expansion's own scoring (the fairy's bonus)
+          if (own) lines.push(own);
+          else if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
         } else {
           const placer = lastPlaced && lastPlaced.turn === ev.turn ? lastPlaced.seat : null;
           lines.push(ask('scoredLine', ev, common) ?? { type: 'closed', placer, ...common });

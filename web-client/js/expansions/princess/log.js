@@ -1,0 +1,93 @@
+// The log's words for the Princess & the Dragon (docs/web-client-expansions.md, "The
+// Princess & the Dragon"): the dragon flying to a volcano, each step of its move with what it
+// ate, the dragon tiles joining the bag, the fairy moved, the princess sending a knight home,
+// and the fairy's points (scoring events with "feature": "fairy"). game/narrate.js turns the
+// events into lines (princessLine, fairyScoredLine), room/log.js says them (princessLogLine),
+// both through expansions/registry.js.
+
+import { t } from '../../i18n/i18n.js';
+
+const cell = (c) => (c && Number.isInteger(c.x) && Number.isInteger(c.y) ? [c.x, c.y] : null);
+const seatOf = (v) => (Number.isInteger(v) ? v : null);
+
+/** The figures a step ate: [{seat, x, y, at, figure}] (well-formed ones only). */
+function eatenOf(list) {
+  return (Array.isArray(list) ? list : []).filter((e) => e && Number.isInteger(e.seat))
+    .map((e) => ({ seat: e.seat, x: e.x, y: e.y, at: e.at, figure: typeof e.figure === 'string' ? e.figure : 'meeple' }));
+}
+
+/** A narrate.js line for one of this expansion's events, or null. */
+export function princessLine(ev) {
+  switch (ev?.type) {
+    case 'dragon_flew': {
+      const c = cell(ev);
+      return { type: 'dragon_flew', id: ev.id, seat: seatOf(ev.seat), cells: c ? [c] : [] };
+    }
+    case 'dragon_step': {
+      const to = cell(ev.to);
+      const from = cell(ev.from);
+      return {
+        type: 'dragon_step', id: ev.id, seat: seatOf(ev.seat), step: Number.isInteger(ev.step) ? ev.step : null,
+        eaten: eatenOf(ev.eaten), cells: [to, from].filter(Boolean),
+      };
+    }
+    case 'dragon_tiles':
+      return { type: 'dragon_tiles', id: ev.id, n: Number.isInteger(ev.count) ? ev.count : 12, cells: [] };
+    case 'fairy': {
+      const c = cell(ev);
+      return { type: 'fairy_moved', id: ev.id, seat: seatOf(ev.seat), cells: c ? [c] : [] };
+    }
+    case 'princess': {
+      const c = cell(ev);
+      return { type: 'princess', id: ev.id, seat: seatOf(ev.seat), owner: seatOf(ev.owner), cells: c ? [c] : [] };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The fairy's point or bonus (a `scored` event with "feature": "fairy"), or null for any other scoring. */
+export function fairyScoredLine(ev, common) {
+  if (ev?.feature !== 'fairy' && ev?.kind !== 'fairy') return null;
+  return { type: 'fairy_points', ...common, kind: 'fairy', end: ev.end === true, bonus: (ev.points ?? 0) > 1 };
+}
+
+/** "2 meeples of Ann, 1 builder of Ben" in the words of the page, names as elements later. */
+function eatenWords(eaten) {
+  const n = eaten.length;
+  return t('dragon.ateCount', { n });
+}
+
+/** Fills `li` for one of this expansion's lines; false when the line is not one. helpers: {fill, who, namesOf} of log.js. */
+export function princessLogLine(li, line, { fill, who, namesOf }) {
+  switch (line.type) {
+    case 'dragon_flew':
+      fill(li, 'log.dragonFlew', { x: line.cells[0]?.[0] ?? '?', y: line.cells[0]?.[1] ?? '?' });
+      return true;
+    case 'dragon_step': {
+      const [x, y] = line.cells[0] ?? ['?', '?'];
+      if (line.eaten.length) {
+        const owners = [...new Set(line.eaten.map((e) => e.seat))];
+        fill(li, 'log.dragonAte', { x, y, eaten: eatenWords(line.eaten) }, { name: who(line.seat), owners: namesOf(owners) });
+        li.classList.add('eaten');
+      } else fill(li, 'log.dragonStep', { x, y }, { name: who(line.seat) });
+      return true;
+    }
+    case 'dragon_tiles':
+      fill(li, 'log.dragonTiles', { n: line.n });
+      return true;
+    case 'fairy_moved':
+      fill(li, 'log.fairyMoved', {}, { name: who(line.seat) });
+      return true;
+    case 'princess':
+      fill(li, 'log.princess', {}, { name: who(line.seat), owner: who(line.owner) });
+      return true;
+    case 'fairy_points':
+      if (!line.seats?.length) return true;
+      fill(li, line.bonus ? 'log.fairyBonus' : 'log.fairyPoint', { points: line.points }, { names: namesOf(line.seats) });
+      li.classList.add('scored');
+      return true;
+    default:
+      return false;
+  }
+}
