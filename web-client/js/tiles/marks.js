@@ -92,7 +92,7 @@ export function markPointsCatalog(tileDef) {
         if (!city) continue;
         const cands = grid().filter((q) => pointInPolygon(q, city.polygon));
         p = best(cands, (q) => Math.min(
-          distToPolyline(q, closed(city.polygon)) + 1, near(q, anchors, 12), near(q, pennants, 12), near(q, taken(), 18), 17,
+          distToPolyline(q, closed(city.polygon)) + 1, near(q, anchors, 12), near(q, pennants, 12), near(q, taken(), 18), edge(q) - 2, 17,
         ) + Math.min(edge(q), 16) * 0.05 - dist(q, [50, 50]) * 0.01);
       }
       if (p) out.push({ mark: m.mark, x: p[0], y: p[1] });

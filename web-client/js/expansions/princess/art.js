@@ -22,12 +22,12 @@ export const FAIRY_WINGS =
 export const STAR = 'M0 -3.4 L1 -1 L3.4 -1 L1.5 .6 L2.2 3 L0 1.6 L-2.2 3 L-1.5 .6 L-3.4 -1 L-1 -1 Z';
 
 export function princessDefs() {
-  return `<g id="sym-volcano">
+  return `<g id="sym-volcano"><g transform="scale(1.3)">
     <path d="M-14 10 L-5 -6 H5 L14 10 Z" fill="#7a5a43" stroke="${INK}" stroke-width="1.3" stroke-linejoin="round"/>
     <path d="M-5 -6 H5 L3 -2 L1 1 L-1 -2 L-3 0 Z" fill="#f2792b" stroke="#8a2a0c" stroke-width=".8" stroke-linejoin="round"/>
     <path d="M-3 -8 C-6 -11 -2 -13 -4 -16 M2 -8 C5 -11 1 -13 4 -17" fill="none" stroke="#8f8a84" stroke-width="2" stroke-linecap="round"/>
     <path d="M-8 10 L-4 3 M6 10 L3 4" stroke="#5b4331" stroke-width="1"/>
-  </g>
+  </g></g>
   <g id="sym-dragonmark">
     <circle r="11" fill="#f6e7c8" stroke="#8a2a0c" stroke-width="1.6"/>
     <g transform="scale(.42) translate(0 -1)">

@@ -13,6 +13,9 @@ import { entryActions, parseChoice } from './choices.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const RING = 12;
+// Where the fairy stands from its follower's spot: up and to the right, clear of the figure.
+const FAIRY_DX = 17;
+const FAIRY_DY = -12;
 
 /**
  * ctx: {seat (the viewer's), entry (the drafted placement, mine and not sent) | null, choice
@@ -50,8 +53,8 @@ export function princessLayer(state, ctx) {
     const n = f.next_to;
     const a = n && n.x === f.x && n.y === f.y ? ctx.anchor?.(n.x, n.y, n.at) : null;
     // Beside its follower (up and to the right of it), else in a corner of its tile.
-    const [x, y] = a ? [f.x * T + a[0] + 13, f.y * T + a[1] - 9] : [f.x * T + 78, f.y * T + 22];
-    out += fairyMarkup(x, y, { scale: 0.9 });
+    const [x, y] = a ? [f.x * T + a[0] + FAIRY_DX, f.y * T + a[1] + FAIRY_DY] : [f.x * T + 76, f.y * T + 24];
+    out += fairyMarkup(x, y, { scale: 1.25 });
   }
   if (ctx.entry) out += targetsMarkup(ctx, T);
   return out;
@@ -67,13 +70,13 @@ function targetsMarkup(ctx, T) {
     const a = ctx.anchor?.(c.x, c.y, c.at);
     if (!a) continue;
     // The fairy's ring sits beside the follower, where the fairy would stand; the others on it.
-    const [x, y] = c.kind === 'fairy' ? [c.x * T + a[0] + 13, c.y * T + a[1] - 9] : [c.x * T + a[0], c.y * T + a[1]];
+    const [x, y] = c.kind === 'fairy' ? [c.x * T + a[0] + FAIRY_DX, c.y * T + a[1] + FAIRY_DY] : [c.x * T + a[0], c.y * T + a[1]];
     const chosen = choice === ctx.choice;
     const kind = ctx.kindAt?.(c.x, c.y, c.at) ?? 'road';
     const label = t(`princess.target.${c.kind}`, { x: c.x, y: c.y, feature: t(`feature.${kind}`), figure: t(`figure.${c.figure}`) });
     out += `<g class="princess-target target-${c.kind}${chosen ? ' chosen' : ''}" role="button" aria-pressed="${chosen}" tabindex="${(stop ? choice === stop : choice === choices[0]) ? 0 : -1}"`
       + ` aria-label="${esc(label)}" data-testid="${c.kind}-target" data-x="${c.x}" data-y="${c.y}" data-at="${c.at}" data-action="choose:${choice}" transform="translate(${x.toFixed(1)} ${y.toFixed(1)})">`
-      + `<circle class="target-ring" r="${RING}"/>${c.kind === 'fairy' ? '<use href="#sym-fairy" transform="scale(.6)" opacity=".75"/>' : ''}`
+      + `<circle class="target-ring" r="${RING}"/>${c.kind === 'fairy' ? '<use href="#sym-fairy" transform="scale(.7)" opacity=".8"/>' : ''}`
       + `${c.kind === 'princess' ? '<use href="#sym-princess" transform="translate(0 -15) scale(.5)"/>' : ''}</g>`;
   }
   return out;
