@@ -91,7 +91,8 @@ test('during the dragon stage nobody places; the banner names the seat whose ste
   const stage = turnStage(dragonState);
   assert.equal(stage.seat, 1);
   setLanguage('en');
-  assert.equal(t(stage.mineKey, stage.params), 'The dragon moves: choose its step 2 of 6 (a highlighted tile)');
+  assert.equal(t(stage.mineKey, stage.params), 'The dragon: your step (2 of 6)');
+  assert.equal(t(stage.hintKey, stage.params), 'Move the dragon: choose a highlighted tile (step 2 of 6)');
   assert.equal(t(stage.otherKey, { ...stage.params, name: 'Ben' }), 'Ben moves the dragon (step 2 of 6)…');
   const placing = { ...dragonState, turn: { ...dragonState.turn, stage: 'place', dragon: undefined } };
   assert.equal(isMyTurn({ state: placing, seat: 0 }), true, 'outside the stage the placer places');

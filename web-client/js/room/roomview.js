@@ -86,7 +86,7 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
     $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
     $('current-tile').dataset.tile = state.turn.tile;
     const stage = turnStage(state); // the dragon's move: the stepping seat's words
-    if (stage?.seat === store.seat && store.seat !== null) $('action-hint').textContent = t(stage.mineKey, stage.params);
+    if (stage?.seat === store.seat && store.seat !== null) $('action-hint').textContent = t(stage.hintKey ?? stage.mineKey, stage.params);
     else if (stage) $('action-hint').replaceChildren(...withName(stage.otherKey, playerBySeat(state, stage.seat), stage.params));
     else $('action-hint').replaceChildren(...withName('action.othersTurn', playerBySeat(state, state.turn.seat)));
     return;

@@ -7,7 +7,8 @@
 export const en = {
   'exp.princess': 'The Princess & the Dragon',
   'exp.princess.what': 'A dragon that eats figures, a fairy that protects and pays, princesses that send knights home, magic portals.',
-  'dragon.yourStep': 'The dragon moves: choose its step {step} of 6 (a highlighted tile)',
+  'dragon.yourStep': 'The dragon: your step ({step} of 6)',
+  'dragon.yourStepHint': 'Move the dragon: choose a highlighted tile (step {step} of 6)',
   'dragon.otherStep': '{name} moves the dragon (step {step} of 6)…',
   'dragon.stepTo': 'Move the dragon to the tile at {x}, {y}',
   'dragon.ateCount': { one: 'a figure', other: '{n} figures' },
@@ -38,7 +39,8 @@ export const en = {
 export const ja = {
   'exp.princess': '王女とドラゴン',
   'exp.princess.what': 'コマを食べるドラゴン、守って得点をくれる妖精、騎士を追い返す王女、魔法の門。',
-  'dragon.yourStep': 'ドラゴンの移動：{step}/6歩目を選んでください（光っているタイル）',
+  'dragon.yourStep': 'ドラゴン：あなたの番（{step}/6歩目）',
+  'dragon.yourStepHint': 'ドラゴンを動かす：光っているタイルを選んでください（{step}/6歩目）',
   'dragon.otherStep': '{name}さんがドラゴンを動かしています（{step}/6歩目）…',
   'dragon.stepTo': 'ドラゴンを{x}, {y}のタイルへ動かす',
   'dragon.ateCount': 'コマ{n}個',
@@ -69,7 +71,8 @@ export const ja = {
 export const fr = {
   'exp.princess': 'La Princesse et le Dragon',
   'exp.princess.what': 'Un dragon qui mange les pions, une fée qui protège et rapporte, des princesses qui renvoient les chevaliers, des portails magiques.',
-  'dragon.yourStep': 'Le dragon se déplace : choisissez son pas {step} sur 6 (une tuile en surbrillance)',
+  'dragon.yourStep': 'Le dragon : à vous ({step} sur 6)',
+  'dragon.yourStepHint': 'Déplacez le dragon : choisissez une tuile en surbrillance (pas {step} sur 6)',
   'dragon.otherStep': '{name} déplace le dragon (pas {step} sur 6)…',
   'dragon.stepTo': 'Déplacer le dragon sur la tuile {x}, {y}',
   'dragon.ateCount': { one: 'un pion', other: '{n} pions' },
@@ -100,7 +103,8 @@ export const fr = {
 export const de = {
   'exp.princess': 'Die Prinzessin & der Drache',
   'exp.princess.what': 'Ein Drache, der Figuren frisst, eine Fee, die schützt und Punkte bringt, Prinzessinnen, die Ritter heimschicken, Zauberportale.',
-  'dragon.yourStep': 'Der Drache zieht: wähle seinen Schritt {step} von 6 (ein hervorgehobenes Plättchen)',
+  'dragon.yourStep': 'Der Drache: dein Schritt ({step} von 6)',
+  'dragon.yourStepHint': 'Zieh den Drachen: wähle ein hervorgehobenes Plättchen (Schritt {step} von 6)',
   'dragon.otherStep': '{name} zieht den Drachen (Schritt {step} von 6)…',
   'dragon.stepTo': 'Drachen auf das Plättchen {x}, {y} ziehen',
   'dragon.ateCount': { one: 'eine Figur', other: '{n} Figuren' },
@@ -131,7 +135,8 @@ export const de = {
 export const es = {
   'exp.princess': 'La Princesa y el Dragón',
   'exp.princess.what': 'Un dragón que se come las figuras, un hada que protege y da puntos, princesas que echan a los caballeros, portales mágicos.',
-  'dragon.yourStep': 'El dragón se mueve: elige su paso {step} de 6 (una loseta resaltada)',
+  'dragon.yourStep': 'El dragón: tu paso ({step} de 6)',
+  'dragon.yourStepHint': 'Mueve el dragón: elige una loseta resaltada (paso {step} de 6)',
   'dragon.otherStep': '{name} mueve el dragón (paso {step} de 6)…',
   'dragon.stepTo': 'Mover el dragón a la loseta {x}, {y}',
   'dragon.ateCount': { one: 'una figura', other: '{n} figuras' },
