@@ -241,6 +241,38 @@ test('the log: the dragon\'s flight and steps with what it ate, the dragon tiles
   assert.equal(said({ type: 'closed' }), null, 'other lines are the base log\'s');
 });
 
+test('the log follows the figures: a portal figure on the older tile, the knight sent home, the monk eaten', () => {
+  const placed = (id, turn, seat, tile, x, y, rotation, meeple = null, more = {}) => ({ id, type: 'placed', turn, seat, tile, x, y, rotation, meeple, ...more });
+  const events = [
+    { id: 0, type: 'started' },
+    placed(1, 1, 0, 'P5', -1, 0, 0),
+    { id: 2, type: 'dragon_flew', turn: 1, seat: 0, x: -1, y: 0 },
+    placed(3, 2, 1, 'U', 1, 0, 0, 'E'),
+    placed(4, 3, 0, 'P18', 2, 0, 0, 'N', { portal: { x: 0, y: 0 } }),
+    placed(5, 4, 1, 'P26', 0, -1, 180),
+    { id: 6, type: 'princess', turn: 4, seat: 1, owner: 0, x: 0, y: 0, at: 'N' },
+    placed(7, 5, 0, 'B', 0, 1, 0, 'C'),
+    placed(8, 7, 0, 'P12', 3, 0, 0),
+    { id: 9, type: 'dragon_step', turn: 7, seat: 0, step: 1, from: { x: -1, y: 0 }, to: { x: 0, y: 0 }, eaten: [] },
+    { id: 10, type: 'dragon_step', turn: 7, seat: 1, step: 2, from: { x: 0, y: 0 }, to: { x: 0, y: 1 }, eaten: [{ seat: 0, x: 0, y: 1, at: 'C' }] },
+  ];
+  const upTo = (id) => narrate(events.filter((e) => e.id <= id), tiles, { tile: 'D', x: 0, y: 0, rotation: 0 });
+  const portal = upTo(4).lines.find((l) => l.id === 4);
+  assert.equal(portal.what, 'claimed');
+  assert.deepEqual(portal.feature, { kind: 'city', tiles: 1 }, 'the knight is in the start tile\'s city, not on P18\'s road');
+  assert.deepEqual(portal.away, { x: 0, y: 0 });
+  setLanguage('en');
+  assert.equal(ask('placedNote', portal), '(through the magic portal)');
+  assert.deepEqual(upTo(4).map.owners(upTo(4).map.nodeAt(0, 0, 'N')), [0]);
+  assert.deepEqual(upTo(4).map.owners(upTo(4).map.nodeAt(2, 0, 'N')), [1], 'P18\'s road N-W (on to U\'s) holds seat 1\'s meeple only');
+  const afterPrincess = upTo(6).map;
+  assert.deepEqual(afterPrincess.owners(afterPrincess.nodeAt(0, 0, 'N')), [], 'sent home');
+  assert.deepEqual(upTo(7).map.owners(upTo(7).map.nodeAt(0, 1, 'C')), [0]);
+  const end = upTo(10).map;
+  assert.deepEqual(end.owners(end.nodeAt(0, 1, 'C')), [], 'eaten');
+  assert.deepEqual(end.owners(end.nodeAt(1, 0, 'E')), [1], 'seat 1\'s road meeple, by the fairy, is still there');
+});
+
 test('the tiles\' marks: a volcano, the dragon\'s sign or a portal on the tile, the princess in her city', () => {
   const ours = catalog.tiles.filter((x) => x.expansion === 'princess');
   assert.equal(ours.length, 29);

@@ -167,6 +167,12 @@ export class FeatureMap {
     if (n >= 0) this.info[n].meeples.push({ seat, x, y, at, ...(figure && figure !== 'meeple' ? { figure } : {}) });
   }
 
+  /** Takes the figures standing at port `at` of cell (x, y) off their feature (eaten, sent home). */
+  removeFigure(x, y, at) {
+    const n = this.nodeAt(x, y, at);
+    if (n >= 0) this.info[n].meeples = this.info[n].meeples.filter((m) => m.x !== x || m.y !== y || m.at !== at);
+  }
+
   takeBack(cell, seat) {
     const c = this.cells.get(cellKey(cell.x, cell.y));
     if (!c) return;

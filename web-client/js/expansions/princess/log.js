@@ -46,17 +46,31 @@ export function princessLine(ev) {
   }
 }
 
+const spot = (s) => (s && Number.isInteger(s.x) && Number.isInteger(s.y) && typeof s.at === 'string' ? { x: s.x, y: s.y, at: s.at } : null);
+
+/** The cell a portal placement's figure stands on (`placed.portal`), or null. */
+export function portalCell(ev) {
+  return cell(ev?.portal) ? { x: ev.portal.x, y: ev.portal.y } : null;
+}
+
+/** The figures an event takes off the board: those the dragon ate, the knight sent home. */
+export function figuresGone(ev) {
+  if (ev?.type === 'dragon_step') return eatenOf(ev.eaten).map(spot).filter(Boolean);
+  if (ev?.type === 'princess') return [spot(ev)].filter(Boolean);
+  return [];
+}
+
+/** "(through the magic portal)" after a portal placement's line. */
+export function portalNote(line) {
+  return line?.away ? t('log.throughPortal') : null;
+}
+
 /** The fairy's point or bonus (a `scored` event with "feature": "fairy"), or null for any other scoring. */
 export function fairyScoredLine(ev, common) {
   if (ev?.feature !== 'fairy' && ev?.kind !== 'fairy') return null;
   return { type: 'fairy_points', ...common, kind: 'fairy', end: ev.end === true, bonus: (ev.points ?? 0) > 1 };
 }
 
-/** "2 meeples of Ann, 1 builder of Ben" in the words of the page, names as elements later. */
-function eatenWords(eaten) {
-  const n = eaten.length;
-  return t('dragon.ateCount', { n });
-}
 
 /** Fills `li` for one of this expansion's lines; false when the line is not one. helpers: {fill, who, namesOf} of log.js. */
 export function princessLogLine(li, line, { fill, who, namesOf }) {
@@ -68,7 +82,7 @@ export function princessLogLine(li, line, { fill, who, namesOf }) {
       const [x, y] = line.cells[0] ?? ['?', '?'];
       if (line.eaten.length) {
         const owners = [...new Set(line.eaten.map((e) => e.seat))];
-        fill(li, 'log.dragonAte', { x, y, eaten: eatenWords(line.eaten) }, { name: who(line.seat), owners: namesOf(owners) });
+        fill(li, 'log.dragonAte', { x, y, eaten: t('dragon.ateCount', { n: line.eaten.length }) }, { name: who(line.seat), owners: namesOf(owners) });
         li.classList.add('eaten');
       } else fill(li, 'log.dragonStep', { x, y }, { name: who(line.seat) });
       return true;

@@ -5,6 +5,7 @@
 // dictionaries through expansions/registry.js.
 
 export const en = {
+  'log.throughPortal': '(through the magic portal)',
   'exp.princess': 'The Princess & the Dragon',
   'exp.princess.what': 'A dragon that eats figures, a fairy that protects and pays, princesses that send knights home, magic portals.',
   'dragon.yourStep': 'The dragon: your step ({step} of 6)',
@@ -37,6 +38,7 @@ export const en = {
 };
 
 export const ja = {
+  'log.throughPortal': '（魔法の門から）',
   'exp.princess': '王女とドラゴン',
   'exp.princess.what': 'コマを食べるドラゴン、守って得点をくれる妖精、騎士を追い返す王女、魔法の門。',
   'dragon.yourStep': 'ドラゴン：あなたの番（{step}/6歩目）',
@@ -69,6 +71,7 @@ export const ja = {
 };
 
 export const fr = {
+  'log.throughPortal': '(par le portail magique)',
   'exp.princess': 'La Princesse et le Dragon',
   'exp.princess.what': 'Un dragon qui mange les pions, une fée qui protège et rapporte, des princesses qui renvoient les chevaliers, des portails magiques.',
   'dragon.yourStep': 'Le dragon : à vous ({step} sur 6)',
@@ -101,6 +104,7 @@ export const fr = {
 };
 
 export const de = {
+  'log.throughPortal': '(durch das Zauberportal)',
   'exp.princess': 'Die Prinzessin & der Drache',
   'exp.princess.what': 'Ein Drache, der Figuren frisst, eine Fee, die schützt und Punkte bringt, Prinzessinnen, die Ritter heimschicken, Zauberportale.',
   'dragon.yourStep': 'Der Drache: dein Schritt ({step} von 6)',
@@ -133,6 +137,7 @@ export const de = {
 };
 
 export const es = {
+  'log.throughPortal': '(por el portal mágico)',
   'exp.princess': 'La Princesa y el Dragón',
   'exp.princess.what': 'Un dragón que se come las figuras, un hada que protege y da puntos, princesas que echan a los caballeros, portales mágicos.',
   'dragon.yourStep': 'El dragón: tu paso ({step} de 6)',
