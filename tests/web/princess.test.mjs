@@ -273,6 +273,40 @@ test('the log follows the figures: a portal figure on the older tile, the knight
   assert.deepEqual(end.owners(end.nodeAt(1, 0, 'E')), [1], 'seat 1\'s road meeple, by the fairy, is still there');
 });
 
+test('a room\'s game replays from its events: the portal\'s knight, sent home; the monk, eaten; the dragon and the fairy where they are', async () => {
+  const { replayFromState } = await import('../../web-client/js/replay/event-replay.js');
+  const placed = (id, turn, seat, tile, x, y, rotation, meeple = null, more = {}) => ({ id, type: 'placed', turn, seat, tile, x, y, rotation, meeple, ...more });
+  const events = [
+    { id: 0, type: 'started' },
+    placed(1, 1, 0, 'P5', -1, 0, 0), { id: 2, type: 'dragon_flew', turn: 1, seat: 0, x: -1, y: 0 },
+    placed(3, 2, 1, 'U', 1, 0, 0, 'E'),
+    placed(4, 3, 0, 'P18', 2, 0, 0, 'N', { portal: { x: 0, y: 0 } }),
+    placed(5, 4, 1, 'P26', 0, -1, 180), { id: 6, type: 'princess', turn: 4, seat: 1, owner: 0, x: 0, y: 0, at: 'N' },
+    placed(7, 5, 0, 'B', 0, 1, 0, 'C'),
+    placed(8, 6, 1, 'E', 1, -1, 270), { id: 9, type: 'fairy', turn: 6, seat: 1, x: 1, y: 0, at: 'E' },
+    placed(10, 7, 0, 'P12', 3, 0, 0),
+    { id: 11, type: 'dragon_step', turn: 7, seat: 0, step: 1, from: { x: -1, y: 0 }, to: { x: 0, y: 0 }, eaten: [] },
+    { id: 12, type: 'dragon_step', turn: 7, seat: 1, step: 2, from: { x: 0, y: 0 }, to: { x: 0, y: 1 }, eaten: [{ seat: 0, x: 0, y: 1, at: 'C' }] },
+  ];
+  const state = { room: 'r', phase: 'playing', settings: { expansions: ['princess'] }, players, board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeples: [] }], events, result: null };
+  const r = replayFromState(state, { moves: [] }, tiles, { bagSize: 101, counts: {} });
+  assert.equal(r.ok, true);
+  const figuresAt = (frame, x, y) => frame.board.find((b) => b.x === x && b.y === y)?.meeples;
+  assert.deepEqual(r.frames[0].dragon, null);
+  assert.deepEqual(r.frames[1].dragon, { x: -1, y: 0 }, 'the volcano');
+  assert.deepEqual(figuresAt(r.frames[3], 0, 0), [{ seat: 0, at: 'N' }], 'the portal\'s knight on the start tile');
+  assert.deepEqual(figuresAt(r.frames[3], 2, 0), [], 'none on P18 itself');
+  assert.equal(r.frames[3].players[0].meeples, 6);
+  assert.deepEqual(figuresAt(r.frames[4], 0, 0), [], 'sent home by the princess');
+  assert.equal(r.frames[4].players[0].meeples, 7);
+  assert.deepEqual(figuresAt(r.frames[5], 0, 1), [{ seat: 0, at: 'C' }]);
+  assert.deepEqual(r.frames[6].fairy, { x: 1, y: 0, next_to: { x: 1, y: 0, at: 'E', seat: 1 } });
+  assert.deepEqual(figuresAt(r.frames[7], 0, 1), [], 'eaten');
+  assert.deepEqual(r.frames[7].dragon, { x: 0, y: 1 });
+  const base = replayFromState({ ...state, settings: { expansions: [] }, board: [{ x: 0, y: 0, tile: 'D', rotation: 0, meeple: null }], events: events.filter((e) => e.type === 'started') }, { moves: [] }, tiles, { bagSize: 71, counts: {} });
+  assert.equal('dragon' in base.frames[0], false, 'a game without the expansion has no dragon key');
+});
+
 test('the tiles\' marks: a volcano, the dragon\'s sign or a portal on the tile, the princess in her city', () => {
   const ours = catalog.tiles.filter((x) => x.expansion === 'princess');
   assert.equal(ours.length, 29);

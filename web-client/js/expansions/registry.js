@@ -22,6 +22,7 @@
 //   breakdown     [{kind, label, part?, folds?}] the end screen's columns
 //   tokens        [{name, start(), event}] what a player holds; playerChips(p)
 //   replayFigures the figures a replayed game gives each player when its state has none
+//   replayState(events) the state keys of its own a replayed step has after these events
 //   actionControls(bar, ctx) the action bar's own controls
 //   entryActions(entry, turn) the draft choices a placement offers besides its own spots
 //                 (strings, e.g. a figure onto another tile); actionFields(entry, choice,

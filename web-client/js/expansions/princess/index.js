@@ -10,7 +10,7 @@ import { princessDefs } from './art.js';
 import { dragonTurnStage } from './dragon.js';
 import { entryActions, actionFields, parseChoice, noFigureReason } from './choices.js';
 import { princessLayer, princessAction } from './board-layer.js';
-import { princessLine, fairyScoredLine, princessLogLine, portalCell, figuresGone, portalNote } from './log.js';
+import { princessLine, fairyScoredLine, princessLogLine, portalCell, figuresGone, portalNote, piecesAfter } from './log.js';
 import * as strings from './strings.js';
 
 // The catalog's tile symbols and the mark each shows (#sym-<mark>, art.js).
@@ -48,6 +48,7 @@ export default {
   figureCell: portalCell,
   figuresGone,
   placedNote: portalNote,
+  replayState: piecesAfter,
   lineEvents: { dragon_flew: 'dragon_flew', dragon_step: 'dragon_step', dragon_tiles: 'dragon_tiles', fairy_moved: 'fairy', princess: 'princess', fairy_points: 'scored' },
   breakdown: [{ kind: 'fairy', label: 'end.fairy' }],
   strings,

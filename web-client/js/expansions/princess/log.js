@@ -3,7 +3,9 @@
 // ate, the dragon tiles joining the bag, the fairy moved, the princess sending a knight home,
 // and the fairy's points (scoring events with "feature": "fairy"). game/narrate.js turns the
 // events into lines (princessLine, fairyScoredLine), room/log.js says them (princessLogLine),
-// both through expansions/registry.js.
+// both through expansions/registry.js. The log's and the replay's feature maps follow the
+// figures (portalCell, figuresGone), and a replayed step knows where the dragon and the
+// fairy are (piecesAfter).
 
 import { t } from '../../i18n/i18n.js';
 
@@ -58,6 +60,18 @@ export function figuresGone(ev) {
   if (ev?.type === 'dragon_step') return eatenOf(ev.eaten).map(spot).filter(Boolean);
   if (ev?.type === 'princess') return [spot(ev)].filter(Boolean);
   return [];
+}
+
+/** Where the dragon and the fairy are after these events (a replayed step's `dragon` and `fairy`). */
+export function piecesAfter(events) {
+  let dragon = null;
+  let fairy = null;
+  for (const ev of events ?? []) {
+    if (ev?.type === 'dragon_flew' && cell(ev)) dragon = { x: ev.x, y: ev.y };
+    else if (ev?.type === 'dragon_step' && cell(ev.to)) dragon = { x: ev.to.x, y: ev.to.y };
+    else if (ev?.type === 'fairy' && spot(ev)) fairy = { x: ev.x, y: ev.y, next_to: { x: ev.x, y: ev.y, at: ev.at, seat: seatOf(ev.seat) } };
+  }
+  return { dragon, fairy };
 }
 
 /** "(through the magic portal)" after a portal placement's line. */
