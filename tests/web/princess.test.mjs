@@ -90,6 +90,7 @@ test('during the dragon stage nobody places; the banner names the seat whose ste
   assert.equal(mustAct(store(1)), true, 'seat 1 must step');
   const stage = turnStage(dragonState);
   assert.equal(stage.seat, 1);
+  assert.deepEqual(stage.cells, [{ x: 0, y: -1 }, { x: 0, y: 1 }], 'the board brings them into view for seat 1');
   setLanguage('en');
   assert.equal(t(stage.mineKey, stage.params), 'The dragon: your step (2 of 6)');
   assert.equal(t(stage.hintKey, stage.params), 'Move the dragon: choose a highlighted tile (step 2 of 6)');

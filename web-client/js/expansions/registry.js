@@ -28,8 +28,9 @@
 //                 (strings, e.g. a figure onto another tile); actionFields(entry, choice,
 //                 turn) the `play` keys of one of them; actionWords(choice, entry) its words
 //   figureNote(entry, tile) why a placement offers no figure (a string key), or null
-//   turnStage(state) {seat, mineKey, hintKey?, otherKey, params} while the turn waits for a stage of
-//                 its own (no placing then; the banner says whose it is), else null
+//   turnStage(state) {seat, cells, mineKey, hintKey?, otherKey, params} while the turn waits for a
+//                 stage of its own (no placing then; the banner says whose it is, the board
+//                 shows that seat its cells), else null
 //   boardLayer(state, ctx) markup drawn over the figures; boardAction(action, ctx) what a
 //                 click on its `data-action` element does: {send: message} | {choose: choice}
 //   strings       {language: {key: text}}

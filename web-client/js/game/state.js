@@ -97,7 +97,7 @@ export function isMyTurn(store) {
 /**
  * The stage the turn waits for, after its placement and before its scoring, that an
  * expansion runs (expansions/registry.js: turnStage, e.g. the dragon's move): {seat,
- * mineKey, hintKey?, otherKey, params} or null.
+ * cells, mineKey, hintKey?, otherKey, params} or null.
  */
 export function turnStage(state) {
   return state?.phase === 'playing' && state.turn ? ask('turnStage', state) : null;

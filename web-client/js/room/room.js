@@ -2,7 +2,7 @@
 // prepared, and the rendering of the lobby, the board, the panels and the end screen.
 // The server decides everything; this page shows its state and sends the player's choices.
 
-import { initialStore, reduce, newEvents, isMyTurn, mustAct, legalCells, boardBounds, playerBySeat } from '../game/state.js';
+import { initialStore, reduce, newEvents, isMyTurn, mustAct, turnStage, legalCells, boardBounds, playerBySeat } from '../game/state.js';
 import { Connection, wsUrl } from '../platform/net.js';
 import { Board } from '../board/board.js';
 import { t, errorText } from '../i18n/i18n.js';
@@ -358,7 +358,8 @@ export class RoomPage {
     this.wasMine = mustAct(this.store);
     this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
-    if (this.feel.afterRender(state, isMyTurn(this.store))) this.boardIntoView();
+    const stage = turnStage(state); // the player's step of another's turn: its cells in view too
+    if (this.feel.afterRender(state, isMyTurn(this.store), stage?.seat === mySeat ? stage : null)) this.boardIntoView();
     this.keepForReload();
   }
 

@@ -66,13 +66,13 @@ export function princessDefs() {
   </g>`;
 }
 
-/** The dragon at board point (x, y), `scale` 1 about 44 board units wide. */
+/** The dragon at board point (x, y), `scale` 1 about 44 board units wide; it grows with the meeples when the board is zoomed out (.mz). */
 export function dragonMarkup(x, y, { scale = 1, cls = '' } = {}) {
-  return `<g class="dragon-piece ${cls}" data-testid="dragon" transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale})">`
-    + `<ellipse cx="0" cy="15" rx="19" ry="3.4" fill="rgba(0,0,0,.3)"/><use href="#sym-dragon"/></g>`;
+  return `<g class="dragon-piece ${cls}" data-testid="dragon" transform="translate(${x.toFixed(1)} ${y.toFixed(1)})"><g class="mz"><g transform="scale(${scale})">`
+    + `<ellipse cx="0" cy="15" rx="19" ry="3.4" fill="rgba(0,0,0,.3)"/><use href="#sym-dragon"/></g></g></g>`;
 }
 
 /** The fairy at board point (x, y). */
 export function fairyMarkup(x, y, { scale = 1, cls = '' } = {}) {
-  return `<g class="fairy-piece ${cls}" data-testid="fairy" transform="translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale})"><use href="#sym-fairy"/></g>`;
+  return `<g class="fairy-piece ${cls}" data-testid="fairy" transform="translate(${x.toFixed(1)} ${y.toFixed(1)})"><g class="mz"><g transform="scale(${scale})"><use href="#sym-fairy"/></g></g></g>`;
 }

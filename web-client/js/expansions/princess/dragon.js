@@ -46,9 +46,9 @@ export function dragonMessage(stage, to, version) {
   return { type: 'dragon', version, to: { x: to.x, y: to.y } };
 }
 
-/** The turn waits for the dragon (base code's turnStage hook): whose step, the banner's and the action bar's words. */
+/** The turn waits for the dragon (base code's turnStage hook): whose step, the cells to choose from, the banner's and the action bar's words. */
 export function dragonTurnStage(state) {
   const s = dragonStage(state);
   if (!s) return null;
-  return { seat: s.seat, mineKey: 'dragon.yourStep', hintKey: 'dragon.yourStepHint', otherKey: 'dragon.otherStep', params: { step: s.step ?? '?' } };
+  return { seat: s.seat, cells: s.options, mineKey: 'dragon.yourStep', hintKey: 'dragon.yourStepHint', otherKey: 'dragon.otherStep', params: { step: s.step ?? '?' } };
 }
