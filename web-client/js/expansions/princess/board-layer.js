@@ -7,6 +7,7 @@
 // Markup strings only; the numbers come from the state, the words from i18n.
 
 import { t } from '../../i18n/i18n.js';
+import { meepleMarkup } from '../../tiles/meeple-art.js';
 import { dragonMarkup, fairyMarkup } from './art.js';
 import { dragonStage, dragonMessage } from './dragon.js';
 import { entryActions, parseChoice } from './choices.js';
@@ -56,12 +57,12 @@ export function princessLayer(state, ctx) {
     const [x, y] = a ? [f.x * T + a[0] + FAIRY_DX, f.y * T + a[1] + FAIRY_DY] : [f.x * T + 76, f.y * T + 24];
     out += fairyMarkup(x, y, { scale: 1.25 });
   }
-  if (ctx.entry) out += targetsMarkup(ctx, T);
+  if (ctx.entry) out += targetsMarkup(ctx, T, state?.players?.find((p) => p.seat === ctx.seat)?.color ?? 'black');
   return out;
 }
 
 /** The figure step's targets on the board: rings on other tiles, one per choice. */
-function targetsMarkup(ctx, T) {
+function targetsMarkup(ctx, T, color) {
   let out = '';
   const choices = entryActions(ctx.entry, ctx.turn);
   const stop = choices.includes(ctx.choice) ? ctx.choice : null;
@@ -76,8 +77,10 @@ function targetsMarkup(ctx, T) {
     const label = t(`princess.target.${c.kind}`, { x: c.x, y: c.y, feature: t(`feature.${kind}`), figure: t(`figure.${c.figure}`) });
     out += `<g class="princess-target target-${c.kind}${chosen ? ' chosen' : ''}" role="button" aria-pressed="${chosen}" tabindex="${(stop ? choice === stop : choice === choices[0]) ? 0 : -1}"`
       + ` aria-label="${esc(label)}" data-testid="${c.kind}-target" data-x="${c.x}" data-y="${c.y}" data-at="${c.at}" data-action="choose:${choice}" transform="translate(${x.toFixed(1)} ${y.toFixed(1)})">`
-      + `<circle class="target-ring" r="${RING}"/>${c.kind === 'fairy' ? '<use href="#sym-fairy" transform="scale(.7)" opacity=".8"/>' : ''}`
-      + `${c.kind === 'princess' ? '<use href="#sym-princess" transform="translate(0 -15) scale(.5)"/>' : ''}</g>`;
+      + `<circle class="target-ring" r="${c.kind === 'princess' ? RING + 5 : RING}"/>${c.kind === 'fairy' ? '<use href="#sym-fairy" transform="scale(.7)" opacity=".8"/>' : ''}`
+      + `${c.kind === 'princess' ? '<use href="#sym-princess" transform="translate(0 -20) scale(.5)"/>' : ''}`
+      // The chosen portal spot shows the follower that would stand there (a meeple's outline for every figure).
+      + `${chosen && c.kind === 'portal' ? `<g class="mz">${meepleMarkup(0, 0, color, { farmer: kind === 'field', scale: 0.9, extraClass: 'ghost-figure' })}</g>` : ''}</g>`;
   }
   return out;
 }
