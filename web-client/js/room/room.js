@@ -214,7 +214,7 @@ export class RoomPage {
       });
     }
     if (state.phase !== 'finished') this.endDismissed = false;
-    this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
+    this.feel.onState(prev, state, { live, mine: mustAct(this.store) }); // the turn's sound, also for a step of a stage
     this.live = live;
     this.render();
   }
