@@ -13,7 +13,7 @@ export function localPoint(svg, ev) {
 
 /** What a click or key on `t` asks for: {action}, {spot, figure}, {ghost}, {cell: [x, y]} or null. */
 function targetOf(t) {
-  // An expansion's button on the board (a dragon step, a target of the figure step).
+  // An expansion's button on the board (a step of a stage of the turn, a target of the figure step).
   const action = t.closest('[data-action]');
   if (action) return { action: action.getAttribute('data-action') };
   const spot = t.closest('[data-spot]');

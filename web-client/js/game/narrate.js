@@ -82,7 +82,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         break;
       case 'placed': {
         const ret = ev.return && Number.isInteger(ev.return.x) && Number.isInteger(ev.return.y) ? ev.return : null;
-        const away = ev.meeple ? ask('figureCell', ev) : null; // the figure stands on another tile (the portal)
+        const away = ev.meeple ? ask('figureCell', ev) : null; // the figure stands on another tile than the one placed
         const result = map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: away ? null : ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
         if (away) {
           map.addFigure(away.x, away.y, { seat: ev.seat, at: ev.meeple, figure: ev.figure ?? null });
@@ -104,7 +104,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
           points: ev.points ?? 0, seats: ev.seats ?? [], cells,
         };
         if (ev.end) {
-          const own = ask('scoredLine', ev, common); // an expansion's own scoring (the fairy's bonus)
+          const own = ask('scoredLine', ev, common); // an expansion's own scoring (a bonus beside a feature's)
           if (own) lines.push(own);
           else if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
         } else {

@@ -96,7 +96,7 @@ export function isMyTurn(store) {
 
 /**
  * The stage the turn waits for, after its placement and before its scoring, that an
- * expansion runs (expansions/registry.js: turnStage, e.g. the dragon's move): {seat,
+ * expansion runs (expansions/registry.js: turnStage, e.g. a neutral figure moved by every seat in turn): {seat,
  * cells, mineKey, hintKey?, otherKey, params} or null.
  */
 export function turnStage(state) {

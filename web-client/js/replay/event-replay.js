@@ -78,7 +78,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
       board: placed.map((b) => (lists ? { ...b, meeples: on.get(`${b.x},${b.y}`) ?? [] } : { ...b, meeple: on.get(`${b.x},${b.y}`)?.[0] ?? null })),
-      // What an expansion keeps besides (expansions/registry.js: replayState, e.g. where the dragon is).
+      // What an expansion keeps besides (expansions/registry.js: replayState, e.g. where a neutral figure stands).
       ...Object.assign({}, ...exps.filter((e) => typeof e.replayState === 'function').map((e) => e.replayState(events.slice(0, upTo)) ?? {})),
       bag: { left: Math.max(0, bagSize - k - held.filter(Boolean).length), tiles: bagTiles },
       spectators: 0,

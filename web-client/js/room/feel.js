@@ -64,7 +64,7 @@ export class PlayFeel {
 
   /** After the board was drawn: at the start of the player's turn, a view to play in; true then. */
   afterRender(state, mine, myStage = null) {
-    // The player's step of a stage of another's turn (the dragon's move): its cells, the same way.
+    // The player's step of a stage of another's turn (docs/web-client-expansions.md): its cells, the same way.
     const cells = mine ? legalCells(state) : myStage?.cells ?? null;
     if (!cells || state.phase !== 'playing' || !state.turn) {
       if (this.turnShown !== null) this.board.endTurn();

@@ -352,7 +352,7 @@ export class RoomPage {
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });
     hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint(), why: this.hintWhy(state) });
     this.live = false;
-    // The player's turn, or their step of a stage of another's turn (the dragon's move).
+    // The player's turn, or their step of a stage of another's turn (docs/web-client-expansions.md).
     this.title.update(mustAct(this.store));
     notifyMyTurn(this.wasMine, mustAct(this.store));
     this.wasMine = mustAct(this.store);

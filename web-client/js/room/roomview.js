@@ -32,7 +32,7 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
   banner.dataset.mine = mine ? '1' : '0';
   if (state.phase === 'playing' && state.turn) {
     banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
-    const stage = turnStage(state); // an expansion's stage of the turn (the dragon's move): whose step it is
+    const stage = turnStage(state); // an expansion's stage of the turn (docs/web-client-expansions.md): whose step it is
     if (stage) {
       const me = store.seat !== null && stage.seat === store.seat;
       banner.dataset.mine = me ? '1' : '0';
@@ -85,7 +85,7 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
     label.textContent = t('action.beingPlaced');
     $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
     $('current-tile').dataset.tile = state.turn.tile;
-    const stage = turnStage(state); // the dragon's move: the stepping seat's words
+    const stage = turnStage(state); // a stage of the turn: the stepping seat's words
     if (stage?.seat === store.seat && store.seat !== null) $('action-hint').textContent = t(stage.hintKey ?? stage.mineKey, stage.params);
     else if (stage) $('action-hint').replaceChildren(...withName(stage.otherKey, playerBySeat(state, stage.seat), stage.params));
     else $('action-hint').replaceChildren(...withName('action.othersTurn', playerBySeat(state, state.turn.seat)));

@@ -109,7 +109,7 @@ export const draftActions = {
 
   /**
    * A button an expansion drew on the board (`data-action`, expansions/registry.js:
-   * boardAction): a message to send (a dragon step, once per version) or a draft choice.
+   * boardAction): a message to send (a step of a stage, once per version) or a draft choice.
    */
   boardAction(action) {
     const { state, version } = this.store;
