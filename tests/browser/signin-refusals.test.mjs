@@ -1,0 +1,107 @@
+// Sign-in's refusals (docs/community.md, "Sign-in"), against the real server and a small
+// hand-made provider (oidc-helpers.mjs) whose ID token is spoilt on purpose: each refusal
+// sends the browser back to the start page with its code, and binds nothing (GET /api/me
+// still says "not signed in", with the key's own id). A good token first, to show the same
+// path signs in when nothing is wrong. No browser: the redirects are followed by hand, the
+// sign-in's cookie carried like a browser would.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, freePort } from './helpers.mjs';
+import { startFakeProvider, CLIENT_ID, CLIENT_SECRET } from './oidc-helpers.mjs';
+
+async function newKey(base) {
+  const res = await fetch(`${base}/api/keys`, { method: 'POST', body: '{}' });
+  return (await res.json()).key;
+}
+
+const me = async (base, key) => (await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${key}` } })).json();
+
+/** Starts a sign-in with `key`; returns the provider's URL and the browser's cookie. */
+async function start(base, key) {
+  const res = await fetch(`${base}/api/signin/start`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{}' });
+  assert.equal(res.status, 200, await res.clone().text());
+  const cookie = res.headers.get('set-cookie').split(';')[0];
+  assert.match(cookie, /^carc_signin=[A-Za-z0-9_-]+$/);
+  return { url: (await res.json()).url, cookie };
+}
+
+/** The provider's answer (its redirect to the callback), then the server's; returns where the browser lands. */
+async function roundTrip(base, key, { cookie: useCookie = true, tweak = (u) => u } = {}) {
+  const { url, cookie } = await start(base, key);
+  const toProvider = await fetch(url, { redirect: 'manual' });
+  assert.equal(toProvider.status, 302);
+  const callback = tweak(new URL(toProvider.headers.get('location')));
+  const back = await fetch(callback, { redirect: 'manual', headers: useCookie ? { Cookie: cookie } : {} });
+  assert.equal(back.status, 303);
+  return { location: new URL(back.headers.get('location')), callback };
+}
+
+test('sign-in refuses a spoilt ID token, a wrong state, another browser or issuer, and binds nothing', { timeout: 60000 }, async (t) => {
+  const providerPort = await freePort();
+  const provider = await startFakeProvider({ port: providerPort });
+  t.after(() => provider.close());
+  const server = await startServer({
+    args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', CLIENT_ID, '--oidc-client-secret', CLIENT_SECRET],
+  });
+  t.after(() => server.stop());
+  const { base } = server;
+  try {
+    const refusals = [
+      ['tampered', 'bad_signature'], ['expired', 'expired'], ['nonce', 'wrong_nonce'], ['issuer', 'wrong_issuer'],
+      ['audience', 'wrong_audience'], ['none', 'bad_algorithm'], ['iss-param', 'wrong_issuer'],
+    ];
+    for (const [spoil, code] of refusals) {
+      provider.state.spoil = spoil;
+      const key = await newKey(base);
+      const own = await me(base, key);
+      const { location } = await roundTrip(base, key);
+      assert.equal(location.searchParams.get('signin'), 'error', spoil);
+      assert.equal(location.searchParams.get('signin_error'), code, spoil);
+      assert.deepEqual(await me(base, key), own, `${spoil}: nothing bound`);
+      assert.equal(own.signed_in, false);
+    }
+    provider.state.spoil = null;
+
+    // A state the server never made, and a used one again.
+    const key = await newKey(base);
+    const own = await me(base, key);
+    const forged = await roundTrip(base, key, { tweak: (u) => { u.searchParams.set('state', 'forged-state'); return u; } });
+    assert.equal(forged.location.searchParams.get('signin_error'), 'wrong_state');
+    // The callback of another browser's sign-in (no cookie): refused, and that state is spent.
+    const stolen = await roundTrip(base, key, { cookie: false });
+    assert.equal(stolen.location.searchParams.get('signin_error'), 'wrong_browser');
+    const again = await fetch(stolen.callback, { redirect: 'manual' });
+    assert.equal(new URL(again.headers.get('location')).searchParams.get('signin_error'), 'wrong_state');
+    assert.deepEqual(await me(base, key), own);
+
+    // The same path with nothing spoilt signs in (so the refusals above were the token's).
+    const tokenRequests = provider.state.tokenRequests;
+    const good = await roundTrip(base, key);
+    assert.equal(good.location.searchParams.get('signin'), 'ok');
+    assert.equal(provider.state.tokenRequests, tokenRequests + 1);
+    const after = await me(base, key);
+    assert.equal(after.signed_in, true);
+    assert.equal(after.name, 'Fake alice');
+    assert.equal(after.player_id, own.player_id, 'the first key bound keeps its id');
+    // Its callback replayed: refused, and nothing changes.
+    const replay = await fetch(good.callback, { redirect: 'manual' });
+    assert.equal(new URL(replay.headers.get('location')).searchParams.get('signin_error'), 'wrong_state');
+  } catch (e) {
+    console.log(`--- server output ---\n${server.log().slice(-4000)}`);
+    throw e;
+  }
+});
+
+test('without --oidc-issuer: no sign-in offered, and the API says so', { timeout: 30000 }, async (t) => {
+  const server = await startServer();
+  t.after(() => server.stop());
+  const key = await newKey(server.base);
+  const m = await me(server.base, key);
+  assert.equal(m.signin, null);
+  assert.equal(m.signed_in, false);
+  assert.match(m.player_id, /^[A-Za-z0-9_-]{16}$/);
+  const res = await fetch(`${server.base}/api/signin/start`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{}' });
+  assert.equal(res.status, 404);
+  assert.equal((await res.json()).error, 'signin_off');
+});
