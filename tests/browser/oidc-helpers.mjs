@@ -8,6 +8,7 @@
 
 import http from 'node:http';
 import crypto from 'node:crypto';
+import assert from 'node:assert/strict';
 
 export const CLIENT_ID = 'carc-test';
 export const CLIENT_SECRET = 'a-client-secret-for-tests-only-0123456789';
@@ -37,8 +38,10 @@ const b64url = (buf) => Buffer.from(buf).toString('base64url');
  * `spoil` (set per test, may change between sign-ins): how the next ID token is made wrong:
  * null (a good token), 'tampered', 'expired', 'nonce', 'issuer', 'audience', 'none' (no
  * signature), or 'iss-param' (the authorization response names another issuer).
+ * `foreignTokenEndpoint`: the discovery names the token endpoint on another host
+ * ("localhost", a loopback name that is not the issuer's host).
  */
-export async function startFakeProvider({ port }) {
+export async function startFakeProvider({ port, foreignTokenEndpoint = false }) {
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'fake-1', use: 'sig', alg: 'RS256' };
@@ -65,7 +68,8 @@ export async function startFakeProvider({ port }) {
     const url = new URL(req.url, issuer);
     const json = (status, body) => { res.writeHead(status, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
     if (url.pathname === '/.well-known/openid-configuration') {
-      return json(200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` });
+      const tokenEndpoint = foreignTokenEndpoint ? `http://localhost:${port}/token` : `${issuer}/token`;
+      return json(200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: tokenEndpoint, jwks_uri: `${issuer}/jwks` });
     }
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
     if (url.pathname === '/authorize') {
@@ -101,4 +105,33 @@ export async function startFakeProvider({ port }) {
   });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { issuer, state, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
+}
+
+// Driving a sign-in without a browser: the redirects followed by hand, the cookie carried.
+
+export async function newKey(base) {
+  const res = await fetch(`${base}/api/keys`, { method: 'POST', body: '{}' });
+  return (await res.json()).key;
+}
+
+export const me = async (base, key) => (await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${key}` } })).json();
+
+/** Starts a sign-in with `key`; returns the provider's URL and the browser's cookie. */
+export async function startSignin(base, key) {
+  const res = await fetch(`${base}/api/signin/start`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{}' });
+  assert.equal(res.status, 200, await res.clone().text());
+  const cookie = res.headers.get('set-cookie').split(';')[0];
+  assert.match(cookie, /^carc_signin=[A-Za-z0-9_-]+$/);
+  return { url: (await res.json()).url, cookie };
+}
+
+/** The provider's answer (its redirect to the callback), then the server's; returns where the browser lands. */
+export async function roundTrip(base, key, { cookie: useCookie = true, tweak = (u) => u } = {}) {
+  const { url, cookie } = await startSignin(base, key);
+  const toProvider = await fetch(url, { redirect: 'manual' });
+  assert.equal(toProvider.status, 302);
+  const callback = tweak(new URL(toProvider.headers.get('location')));
+  const back = await fetch(callback, { redirect: 'manual', headers: useCookie ? { Cookie: cookie } : {} });
+  assert.equal(back.status, 303);
+  return { location: new URL(back.headers.get('location')), callback };
 }

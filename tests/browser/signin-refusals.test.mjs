@@ -8,34 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, freePort } from './helpers.mjs';
-import { startFakeProvider, CLIENT_ID, CLIENT_SECRET } from './oidc-helpers.mjs';
-
-async function newKey(base) {
-  const res = await fetch(`${base}/api/keys`, { method: 'POST', body: '{}' });
-  return (await res.json()).key;
-}
-
-const me = async (base, key) => (await fetch(`${base}/api/me`, { headers: { Authorization: `Bearer ${key}` } })).json();
-
-/** Starts a sign-in with `key`; returns the provider's URL and the browser's cookie. */
-async function start(base, key) {
-  const res = await fetch(`${base}/api/signin/start`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{}' });
-  assert.equal(res.status, 200, await res.clone().text());
-  const cookie = res.headers.get('set-cookie').split(';')[0];
-  assert.match(cookie, /^carc_signin=[A-Za-z0-9_-]+$/);
-  return { url: (await res.json()).url, cookie };
-}
-
-/** The provider's answer (its redirect to the callback), then the server's; returns where the browser lands. */
-async function roundTrip(base, key, { cookie: useCookie = true, tweak = (u) => u } = {}) {
-  const { url, cookie } = await start(base, key);
-  const toProvider = await fetch(url, { redirect: 'manual' });
-  assert.equal(toProvider.status, 302);
-  const callback = tweak(new URL(toProvider.headers.get('location')));
-  const back = await fetch(callback, { redirect: 'manual', headers: useCookie ? { Cookie: cookie } : {} });
-  assert.equal(back.status, 303);
-  return { location: new URL(back.headers.get('location')), callback };
-}
+import { startFakeProvider, CLIENT_ID, CLIENT_SECRET, newKey, me, roundTrip } from './oidc-helpers.mjs';
 
 test('sign-in refuses a spoilt ID token, a wrong state, another browser or issuer, and binds nothing', { timeout: 60000 }, async (t) => {
   const providerPort = await freePort();
