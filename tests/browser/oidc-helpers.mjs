@@ -39,9 +39,10 @@ const b64url = (buf) => Buffer.from(buf).toString('base64url');
  * null (a good token), 'tampered', 'expired', 'nonce', 'issuer', 'audience', 'none' (no
  * signature), or 'iss-param' (the authorization response names another issuer).
  * `foreignTokenEndpoint`: the discovery names the token endpoint on another host
- * ("localhost", a loopback name that is not the issuer's host).
+ * ("localhost", a loopback name that is not the issuer's host). `discoveryIssuer`: the
+ * issuer the discovery document claims (another than its own address: a misconfiguration).
  */
-export async function startFakeProvider({ port, foreignTokenEndpoint = false }) {
+export async function startFakeProvider({ port, foreignTokenEndpoint = false, discoveryIssuer = null }) {
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'fake-1', use: 'sig', alg: 'RS256' };
@@ -69,7 +70,7 @@ export async function startFakeProvider({ port, foreignTokenEndpoint = false }) 
     const json = (status, body) => { res.writeHead(status, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(body)); };
     if (url.pathname === '/.well-known/openid-configuration') {
       const tokenEndpoint = foreignTokenEndpoint ? `http://localhost:${port}/token` : `${issuer}/token`;
-      return json(200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: tokenEndpoint, jwks_uri: `${issuer}/jwks` });
+      return json(200, { issuer: discoveryIssuer ?? issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: tokenEndpoint, jwks_uri: `${issuer}/jwks` });
     }
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] });
     if (url.pathname === '/authorize') {

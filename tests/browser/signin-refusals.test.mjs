@@ -78,3 +78,24 @@ test('without --oidc-issuer: no sign-in offered, and the API says so', { timeout
   assert.equal(res.status, 404);
   assert.equal((await res.json()).error, 'signin_off');
 });
+
+test('a provider that cannot be reached, or whose discovery names another issuer: a clear refusal at the start', { timeout: 30000 }, async (t) => {
+  const closedPort = await freePort();  // nothing listens there
+  const liar = await startFakeProvider({ port: await freePort(), discoveryIssuer: 'https://someone-else.example.org' });
+  t.after(() => liar.close());
+  for (const [issuer, why] of [[`http://127.0.0.1:${closedPort}`, /cannot connect/], [liar.issuer, /names another issuer/]]) {
+    const server = await startServer({ args: ['--oidc-issuer', issuer, '--oidc-client-id', CLIENT_ID, '--oidc-client-secret', CLIENT_SECRET] });
+    try {
+      const key = await newKey(server.base);
+      const res = await fetch(`${server.base}/api/signin/start`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: '{}' });
+      assert.equal(res.status, 502);
+      const body = await res.json();
+      assert.equal(body.error, 'provider_unavailable');
+      assert.match(body.message, why);
+      assert.equal(res.headers.get('set-cookie'), null);
+      assert.equal((await me(server.base, key)).signed_in, false);
+    } finally {
+      await server.stop();
+    }
+  }
+});
