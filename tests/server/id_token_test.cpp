@@ -126,7 +126,7 @@ TEST_CASE("id token: a tampered payload or another key's signature is refused") 
   CHECK(code_of(verify_id_token(other.sign(good_claims()), jwks_of({&key}), good_check())) == "bad_signature");
   // A key the set does not have.
   const Key stranger("k9");
-  CHECK(code_of(verify_id_token(stranger.sign(good_claims()), jwks_of({&key}), good_check())) == "unknown_key");
+  CHECK(code_of(verify_id_token(stranger.sign(good_claims()), jwks_of({&key}), good_check())) == "unknown_signing_key");
 }
 
 TEST_CASE("id token: expired, wrong nonce, wrong issuer, wrong audience") {

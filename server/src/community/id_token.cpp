@@ -7,6 +7,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 namespace carc::server {
 
 namespace {
@@ -111,7 +113,7 @@ std::variant<IdTokenClaims, IdTokenError> verify_id_token(std::string_view jwt, 
     if (k.contains("use") && k["use"] != "sig") continue;
     if (!kid.empty() && (!k.contains("kid") || k["kid"] != kid)) continue;
     if (k.contains("alg") && k["alg"] != alg) continue;
-    const std::string text = k.dump();
+    const std::string text = protocol::json_text(k);
     cjose_err err;
     Jwk key(cjose_jwk_import(text.data(), text.size(), &err));
     if (!key) continue;
@@ -121,7 +123,7 @@ std::variant<IdTokenClaims, IdTokenError> verify_id_token(std::string_view jwt, 
       break;
     }
   }
-  if (!tried) return refuse("unknown_key", "no key of the provider's key set matches the ID token (kid \"" + kid.substr(0, 64) + "\")");
+  if (!tried) return refuse("unknown_signing_key", "no key of the provider's key set matches the ID token (kid \"" + kid.substr(0, 64) + "\")");
   if (!verified) return refuse("bad_signature", "the ID token's signature does not verify with the provider's key");
 
   uint8_t* plain = nullptr;
