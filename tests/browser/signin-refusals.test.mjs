@@ -99,3 +99,40 @@ test('a provider that cannot be reached, or whose discovery names another issuer
     }
   }
 });
+
+test('malformed sign-in requests get clear answers and the server stays up', { timeout: 30000 }, async (t) => {
+  const provider = await startFakeProvider({ port: await freePort() });
+  t.after(() => provider.close());
+  const server = await startServer({
+    args: ['--oidc-issuer', provider.issuer, '--oidc-client-id', CLIENT_ID, '--oidc-client-secret', CLIENT_SECRET],
+  });
+  t.after(() => server.stop());
+  const { base } = server;
+  const cases = [
+    ['GET', '/api/me', { Authorization: 'Bearer not-a-key' }, null, 401, 'unknown_key'],
+    ['GET', '/api/me', { Authorization: `Bearer ${'A'.repeat(43)}` }, null, 401, 'unknown_key'],
+    ['POST', '/api/signin/start', {}, '{}', 401, 'unknown_key'],
+    ['POST', '/api/signin/start', { Authorization: `Bearer ${'A'.repeat(43)}` }, '{}', 401, 'unknown_key'],
+    ['GET', '/api/signin/start', {}, null, 404, 'not_found'],
+    ['POST', '/api/invites/redeem', { Authorization: `Bearer ${'A'.repeat(43)}` }, 'not json', 400, 'bad_request'],
+    ['POST', '/api/invites', {}, '{}', 404, 'invites_off'],
+    ['GET', '/api/signin/nothing', {}, null, 404, 'not_found'],
+  ];
+  for (const [method, p, headers, body, status, code] of cases) {
+    const res = await fetch(`${base}${p}`, { method, headers, body });
+    assert.equal(res.status, status, `${method} ${p}`);
+    assert.equal((await res.json()).error, code, `${method} ${p}`);
+  }
+  // Callbacks with odd queries: each sent home with a code, nothing else.
+  for (const q of ['', '?state=', '?state=%zz&code=%', '?state=a&state=b', `?state=${'x'.repeat(3000)}&code=y`,
+    '?error=access_denied', '?iss=http%3A%2F%2Fevil&state=s']) {
+    const res = await fetch(`${base}/api/signin/callback${q}`, { redirect: 'manual', headers: { Cookie: 'carc_signin=whatever' } });
+    assert.equal(res.status, 303, q);
+    assert.equal(new URL(res.headers.get('location')).searchParams.get('signin_error'), 'wrong_state', q);
+  }
+  // A provider error for a real sign-in: provider_refused.
+  const key = await newKey(base);
+  const { location } = await roundTrip(base, key, { tweak: (u) => { u.searchParams.delete('code'); u.searchParams.set('error', 'access_denied'); return u; } });
+  assert.equal(location.searchParams.get('signin_error'), 'provider_refused');
+  assert.equal((await fetch(`${base}/healthz`)).status, 200);
+});
