@@ -8,6 +8,7 @@ import { $ } from '../pages/page.js';
 import { KEYS, local, session } from '../platform/storage.js';
 import { roomPath } from '../pages/routes.js';
 import { YourGames } from './yourgames.js';
+import { SignIn } from './signin.js';
 import { acceptDrops } from '../replay/recordfile.js';
 import { soloText, setupText, maxSeats } from '../lobby/lobbylife.js';
 import { offeredIds } from '../expansions/registry.js';
@@ -135,9 +136,12 @@ export function showHome({ tiles, openFile }) {
   adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
+  const signin = new SignIn();
+  signin.show();
   return {
     relabel: () => {
       games.relabel();
+      signin.relabel();
       drawOptions();
     },
   };
