@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
+#include "community/ratings.hpp"
 #include "net/keys_api.hpp"
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
@@ -224,6 +225,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::NotFound: return send(make_response(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
       case K::KeysApi: return keys_api(req);
+      case K::Player:
+      case K::Leaderboard: return ratings_api(req, r);
     }
   }
 
@@ -335,6 +338,23 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         self->send(json_response(req, r.status, std::move(r.body)), req);
       });
     });
+  }
+
+  // A player's page and the leaderboard (docs/community.md#ratings): read on the ratings'
+  // worker, charged to the address like a room lookup.
+  void ratings_api(const Request& req, const Route& r) {
+    auto ratings = ctx_.turn_based.ratings;
+    if (!ratings) {
+      return send(json_response(req, http::status::service_unavailable, R"({"error":"unavailable","message":"ratings are off"})"), req);
+    }
+    if (!charge_lookup(req, true)) return;
+    auto reply = [self = shared_from_this(), req](community::Ratings::Answer a) {
+      asio::post(self->stream_.get_executor(), [self, req, a = std::move(a)]() mutable {
+        self->send(json_response(req, static_cast<http::status>(a.status), std::move(a.body)), req);
+      });
+    };
+    if (r.kind == Route::Kind::Player) return ratings->player(std::string(r.arg), std::move(reply));
+    ratings->leaderboard(std::string(r.arg), std::move(reply));
   }
 
   void static_file(const Request& req, std::string_view path) {

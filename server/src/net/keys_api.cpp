@@ -7,6 +7,8 @@
 #include <spdlog/spdlog.h>
 
 #include "push/notifier.hpp"
+#include "base/random.hpp"
+#include "keys/player_id.hpp"
 #include "keys/player_keys.hpp"
 #include "keys/qr_svg.hpp"
 
@@ -47,9 +49,13 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
     boost::asio::post(r->strand(), [keys, r, key = std::move(key), id, tok = std::move(tok), reply]() mutable {
       const auto seat = r->seat_of_token(tok);
       if (!seat) return reply(error(http::status::forbidden, "bad_token", "that token holds no seat of this room"));
-      keys->attach(std::move(key), PlayerKeys::Seat{id, *seat, std::move(tok)}, [reply, id, seat](PlayerKeys::Outcome o) {
+      // The seat's player for the ratings (docs/community.md#ratings): the key's public id,
+      // bound once the key is known, on the room's strand (the token finds the seat again).
+      const std::string player = player_id_of_hash(sha256_hex(key));
+      keys->attach(std::move(key), PlayerKeys::Seat{id, *seat, tok}, [reply, id, seat, r, tok, player](PlayerKeys::Outcome o) {
         if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
-        reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}})});
+        boost::asio::post(r->strand(), [r, tok, player] { r->bind_player(tok, player); });
+        reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}, {"player", player}})});
       });
     });
   });

@@ -1,0 +1,98 @@
+// Ratings end to end on a real server (docs/community.md#ratings): seats bound to player keys
+// (the first binding wins), a finished game rated as the openskill package rates it, the
+// `rated` message, the player's page and the leaderboard; games that are not rated; bad ids.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rate, rating, ordinal } from 'openskill';
+import { Player, Server, playerWhen, waitFor } from './server.mjs';
+
+let srv;
+before(async () => {
+  srv = new Server();
+  await srv.start();
+});
+after(async () => {
+  Player.stopAll();
+  await srv?.stop();
+  srv?.remove();
+});
+
+test('a finished game between two bound players is rated as openskill rates it, and told to each seat', { timeout: 180000 }, async () => {
+  const { room, players, ids } = await srv.game(2);
+  // Seat 0 shown to a second key: the first binding stays.
+  const second = await srv.bind(room, players[0].token);
+  assert.notEqual(second, ids[0]);
+  await waitFor(() => players.every((p) => p.finished && p.rated), 'the end and the rated message', 120000);
+  const scores = players[0].state.players.map((p) => p.score);
+  const places = scores.map((s) => 1 + scores.filter((o) => o > s).length);
+  const want = rate([[rating()], [rating()]], { rank: places }).map(([r]) => r);
+
+  for (const p of players) {
+    assert.equal(p.rated.type, 'rated');
+    assert.equal(p.rated.pace, 'live');
+    assert.deepEqual(p.rated.seats.map((s) => s.player), ids, 'the first binding of each seat');
+  }
+  for (const [i, s] of players[0].rated.seats.entries()) {
+    assert.equal(s.seat, i);
+    assert.equal(s.place, places[i]);
+    assert.ok(Math.abs(s.after - ordinal(want[i])) < 1e-9);
+    assert.ok(Math.abs(s.before - ordinal(rating())) < 1e-9);
+    assert.ok(Math.abs(s.change - (s.after - s.before)) < 1e-9);
+    assert.equal(s.games, 1);
+    assert.equal(s.provisional, true);
+  }
+
+  for (const [i, id] of ids.entries()) {
+    const body = await playerWhen(srv, id, (b) => b.ratings.live?.games === 1, `player ${i}`);
+    assert.equal(body.player, id);
+    assert.equal(body.name, `P${i}`);
+    const live = body.ratings.live;
+    assert.ok(Math.abs(live.mu - want[i].mu) < 1e-9 && Math.abs(live.sigma - want[i].sigma) < 1e-9, JSON.stringify(live));
+    assert.equal(live.provisional, true);
+    assert.equal(live.history.length, 1);
+    assert.equal(live.history[0].room, room);
+    assert.equal(body.ratings['turn-based'], undefined);
+    assert.deepEqual(body.recent.map((r) => [r.room, r.pace, r.place]), [[room, 'live', places[i]]]);
+  }
+  assert.equal((await srv.json(`/api/players/${second}`)).status, 404, 'the second key rated nothing');
+
+  const board = await srv.json('/api/leaderboard?pace=live');
+  assert.equal(board.status, 200);
+  const order = [0, 1].sort((a, b) => ordinal(want[b]) - ordinal(want[a]));
+  assert.deepEqual(board.body.players.map((p) => p.player), order.map((i) => ids[i]));
+  assert.deepEqual(board.body.players.map((p) => [p.name, p.games]), order.map((i) => [`P${i}`, 1]));
+  assert.deepEqual((await srv.json('/api/leaderboard?pace=turn-based')).body.players, []);
+  assert.deepEqual((await srv.json('/api/leaderboard?pace=live&expansions=river')).body.players, []);
+});
+
+test('a game with a computer player, or a seat not bound to a key, is not rated', { timeout: 180000 }, async () => {
+  const withBot = await srv.game(1, { bots: 1 });
+  const unbound = await srv.game(2, { bind: false });
+  await waitFor(() => [...withBot.players, ...unbound.players].every((p) => p.finished), 'both games to end', 150000);
+  await waitFor(() => srv.log.includes(`room ${withBot.room}: not rated (seat 1 is a computer player)`), 'the bot game judged', 10000);
+  await waitFor(() => srv.log.includes(`room ${unbound.room}: not rated (seat 0 has no player key)`), 'the unbound game judged', 10000);
+  assert.equal((await srv.json(`/api/players/${withBot.ids[0]}`)).status, 404);
+  assert.equal(withBot.players[0].rated, undefined);
+});
+
+test('bad ids and queries get a clear 400/404/405 and change nothing', async () => {
+  for (const [url, status, error] of [
+    ['/api/players/short', 400, 'bad_request'],
+    ['/api/players/' + 'A'.repeat(17), 400, 'bad_request'],
+    ['/api/players/AAAAAAAA%2FAAAAAA', 400, 'bad_request'],
+    ['/api/players/AAAAAAAAAAAAAAAA', 404, 'not_found'],
+    ['/api/leaderboard', 400, 'bad_request'],
+    ['/api/leaderboard?pace=fast', 400, 'bad_request'],
+    ['/api/leaderboard?pace=live&expansions=nope', 400, 'bad_request'],
+    ['/api/leaderboard?pace=live&expansions=river,river', 400, 'bad_request'],
+    ['/api/leaderboard?pace=live&sort=x', 400, 'bad_request'],
+  ]) {
+    const res = await srv.json(url);
+    assert.equal(res.status, status, url);
+    assert.equal(res.body.error, error, url);
+    assert.ok(res.body.message, url);
+  }
+  const post = await fetch(`${srv.base}/api/leaderboard?pace=live`, { method: 'POST' });
+  assert.equal(post.status, 405);
+  assert.equal((await fetch(`${srv.base}/healthz`)).status, 200, 'still serving');
+});
