@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 namespace carc::server::community {
 
 std::optional<std::string> unrated_reason(const GameResult& g) {
@@ -43,7 +45,7 @@ std::string seats_json(const std::vector<ResultSeat>& seats) {
     a.push_back({{"player", s.player}, {"name", s.name}, {"bot", s.bot}, {"score", s.score}, {"turns", s.turns},
                  {"auto_turns", s.auto_turns}, {"gone", s.gone}});
   }
-  return a.dump();
+  return protocol::json_text(a);
 }
 
 std::optional<std::vector<ResultSeat>> parse_seats(std::string_view text) {

@@ -6,6 +6,8 @@
 #include <set>
 
 #include <nlohmann/json.hpp>
+
+#include "carc/protocol/json.hpp"
 #include <spdlog/spdlog.h>
 
 #include "carc/core/game.hpp"
@@ -23,7 +25,7 @@ constexpr int kRecentGames = 20;    // recent rated games on a player's page
 constexpr int kBoardRows = 100;     // leaderboard rows
 
 Ratings::Answer error(int status, std::string_view code, std::string_view message) {
-  return {status, json{{"error", code}, {"message", message}}.dump()};
+  return {status, protocol::json_text(json{{"error", code}, {"message", message}})};
 }
 Ratings::Answer unavailable() { return error(503, "unavailable", "ratings cannot be read right now; try again"); }
 
@@ -118,7 +120,7 @@ void Ratings::record(GameResult g, std::function<void(std::string)> rated) {
                        {"after", shown(after)}, {"change", shown(after) - shown(before)}, {"games", after.games},
                        {"provisional", provisional(after)}});
     }
-    rated(json{{"type", "rated"}, {"pace", g.pace}, {"seats", std::move(seats)}}.dump());
+    rated(protocol::json_text(json{{"type", "rated"}, {"pace", g.pace}, {"seats", std::move(seats)}}));
   });
   if (!queued) spdlog::error("ratings: room {}: the ratings' queue is full; it is rated at the next start", g.room);
 }
@@ -156,7 +158,7 @@ void Ratings::player(std::string id, std::function<void(Answer)> done) {
                                    {"place", p.rank}, {"before", p.mu_before - 3 * p.sigma_before},
                                    {"after", p.mu - 3 * p.sigma}});
         }
-        done({200, out.dump()});
+        done({200, protocol::json_text(out)});
       })) {
     done(unavailable());
   }
@@ -180,7 +182,7 @@ void Ratings::leaderboard(std::string query, std::function<void(Answer)> done) {
         }
         json out = {{"pace", q.pace}, {"players", std::move(players)}};
         if (q.expansions) out["expansions"] = *q.expansions;
-        done({200, out.dump()});
+        done({200, protocol::json_text(out)});
       })) {
     done(unavailable());
   }
