@@ -71,6 +71,9 @@ class SqliteRatings final : public RatingStore {
   std::variant<bool, std::string> record(const StoredResult& result, const std::vector<std::string>& players,
                                          const Rate& rate) override {
     try {
+      // Most hand-overs are of rooms recorded before (a finished room loaded again): a read
+      // answers them without taking the database's write lock.
+      if (recorded(result.room)) return false;
       bool stored = false;
       transaction(db_, [&] {
         {
@@ -111,6 +114,12 @@ class SqliteRatings final : public RatingStore {
     } catch (const std::exception& e) {
       return std::string(e.what());
     }
+  }
+
+  bool recorded(const std::string& room) {
+    auto q = db_.prepare("SELECT 1 FROM results WHERE room = ?1");
+    q.bind(1, room);
+    return q.step();
   }
 
   std::variant<std::vector<StoredResult>, std::string> results() override {
@@ -288,6 +297,7 @@ class PgRatings final : public RatingStore {
                                          const Rate& rate) override {
     try {
       ensure();
+      if (conn_.run("result_exists", {result.room}).rows() > 0) return false;  // without the lock
       check(conn_.exec("BEGIN"));
       try {
         // Every node's ratings change one game at a time: a player's rating is read and
