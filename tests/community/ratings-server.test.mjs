@@ -65,6 +65,30 @@ test('a finished game between two bound players is rated as openskill rates it, 
   assert.deepEqual((await srv.json('/api/leaderboard?pace=live&expansions=river')).body.players, []);
 });
 
+test('a turn-based game is rated in the turn-based rating only', { timeout: 180000 }, async () => {
+  const { players, ids } = await srv.game(2, { settings: { pace: 'turn_based' } });
+  await waitFor(() => players.every((p) => p.finished && p.rated), 'the end', 120000);
+  assert.equal(players[0].rated.pace, 'turn-based');
+  for (const id of ids) {
+    const body = await playerWhen(srv, id, (b) => b.ratings['turn-based']?.games === 1, 'the turn-based rating');
+    assert.equal(body.ratings.live, undefined);
+  }
+  const board = await srv.json('/api/leaderboard?pace=turn_based');
+  assert.deepEqual(new Set(board.body.players.map((p) => p.player)), new Set(ids));
+});
+
+test('a player gone before the end loses to everyone still seated, and the game is rated', { timeout: 180000 }, async () => {
+  const { players, ids } = await srv.game(2, { settings: { away_seconds: 5 } });
+  const [stay, leave] = players;
+  await waitFor(() => (stay.state?.board?.length ?? 0) >= 8, 'a few moves', 60000);
+  leave.stop(); // closes the tab: after 5 s a computer player makes every turn left
+  await waitFor(() => stay.finished && stay.rated, 'the end without them', 150000);
+  const seats = stay.rated.seats;
+  assert.deepEqual(seats.map((s) => [s.player, s.place]), [[ids[0], 1], [ids[1], 2]]);
+  const want = rate([[rating()], [rating()]], { rank: [1, 2] }).map(([r]) => ordinal(r));
+  assert.ok(Math.abs(seats[0].after - want[0]) < 1e-9 && Math.abs(seats[1].after - want[1]) < 1e-9);
+});
+
 test('a game with a computer player, or a seat not bound to a key, is not rated', { timeout: 180000 }, async () => {
   const withBot = await srv.game(1, { bots: 1 });
   const unbound = await srv.game(2, { bind: false });

@@ -69,10 +69,11 @@ export class Server {
   }
 
   /**
-   * A room of `n` players, each seat bound to a new key (unless `bind` is false), started.
+   * A room of `n` players, each seat bound to a new key (unless `bind` is false), with
+   * `bots` computer players and the host's `settings`, started.
    * Players keep the `rated` message they get. Resolves with the room, players and ids.
    */
-  async game(n, { bind = true, bots = 0 } = {}) {
+  async game(n, { bind = true, bots = 0, settings = null } = {}) {
     const room = await createRoom(this.base);
     const players = [];
     const ids = [];
@@ -90,6 +91,10 @@ export class Server {
     for (let b = 0; b < bots; b++) {
       players[0].send({ type: 'add_bot', level: 'easy' });
       await waitFor(() => players[0].state?.players?.length === n + b + 1, 'a computer player', 10000);
+    }
+    if (settings) {
+      players[0].send({ type: 'settings', ...settings });
+      await waitFor(() => Object.entries(settings).every(([k, v]) => players[0].state?.settings?.[k] === v), 'the settings', 10000);
     }
     for (const p of players) p.hold = false;
     players[0].act();
