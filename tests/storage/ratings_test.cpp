@@ -34,7 +34,7 @@ struct Backend {
   std::shared_ptr<TempDir> dir;
 };
 
-std::vector<Backend> backends() {
+std::vector<Backend> backends(bool open_ratings = true) {
   std::vector<Backend> out;
   {
     Backend b;
@@ -80,7 +80,9 @@ std::vector<Backend> backends() {
     b.open_ratings = [shared] { return std::make_unique<Same>(shared); };
     out.push_back(std::move(b));
   }
-  for (Backend& b : out) b.ratings = b.open_ratings();
+  for (Backend& b : out) {
+    if (open_ratings) b.ratings = b.open_ratings();
+  }
   return out;
 }
 
@@ -146,6 +148,8 @@ void check_recomputed(RatingStore& store) {
   CHECK(stored == book.size());
 }
 
+bool check_recomputed_empty(const std::vector<StoredResult>& results) { return recompute(results).empty(); }
+
 }  // namespace
 
 TEST_CASE("ratings: recomputing every rating from the stored results gives the stored numbers, before and after a reopen") {
@@ -208,6 +212,32 @@ TEST_CASE("ratings: finished rooms without a result are found again, and only th
     const auto pending = b.ratings->unrecorded_rooms();
     REQUIRE(std::holds_alternative<std::vector<std::string>>(pending));
     CHECK(std::get<std::vector<std::string>>(pending) == std::vector<std::string>{"finished-no-result"});
+  }
+}
+
+TEST_CASE("ratings: the games finished before the ratings existed are recorded unrated when the tables are made") {
+  for (Backend& b : backends(false)) {
+    if (b.name == "memory") continue;
+    CAPTURE(b.name);
+    Batch batch;
+    for (const char* id : {"old-finished-1", "old-finished-2", "old-playing"}) batch.writes.push_back(CreateRoom{id, 1});
+    batch.writes.push_back(SetPhase{"old-finished-1", "finished"});
+    batch.writes.push_back(SetPhase{"old-finished-2", "finished"});
+    REQUIRE(b.rooms->commit(batch).committed());
+    b.ratings = b.open_ratings();  // makes the tables
+    CHECK(std::get<std::vector<std::string>>(b.ratings->unrecorded_rooms()).empty());
+    const auto results = std::get<std::vector<StoredResult>>(b.ratings->results());
+    REQUIRE(results.size() == 2);
+    for (const StoredResult& r : results) CHECK_FALSE(r.rated);
+    CHECK(check_recomputed_empty(results));
+    // A game that ends from now on is derived as usual.
+    Batch later;
+    later.writes.push_back(SetPhase{"old-playing", "finished"});
+    REQUIRE(b.rooms->commit(later).committed());
+    b.ratings = b.open_ratings();  // a restart: the tables exist, nothing is filled in again
+    CHECK(std::get<std::vector<std::string>>(b.ratings->unrecorded_rooms()) == std::vector<std::string>{"old-playing"});
+    CHECK(record(*b.ratings, GameResult{"old-playing", "live", "", 1, {seat(kPlayers[0], 1), seat(kPlayers[1], 2)}}));
+    CHECK(std::get<std::vector<StoredResult>>(b.ratings->results()).back().seq == 3);
   }
 }
 

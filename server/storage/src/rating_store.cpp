@@ -59,13 +59,29 @@ constexpr const char* kPgSchema =
     "  sigma_before TEXT NOT NULL, mu TEXT NOT NULL, sigma TEXT NOT NULL, finished_ms BIGINT NOT NULL,"
     "  PRIMARY KEY(player, pace, seq));";
 
+// The games finished before the ratings existed have no player bound to any seat: when the
+// tables are made, they are recorded at once as unrated, so the first start does not load
+// every finished game of the keep time to find that out (unrecorded_rooms).
+constexpr const char* kBackfill =
+    "INSERT INTO results(seq, room, pace, expansions, finished_ms, rated, seats) "
+    "SELECT ROW_NUMBER() OVER (ORDER BY updated_ms, id), id, '', '', updated_ms, 0, '[]' FROM rooms "
+    "WHERE phase = 'finished'";
+constexpr const char* kPgBackfill =
+    "INSERT INTO results(seq, room, pace, expansions, finished_ms, rated, seats) "
+    "SELECT ROW_NUMBER() OVER (ORDER BY updated_ms, id), id, '', '', updated_ms, false, '[]' FROM rooms "
+    "WHERE phase = 'finished'";
+
 // ---- SQLite ----
 class SqliteRatings final : public RatingStore {
  public:
   explicit SqliteRatings(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    db_.exec(kSqliteSchema);
+    transaction(db_, [&] {
+      const bool fresh = db_.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'") == 0;
+      db_.exec(kSqliteSchema);
+      if (fresh) db_.exec(kBackfill);
+    });
   }
 
   std::variant<bool, std::string> record(const StoredResult& result, const std::vector<std::string>& players,
@@ -287,8 +303,12 @@ class PgRatings final : public RatingStore {
     conn_.exec("SET client_min_messages = warning");
     // Several nodes may make the tables at once: one at a time.
     check(conn_.exec("SELECT pg_advisory_lock(7261001)"));
-    const PgResult made = conn_.exec(kPgSchema);
+    const PgResult exists = conn_.exec("SELECT to_regclass('results') IS NOT NULL");
+    const bool fresh = exists.ok() && exists.rows() == 1 && exists.text(0, 0) == "f";
+    const PgResult made = conn_.exec(std::string("BEGIN;") + kPgSchema + (fresh ? std::string(kPgBackfill) + ";" : "") + "COMMIT;");
+    if (!made.ok()) conn_.exec("ROLLBACK");
     conn_.exec("SELECT pg_advisory_unlock(7261001)");
+    check(exists);
     check(made);
     prepare();
   }
