@@ -3,6 +3,8 @@
 // `rated` message, the player's page and the leaderboard; games that are not rated; bad ids.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { rate, rating, ordinal } from 'openskill';
 import { Player, Server, playerWhen, waitFor } from './server.mjs';
 
@@ -119,4 +121,29 @@ test('bad ids and queries get a clear 400/404/405 and change nothing', async () 
   const post = await fetch(`${srv.base}/api/leaderboard?pace=live`, { method: 'POST' });
   assert.equal(post.status, 405);
   assert.equal((await fetch(`${srv.base}/healthz`)).status, 200, 'still serving');
+});
+
+test('the stored ratings are the stored results replayed through openskill, in their order', async () => {
+  const db = path.join(srv.dir, 'carcassonne.db');
+  const sql = (q) => JSON.parse(execFileSync('sqlite3', ['-json', db, q], { encoding: 'utf8' }) || '[]');
+  const results = sql('SELECT seq, pace, rated, seats FROM results ORDER BY seq');
+  assert.ok(results.filter((r) => r.rated).length >= 3, 'the games above were rated');
+  assert.ok(results.some((r) => !r.rated), 'and some were not');
+  const book = new Map(); // "pace player" -> {mu, sigma, games}
+  for (const r of results.filter((x) => x.rated)) {
+    const seats = JSON.parse(r.seats);
+    // Places: those still seated by score, those gone before the end below them all.
+    const places = seats.map((a) => 1 + seats.filter((b) => (!b.gone && a.gone) || (b.gone === a.gone && b.score > a.score)).length);
+    const prior = seats.map((s) => book.get(`${r.pace} ${s.player}`) ?? { ...rating(), games: 0 });
+    const after = rate(prior.map(({ mu, sigma }) => [{ mu, sigma }]), { rank: places });
+    seats.forEach((s, i) => book.set(`${r.pace} ${s.player}`, { ...after[i][0], games: prior[i].games + 1 }));
+  }
+  const stored = sql('SELECT pace, player, mu, sigma, games FROM ratings');
+  assert.equal(stored.length, book.size);
+  for (const row of stored) {
+    const want = book.get(`${row.pace} ${row.player}`);
+    assert.ok(want, `${row.pace} ${row.player}`);
+    assert.equal(row.games, want.games);
+    assert.ok(Math.abs(Number(row.mu) - want.mu) < 1e-9 && Math.abs(Number(row.sigma) - want.sigma) < 1e-9, JSON.stringify([row, want]));
+  }
 });
