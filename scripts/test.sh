@@ -113,7 +113,7 @@ fi
 # The node suites: tests/web needs no build; tests/docker also runs the server binary when it
 # exists; tests/bench runs the load generator against build/carc-ws-floor.
 web_dirs=()
-for d in tests/web tests/docker tests/bench; do [[ -d $d ]] && web_dirs+=("$d/"); done
+for d in tests/web tests/community tests/docker tests/bench; do [[ -d $d ]] && web_dirs+=("$d/"); done
 if [[ ${#web_dirs[@]} -eq 0 ]]; then
   skip "node tests" "no tests/web or tests/docker"
 else

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "durable/crash_ratings.hpp"
 #include "durable/crash_store.hpp"
 #include "base/random.hpp"
 #include "room/room.hpp"
@@ -31,6 +32,16 @@ carc::server::Durability::Decorator test_hooks() {
   const int moves = std::atoi(v);
   return [moves](carc::server::RoomStore& inner) -> std::unique_ptr<carc::server::RoomStore> {
     return std::make_unique<carc::server::CrashAfterMoves>(inner, moves);
+  };
+}
+
+// CARC_CRASH_RATINGS=<point> exits at one step between a game's end and its rating.
+carc::server::Durability::RatingDecorator rating_hooks() {
+  const char* v = std::getenv("CARC_CRASH_RATINGS");
+  if (v == nullptr || *v == '\0') return {};
+  spdlog::warn("CARC_CRASH_RATINGS={}: test-only fault injection is on", v);
+  return [point = std::string(v)](std::unique_ptr<carc::server::RatingStore> inner) -> std::unique_ptr<carc::server::RatingStore> {
+    return std::make_unique<carc::server::CrashRatings>(std::move(inner), point);
   };
 }
 
@@ -99,6 +110,7 @@ int main(int argc, char** argv) {
     clock_hooks();
     seed_hook();
     const auto durability = Durability::open(config, test_hooks());
+    durability->decorate_ratings(rating_hooks());
 #else
     const auto durability = Durability::open(config);
 #endif

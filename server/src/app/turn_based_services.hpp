@@ -9,12 +9,17 @@ namespace carc::server {
 class PlayerKeys;
 class Notifier;
 class OidcClient;
+namespace community {
+class Ratings;
+}
 
 struct TurnBasedServices {
   // Destroyed in reverse: the notifier first (it asks the keys' worker, never the reverse).
   std::shared_ptr<PlayerKeys> keys;     // null: /api/keys answers unavailable
   std::shared_ptr<Notifier> notifier;   // null: nothing is sent outside the page
   std::shared_ptr<OidcClient> oidc;     // null: no sign-in (docs/community.md)
+  // Results and ratings (docs/community.md#ratings); null: /api/players and /api/leaderboard answer unavailable.
+  std::shared_ptr<community::Ratings> ratings;
 };
 
 }  // namespace carc::server

@@ -265,6 +265,13 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       d.action = h;
       break;
     }
+    case 'B': {
+      PlayerBound b;
+      b.seat = in.small(0, kMaxPlayers - 1);
+      b.player = in.str();
+      d.action = std::move(b);
+      break;
+    }
     default: return "unknown action tag '" + std::string(1, tag) + "'";
   }
   if (auto err = in.error()) return *err;
@@ -377,6 +384,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             return w.take();
           },
           [&](const HintGiven& h) { return head('H').num(h.seat).num(h.turn).take(); },
+          [&](const PlayerBound& b) { return head('B').num(b.seat).str(b.player).take(); },
       },
       action);
 }

@@ -14,6 +14,7 @@
 //                                                         token sealed to its player (persistence.hpp)
 //   W v gv <json|discord|ntfy> <url>  or  W v gv -       the room's webhook, or none
 //   P v gv <seat> <endpoint> <p256dh> <auth>              a seat's push subscription (empty endpoint: none)
+//   B v gv <seat> <player id>                             the seat's player (docs/community.md#ratings)
 //
 // In T, each optional part is left out at its default (no expansions; live at the default
 // bank; hints following the seats), so rows written before either existed read unchanged;

@@ -22,6 +22,7 @@
 #include "net/server.hpp"
 #include "durable/store_writer.hpp"
 #include "app/turn_based_services.hpp"
+#include "community/ratings.hpp"
 #include "keys/player_keys.hpp"
 #include "rooms/wake_scheduler.hpp"
 
@@ -63,6 +64,7 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
     d->wake_store_ = WakeStore::postgres(config.db_url, o.node_id);
     d->key_store_ = KeyStore::postgres(config.db_url);
     d->identity_store_ = IdentityStore::postgres(config.db_url);
+    d->rating_store_ = RatingStore::postgres(config.db_url);
     return d;
   }
   SqliteStore::Options options;
@@ -81,6 +83,7 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
   d->wake_store_ = memory ? WakeStore::memory() : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
   d->key_store_ = memory ? KeyStore::memory() : KeyStore::sqlite(config.data_dir / SqliteStore::kFileName);
   d->identity_store_ = memory ? IdentityStore::memory() : IdentityStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  d->rating_store_ = memory ? RatingStore::memory() : RatingStore::sqlite(config.data_dir / SqliteStore::kFileName);
   return d;
 }
 
@@ -167,10 +170,12 @@ int Durability::restore(Server& server) {
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   start_wakes(server);
   if (key_store_) server.turn_based().keys = std::make_shared<PlayerKeys>(std::move(key_store_), std::move(identity_store_));
+  const std::vector<std::string> unrecorded = start_ratings(server);
   connect_analyses(server.analyser(), writer);
   if (ClusterStore* cluster = store_->cluster()) {
     serve_from_shared_database(server, *cluster);
     wakes_->start();
+    recover_results(server, unrecorded);
     return 0;
   }
   const RoomsLoad all = writer.load_all();
@@ -237,7 +242,28 @@ int Durability::restore(Server& server) {
   });
   if (resumed > 0) spdlog::info("storage: resumed {} analysis(es) of finished games", resumed);
   spdlog::info("storage: restored {} room(s)", restored);
+  recover_results(server, unrecorded);
   return restored;
+}
+
+std::vector<std::string> Durability::start_ratings(Server& server) {
+  if (!rating_store_) return {};
+  // Finished rooms without a result: a crash came between their end and their result. Read
+  // before the store moves to the ratings' worker (start-up may block).
+  auto unrecorded = rating_store_->unrecorded_rooms();
+  if (const auto* why = std::get_if<std::string>(&unrecorded)) throw StorageError("cannot read the game results: " + *why);
+  auto ratings = std::make_shared<community::Ratings>(std::move(rating_store_));
+  server.turn_based().ratings = ratings;
+  server.rooms().set_game_result([ratings](community::GameResult g, std::function<void(std::string)> rated) {
+    ratings->record(std::move(g), std::move(rated));
+  });
+  return std::get<std::vector<std::string>>(std::move(unrecorded));
+}
+
+void Durability::recover_results(Server& server, const std::vector<std::string>& rooms) {
+  // Loading a finished room hands its result over (Room::start), which stores it once.
+  if (!rooms.empty()) spdlog::info("ratings: {} finished game(s) without a result; deriving them again", rooms.size());
+  for (const std::string& id : rooms) server.rooms().find(id, [](const std::shared_ptr<Room>&) {});
 }
 
 // Analyses are saved on the writer thread after every move (not waited for) and read there.

@@ -9,6 +9,7 @@
 #include "carc/server/room_store.hpp"
 #include "carc/server/key_store.hpp"
 #include "carc/server/identity_store.hpp"
+#include "carc/server/rating_store.hpp"
 #include "carc/server/wake_store.hpp"
 #include "app/config.hpp"
 #include "durable/persistence.hpp"
@@ -28,6 +29,11 @@ class Durability {
   // `--data-dir :memory:` keeps everything in memory (tests, benchmarks). Throws
   // StorageError with an actionable message when the database cannot be used.
   static std::unique_ptr<Durability> open(const Config& config, const Decorator& decorate = {});
+  // The test build's fault injection for the ratings (durable/crash_ratings.hpp).
+  using RatingDecorator = std::function<std::unique_ptr<RatingStore>(std::unique_ptr<RatingStore>)>;
+  void decorate_ratings(const RatingDecorator& decorate) {
+    if (decorate && rating_store_) rating_store_ = decorate(std::move(rating_store_));
+  }
   ~Durability();
 
   // The hook for Server (which owns it); make it once, before restore().
@@ -58,6 +64,12 @@ class Durability {
   std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()
   std::unique_ptr<KeyStore> key_store_;    // handed to the server in restore()
   std::unique_ptr<IdentityStore> identity_store_;  // with the keys (sign-in, docs/community.md)
+  std::unique_ptr<RatingStore> rating_store_;  // handed to the server's ratings in restore()
+  // Ratings (docs/community.md#ratings): hands the server its ratings and the rooms their
+  // results' hook; answers the finished rooms that have no result yet, which
+  // recover_results() loads once the rooms are restored.
+  std::vector<std::string> start_ratings(Server& server);
+  void recover_results(Server& server, const std::vector<std::string>& rooms);
   std::unique_ptr<WakeScheduler> wakes_;
   // Wake-ups of turn-based rooms: rooms made or restored from here on hand theirs over.
   void start_wakes(Server& server);

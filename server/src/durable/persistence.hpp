@@ -91,8 +91,15 @@ struct HintGiven {
   int seat = 0;
   int turn = 0;
 };
+// A seat bound to its player (docs/community.md#ratings): the public id of the first player
+// key the seat was shown to (keys/player_id.hpp), never the key. The first binding wins; a
+// finished game binds no more. Results and ratings name the seat's player by it.
+struct PlayerBound {
+  int seat = 0;
+  std::string player;
+};
 using RoomAction = std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted,
-                                RematchCreated, WebhookChanged, PushChanged, HintGiven>;
+                                RematchCreated, WebhookChanged, PushChanged, HintGiven, PlayerBound>;
 
 // What storage gives back to rebuild a room: its accepted actions in order (Room::restore
 // replays them), and the highest versions stored with them or bumped since.

@@ -84,6 +84,16 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
   if (path == "/api/me" || path.starts_with("/api/signin/") || path == "/api/invites" || path.starts_with("/api/invites/")) {
     return {K::SigninApi, {}, {}};
   }
+  // Ratings (docs/community.md#ratings): a player's page and the leaderboard (arg: its query).
+  if (path.starts_with("/api/players/")) {
+    if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
+    return {K::Player, path.substr(13), {}};
+  }
+  if (path == "/api/leaderboard") {
+    if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
+    const auto query = target.find('?');
+    return {K::Leaderboard, query == std::string_view::npos ? std::string_view() : target.substr(query + 1), {}};
+  }
   if (path.starts_with("/ws/")) return {K::UpgradeRequired, {}, {}};
   if (path.starts_with("/api/")) return {K::ApiNotFound, {}, {}};
   if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};

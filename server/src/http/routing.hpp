@@ -31,6 +31,8 @@ struct Route {
     Static,            // arg: the path, for StaticFiles::get
     KeysApi,           // turn-based games: /api/keys..., /api/push/... (net/keys_api.hpp)
     SigninApi,         // players: /api/me, /api/signin/..., /api/invites... (net/signin_api.hpp)
+    Player,            // arg: the player id of /api/players/<id> (docs/community.md#ratings)
+    Leaderboard,       // arg: the query of /api/leaderboard
   };
   Kind kind = Kind::NotFound;
   std::string_view arg;    // points into the target

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
+#include "community/ratings.hpp"
 #include "net/keys_api.hpp"
 #include "net/signin_api.hpp"
 #include "base/guard.hpp"
@@ -226,6 +227,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::Static: return static_file(req, r.arg);
       case K::KeysApi: return keys_api(req);
       case K::SigninApi: return signin_api(req);
+      case K::Player:
+      case K::Leaderboard: return ratings_api(req, r);
     }
   }
 
@@ -346,6 +349,23 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     serve_signin_api(ctx_, req, invite_base_of(req), [self = shared_from_this(), req](Response res) {
       asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });
     });
+  }
+
+  // A player's page and the leaderboard (docs/community.md#ratings): read on the ratings'
+  // worker, charged to the address like a room lookup.
+  void ratings_api(const Request& req, const Route& r) {
+    auto ratings = ctx_.turn_based.ratings;
+    if (!ratings) {
+      return send(json_response(req, http::status::service_unavailable, R"({"error":"unavailable","message":"ratings are off"})"), req);
+    }
+    if (!charge_lookup(req, true)) return;
+    auto reply = [self = shared_from_this(), req](community::Ratings::Answer a) {
+      asio::post(self->stream_.get_executor(), [self, req, a = std::move(a)]() mutable {
+        self->send(json_response(req, static_cast<http::status>(a.status), std::move(a.body)), req);
+      });
+    };
+    if (r.kind == Route::Kind::Player) return ratings->player(std::string(r.arg), std::move(reply));
+    ratings->leaderboard(std::string(r.arg), std::move(reply));
   }
 
   void static_file(const Request& req, std::string_view path) {

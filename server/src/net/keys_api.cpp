@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "push/notifier.hpp"
+#include "base/random.hpp"
 #include "keys/player_keys.hpp"
 #include "keys/qr_svg.hpp"
 
@@ -40,16 +41,27 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
     return reply(error(http::status::bad_request, "bad_request", "send {\"room\": \"<id>\", \"token\": \"<seat token>\"}"));
   }
   auto keys = ctx.turn_based.keys;
+  const RatedPlay rated = ctx.config.rated_play;
   std::string id = room->get<std::string>();
   std::string tok = token->get<std::string>();
-  ctx.rooms.find(id, [keys, key = std::move(key), id, tok = std::move(tok), reply](std::shared_ptr<Room> r) mutable {
+  ctx.rooms.find(id, [keys, rated, key = std::move(key), id, tok = std::move(tok), reply](std::shared_ptr<Room> r) mutable {
     if (!r) return reply(error(http::status::not_found, "not_found", "no such room"));
-    boost::asio::post(r->strand(), [keys, r, key = std::move(key), id, tok = std::move(tok), reply]() mutable {
+    boost::asio::post(r->strand(), [keys, rated, r, key = std::move(key), id, tok = std::move(tok), reply]() mutable {
       const auto seat = r->seat_of_token(tok);
       if (!seat) return reply(error(http::status::forbidden, "bad_token", "that token holds no seat of this room"));
-      keys->attach(std::move(key), PlayerKeys::Seat{id, *seat, std::move(tok)}, [reply, id, seat](PlayerKeys::Outcome o) {
+      // The seat's player for the ratings (docs/community.md#ratings): the player the key
+      // plays as (its own public id, or the signed-in player it is an alias of), bound on the
+      // room's strand (the token finds the seat again) when the host's rated-play mode lets
+      // that player play rated; a seat left unbound keeps its game unrated.
+      keys->attach(key, PlayerKeys::Seat{id, *seat, tok}, [keys, key, reply, id, seat, r, tok, mode = rated](PlayerKeys::Outcome o) mutable {
         if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(o));
-        reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}})});
+        keys->player_id(std::move(key), [keys, reply, id, seat, r, tok, mode](PlayerKeys::Outcome o2, std::string player) {
+          if (o2 != PlayerKeys::Outcome::Ok) return reply(outcome_error(o2));
+          keys->rated_allowed(player, mode, [reply, id, seat, r, tok, player](bool allowed) {
+            if (allowed) boost::asio::post(r->strand(), [r, tok, player] { r->bind_player(tok, player); });
+            reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}, {"player", player}, {"rated", allowed}})});
+          });
+        });
       });
     });
   });

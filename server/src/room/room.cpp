@@ -63,6 +63,7 @@ void Room::carry_out() {
   if (fx.finished) {
     persistence.room_finished(id, unix_ms());
     if (services_.game_over && logic_->humans() > 0) services_.game_over(id, logic_->record_json());
+    hand_result();
   }
   if (fx.store) {
     storing_ = true;
@@ -162,7 +163,23 @@ RoomLogic::Memory Room::memory() const {
                            mem_view_.load(std::memory_order_relaxed), mem_other_.load(std::memory_order_relaxed)};
 }
 
+void Room::hand_result() {
+  if (!services_.game_result || logic_->phase() != protocol::RoomPhase::Finished) return;
+  services_.game_result(logic_->result(), [self = shared_from_this()](std::string frame) {
+    boost::asio::post(self->strand_, [self, frame = std::move(frame)] {
+      if (!self->retired_) self->logic_->tell_rated(frame);
+    });
+  });
+}
+
+void Room::bind_player(const std::string& token, const std::string& player) {
+  if (retired_) return;
+  logic_->bind_player(token, player, fx_);
+  carry_out();
+}
+
 void Room::start() {
+  hand_result();  // the outbox of the ratings: a result the last run did not store yet
   logic_->replay_notices(fx_);  // the outbox: what its last stored change should have sent
   logic_->wake(unix_ms(), fx_);
   carry_out();

@@ -49,6 +49,10 @@ struct RoomServices {
   // A game just ended with a human in it: its record goes to the analysis (docs/analysis.md).
   std::function<void(const std::string& room, const std::string& record)> game_over;
   StoreBounds bounds;  // what a room may store beyond its game
+  // Ratings (docs/community.md#ratings): a finished game's result, handed over when the game
+  // ends and again whenever a finished room is restored (the ratings store it once: the
+  // room's log is the outbox). `rated` gets the `rated` message when that hand-over rated it.
+  std::function<void(community::GameResult result, std::function<void(std::string frame)> rated)> game_result = {};
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -79,6 +83,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // Carries out what the last command asked for, then refreshes the thread-safe mirrors.
   void carry_out();
   void arm(std::optional<std::int64_t> at);
+  void hand_result();  // a finished game's result to the ratings (RoomServices::game_result)
 
  public:
   Room(Strand strand, std::string id, RoomServices services);
@@ -126,6 +131,8 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<int> seat_of_token(std::string_view token) const { return logic_->seat_of_token(token); }
   // A push service said the seat's subscription to `endpoint` is gone (Web Push).
   void drop_push(int seat, const std::string& endpoint);
+  // The seat of `token` was shown to player `player` (a public id; docs/community.md#ratings).
+  void bind_player(const std::string& token, const std::string& player);
 };
 
 std::int64_t steady_ms();

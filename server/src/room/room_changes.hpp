@@ -74,8 +74,12 @@ struct DeferredDropPush {  // a push service said the seat's subscription is gon
   int seat;
   std::string endpoint;
 };
+struct DeferredBindPlayer {  // a seat shown to a player key (docs/community.md#ratings)
+  std::string token;
+  std::string player;
+};
 using Deferred = std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed,
-                              DeferredRematch, DeferredDropPush, DeferredHint>;
+                              DeferredRematch, DeferredDropPush, DeferredHint, DeferredBindPlayer>;
 
 class ChangeQueue {
   std::optional<Pending> pending_;

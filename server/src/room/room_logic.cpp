@@ -104,6 +104,9 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* rm = std::get_if<RematchCreated>(&action)) {
     rematch_ = rm->room;
     rematch_seats_ = rm->seats;
+  } else if (const auto* b = std::get_if<PlayerBound>(&action)) {
+    if (b->seat < 0 || b->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(b->seat);
+    player_bound(*b);
   } else if (const auto* h = std::get_if<HintGiven>(&action)) {
     if (!game_) return "a hint before the start";
     if (h->seat < 0 || h->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(h->seat);
@@ -339,6 +342,10 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     else push = PushTarget{p->endpoint, p->p256dh, p->auth};
     return publish(nullptr, fx, changes_.received());  // nothing public: no patch
   }
+  if (const auto* b = std::get_if<PlayerBound>(&action)) {
+    player_bound(*b);
+    return publish(nullptr, fx, changes_.received());  // nothing public: no patch
+  }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {
     rematch_ = r->room;
     rematch_seats_ = r->seats;
@@ -364,6 +371,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
                    [&](DeferredRematch& m) { rematch_created(m.room, now_ms, fx); },
                    [&](DeferredDropPush& m) { drop_push(m.seat, m.endpoint, fx); },
                    [&](DeferredHint& m) { hint_ready(m.ticket, m.move, fx); },
+                   [&](DeferredBindPlayer& m) { bind_player(m.token, m.player, fx); },
                },
                d);
   }

@@ -23,6 +23,7 @@
 #include "carc/protocol/event_history.hpp"
 #include "carc/protocol/messages.hpp"
 #include "carc/protocol/room_state.hpp"
+#include "community/game_result.hpp"
 #include "room/client.hpp"
 #include "room/notice.hpp"
 #include "durable/persistence.hpp"
@@ -131,6 +132,14 @@ class RoomLogic {
   void drop_push(int seat, const std::string& endpoint, Effects& fx);
   // After a restore: the notices its last change caused, again (sent unless delivered before).
   void replay_notices(Effects& fx);
+  // ---- room_community.cpp: ratings (docs/community.md#ratings) ----
+  // The seat whose token this is was shown to player `player` (a public id): stored as its
+  // player unless it has one already, is a computer player's, or the game is over.
+  void bind_player(std::string_view token, const std::string& player, Effects& fx);
+  // The finished game as the ratings see it (a function of the stored log).
+  community::GameResult result() const;
+  // Tells every connection what the game did to the seats' ratings (the `rated` message).
+  void tell_rated(const std::string& frame);
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record
@@ -233,6 +242,7 @@ class RoomLogic {
   void on_push_unsubscribe(Member& m, SteadyClock::time_point t0, Effects& fx);
   void on_webhook(Member& m, const protocol::SettingsMsg& msg, SteadyClock::time_point t0, Effects& fx);
   void free_seat(const SeatFreed& f, std::int64_t now_ms, Effects* fx);
+  void player_bound(const PlayerBound& b);  // room_community.cpp
 
   // ---- room_requests.cpp: client messages, in the fixed order of checks ----
   void on_message(Member& m, const protocol::ClientMessage& msg, std::int64_t now_ms,

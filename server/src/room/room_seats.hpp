@@ -28,6 +28,13 @@ struct SeatState {
   std::optional<PushTarget> push;  // the seat's Web Push subscription
   int hints = 0;                   // hints given this game (kept in memory only)
   std::string seal_key = {};       // what a rematch seals this seat's new token to (seat_seal.hpp)
+  // Ratings (docs/community.md#ratings): the seat's player (PlayerBound; empty: none), and
+  // the moves made for the seat, how many of them by a computer player, and whether its
+  // last one was.
+  std::string player = {};
+  int turns = 0;
+  int auto_turns = 0;
+  bool last_auto = false;
 };
 
 class RoomSeats {
@@ -40,6 +47,7 @@ class RoomSeats {
   SeatState& operator[](std::size_t i) { return seats_[i]; }
   const SeatState& operator[](std::size_t i) const { return seats_[i]; }
   SeatState& at(int seat) { return seats_[static_cast<std::size_t>(seat)]; }
+  const SeatState& at(int seat) const { return seats_[static_cast<std::size_t>(seat)]; }
   auto begin() { return seats_.begin(); }
   auto end() { return seats_.end(); }
   auto begin() const { return seats_.begin(); }

@@ -90,6 +90,9 @@ class RoomRegistry {
     services_.game_over = std::move(f);
   }
 
+  // Ratings (docs/community.md#ratings): where finished games hand their results.
+  void set_game_result(decltype(RoomServices::game_result) f) { services_.game_result = std::move(f); }
+
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).
   void create(RoomCallback done);

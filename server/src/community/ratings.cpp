@@ -1,0 +1,197 @@
+#include "community/ratings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <future>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "carc/protocol/json.hpp"
+#include <spdlog/spdlog.h>
+
+#include "carc/core/game.hpp"
+#include "community/rating_book.hpp"
+#include "keys/player_id.hpp"
+
+namespace carc::server::community {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kChartPoints = 200;   // rating history points per pace on a player's page
+constexpr int kRecentGames = 20;    // recent rated games on a player's page
+constexpr int kBoardRows = 100;     // leaderboard rows
+
+Ratings::Answer error(int status, std::string_view code, std::string_view message) {
+  return {status, protocol::json_text(json{{"error", code}, {"message", message}})};
+}
+Ratings::Answer unavailable() { return error(503, "unavailable", "ratings cannot be read right now; try again"); }
+
+json rating_json(const StoredRating& r) {
+  return {{"rating", shown(r)}, {"mu", r.mu}, {"sigma", r.sigma}, {"games", r.games}, {"provisional", provisional(r)}};
+}
+
+// %XX and '+' of a query value.
+std::string unescape(std::string_view v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '+') out += ' ';
+    else if (v[i] == '%' && i + 2 < v.size() && std::isxdigit(static_cast<unsigned char>(v[i + 1])) &&
+             std::isxdigit(static_cast<unsigned char>(v[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(v.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += v[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<BoardQuery> parse_board_query(std::string_view query, std::string* why) {
+  BoardQuery q;
+  bool have_pace = false;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view part = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    if (part.empty()) continue;
+    const std::size_t eq = part.find('=');
+    const std::string_view name = part.substr(0, eq);
+    const std::string value = eq == std::string_view::npos ? std::string() : unescape(part.substr(eq + 1));
+    if (name == "pace") {
+      if (value == "live") q.pace = "live";
+      else if (value == "turn-based" || value == "turn_based") q.pace = "turn-based";
+      else return *why = "pace must be live or turn-based", std::nullopt;
+      have_pace = true;
+    } else if (name == "expansions") {
+      // The ids in the engine's order, as results store them; each known once.
+      std::set<int> seen;
+      std::string rest = value;
+      while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string id = rest.substr(0, comma);
+        rest = comma == std::string::npos ? std::string() : rest.substr(comma + 1);
+        int found = -1;
+        for (int e = 0; e < kExpansionKinds; ++e) {
+          if (expansion_name(static_cast<Expansion>(e)) == id) found = e;
+        }
+        if (found < 0 || !seen.insert(found).second) return *why = "unknown or repeated expansion id: " + id.substr(0, 40), std::nullopt;
+      }
+      std::string ids;
+      for (int e : seen) ids += (ids.empty() ? "" : ",") + std::string(expansion_name(static_cast<Expansion>(e)));
+      q.expansions = ids;
+    } else {
+      return *why = "unknown parameter: " + std::string(name.substr(0, 40)), std::nullopt;
+    }
+  }
+  if (!have_pace) return *why = "pace=live or pace=turn-based is required", std::nullopt;
+  return q;
+}
+
+Ratings::Ratings(std::unique_ptr<RatingStore> store) : store_(std::move(store)), worker_("carc-ratings") {}
+
+void Ratings::record(GameResult g, std::function<void(std::string)> rated) {
+  auto store = store_;
+  const bool queued = worker_.post([store, g = std::move(g), rated = std::move(rated)] {
+    const StoredResult stored = stored_result(g);
+    if (!stored.rated) spdlog::info("room {}: not rated ({})", g.room, *unrated_reason(g));
+    std::vector<std::string> players;
+    for (const ResultSeat& s : g.seats) players.push_back(s.player);
+    RatedResult made;
+    const auto r = store->record(stored, players, [&](std::int64_t, const std::vector<StoredRating>& current) {
+      made = rate_result(g, current);
+      return made;
+    });
+    if (const auto* why = std::get_if<std::string>(&r)) {
+      // Not stored: the room's log still has the game, and the next start derives it again.
+      return spdlog::error("ratings: room {}: the result could not be stored ({}); it is rated at the next start", g.room, *why);
+    }
+    if (!std::get<bool>(r) || !stored.rated || !rated) return;  // recorded before: counted once
+    json seats = json::array();
+    for (std::size_t i = 0; i < made.points.size(); ++i) {
+      const StoredRatingPoint& p = made.points[i];
+      const StoredRating before{p.player, p.pace, p.mu_before, p.sigma_before, made.ratings[i].games - 1, {}, 0};
+      const StoredRating& after = made.ratings[i];
+      seats.push_back({{"seat", p.seat}, {"player", p.player}, {"place", p.rank}, {"before", shown(before)},
+                       {"after", shown(after)}, {"change", shown(after) - shown(before)}, {"games", after.games},
+                       {"provisional", provisional(after)}});
+    }
+    rated(protocol::json_text(json{{"type", "rated"}, {"pace", g.pace}, {"seats", std::move(seats)}}));
+  });
+  if (!queued) spdlog::error("ratings: room {}: the ratings' queue is full; it is rated at the next start", g.room);
+}
+
+void Ratings::player(std::string id, std::function<void(Answer)> done) {
+  if (!player_id_well_formed(id)) return done(error(400, "bad_request", "a player id is 16 base64url characters"));
+  auto store = store_;
+  if (!worker_.post([store, id, done] {
+        const auto ratings = store->ratings(id);
+        if (std::holds_alternative<std::string>(ratings)) return done(unavailable());
+        const auto& list = std::get<std::vector<StoredRating>>(ratings);
+        if (list.empty()) return done(error(404, "not_found", "no rated games for this player"));
+        json out = {{"player", id}, {"name", nullptr}, {"ratings", json::object()}, {"recent", json::array()}};
+        std::vector<StoredRatingPoint> recent;
+        std::int64_t newest = -1;
+        for (const StoredRating& r : list) {
+          const auto points = store->points(id, r.pace, kChartPoints);
+          if (std::holds_alternative<std::string>(points)) return done(unavailable());
+          json chart = json::array();
+          const auto& ps = std::get<std::vector<StoredRatingPoint>>(points);
+          for (auto it = ps.rbegin(); it != ps.rend(); ++it) {  // oldest first
+            chart.push_back({{"at", it->finished_ms}, {"rating", it->mu - 3 * it->sigma}, {"room", it->room}});
+          }
+          json one = rating_json(r);
+          one["history"] = std::move(chart);
+          out["ratings"][r.pace] = std::move(one);
+          // The name of its last game's seat (docs/community.md: a profile's name goes here).
+          if (r.updated_ms > newest) newest = r.updated_ms, out["name"] = r.name;
+          recent.insert(recent.end(), ps.begin(), ps.end());
+        }
+        std::sort(recent.begin(), recent.end(), [](const auto& a, const auto& b) { return a.seq > b.seq; });
+        for (std::size_t i = 0; i < recent.size() && i < static_cast<std::size_t>(kRecentGames); ++i) {
+          const StoredRatingPoint& p = recent[i];
+          out["recent"].push_back({{"room", p.room}, {"pace", p.pace}, {"at", p.finished_ms}, {"seat", p.seat},
+                                   {"place", p.rank}, {"before", p.mu_before - 3 * p.sigma_before},
+                                   {"after", p.mu - 3 * p.sigma}});
+        }
+        done({200, protocol::json_text(out)});
+      })) {
+    done(unavailable());
+  }
+}
+
+void Ratings::leaderboard(std::string query, std::function<void(Answer)> done) {
+  std::string why;
+  const auto q = parse_board_query(query, &why);
+  if (!q) return done(error(400, "bad_request", why));
+  auto store = store_;
+  if (!worker_.post([store, q = *q, done] {
+        const auto rows = store->leaderboard(q.pace, q.expansions, kBoardRows);
+        if (std::holds_alternative<std::string>(rows)) return done(unavailable());
+        json players = json::array();
+        for (const LeaderRow& row : std::get<std::vector<LeaderRow>>(rows)) {
+          json one = rating_json(row.rating);
+          one["player"] = row.rating.player;
+          one["name"] = row.rating.name;
+          one["games"] = row.games;
+          players.push_back(std::move(one));
+        }
+        json out = {{"pace", q.pace}, {"players", std::move(players)}};
+        if (q.expansions) out["expansions"] = *q.expansions;
+        done({200, protocol::json_text(out)});
+      })) {
+    done(unavailable());
+  }
+}
+
+void Ratings::drain() {
+  std::promise<void> p;
+  auto f = p.get_future();
+  if (worker_.post([&p] { p.set_value(); })) f.wait();
+}
+
+}  // namespace carc::server::community

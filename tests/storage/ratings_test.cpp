@@ -1,0 +1,286 @@
+// Results and ratings (docs/community.md#ratings) on every backend: a result is stored once
+// with the ratings it changed, the ratings recomputed from the stored results are exactly the
+// stored ones, the finished rooms without a result are found again, and which games count.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "carc/server/pg_store.hpp"
+#include "carc/server/rating_store.hpp"
+#include "carc/server/sqlite_store.hpp"
+#include "community/game_result.hpp"
+#include "community/rating_book.hpp"
+#include "helpers.hpp"
+#include "pg_server.hpp"
+
+using namespace carc::server;
+using namespace carc::server::community;
+using carc::test::PgServer;
+using carc::test::TempDir;
+
+namespace {
+
+// A room store and a rating store on one database (as the server opens them).
+struct Backend {
+  std::string name;
+  std::unique_ptr<RoomStore> rooms;
+  std::function<std::unique_ptr<RatingStore>()> open_ratings;
+  std::unique_ptr<RatingStore> ratings;
+  std::shared_ptr<TempDir> dir;
+};
+
+std::vector<Backend> backends(bool open_ratings = true) {
+  std::vector<Backend> out;
+  {
+    Backend b;
+    b.name = "sqlite";
+    b.dir = std::make_shared<TempDir>();
+    b.rooms = SqliteStore::open(b.dir->path(), {});
+    const auto file = b.dir->path() / SqliteStore::kFileName;
+    b.open_ratings = [file] { return RatingStore::sqlite(file); };
+    out.push_back(std::move(b));
+  }
+  {
+    Backend b;
+    b.name = "postgresql";
+    const std::string url = PgServer::shared().fresh_database();
+    PgStore::Options o;
+    o.node_id = "test-node";
+    b.rooms = PgStore::open(url, o);
+    b.open_ratings = [url] { return RatingStore::postgres(url); };
+    out.push_back(std::move(b));
+  }
+  {
+    Backend b;
+    b.name = "memory";
+    auto shared = std::shared_ptr<RatingStore>(RatingStore::memory());
+    // The memory store lives as long as the process: "reopening" gives the same one.
+    struct Same final : RatingStore {
+      std::shared_ptr<RatingStore> s;
+      explicit Same(std::shared_ptr<RatingStore> x) : s(std::move(x)) {}
+      std::variant<bool, std::string> record(const StoredResult& r, const std::vector<std::string>& p, const Rate& f) override {
+        return s->record(r, p, f);
+      }
+      std::variant<std::vector<StoredResult>, std::string> results() override { return s->results(); }
+      std::variant<std::vector<StoredRating>, std::string> ratings(const std::string& p) override { return s->ratings(p); }
+      std::variant<std::vector<StoredRatingPoint>, std::string> points(const std::string& p, const std::string& pace, int n) override {
+        return s->points(p, pace, n);
+      }
+      std::variant<std::vector<LeaderRow>, std::string> leaderboard(const std::string& pace, const std::optional<std::string>& e,
+                                                                    int n) override {
+        return s->leaderboard(pace, e, n);
+      }
+      std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return s->unrecorded_rooms(); }
+    };
+    b.open_ratings = [shared] { return std::make_unique<Same>(shared); };
+    out.push_back(std::move(b));
+  }
+  for (Backend& b : out) {
+    if (open_ratings) b.ratings = b.open_ratings();
+  }
+  return out;
+}
+
+// What Ratings::record does: the result stored once, rated with rate_result.
+bool record(RatingStore& store, const GameResult& g) {
+  std::vector<std::string> players;
+  for (const ResultSeat& s : g.seats) players.push_back(s.player);
+  const auto r = store.record(stored_result(g), players,
+                              [&](std::int64_t, const std::vector<StoredRating>& current) { return rate_result(g, current); });
+  REQUIRE(std::holds_alternative<bool>(r));
+  return std::get<bool>(r);
+}
+
+ResultSeat seat(std::string player, int score, bool gone = false) {
+  return ResultSeat{std::move(player), "name of " + player, false, score, 36, gone ? 20 : 0, gone};
+}
+
+const std::vector<std::string> kPlayers = {"AAAAAAAAAAAAAAA0", "AAAAAAAAAAAAAAA1", "AAAAAAAAAAAAAAA2", "AAAAAAAAAAAAAAA3",
+                                           "AAAAAAAAAAAAAAA4", "AAAAAAAAAAAAAAA5", "AAAAAAAAAAAAAAA6", "AAAAAAAAAAAAAAA7"};
+
+// `n` random games among kPlayers: 2 to 6 seats, random scores (ties included), some players
+// gone before the end, some games unrated (a computer player, a seat with no player).
+std::vector<GameResult> random_games(int n, unsigned seed) {
+  std::mt19937 rnd(seed);
+  std::vector<GameResult> out;
+  for (int k = 0; k < n; ++k) {
+    GameResult g;
+    g.room = "room-" + std::to_string(seed) + "-" + std::to_string(k);
+    g.pace = rnd() % 3 == 0 ? "turn-based" : "live";
+    g.expansions = rnd() % 2 == 0 ? "" : "river";
+    g.finished_ms = 1'700'000'000'000 + k * 60'000;
+    std::vector<std::string> pool = kPlayers;
+    std::shuffle(pool.begin(), pool.end(), rnd);
+    const int seats = 2 + static_cast<int>(rnd() % 5);
+    for (int i = 0; i < seats; ++i) g.seats.push_back(seat(pool[static_cast<std::size_t>(i)], static_cast<int>(rnd() % 8) * 10, rnd() % 10 == 0));
+    if (rnd() % 10 == 0) g.seats[0].bot = true;
+    if (rnd() % 10 == 0) g.seats[1].player.clear();
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+void check_recomputed(RatingStore& store) {
+  const auto results = store.results();
+  REQUIRE(std::holds_alternative<std::vector<StoredResult>>(results));
+  const auto book = recompute(std::get<std::vector<StoredResult>>(results));
+  std::size_t stored = 0;
+  for (const std::string& p : kPlayers) {
+    const auto mine = store.ratings(p);
+    REQUIRE(std::holds_alternative<std::vector<StoredRating>>(mine));
+    for (const StoredRating& r : std::get<std::vector<StoredRating>>(mine)) {
+      CAPTURE(p);
+      CAPTURE(r.pace);
+      const auto it = book.find({p, r.pace});
+      REQUIRE(it != book.end());
+      CHECK(it->second.mu == r.mu);  // exactly: the same doubles, bit for bit
+      CHECK(it->second.sigma == r.sigma);
+      CHECK(it->second.games == r.games);
+      CHECK(it->second.name == r.name);
+      ++stored;
+    }
+  }
+  CHECK(stored == book.size());
+}
+
+bool check_recomputed_empty(const std::vector<StoredResult>& results) { return recompute(results).empty(); }
+
+}  // namespace
+
+TEST_CASE("ratings: recomputing every rating from the stored results gives the stored numbers, before and after a reopen") {
+  for (Backend& b : backends()) {
+    CAPTURE(b.name);
+    int rated = 0;
+    for (const GameResult& g : random_games(150, 7)) {
+      CHECK(record(*b.ratings, g));
+      rated += unrated_reason(g) ? 0 : 1;
+    }
+    CHECK(rated > 60);
+    check_recomputed(*b.ratings);
+    b.ratings = b.open_ratings();  // as after a restart
+    check_recomputed(*b.ratings);
+    // The leaderboard is in order of mu - 3 sigma.
+    const auto board = b.ratings->leaderboard("live", std::nullopt, 100);
+    REQUIRE(std::holds_alternative<std::vector<LeaderRow>>(board));
+    const auto& rows = std::get<std::vector<LeaderRow>>(board);
+    CHECK(rows.size() == kPlayers.size());
+    for (std::size_t i = 1; i < rows.size(); ++i) CHECK(shown(rows[i - 1].rating) >= shown(rows[i].rating));
+    const auto river = b.ratings->leaderboard("live", std::string("river"), 100);
+    REQUIRE(std::holds_alternative<std::vector<LeaderRow>>(river));
+    CHECK_FALSE(std::get<std::vector<LeaderRow>>(river).empty());
+    for (const LeaderRow& r : std::get<std::vector<LeaderRow>>(river)) CHECK((r.games > 0 && r.games <= r.rating.games));
+  }
+}
+
+TEST_CASE("ratings: a result recorded again counts nothing twice") {
+  for (Backend& b : backends()) {
+    CAPTURE(b.name);
+    GameResult g{"room-once-1", "live", "", 1'700'000'000'000, {seat(kPlayers[0], 80), seat(kPlayers[1], 50)}};
+    CHECK(record(*b.ratings, g));
+    CHECK_FALSE(record(*b.ratings, g));
+    b.ratings = b.open_ratings();
+    g.seats[0].score = 0;  // derived again differently: still the first one stands
+    CHECK_FALSE(record(*b.ratings, g));
+    const auto r = std::get<std::vector<StoredRating>>(b.ratings->ratings(kPlayers[0]));
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].games == 1);
+    CHECK(r[0].mu > 25.0);  // it won
+    const auto points = std::get<std::vector<StoredRatingPoint>>(b.ratings->points(kPlayers[1], "live", 10));
+    REQUIRE(points.size() == 1);
+    CHECK(points[0].room == "room-once-1");
+    CHECK(points[0].rank == 2);
+    CHECK(std::get<std::vector<StoredResult>>(b.ratings->results()).size() == 1);
+  }
+}
+
+TEST_CASE("ratings: finished rooms without a result are found again, and only those") {
+  for (Backend& b : backends()) {
+    if (b.name == "memory") continue;  // no rooms to look at
+    CAPTURE(b.name);
+    Batch batch;
+    for (const char* id : {"finished-no-result", "finished-with-result", "still-playing"}) batch.writes.push_back(CreateRoom{id, 1});
+    batch.writes.push_back(SetPhase{"finished-no-result", "finished"});
+    batch.writes.push_back(SetPhase{"finished-with-result", "finished"});
+    batch.writes.push_back(SetPhase{"still-playing", "playing"});
+    REQUIRE(b.rooms->commit(batch).committed());
+    CHECK(record(*b.ratings, GameResult{"finished-with-result", "live", "", 1, {seat(kPlayers[0], 1), seat(kPlayers[1], 2)}}));
+    const auto pending = b.ratings->unrecorded_rooms();
+    REQUIRE(std::holds_alternative<std::vector<std::string>>(pending));
+    CHECK(std::get<std::vector<std::string>>(pending) == std::vector<std::string>{"finished-no-result"});
+  }
+}
+
+TEST_CASE("ratings: the games finished before the ratings existed are recorded unrated when the tables are made") {
+  for (Backend& b : backends(false)) {
+    if (b.name == "memory") continue;
+    CAPTURE(b.name);
+    Batch batch;
+    for (const char* id : {"old-finished-1", "old-finished-2", "old-playing"}) batch.writes.push_back(CreateRoom{id, 1});
+    batch.writes.push_back(SetPhase{"old-finished-1", "finished"});
+    batch.writes.push_back(SetPhase{"old-finished-2", "finished"});
+    REQUIRE(b.rooms->commit(batch).committed());
+    b.ratings = b.open_ratings();  // makes the tables
+    CHECK(std::get<std::vector<std::string>>(b.ratings->unrecorded_rooms()).empty());
+    const auto results = std::get<std::vector<StoredResult>>(b.ratings->results());
+    REQUIRE(results.size() == 2);
+    for (const StoredResult& r : results) CHECK_FALSE(r.rated);
+    CHECK(check_recomputed_empty(results));
+    // A game that ends from now on is derived as usual.
+    Batch later;
+    later.writes.push_back(SetPhase{"old-playing", "finished"});
+    REQUIRE(b.rooms->commit(later).committed());
+    b.ratings = b.open_ratings();  // a restart: the tables exist, nothing is filled in again
+    CHECK(std::get<std::vector<std::string>>(b.ratings->unrecorded_rooms()) == std::vector<std::string>{"old-playing"});
+    CHECK(record(*b.ratings, GameResult{"old-playing", "live", "", 1, {seat(kPlayers[0], 1), seat(kPlayers[1], 2)}}));
+    CHECK(std::get<std::vector<StoredResult>>(b.ratings->results()).back().seq == 3);
+  }
+}
+
+TEST_CASE("ratings: which games are rated, and the places") {
+  GameResult g{"r", "live", "", 1, {seat("P0", 50), seat("P1", 70), seat("P2", 50)}};
+  CHECK_FALSE(unrated_reason(g));
+  CHECK(places(g) == std::vector<int>{2, 1, 2});  // a tie shares a place
+  // Whoever is gone at the end ranks below everyone still seated, whatever the score, and
+  // their computer-played turns do not make the game unrated.
+  g.seats[1].gone = true;
+  g.seats[1].auto_turns = 30;
+  CHECK_FALSE(unrated_reason(g));
+  CHECK(places(g) == std::vector<int>{1, 3, 1});
+  // Someone still seated whose turns the computer played for more than a quarter.
+  g.seats[0].auto_turns = 10;  // of 36
+  CHECK(unrated_reason(g).value_or("").find("10 of 36") != std::string::npos);
+  g.seats[0].auto_turns = 9;  // a quarter exactly still counts
+  CHECK_FALSE(unrated_reason(g));
+  GameResult bot = g;
+  bot.seats[2].bot = true;
+  CHECK(unrated_reason(bot).value_or("").find("computer player") != std::string::npos);
+  GameResult nobody = g;
+  nobody.seats[2].player.clear();
+  CHECK(unrated_reason(nobody).value_or("").find("no player") != std::string::npos);
+  GameResult twice = g;
+  twice.seats[2].player = "P0";
+  CHECK(unrated_reason(twice).value_or("").find("another seat") != std::string::npos);
+  GameResult alone{"r", "live", "", 1, {seat("P0", 1)}};
+  CHECK(unrated_reason(alone));
+  // Seats survive their stored form.
+  CHECK(parse_seats(seats_json(g.seats)) == g.seats);
+  CHECK_FALSE(parse_seats("[{\"player\": 3}]"));
+  CHECK_FALSE(parse_seats("not json"));
+}
+
+TEST_CASE("ratings: provisional until 5 games and sigma 6.5") {
+  StoredRating r{"P", "live", 25, 25.0 / 3, 0, "", 0};
+  CHECK(provisional(r));
+  r.games = 5;
+  CHECK(provisional(r));
+  r.sigma = 6.5;
+  CHECK_FALSE(provisional(r));
+  r.games = 4;
+  CHECK(provisional(r));
+  CHECK(shown(StoredRating{"P", "live", 25, 25.0 / 3, 0, "", 0}) == doctest::Approx(0.0));
+}
