@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/config.hpp"
+#include "community/setup.hpp"
 #include "durable/durability.hpp"
 #include "net/server.hpp"
 #include "push/setup.hpp"
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
     Server server(std::move(config), durability->make_persistence());
     start_notifications(server, settings);  // before the rooms: they hand it their notices
     durability->restore(server);
+    start_community(server, settings);  // names, and the open games of every node (docs/community.md)
     server.listen();
     server.run();
     durability->stop_wakes();

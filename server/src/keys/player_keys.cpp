@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/random.hpp"
+#include "keys/player_id.hpp"
 #include "room/room.hpp"
 
 namespace carc::server {
@@ -144,6 +145,16 @@ void PlayerKeys::revoke(std::string key, std::function<void(Outcome)> done) {
         done(std::get<bool>(r) ? Outcome::Ok : Outcome::UnknownKey);
       })) {
     done(Outcome::Unavailable);
+  }
+}
+
+void PlayerKeys::identify(std::string key, std::function<void(Outcome, std::string)> done) {
+  if (!worker_.post([this, key = std::move(key), done] {
+        std::string hash;
+        if (const Outcome o = known(key, &hash); o != Outcome::Ok) return done(o, {});
+        done(Outcome::Ok, player_id_of_hash(hash));
+      })) {
+    done(Outcome::Unavailable, {});
   }
 }
 

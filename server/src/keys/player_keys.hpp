@@ -37,6 +37,9 @@ class PlayerKeys {
   void attach(std::string key, Seat seat, std::function<void(Outcome)> done);
   void list(std::string key, std::function<void(Outcome, std::vector<Seat>)> done);
   void revoke(std::string key, std::function<void(Outcome)> done);
+  // The key's public id (player_id.hpp) once the key is known: what names the player in
+  // profiles, names and open games (docs/community.md).
+  void identify(std::string key, std::function<void(Outcome, std::string player_id)> done);
   // The notifications' delivery log (the same side database): `done(true)` when `id` was
   // delivered already (or the log cannot be read: then it is sent, at least once).
   void was_sent(std::string id, std::function<void(bool)> done);

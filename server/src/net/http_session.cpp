@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/protocol/json.hpp"
+#include "net/community_api.hpp"
 #include "net/keys_api.hpp"
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
@@ -224,6 +225,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::NotFound: return send(make_response(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
       case K::KeysApi: return keys_api(req);
+      case K::CommunityApi:
+        return serve_community_api(ctx_, req, {client_key(req), invite_base_of(req)}, [self = shared_from_this(), req](Response res) {
+          asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });
+        });
     }
   }
 
