@@ -8,6 +8,8 @@ import { $ } from '../pages/page.js';
 import { KEYS, local, session } from '../platform/storage.js';
 import { roomPath } from '../pages/routes.js';
 import { YourGames } from './yourgames.js';
+import { OpenGamesList } from './opengames.js';
+import { PublicName } from './names.js';
 import { acceptDrops } from '../replay/recordfile.js';
 import { soloText, setupText, maxSeats } from '../lobby/lobbylife.js';
 import { expansionIds } from '../expansions/registry.js';
@@ -135,9 +137,13 @@ export function showHome({ tiles, openFile }) {
   adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
+  const open = new OpenGamesList({ expansions: chosenExpansions, pace: () => $('home-pace').value });
+  open.show();
+  new PublicName(local).show();
   return {
     relabel: () => {
       games.relabel();
+      open.relabel();
       drawOptions();
     },
   };

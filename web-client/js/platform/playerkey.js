@@ -25,7 +25,8 @@ export function currentKey(store) {
   return k && KEY_FORM.test(k) ? k : null;
 }
 
-async function ensureKey(store, fetchFn) {
+/** The key, made (POST /api/keys) and kept on first use. */
+export async function ensureKey(store, fetchFn = globalThis.fetch) {
   const have = currentKey(store);
   if (have) return have;
   const res = await fetchFn('/api/keys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -89,4 +90,17 @@ export async function revokeKey(store, fetchFn = globalThis.fetch) {
     return true;
   }
   return false;
+}
+
+/** The public name this browser's key is known by (docs/community.md), or null: no key, none set, or no answer. */
+export async function profileName(store, fetchFn = globalThis.fetch) {
+  const key = currentKey(store);
+  if (!key) return null;
+  try {
+    const res = await fetchFn('/api/me/name', { headers: auth(key) });
+    const body = res.ok ? await res.json() : null;
+    return typeof body?.name === 'string' && body.name ? body.name : null;
+  } catch {
+    return null;
+  }
 }
