@@ -106,10 +106,16 @@ test('quick play: a new lobby opened by its asker, found by the next with the sa
     assert.notEqual(roomOf(fay), room, 'another pace: a lobby of its own');
     assert.equal(await fay.evaluate(() => window.__carc.store.state.settings.pace), 'turn_based');
 
+    await fay.waitForFunction(() => window.__carc.life.open === true);
+
     await dee.waitForSelector('[data-testid="seat"][data-seat="1"]');
     await dee.click('[data-testid="start"]');
     await eve.waitForSelector('#view-room[data-phase="playing"]');
-    const games = await openGames(server);
+    let games = await openGames(server);
+    for (const end = Date.now() + 5000; games.length !== 1 && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 100));
+      games = await openGames(server);
+    }
     assert.deepEqual(games.map((g) => g.room), [roomOf(fay)], 'the started game left the list; Fay\'s is open');
     assert.equal(games[0].host, 'Fay');
     assert.deepEqual(errors, []);
