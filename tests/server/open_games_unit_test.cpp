@@ -90,3 +90,22 @@ TEST_CASE("open games: the list's JSON, with the rating seam and turn-based cloc
 }
 
 }  // namespace carc::server
+
+#include "http/routing.hpp"
+
+namespace carc::server {
+
+TEST_CASE("routing: the community's paths go to its API, whatever the method (it answers 405 itself)") {
+  using K = Route::Kind;
+  auto kind = [](HttpMethod m, std::string_view target) { return route_request(m, target, false, Listen::Public).kind; };
+  CHECK(kind(HttpMethod::Get, "/api/open-games") == K::CommunityApi);
+  CHECK(kind(HttpMethod::Get, "/api/open-games?x=1") == K::CommunityApi);
+  CHECK(kind(HttpMethod::Post, "/api/quick-play") == K::CommunityApi);
+  CHECK(kind(HttpMethod::Other, "/api/me/name") == K::CommunityApi);  // PUT
+  CHECK(kind(HttpMethod::Get, "/api/players/AAAAAAAAAAAAAAAA/names") == K::CommunityApi);
+  // Other paths under /api/players/ are not this API's.
+  CHECK(kind(HttpMethod::Get, "/api/players/AAAAAAAAAAAAAAAA") == K::ApiNotFound);
+  CHECK(kind(HttpMethod::Get, "/api/open-games/x") == K::ApiNotFound);
+}
+
+}  // namespace carc::server

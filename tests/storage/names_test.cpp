@@ -37,7 +37,8 @@ std::vector<std::string> history(std::uint16_t port, const std::string& player) 
   const auto r = send(port, http::verb::get, "/api/players/" + player + "/names");
   REQUIRE(r.status == 200);
   std::vector<std::string> out;
-  for (const auto& n : r.json_body()["names"]) out.push_back(n["name"]);
+  const json body = r.json_body();  // kept: a loop over a temporary's member would dangle
+  for (const auto& n : body["names"]) out.push_back(n["name"]);
   return out;
 }
 
