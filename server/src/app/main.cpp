@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/config.hpp"
-#include "community/setup.hpp"
+#include "community/services.hpp"
 #include "durable/durability.hpp"
 #include "net/server.hpp"
 #include "push/setup.hpp"

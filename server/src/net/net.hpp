@@ -20,7 +20,7 @@
 #include "app/turn_based_services.hpp"
 #include "base/metrics.hpp"
 #include "community/open_games.hpp"
-#include "community/setup.hpp"
+#include "community/services.hpp"
 #include "limits/address.hpp"
 #include "durable/persistence.hpp"
 #include "limits/queue_budget.hpp"

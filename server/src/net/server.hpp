@@ -35,7 +35,7 @@ class Server {
   Analyser& analyser();  // analyses of finished games (analyser.hpp)
   // The community (docs/community.md): the open games' directory, names, the shared list.
   class OpenGames& open_games();
-  struct CommunityServices& community();  // set up before listen() (community/setup.hpp)
+  struct CommunityServices& community();  // set up before listen() (community/services.hpp)
 
  private:
   struct Impl;

@@ -1,4 +1,4 @@
-#include "community/setup.hpp"
+#include "community/services.hpp"
 
 #include <spdlog/spdlog.h>
 
