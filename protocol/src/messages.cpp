@@ -341,6 +341,11 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
   if (t == "push_subscribe") return parse_push_subscribe(j);
   if (t == "push_unsubscribe") return ClientMessage{PushUnsubscribeMsg{}};
   if (t == "hint") return ClientMessage{HintMsg{}};
+  if (t == "open") {
+    const auto open = j.find("open");
+    if (open == j.end() || !open->is_boolean()) return bad("open: \"open\" must be true or false");
+    return ClientMessage{OpenMsg{open->get<bool>()}};
+  }
   return bad("unknown message type");
 }
 
@@ -355,6 +360,8 @@ std::string welcome_frame(std::optional<int> seat, std::optional<std::string_vie
   j["token"] = token ? json(*token) : json(nullptr);
   return json_text(j);
 }
+
+std::string open_frame(bool open) { return open ? R"({"type":"open","open":true})" : R"({"type":"open","open":false})"; }
 
 std::string patch_frame(std::int64_t version, const json& ops) {
   return json_text(json{{"type", "patch"}, {"version", version}, {"ops", ops}});

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/config.hpp"
+#include "community/services.hpp"
 #include "durable/durability.hpp"
 #include "net/server.hpp"
 #include "push/setup.hpp"
@@ -119,6 +120,7 @@ int main(int argc, char** argv) {
     start_notifications(server, settings);  // before the rooms: they hand it their notices
     start_signin(server, settings);
     durability->restore(server);
+    start_community(server, settings);  // names, and the open games of every node (docs/community.md)
     server.listen();
     server.run();
     durability->stop_wakes();

@@ -81,6 +81,11 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : K::RoomInfo, rest, {}};
   }
   if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::KeysApi, {}, {}};
+  // The community's API (docs/community.md); the handler checks the methods.
+  if (path == "/api/open-games" || path == "/api/quick-play" || path == "/api/me/name" ||
+      (path.starts_with("/api/players/") && path.ends_with("/names"))) {
+    return {K::CommunityApi, {}, {}};
+  }
   if (path == "/api/me" || path.starts_with("/api/signin/") || path == "/api/invites" || path.starts_with("/api/invites/")) {
     return {K::SigninApi, {}, {}};
   }

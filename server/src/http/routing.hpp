@@ -33,6 +33,7 @@ struct Route {
     SigninApi,         // players: /api/me, /api/signin/..., /api/invites... (net/signin_api.hpp)
     Player,            // arg: the player id of /api/players/<id> (docs/community.md#ratings)
     Leaderboard,       // arg: the query of /api/leaderboard
+    CommunityApi,      // open games, quick play, names (net/community_api.hpp, docs/community.md)
   };
   Kind kind = Kind::NotFound;
   std::string_view arg;    // points into the target

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/random.hpp"
+#include "keys/player_id.hpp"
 #include "room/room.hpp"
 
 namespace carc::server {

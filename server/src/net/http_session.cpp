@@ -12,6 +12,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "community/ratings.hpp"
+#include "net/community_api.hpp"
 #include "net/keys_api.hpp"
 #include "net/signin_api.hpp"
 #include "base/guard.hpp"
@@ -229,6 +230,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::SigninApi: return signin_api(req);
       case K::Player:
       case K::Leaderboard: return ratings_api(req, r);
+      case K::CommunityApi:
+        return serve_community_api(ctx_, req, {client_key(req), invite_base_of(req)}, [self = shared_from_this(), req](Response res) {
+          asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });
+        });
     }
   }
 

@@ -19,6 +19,8 @@
 #include "app/config.hpp"
 #include "app/turn_based_services.hpp"
 #include "base/metrics.hpp"
+#include "community/open_games.hpp"
+#include "community/services.hpp"
 #include "limits/address.hpp"
 #include "durable/persistence.hpp"
 #include "limits/queue_budget.hpp"
@@ -82,6 +84,7 @@ struct ServerContext {
   Config config;
   Metrics metrics;
   std::unique_ptr<Persistence> persistence;
+  OpenGames open_games;  // the lobbies listed as open (docs/community.md); outlives the rooms
   RoomRegistry rooms;
   Analyser analyser;  // before bots: the pool's workers stop before the work they run goes
   BotPool bots;  // after rooms: its workers stop before the rooms they answer go
@@ -95,6 +98,7 @@ struct ServerContext {
   TokenBuckets key_buckets;      // POST /api/keys (a new player key) per client address
   std::atomic<bool> stopping{false};
   TurnBasedServices turn_based;  // player keys, notifications
+  CommunityServices community;   // names, the open games shared by several nodes (stops before open_games)
 
   ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<Persistence> p);
 

@@ -94,6 +94,9 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       lookup_buckets(config.limits.lookup_rate_per_second, config.limits.lookup_burst),
       key_buckets(config.limits.key_rate_per_minute / 60.0, config.limits.key_burst) {
   rooms.set_bots(&bots);
+  rooms.set_open_games(
+      [this](const std::string& room, const std::optional<OpenListing>& listing, bool open) { open_games.changed(room, listing, open); },
+      [this](const std::string& room, const Client& host) { return open_games.admit(room, host.address_key()); });
   analyser.set_pool(&bots);
   bots.set_background(&analyser, config.analysis.idle_priority);
   rooms.set_game_over([this](const std::string& room, const std::string& record) { analyser.enqueue(room, record); });
@@ -326,6 +329,8 @@ void Server::stop() {
 RoomRegistry& Server::rooms() { return impl_->ctx.rooms; }
 Metrics& Server::metrics() { return impl_->ctx.metrics; }
 TurnBasedServices& Server::turn_based() { return impl_->ctx.turn_based; }
+OpenGames& Server::open_games() { return impl_->ctx.open_games; }
+CommunityServices& Server::community() { return impl_->ctx.community; }
 Analyser& Server::analyser() { return impl_->ctx.analyser; }
 
 // ---------------------------------------------------------------------------------------

@@ -33,6 +33,9 @@ class Server {
   Metrics& metrics();
   struct TurnBasedServices& turn_based();  // player keys, notifications: set up before listen()
   Analyser& analyser();  // analyses of finished games (analyser.hpp)
+  // The community (docs/community.md): the open games' directory, names, the shared list.
+  class OpenGames& open_games();
+  struct CommunityServices& community();  // set up before listen() (community/services.hpp)
 
  private:
   struct Impl;

@@ -357,6 +357,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   }
 
   double take_room_token() override { return ctx_.room_buckets.take(client_key_); }
+  std::string address_key() const override { return client_key_; }
 
   void close(CloseReason why) override {
     asio::post(ws_.get_executor(), [self = shared_from_this(), why] {

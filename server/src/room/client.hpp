@@ -25,6 +25,9 @@ class Client {
   // spends (a rematch makes a room too): 0 when a room may be made now (it is counted), else
   // the seconds until one may. Connections that are no socket are not limited.
   virtual double take_room_token() { return 0; }
+  // The client address per-address limits count (limits/address.hpp), empty when unknown:
+  // open games are capped per address (docs/community.md).
+  virtual std::string address_key() const { return {}; }
 };
 
 using ClientPtr = std::shared_ptr<Client>;

@@ -37,6 +37,7 @@ Room::Room(Strand strand, std::string id, RoomServices services)
 Room::Room(Strand strand, std::unique_ptr<RoomLogic> logic, RoomServices services)
     : strand_(std::move(strand)), services_(std::move(services)), logic_(std::move(logic)), timer_(strand_) {
   logic_->set_bounds(services_.bounds);
+  if (services_.open_gate) logic_->set_open_gate(services_.open_gate);
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   idle_since_ms_ = steady_ms();
@@ -132,6 +133,7 @@ void Room::carry_out() {
     }
   }
   keep_stored_ = logic_->turn_based() && logic_->phase() != protocol::RoomPhase::Finished;
+  relist();
   phase_ = static_cast<std::uint8_t>(logic_->phase());
   seated_ = logic_->seated();
   const auto mem = logic_->memory();
@@ -139,6 +141,16 @@ void Room::carry_out() {
   mem_history_.store(mem.history, std::memory_order_relaxed);
   mem_view_.store(mem.view, std::memory_order_relaxed);
   mem_other_.store(mem.other, std::memory_order_relaxed);
+}
+
+void Room::relist(bool gone) {
+  if (!services_.listing_changed) return;
+  auto now = gone ? std::nullopt : logic_->listing();
+  const bool open = !gone && logic_->open();
+  if (now == listed_ && open == open_told_) return;
+  listed_ = std::move(now);
+  open_told_ = open;
+  services_.listing_changed(logic_->id(), listed_, open);
 }
 
 void Room::arm(std::optional<std::int64_t> at) {
@@ -200,6 +212,7 @@ bool Room::retire_if_idle(std::int64_t now_steady_ms, std::int64_t ttl_ms) {
   retired_ = true;
   armed_at_.reset();
   timer_.cancel();
+  relist(true);
   return true;
 }
 
@@ -208,6 +221,7 @@ void Room::evict() {
   retired_ = true;
   armed_at_.reset();
   timer_.cancel();
+  relist(true);
   logic_->close_all(CloseReason::Moved);
 }
 

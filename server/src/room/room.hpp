@@ -53,6 +53,11 @@ struct RoomServices {
   // ends and again whenever a finished room is restored (the ratings store it once: the
   // room's log is the outbox). `rated` gets the `rated` message when that hand-over rated it.
   std::function<void(community::GameResult result, std::function<void(std::string frame)> rated)> game_result = {};
+  // Open games (docs/community.md): what the list shows of this room changed (none: not
+  // listed); `open`: whether the host still has it open (false once it started, was closed
+  // or left memory: the host's address may then list another). Called on the strand.
+  std::function<void(const std::string& room, const std::optional<OpenListing>& listing, bool open)> listing_changed = {};
+  RoomLogic::OpenGate open_gate = {};  // the per-address cap on open games
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -72,7 +77,9 @@ class Room : public std::enable_shared_from_this<Room> {
   bool retired_ = false;  // expired: refuses attaches, does nothing more (RoomRegistry::expire)
   std::optional<std::int64_t> wake_due_;  // the wake-up last handed to wake_changed
   bool wake_known_ = false;              // wake_due_ is what storage holds (false: write it once)
-  std::atomic<bool> keep_stored_{false};  // a turn-based game: stays stored when it leaves memory
+  std::atomic<bool> keep_stored_{false};
+  std::optional<OpenListing> listed_;  // what listing_changed last heard
+  bool open_told_ = false;             // ... and whether the room was open then  // a turn-based game: stays stored when it leaves memory
 
   std::atomic<std::uint8_t> phase_{0};
   std::atomic<int> connections_{0};
@@ -84,6 +91,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void carry_out();
   void arm(std::optional<std::int64_t> at);
   void hand_result();  // a finished game's result to the ratings (RoomServices::game_result)
+  // Tells listing_changed when the room's listing or open flag changed (`gone`: it leaves).
+  void relist(bool gone = false);
 
  public:
   Room(Strand strand, std::string id, RoomServices services);

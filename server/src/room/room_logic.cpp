@@ -211,6 +211,7 @@ void RoomLogic::welcome(Member& m, std::optional<std::string_view> token, std::i
   frame += R"(,"server_time":)";
   protocol::append_int(frame, now_ms);
   if (kicked) frame += R"(,"kicked":true)";
+  if (phase_ == protocol::RoomPhase::Lobby) frame += open_ ? R"(,"open":true)" : R"(,"open":false)";
   send_with_state(m, std::move(frame), now_ms);
 }
 

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@
 #include "community/game_result.hpp"
 #include "room/client.hpp"
 #include "room/notice.hpp"
+#include "room/open_listing.hpp"
 #include "durable/persistence.hpp"
 #include "room/room_changes.hpp"
 #include "room/room_record.hpp"
@@ -140,6 +142,15 @@ class RoomLogic {
   community::GameResult result() const;
   // Tells every connection what the game did to the seats' ratings (the `rated` message).
   void tell_rated(const std::string& frame);
+  // ---- open games (room_open.cpp, docs/community.md) ----
+  // Asked before the host lists the room: an error text when the host's address may list no
+  // more open games, none when it may (it is then counted). Unset: always allowed.
+  using OpenGate = std::function<std::optional<std::string>(const std::string& room, const Client& host)>;
+  void set_open_gate(OpenGate gate) { open_gate_ = std::move(gate); }
+  bool open() const { return open_ && phase_ == protocol::RoomPhase::Lobby; }
+  // What the list of open games shows of this room; none while it is not to be listed
+  // (not open, started, full, or nobody connected to its host's seat).
+  std::optional<OpenListing> listing() const;
   std::string state_text(std::int64_t now_ms);     // the whole public state (cached per version)
   std::string info_json() const;                    // GET /api/rooms/<id>
   std::string record_json() const;                  // GET /api/rooms/<id>/record
@@ -164,6 +175,10 @@ class RoomLogic {
   int spectators_ = 0;
   protocol::ClockSettings settings_;
   std::optional<bool> hints_choice_;  // settings.hints as the host set it, none: the default
+  bool open_ = false;                 // listed among the open games (in memory only)
+  std::int64_t opened_ms_ = 0;
+  OpenGate open_gate_;
+  void on_open(Member& m, const protocol::OpenMsg& msg, std::int64_t now_ms);
   // The hint of the current turn: asked (ticket), then answered for game move `hint_turn_`.
   std::uint64_t hint_ticket_ = 0;
   int hint_turn_ = -1;

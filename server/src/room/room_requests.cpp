@@ -52,6 +52,7 @@ void RoomLogic::on_message(Member& m, const protocol::ClientMessage& msg, std::i
                  [&](const protocol::PushSubscribeMsg& v) { on_push_subscribe(m, v, t0, fx); },
                  [&](const protocol::PushUnsubscribeMsg&) { on_push_unsubscribe(m, t0, fx); },
                  [&](const protocol::HintMsg&) { on_hint(m, now_ms, fx); },
+                 [&](const protocol::OpenMsg& v) { on_open(m, v, now_ms); },
              },
              msg);
 }

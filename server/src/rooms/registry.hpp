@@ -92,6 +92,12 @@ class RoomRegistry {
 
   // Ratings (docs/community.md#ratings): where finished games hand their results.
   void set_game_result(decltype(RoomServices::game_result) f) { services_.game_result = std::move(f); }
+  // Open games (docs/community.md): where rooms tell their listing, and the per-address cap.
+  // Set before the first room is made or restored.
+  void set_open_games(decltype(RoomServices::listing_changed) changed, RoomLogic::OpenGate gate) {
+    services_.listing_changed = std::move(changed);
+    services_.open_gate = std::move(gate);
+  }
 
   // A new empty room with a fresh id, stored before `done` gets it; nullptr at the room
   // cap or if storage refuses it. `done` may run on any thread (the store's).

@@ -9,6 +9,8 @@ import { KEYS, local, session } from '../platform/storage.js';
 import { roomPath } from '../pages/routes.js';
 import { YourGames } from './yourgames.js';
 import { SignIn } from './signin.js';
+import { OpenGamesList } from './opengames.js';
+import { PublicName } from './names.js';
 import { acceptDrops } from '../replay/recordfile.js';
 import { soloText, setupText, maxSeats } from '../lobby/lobbylife.js';
 import { offeredIds } from '../expansions/registry.js';
@@ -136,11 +138,15 @@ export function showHome({ tiles, openFile }) {
   adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
+  const open = new OpenGamesList({ expansions: chosenExpansions, pace: () => $('home-pace').value });
+  open.show();
+  new PublicName(local).show();
   const signin = new SignIn();
   signin.show();
   return {
     relabel: () => {
       games.relabel();
+      open.relabel();
       signin.relabel();
       drawOptions();
     },

@@ -148,3 +148,8 @@ for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, turnbased[co
 import * as hints from './strings/hints.js';
 
 for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, hints[code]);
+
+// Open games, quick play and players' names (docs/community.md).
+import * as community from './strings/community.js';
+
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, community[code]);

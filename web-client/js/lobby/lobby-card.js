@@ -10,6 +10,7 @@ import { expansionsSection } from './lobby-expansions.js';
 import { hintsSetting } from '../turn/hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
 import { notifyControl } from '../platform/notify.js';
+import { openSection } from './open-game.js';
 import { lobbyControls, clockChoices, settingsMessage, durationParts, BOT_LEVELS, maxSeats } from './lobbylife.js';
 
 /** "2 min", "no limit" ... */
@@ -87,7 +88,8 @@ function seatRow(p, { mySeat, controls, onFreeSeat }) {
 /**
  * opts: {mySeat, inviteUrl, notice, canTakeSeat, onCopy, onShare, onStart, onLeave,
  *        onFreeSeat(seat), onAddBot(level), onSettings(msg), onTakeSeat,
- *        notify: the opt-in's status (notify.js notifyStatus), onNotify}
+ *        notify: the opt-in's status (notify.js notifyStatus), onNotify,
+ *        open: whether the lobby is listed among the open games, onOpen(bool)}
  */
 export function renderLobby(card, state, opts) {
   const { mySeat, inviteUrl, notice, canTakeSeat, onCopy, onStart, onShare, onLeave, onFreeSeat, onAddBot, onSettings, onTakeSeat } = opts;
@@ -117,7 +119,8 @@ export function renderLobby(card, state, opts) {
       h('button', { type: 'button', class: 'btn', 'data-testid': 'copy-invite', onclick: onCopy, text: t('lobby.copy') }),
       typeof navigator !== 'undefined' && navigator.share ? h('button', { type: 'button', class: 'btn', onclick: onShare, text: t('lobby.share') }) : null),
     h('h3', { 'data-testid': 'seats-title', text: t('lobby.seats', { n: players.length, max: maxSeats(state) }) }),
-    seats);
+    seats,
+    opts.onOpen ? openSection(opts.open ?? null, { isHost: controls.isHost, onOpen: opts.onOpen }) : null);
 
   if (controls.isHost) {
     const select = h('select', { 'data-testid': 'bot-level', 'aria-label': t('lobby.botLevel') },

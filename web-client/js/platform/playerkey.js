@@ -25,7 +25,7 @@ export function currentKey(store) {
   return k && KEY_FORM.test(k) ? k : null;
 }
 
-/** This browser's key, made (POST /api/keys) when it has none. */
+/** This browser's key, made (POST /api/keys) and kept when it has none. */
 export async function ensureKey(store, fetchFn = globalThis.fetch) {
   const have = currentKey(store);
   if (have) return have;
@@ -90,4 +90,17 @@ export async function revokeKey(store, fetchFn = globalThis.fetch) {
     return true;
   }
   return false;
+}
+
+/** The public name this browser's key is known by (docs/community.md), or null: no key, none set, or no answer. */
+export async function profileName(store, fetchFn = globalThis.fetch) {
+  const key = currentKey(store);
+  if (!key) return null;
+  try {
+    const res = await fetchFn('/api/me/name', { headers: auth(key) });
+    const body = res.ok ? await res.json() : null;
+    return typeof body?.name === 'string' && body.name ? body.name : null;
+  } catch {
+    return null;
+  }
 }

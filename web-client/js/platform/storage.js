@@ -10,6 +10,7 @@ export const KEYS = {
   draft: (room) => `carc.draft.${room}`, // session: the placement being prepared, kept through a reload
   rematchFrom: (room) => `carc.rematchFrom.${room}`, // session: this room is the rematch of that one
   view: (room) => `carc.view.${room}`, // the board's zoom and centre in that room
+  openOnJoin: (room) => `carc.openOnJoin.${room}`, // session: quick play made this lobby: open it once seated
   notify: (room) => `carc.notify.${room}`, // '1': this browser's push subscription was sent for its seat
   name: 'carc.name',
   lang: 'carc.lang',

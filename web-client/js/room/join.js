@@ -5,6 +5,7 @@ import { t, joinNames } from '../i18n/i18n.js';
 import { h } from './panels.js';
 import { $ } from '../pages/page.js';
 import { KEYS, local, session } from '../platform/storage.js';
+import { profileName } from '../platform/playerkey.js';
 
 /** The first message to send once connected, for an intent. */
 export function joinMessage(intent) {
@@ -67,6 +68,10 @@ export async function askName(room, notice) {
   const input = $('join-name');
   input.value = local.get(KEYS.name) ?? '';
   input.focus();
+  // The player's public name, when this browser's key has one, unless they typed already.
+  const typed = input.value;
+  const profile = await profileName(local);
+  if (profile && input.value === typed) input.value = profile;
 }
 
 /** onIntent({type:'name', name} | {type:'watch'}) once the dialog is answered. */

@@ -51,7 +51,7 @@ export class RoomPanels {
     lobby.hidden = state.phase !== 'lobby';
     if (state.phase === 'lobby') {
       const o = ctx.lobby;
-      this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat, o.bagSize, o.notify], () => renderLobby(lobby, state, o));
+      this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat, o.bagSize, o.notify, o.open], () => renderLobby(lobby, state, o));
     }
     const banner = [state.phase, state.turn?.number, state.turn?.seat, state.turn?.extra, turnStage(state), mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
     this.part('banner', banner, () => renderBanner($('turn-banner'), {

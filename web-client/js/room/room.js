@@ -138,6 +138,13 @@ export class RoomPage {
   }
 
   onMessage(msg) {
+    if (msg?.type === 'open') {
+      // Whether the lobby is listed among the open games: beside the state, not in it.
+      this.life.onOpen(msg);
+      this.render();
+      return;
+    }
+    if (msg?.type === 'welcome') this.life.onOpen(msg);
     if (msg?.type === 'rematch') {
       // The new room of a rematch, with this player's seat in it.
       if (this.life.onRematch(msg)) this.conn?.stop();

@@ -27,6 +27,14 @@ export class RoomLife {
     this.rematchAsked = false;
     this.rematchOnArrival = false; // the room already named its rematch when this page joined
     this.offered = null; // a rematch seat kept for one click: {room}
+    this.open = null; // whether the lobby is listed among the open games (the server's word)
+    this.openSent = false;
+  }
+
+  /** The server's word on the open flag: a welcome's `open`, or an {"type":"open"} frame. */
+  onOpen(msg) {
+    if (typeof msg?.open === 'boolean') this.open = msg.open;
+    if (msg?.type === 'open') this.openAsked = false;
   }
 
   /**
@@ -84,6 +92,14 @@ export class RoomLife {
   }
 
   solo(store) {
+    // Quick play made this lobby: its host opens it once seated (docs/community.md).
+    if (!this.openSent && session.get(KEYS.openOnJoin(this.room)) && store.state?.phase === 'lobby' &&
+        store.seat !== null && store.state.players?.find((p) => p.seat === store.seat)?.host) {
+      if (this.send({ type: 'open', open: true })) {
+        this.openSent = true;
+        session.del(KEYS.openOnJoin(this.room));
+      }
+    }
     // The start page's expansions and pace first, once (solo set-up waits for them).
     const setup = session.get(KEYS.setup(this.room));
     if (setup) {
@@ -113,6 +129,13 @@ export class RoomLife {
 
   /** A refused request: the solo set-up or the rematch request stops (the page says why). */
   onError(err) {
+    // A refused "open" (limit_reached): the lobby's box is drawn again, unticked (null and
+    // false both mean closed; flipping between them makes the lobby card redraw).
+    if (err?.code === 'limit_reached' && this.openAsked) {
+      this.openAsked = false;
+      if (this.open !== true) this.open = this.open === null ? false : null;
+      return { ...err, code: 'open_limit' };
+    }
     if (session.get(KEYS.solo(this.room))) session.del(KEYS.solo(this.room));
     if (session.get(KEYS.setup(this.room))) session.del(KEYS.setup(this.room));
     if (this.rematchAsked) this.rematchAsked = false;
@@ -133,6 +156,11 @@ export class RoomLife {
       onAddBot: (level) => this.send({ type: 'add_bot', level }),
       onSettings: (msg) => this.send(msg),
       onTakeSeat: () => this.askName(),
+      open: this.open,
+      onOpen: (open) => {
+        this.openAsked = open;
+        this.send({ type: 'open', open });
+      },
     };
   }
 

@@ -138,9 +138,14 @@ struct RematchMsg {};
 // A hint: the player whose turn it is asks what the medium computer player would play.
 struct HintMsg {};
 
+// The host lists the lobby among the open games, or takes it off (docs/community.md).
+struct OpenMsg {
+  bool open = false;
+};
+
 using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,
                                    SettingsMsg, LeaveMsg, KickMsg, RematchMsg, PushSubscribeMsg, PushUnsubscribeMsg,
-                                   HintMsg>;
+                                   HintMsg, OpenMsg>;
 
 struct MessageError {
   ErrorCode code;  // BadJson or BadMessage
@@ -161,6 +166,8 @@ std::optional<std::size_t> utf8_length(std::string_view s);
 std::string error_frame(ErrorCode code, std::string_view message);
 std::string welcome_frame(std::optional<int> seat, std::optional<std::string_view> token, std::int64_t version,
                           const nlohmann::json& state);
+// {"type":"open","open":b}: whether the lobby is listed among the open games.
+std::string open_frame(bool open);
 std::string patch_frame(std::int64_t version, const nlohmann::json& ops);
 std::string state_frame(std::int64_t version, const nlohmann::json& state);
 

@@ -2,9 +2,9 @@
 // expansions.md, "The Princess & the Dragon"): the princess sending a knight home
 // (`turn.legal[].princess`), a follower through the magic portal onto another tile
 // (`turn.legal[].portal`), and moving the fairy (`turn.fairy`, the same for every
-// placement). Each is one draft choice string, as the abbot's take-back is
-// (game/figure-spots.js): "princess:X,Y,AT", "fairy:X,Y,AT", "portal:X,Y,AT" for a meeple
-// and "portal:X,Y,AT,FIGURE" for a big meeple or an abbot. Pure; node tests it.
+// placement). Each is one draft choice string, as other expansions' actions instead of a
+// figure are (game/figure-spots.js): "princess:X,Y,AT", "fairy:X,Y,AT", "portal:X,Y,AT" for
+// a meeple and "portal:X,Y,AT,FIGURE" for another follower figure. Pure; node tests it.
 
 const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 const CHOICE_RE = /^(princess|fairy|portal):(-?\d+),(-?\d+),([A-Z]{1,2})(?:,([a-z]+))?$/;
