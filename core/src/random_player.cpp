@@ -2,6 +2,9 @@
 
 #include <array>
 
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
+
 namespace carc {
 
 Move RandomPlayer::choose(const Game& g) {
@@ -34,7 +37,7 @@ Move RandomPlayer::choose(const Game& g) {
   // With Inns & Cathedrals' or Traders & Builders' figures, half the time one of the rarer
   // figures when it has a target, so that random games use every figure (the big meeple,
   // the builder and the pig would otherwise be one choice among a dozen meeple ports).
-  if (rules.figures[static_cast<std::size_t>(Figure::Big)] + rules.figures[static_cast<std::size_t>(Figure::Builder)] > 0) {
+  if (rules.figures[static_cast<std::size_t>(inns::kBig)] + rules.figures[static_cast<std::size_t>(traders::kBuilder)] > 0) {
     int special = 0;
     for (int f = 1; f < kFigureKinds; ++f) special += targets[static_cast<std::size_t>(f)].size;
     if (special > 0 && rng_.below(2) == 0) {

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "carc/core/expansions/abbot/abbot.hpp"
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
+
 namespace carc::bots {
 namespace {
 
@@ -42,14 +46,14 @@ constexpr double kGoodsMajority = 10.0;
 constexpr double kGoodsClump = 1.5;     // tokens come by the city: spread of the tokens still to take
 
 // Goods tokens of each kind in the whole game (the tiles of its set).
-std::array<int, kGoodKinds> goods_in_game(const Ruleset& rules) {
-  std::array<int, kGoodKinds> out{};
+std::array<int, traders::kGoodKinds> goods_in_game(const Ruleset& rules) {
+  std::array<int, traders::kGoodKinds> out{};
   for (int k = 0; k < kTileKinds; ++k) {
     const int copies = rules.counts[static_cast<std::size_t>(k)];
     if (copies == 0) continue;
     const TileDef& d = tile_def(static_cast<Tile>(k));
     for (int i = 0; i < d.segment_count; ++i) {
-      const int good = good_of_marks(d.segments[static_cast<std::size_t>(i)].marks);
+      const int good = traders::good_of_marks(d.segments[static_cast<std::size_t>(i)].marks);
       if (good >= 0) out[static_cast<std::size_t>(good)] += copies;
     }
   }
@@ -58,10 +62,10 @@ std::array<int, kGoodKinds> goods_in_game(const Ruleset& rules) {
 
 // Each goods majority by how open it still is (majority_chance): 10 points times each
 // seat's chance to end with the most tokens of the kind.
-void add_goods(const Game& g, const std::array<int, kGoodKinds>& total, Scores& e) {
+void add_goods(const Game& g, const std::array<int, traders::kGoodKinds>& total, Scores& e) {
   if (g.rules().token_kinds == 0) return;  // a game without tokens has no goods
   const int players = g.players();
-  for (int k = 0; k < kGoodKinds; ++k) {
+  for (int k = 0; k < traders::kGoodKinds; ++k) {
     int taken = 0;
     for (Seat s = 0; s < players; ++s) taken += g.tokens(s, k);
     const int left = std::max(0, total[static_cast<std::size_t>(k)] - taken);
@@ -137,12 +141,12 @@ Scores Evaluator::expected(const Game& g) {
     double value = 0;
     switch (f.kind) {
       // An inn or a cathedral pays only when the feature closes.
-      case Kind::Road: value = (f.marks & kMarkInn) != 0 ? 2.0 * f.tiles * p : f.tiles; break;
+      case Kind::Road: value = (f.marks & inns::kMarkInn) != 0 ? 2.0 * f.tiles * p : f.tiles; break;
       case Kind::City:
-        value = (f.marks & kMarkCathedral) != 0 ? 3.0 * (f.tiles + f.pennants) * p : (f.tiles + f.pennants) * (1.0 + p);
+        value = (f.marks & inns::kMarkCathedral) != 0 ? 3.0 * (f.tiles + f.pennants) * p : (f.tiles + f.pennants) * (1.0 + p);
         break;
-      case Kind::River: break;
-      case Kind::Garden:
+      case Kind::Unscored: break;
+      case abbot::kGarden:
       case Kind::Monastery: {
         const double filled = 8 - f.open;
         value = p * 9.0 + (1.0 - p) * (1.0 + filled + 0.5 * f.open);
@@ -160,9 +164,9 @@ Scores Evaluator::expected(const Game& g) {
     for (Seat s = 0; s < players; ++s) {
       const int mine = f.meeples[static_cast<std::size_t>(s)];
       const std::uint8_t figures = f.figures[static_cast<std::size_t>(s)];
-      if (mine == best) e[static_cast<std::size_t>(s)] += value + (has(figures, Figure::Pig) ? cities : 0.0);
+      if (mine == best) e[static_cast<std::size_t>(s)] += value + (has(figures, traders::kPig) ? cities : 0.0);
       if (f.kind != Kind::Field) e[static_cast<std::size_t>(s)] += p * mine * meeple_back;
-      if (has(figures, Figure::Builder)) e[static_cast<std::size_t>(s)] += builder_value(f, p, outlook.turns_own, outlook.bag);
+      if (has(figures, traders::kBuilder)) e[static_cast<std::size_t>(s)] += builder_value(f, p, outlook.turns_own, outlook.bag);
     }
   }
   if (goods_rules_ != &g.rules()) {
@@ -173,10 +177,10 @@ Scores Evaluator::expected(const Game& g) {
   for (Seat s = 0; s < players; ++s) {
     const double phase = static_cast<double>(bag) / bag_size;
     e[static_cast<std::size_t>(s)] += supply_value(g.meeples(s), bag, bag_size) +
-                                      kAbbotValue * g.figures(s, Figure::Abbot) * static_cast<double>(bag) / bag_size;
+                                      kAbbotValue * g.figures(s, abbot::kAbbot) * static_cast<double>(bag) / bag_size;
     if (g.rules().has_specials) {
-      e[static_cast<std::size_t>(s)] += kBigValue * g.figures(s, Figure::Big) * phase +
-                                        kBuilderValue * (g.figures(s, Figure::Builder) + g.figures(s, Figure::Pig)) * phase;
+      e[static_cast<std::size_t>(s)] += kBigValue * g.figures(s, inns::kBig) * phase +
+                                        kBuilderValue * (g.figures(s, traders::kBuilder) + g.figures(s, traders::kPig)) * phase;
     }
   }
   return e;

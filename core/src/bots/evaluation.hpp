@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "carc/core/expansions/traders/traders.hpp"
 #include "carc/core/features.hpp"
 #include "carc/core/game.hpp"
 
@@ -24,7 +25,7 @@ class Evaluator {
  private:
   std::vector<FeatureInfo> features_;  // reused between calls
   const Ruleset* goods_rules_ = nullptr;  // the set goods_total_ was counted for
-  std::array<int, kGoodKinds> goods_total_{};  // goods tokens of each kind in the game
+  std::array<int, traders::kGoodKinds> goods_total_{};  // goods tokens of each kind in the game
 };
 
 // The chance that a seat ends with the most goods tokens of a kind (a tie counts), leading

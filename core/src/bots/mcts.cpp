@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
 #include "bots.hpp"
 #include "evaluation.hpp"
 #include "mcts_tree.hpp"
@@ -66,7 +68,7 @@ std::array<float, kMaxPlayers> estimated_rewards(const Game& g, Evaluator& eval)
 // the base game short playouts measured worse (the estimate's blind spots weigh more than
 // the noise they save), and the river and the abbot keep the base game's playouts.
 int playout_horizon(const Ruleset& rules) {
-  for (const Figure f : {Figure::Big, Figure::Builder, Figure::Pig}) {
+  for (const Figure f : {inns::kBig, traders::kBuilder, traders::kPig}) {
     if (rules.figures[static_cast<std::size_t>(f)] > 0) return kShortPlayout;
   }
   return 0;
