@@ -42,8 +42,6 @@ struct Named {
 
 struct Part {
   Expansion id;
-  // The names of what this part brings.
-  std::span<const Named> names = {};
   // Adjusts the ruleset after the generic tile set is made (counts, piles, start, figures).
   void (*setup)(Ruleset& rules) = nullptr;
 
@@ -76,6 +74,10 @@ struct Part {
   // Supply: the tokens of kind `k` (below Ruleset::token_kinds) `seat` holds, from this
   // part's state (Game::tokens; the part that sets Ruleset::token_part).
   int (*tokens)(const Game& g, Seat seat, int k) = nullptr;
+
+  // The names of what this part brings (last: the hooks' offsets are those the hot path
+  // has always read).
+  std::span<const Named> names = {};
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).

@@ -53,7 +53,7 @@ void act(Game& g, Seat seat, Cell, std::vector<Event>* events) { g.score_and_ret
 }  // namespace
 
 const Part& abbot_part() {
-  static constexpr Part part{.id = Expansion::Abbot, .names = kNames, .setup = &setup, .offer = &offer, .act = &act};
+  static constexpr Part part{.id = Expansion::Abbot, .setup = &setup, .offer = &offer, .act = &act, .names = kNames};
   return part;
 }
 

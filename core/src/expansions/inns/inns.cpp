@@ -36,7 +36,7 @@ int feature_points(const FeatureTally& t, int points) {
 }  // namespace
 
 const Part& inns_part() {
-  static constexpr Part part{.id = Expansion::Inns, .names = kNames, .setup = &setup, .feature_points = &feature_points};
+  static constexpr Part part{.id = Expansion::Inns, .setup = &setup, .feature_points = &feature_points, .names = kNames};
   return part;
 }
 

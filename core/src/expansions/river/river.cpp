@@ -149,12 +149,12 @@ void setup(Ruleset& r) {
 
 const Part& river_part() {
   static constexpr Part part{.id = Expansion::River,
-                             .names = kNames,
                              .setup = &setup,
                              .count_placements = &count_placements,
                              .nth_placement = &nth_placement,
                              .allows = &allows,
-                             .placed = &placed};
+                             .placed = &placed,
+                             .names = kNames};
   return part;
 }
 

@@ -131,13 +131,13 @@ void finish(Game& g, std::vector<Event>* events) {
 
 const Part& traders_part() {
   static constexpr Part part{.id = Expansion::Traders,
-                             .names = kNames,
                              .setup = &setup,
                              .winner_points = &winner_points,
                              .completed = &completed,
                              .grants_extra = &grants_extra,
                              .finish = &finish,
-                             .tokens = &tokens};
+                             .tokens = &tokens,
+                             .names = kNames};
   return part;
 }
 

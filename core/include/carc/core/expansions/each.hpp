@@ -77,6 +77,31 @@
 #define CARC_EXPANSION_COUNT_7 0
 #endif
 
+#if defined(CARC_EXPANSION_1) && !defined(CARC_EXPANSION_0)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_2) && !defined(CARC_EXPANSION_1)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_3) && !defined(CARC_EXPANSION_2)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_4) && !defined(CARC_EXPANSION_3)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_5) && !defined(CARC_EXPANSION_4)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_6) && !defined(CARC_EXPANSION_5)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#if defined(CARC_EXPANSION_7) && !defined(CARC_EXPANSION_6)
+#error "list.hpp: the expansions are numbered 0-7 without gaps"
+#endif
+#ifdef CARC_EXPANSION_8
+#error "list.hpp: an ExpansionSet holds at most 8 expansions"
+#endif
+
 #define CARC_EACH_EXPANSION(X)                                                                  \
   CARC_EACH_EXPANSION_0(X) CARC_EACH_EXPANSION_1(X) CARC_EACH_EXPANSION_2(X) CARC_EACH_EXPANSION_3(X) \
   CARC_EACH_EXPANSION_4(X) CARC_EACH_EXPANSION_5(X) CARC_EACH_EXPANSION_6(X) CARC_EACH_EXPANSION_7(X)
