@@ -14,8 +14,9 @@ declare -A pattern=(
   [abbot]='\babbots?\b|\bgardens?\b'
   [inns]='\binns?\b|cathedral|\bbig\b'
   [traders]='trader|builder|goods|\bpig\b|\bwine\b|\bgrain\b|\bcloth\b'
+  [princess]='princess|dragon|fairy|volcano|portal'
 )
-for id in river abbot inns traders; do
+for id in river abbot inns traders princess; do
   files=$(git grep -liE "${pattern[$id]}" "${rev[@]}" -- core protocol server tools web-client \
             ":!*/expansions/$id/*" ':!*.md')
   printf '%-8s %3d\n' "$id" "$(printf '%s' "$files" | grep -c .)"

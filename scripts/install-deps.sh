@@ -53,12 +53,12 @@ done
 # tests otherwise.
 build_pkgs=(g++ cmake ninja-build make pkg-config git ca-certificates curl
             libboost1.81-dev nlohmann-json3-dev libspdlog-dev libfmt-dev doctest-dev libsqlite3-dev libpq-dev
-            libssl-dev libqrencode-dev
+            libssl-dev libqrencode-dev libcjose-dev libjansson-dev
             liburing-dev)  # liburing: only tools/net_floor's io_uring mode (the server does not link it)
 # What a dynamically linked server needs when nothing tells us more: the packages of every
 # library it links itself (--list-runtime prints them; scripts/check-deps.sh checks this list
 # has them all). libc6, libstdc++6 and libgcc-s1 are in every Debian system (apt needs them).
-runtime_pkgs=(libc6 libstdc++6 libgcc-s1 libsqlite3-0 libpq5 libspdlog1.10 libfmt9 libssl3 libqrencode4
+runtime_pkgs=(libc6 libstdc++6 libgcc-s1 libsqlite3-0 libpq5 libspdlog1.10 libfmt9 libssl3 libqrencode4 libcjose0 libjansson4
               ca-certificates)
 # fonts-ipafont-gothic: a Japanese font, so the browser tests measure and show real ja text.
 # postgresql, haproxy: the storage suite's second backend and the cluster tests (docs/cluster.md).

@@ -10,6 +10,7 @@ import { $, toast, setupLanguage } from './js/pages/page.js';
 import { showHome, returnHome } from './js/home/home.js';
 import { RoomPage } from './js/room/room.js';
 import { ReplayPage } from './js/replay/replayview.js';
+import { offerFrom } from './js/expansions/registry.js';
 
 let page = null; // the page shown, told when the language changes
 
@@ -40,6 +41,7 @@ function warmAnchors(tiles) {
 async function boot() {
   setupLanguage(() => page?.relabel?.());
   const { catalog, tiles } = await loadCatalog();
+  offerFrom(catalog); // the expansions the server plays are the ones offered
   const brand = tiles.D ? `<g id="brand-tile"><use href="#tile-D"/></g>` : '';
   $('defs-root').innerHTML = defsMarkup(catalog) + brand;
 

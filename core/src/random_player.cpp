@@ -2,8 +2,7 @@
 
 #include <array>
 
-#include "carc/core/expansions/inns/inns.hpp"
-#include "carc/core/expansions/traders/traders.hpp"
+#include "bots/bot_hooks.hpp"
 
 namespace carc {
 
@@ -22,8 +21,8 @@ Move RandomPlayer::choose(const Game& g) {
     }
     return Move::place(t, p.cell, p.rotation, meeple);
   }
-  // With special figures and actions: most of the time, one of every figure's targets or
-  // the take-back, uniformly.
+  // With figures besides the meeple or an action instead of a figure: most of the time,
+  // one of every figure's targets or the action (Game::action_offer), uniformly.
   if (rng_.below(4) == 0) return Move::place(t, p.cell, p.rotation);
   std::array<PortList, kFigureKinds> targets{};
   int options = 0;
@@ -34,10 +33,10 @@ Move RandomPlayer::choose(const Game& g) {
   const std::optional<Cell> back = g.action_offer(t, p, seat);
   if (back) ++options;
   if (options == 0) return Move::place(t, p.cell, p.rotation);
-  // With Inns & Cathedrals' or Traders & Builders' figures, half the time one of the rarer
-  // figures when it has a target, so that random games use every figure (the big meeple,
-  // the builder and the pig would otherwise be one choice among a dozen meeple ports).
-  if (rules.figures[static_cast<std::size_t>(inns::kBig)] + rules.figures[static_cast<std::size_t>(traders::kBuilder)] > 0) {
+  // When an expansion in play says its figures are rare (BotPart::rare_figures), half the
+  // time one of the figures other than the meeple when one has a target, so that random
+  // games use every figure (each would otherwise be one choice among a dozen meeple ports).
+  if (bots::bot_hooks(rules).rare_figures) {
     int special = 0;
     for (int f = 1; f < kFigureKinds; ++f) special += targets[static_cast<std::size_t>(f)].size;
     if (special > 0 && rng_.below(2) == 0) {

@@ -46,15 +46,17 @@ class Call : public std::enable_shared_from_this<Call> {
       : resolver_(io), tcp_(io), url_(std::move(url)), allow_private_(allow_private), timeout_s_(timeout_s),
         done_(std::move(done)) {
     if (url_.https) tls_.emplace(io, *tls);
-    req_.method(http::verb::post);
+    req_.method(req.method == "GET" ? http::verb::get : http::verb::post);
     req_.target(url_.target);
     req_.version(11);
     req_.set(http::field::host, url_.origin.substr(url_.origin.find("://") + 3));
     req_.set(http::field::user_agent, "carcassonne-server");
     req_.set(http::field::connection, "close");
     for (auto& [k, v] : req.headers) req_.set(k, v);
-    req_.body() = std::move(req.body);
-    req_.prepare_payload();
+    if (req_.method() == http::verb::post) {
+      req_.body() = std::move(req.body);
+      req_.prepare_payload();
+    }
   }
 
   void start() {
@@ -114,7 +116,7 @@ class Call : public std::enable_shared_from_this<Call> {
   }
 
   void read() {
-    parser_.body_limit(64 * 1024);
+    parser_.body_limit(256 * 1024);
     auto after = [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->fail("no answer from " + self->url_.host + ": " + ec.message());
       OutResponse r;
@@ -126,6 +128,7 @@ class Call : public std::enable_shared_from_this<Call> {
         } catch (...) {
         }
       }
+      r.body = std::move(self->parser_.get().body());
       auto d = std::move(self->done_);
       if (d) d(std::move(r));
       beast::error_code ignored;
@@ -164,9 +167,10 @@ HttpClient::~HttpClient() = default;
 
 void HttpClient::post(OutRequest request, std::function<void(OutResponse)> done) {
   auto url = parse_url(request.url);
-  if (!url) return done(OutResponse{0, "not a URL", -1});
-  if (!url->https && !allow_private_) return done(OutResponse{0, "plain http is refused (--allow-private-hooks allows it)", -1});
-  std::make_shared<Call>(io_, tls_.get(), std::move(*url), std::move(request), allow_private_, timeout_s_, std::move(done))
+  if (!url) return done(OutResponse{0, "not a URL", -1, {}});
+  const bool allow_private = allow_private_ || request.trusted;
+  if (!url->https && !allow_private) return done(OutResponse{0, "plain http is refused (--allow-private-hooks allows it)", -1, {}});
+  std::make_shared<Call>(io_, tls_.get(), std::move(*url), std::move(request), allow_private, timeout_s_, std::move(done))
       ->start();
 }
 

@@ -1,6 +1,7 @@
-// Outgoing HTTP(S) POSTs for notifications: Beast over TCP or TLS (OpenSSL, the system's CA
-// store plus --extra-ca), every step under one timeout, the response's status only. The
-// addresses a name resolves to are checked like the URL itself (targets.hpp).
+// Outgoing HTTP(S) requests: notifications' POSTs, and sign-in's calls to the host's OpenID
+// provider (docs/community.md). Beast over TCP or TLS (OpenSSL, the system's CA store plus
+// --extra-ca), every step under one timeout. The addresses a name resolves to are checked
+// like the URL itself (targets.hpp), unless the request is `trusted`.
 #pragma once
 
 #include <functional>
@@ -21,12 +22,17 @@ struct OutRequest {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  std::string method = "POST";  // or "GET"
+  // The caller vouches for the host (the issuer the admin configured, which may well be on
+  // a private or loopback address): private addresses and plain http are allowed for it.
+  bool trusted = false;
 };
 
 struct OutResponse {
   int status = 0;           // 0: no answer (see error)
   std::string error;        // why there was no answer
   int retry_after_s = -1;   // Retry-After in seconds, when given
+  std::string body;         // at most 256 KiB
 };
 
 class HttpClient {

@@ -47,7 +47,11 @@ export async function waitForHealth(base, proc, log, ms = 30000) {
 }
 
 // `bin`: testServerBin for a test hook, set in `env` (CARC_TEST_SEED=...).
-export async function startServer({ args = [], bin = serverBin, env = null } = {}) {
+// `botThinkMs`: the computer players think at most this long a move (--bot-think-ms): the
+// browser tests check what the page shows of their moves, not their strength (the engine's
+// suites and `carcassonne arena` do), and a hard level's 1.5 s a move made whole games wait
+// minutes. 0: each level's own time.
+export async function startServer({ args = [], bin = serverBin, env = null, botThinkMs = 100 } = {}) {
   assert.ok(fs.existsSync(bin), `server binary not found at ${bin} (build it, or set CARC_SERVER_BIN / CARC_SERVER_TEST_BIN)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-e2e-'));
@@ -55,7 +59,8 @@ export async function startServer({ args = [], bin = serverBin, env = null } = {
   let output = '';
   let proc = null;
   const launch = async () => {
-    proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot, ...args], {
+    proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--web-root', webRoot,
+      ...(botThinkMs > 0 ? ['--bot-think-ms', String(botThinkMs)] : []), ...args], {
       cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env,
     });
     proc.stdout.on('data', (d) => { output += d; });

@@ -7,7 +7,8 @@
 #include <array>
 #include <vector>
 
-#include "bots/evaluation.hpp"  // core/src: greedy's estimate, tested on its own
+#include "bots/evaluation.hpp"             // core/src: greedy's estimate, tested on its own
+#include "expansions/traders/bots.hpp"  // core/src: what Traders & Builders tells it
 #include "carc/core/bot.hpp"
 #include "carc/core/features.hpp"
 #include "carc/core/player_view.hpp"

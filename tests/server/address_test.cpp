@@ -178,6 +178,10 @@ TEST_CASE("the flags of the limits, the proxies and the metrics port") {
   REQUIRE(c.trusted_proxies.size() == 3);
   CHECK(c.trusted_proxies[1].to_string() == "10.0.0.0/8");
   CHECK(c.metrics_bind == "127.0.0.1");
+  CHECK(c.bot_think_ms == 0);
+  CHECK(std::get<Config>(parse({"--bot-think-ms", "150"})).bot_think_ms == 150);
+  CHECK(std::holds_alternative<ConfigExit>(parse({"--bot-think-ms", "-1"})));
+  CHECK(std::holds_alternative<ConfigExit>(parse({"--bot-think-ms", "60001"})));
   CHECK(c.metrics_port == 9100);
 
   auto v6 = parse({"--metrics-bind", "[::1]:0"});

@@ -207,4 +207,18 @@ TEST_CASE("a room does not leave memory while its computer player thinks: the mo
   CHECK(f.room->retire_if_idle(later, 1000));
 }
 
+TEST_CASE("the bot pool paces a level: the host's cap, then a share of it per request waiting") {
+  const auto level = [](std::string_view name) { return *bot_level(name, [] { return std::int64_t{0}; }); };
+  const BotSpec hard = level("hard"), medium = level("medium"), easy = level("easy");
+  REQUIRE(hard.kind == BotKind::Mcts);
+  CHECK(BotPool::paced(hard, 0, 0).think_ns == hard.think_ns);  // no cap: the level's own
+  CHECK(BotPool::paced(hard, 0, 100'000'000).think_ns == 100'000'000);
+  CHECK(BotPool::paced(medium, 0, 1'000'000'000).think_ns == medium.think_ns);  // a cap above the level changes nothing
+  CHECK(BotPool::paced(hard, 3, 100'000'000).think_ns == 25'000'000);  // three waiting: a quarter of the cap
+  CHECK(BotPool::paced(hard, 3, 0).think_ns == hard.think_ns / 4);
+  CHECK(BotPool::paced(hard, BotPool::kGreedyQueueDepth, 0).kind == BotKind::Greedy);
+  CHECK(BotPool::paced(easy, 0, 1'000'000).kind == BotKind::Greedy);
+  CHECK(BotPool::paced(easy, 0, 1'000'000).think_ns == easy.think_ns);
+}
+
 }  // namespace carc::server

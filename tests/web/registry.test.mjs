@@ -40,7 +40,7 @@ test('every module loads first on its own and finds every expansion registered',
   assert.ok(list.length > 20);
   const expected = await loadAlone('expansions/index.js');
   assert.equal(expected.error, undefined, `expansions/index.js loaded first: ${expected.error}`);
-  assert.deepEqual(expected.ids, ['river', 'abbot', 'inns', 'traders']);
+  assert.deepEqual(expected.ids, ['river', 'abbot', 'inns', 'traders', 'princess']);
   assert.deepEqual(expected.figures, ['big', 'builder', 'pig', 'abbot']);
   for (let i = 0; i < list.length; i += 8) {
     const got = await Promise.all(list.slice(i, i + 8).map(loadAlone));

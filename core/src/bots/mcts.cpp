@@ -4,8 +4,6 @@
 #include <optional>
 #include <vector>
 
-#include "carc/core/expansions/inns/inns.hpp"
-#include "carc/core/expansions/traders/traders.hpp"
 #include "bots.hpp"
 #include "evaluation.hpp"
 #include "mcts_tree.hpp"
@@ -20,7 +18,7 @@ constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale
 constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
 constexpr double kGuideWeight = 0.5;   // progressive bias at the root: a move this many reward units ...
 constexpr double kGuideScale = 10.0;   // ... times its estimate's shortfall in points over this (at most 1)
-constexpr int kShortPlayout = 12;       // with the big meeple, builder or pig: playouts stop after this many tiles ...
+constexpr int kShortPlayout = 12;       // short playouts (playout_horizon) stop after this many tiles ...
 constexpr double kWinSpread = 2.0;     // ... and the estimate's margin reads as a win over 2 * sqrt(tiles left) points
 
 // Each seat's reward for a finished game: its share of the victory, blended with how far
@@ -60,19 +58,14 @@ std::array<float, kMaxPlayers> estimated_rewards(const Game& g, Evaluator& eval)
   return r;
 }
 
-// How far playouts go: to the end of the game, but with Inns & Cathedrals' big meeple or
-// Traders & Builders' builder and pig only kShortPlayout tiles, then greedy's estimate
-// scores them. There a playout costs four times a base one, and uniform placements hardly
-// ever bring a builder its extra tile or decide a goods majority, which the estimate
-// weighs (docs/bots.md: 0.79 against greedy over 200 games with full playouts, 0.895 with short ones). In
-// the base game short playouts measured worse (the estimate's blind spots weigh more than
-// the noise they save), and the river and the abbot keep the base game's playouts.
-int playout_horizon(const Ruleset& rules) {
-  for (const Figure f : {inns::kBig, traders::kBuilder, traders::kPig}) {
-    if (rules.figures[static_cast<std::size_t>(f)] > 0) return kShortPlayout;
-  }
-  return 0;
-}
+// How far playouts go: to the end of the game, but only kShortPlayout tiles when an
+// expansion in play asks for short playouts (BotPart::short_playouts), then greedy's
+// estimate scores them. Those are the expansions whose figures make a playout cost several
+// times a base one and whose points uniform placements hardly ever bring about, while the
+// estimate weighs them (docs/bots.md has the games that decided it, expansion by
+// expansion). In the base game short playouts measured worse: the estimate's blind spots
+// weigh more than the noise they save.
+int playout_horizon(const Ruleset& rules) { return bot_hooks(rules).short_playouts ? kShortPlayout : 0; }
 
 // Plays `g` with uniform placements and, on some of them, a uniform meeple: to its end, or
 // for `horizon` tiles when that is positive.

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -73,6 +74,16 @@ std::function<bool(Config&, std::string_view)> rate(double Limits::*field, doubl
   };
 }
 
+// The first line of a secret's file (a client secret, the admin token), without its end.
+bool read_secret(std::string_view file, std::string* out) {
+  std::ifstream in{std::string(file)};
+  std::string line;
+  if (!in || !std::getline(in, line)) return false;
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  *out = std::move(line);
+  return !out->empty();
+}
+
 std::vector<Option> options() {
   using L = Limits;
   return {
@@ -99,6 +110,8 @@ std::vector<Option> options() {
       {"--threads", "THREADS", "I/O threads (default 2)", number<int>(&Config::threads, 1, 256)},
       {"--bot-threads", "BOT_THREADS", "threads computer players think on (default 1)",
        number<int>(&Config::bot_threads, 1, 64)},
+      {"--bot-think-ms", "BOT_THINK_MS", "caps how long a computer player thinks a move, in ms (default 0: medium 300, hard 1500)",
+       number<int>(&Config::bot_think_ms, 0, 60000)},
       {"--analyses", "ANALYSES", "finished games analysed at once on the computer players' pool, behind their turns (default 1; 0: none)",
        analysis<int>(&AnalysisOptions::concurrent, 0, 16)},
       {"--analysis-ms", "ANALYSIS_MS", "think time of the analysis for each move, in ms (default 1000)",
@@ -223,6 +236,22 @@ std::vector<Option> options() {
        [](Config& c, std::string_view v) { c.vapid_key = std::string(v); return !v.empty(); }},
       {"--vapid-subject", "VAPID_SUBJECT", "the contact push services see, mailto: or https: (default mailto:admin@localhost)",
        [](Config& c, std::string_view v) { c.vapid_subject = std::string(v); return v.starts_with("mailto:") || v.starts_with("https://"); }},
+      {"--oidc-issuer", "OIDC_ISSUER", "sign-in: the issuer URL of the host's OpenID Connect provider (its /.well-known/openid-configuration); with a client id and secret",
+       [](Config& c, std::string_view v) { c.oidc_issuer = std::string(v); return v.starts_with("https://") || v.starts_with("http://"); }},
+      {"--oidc-client-id", "OIDC_CLIENT_ID", "sign-in: this server's client id at the provider",
+       [](Config& c, std::string_view v) { c.oidc_client_id = std::string(v); return !v.empty() && v.size() <= 255; }},
+      {"--oidc-client-secret", "OIDC_CLIENT_SECRET", "sign-in: this server's client secret (--oidc-client-secret-file keeps it out of the process list)",
+       [](Config& c, std::string_view v) { c.oidc_client_secret = std::string(v); return !v.empty(); }},
+      {"--oidc-client-secret-file", "OIDC_CLIENT_SECRET_FILE", "sign-in: a file holding the client secret (its first line)",
+       [](Config& c, std::string_view v) { return read_secret(v, &c.oidc_client_secret); }},
+      {"--rated-play", "RATED_PLAY", "whose games count for ratings: open (default), signed-in (players signed in with --oidc-issuer) or invite (those and players who redeemed an invite code)",
+       [](Config& c, std::string_view v) {
+         const auto r = rated_play_from(v);
+         if (r) c.rated_play = *r;
+         return r.has_value();
+       }},
+      {"--admin-token-file", "ADMIN_TOKEN_FILE", "a file holding the admin token (its first line, 16+ characters): POST /api/invites with it makes invite codes",
+       [](Config& c, std::string_view v) { return read_secret(v, &c.admin_token) && c.admin_token.size() >= 16; }},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",
        [](Config& c, std::string_view v) { c.probe_url = std::string(v); return !v.empty(); }},
   };
@@ -308,6 +337,14 @@ std::variant<Config, ConfigExit> parse_config(int argc, const char* const* argv)
   c.data_dir = absolute_from_cwd(c.data_dir);
   if (!c.extra_ca.empty()) c.extra_ca = absolute_from_cwd(c.extra_ca).string();
   if (!c.vapid_key.empty()) c.vapid_key = absolute_from_cwd(c.vapid_key).string();
+  const int oidc_parts = !c.oidc_issuer.empty() + !c.oidc_client_id.empty() + !c.oidc_client_secret.empty();
+  if (oidc_parts != 0 && oidc_parts != 3) {
+    return ConfigExit{2, "sign-in needs all of --oidc-issuer, --oidc-client-id and --oidc-client-secret (or --oidc-client-secret-file)"};
+  }
+  if (c.rated_play == RatedPlay::SignedIn && oidc_parts == 0) return ConfigExit{2, "--rated-play signed-in needs sign-in (--oidc-issuer ...)"};
+  if (c.rated_play == RatedPlay::Invite && c.admin_token.empty()) {
+    return ConfigExit{2, "--rated-play invite needs --admin-token-file (invite codes are made with it)"};
+  }
   return c;
 }
 

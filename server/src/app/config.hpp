@@ -8,6 +8,7 @@
 
 #include "limits/address.hpp"
 #include "bots/analysis_options.hpp"
+#include "community/rated_play.hpp"
 #include <vector>
 
 namespace carc::server {
@@ -59,6 +60,7 @@ struct Config {
   std::string base_url;  // e.g. https://carc.example.org (invite links); empty: from the request
   int threads = 2;
   int bot_threads = 1;  // the computer players' worker pool
+  int bot_think_ms = 0;  // caps each computer level's thinking time (0: the level's own)
   AnalysisOptions analysis;  // analyses of finished games (docs/analysis.md)
   std::string log_level = "info";
   Limits limits;
@@ -75,6 +77,12 @@ struct Config {
   std::string extra_ca;              // --extra-ca FILE: a CA outgoing HTTPS trusts too
   std::string vapid_key;             // --vapid-key FILE: the VAPID private key (default DATA_DIR/vapid.pem)
   std::string vapid_subject = "mailto:admin@localhost";  // --vapid-subject: the push services' contact
+  // Sign-in and rated play (docs/community.md): the host's OpenID provider, all three or none.
+  std::string oidc_issuer;         // --oidc-issuer URL
+  std::string oidc_client_id;      // --oidc-client-id
+  std::string oidc_client_secret;  // --oidc-client-secret, or read from --oidc-client-secret-file
+  RatedPlay rated_play = RatedPlay::Open;  // --rated-play open|signed-in|invite
+  std::string admin_token;         // read from --admin-token-file: guards POST /api/invites
 };
 
 struct ConfigExit {

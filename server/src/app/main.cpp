@@ -9,6 +9,7 @@
 #include "durable/durability.hpp"
 #include "net/server.hpp"
 #include "push/setup.hpp"
+#include "community/setup.hpp"
 
 #ifdef CARC_TEST_HOOKS
 #include <atomic>
@@ -104,6 +105,7 @@ int main(int argc, char** argv) {
     const Config settings = config;
     Server server(std::move(config), durability->make_persistence());
     start_notifications(server, settings);  // before the rooms: they hand it their notices
+    start_signin(server, settings);
     durability->restore(server);
     server.listen();
     server.run();

@@ -15,7 +15,8 @@
 
 namespace carc::server {
 
-BotPool::BotPool(int threads, Metrics& metrics) : metrics_(metrics) {
+BotPool::BotPool(int threads, Metrics& metrics, int think_cap_ms)
+    : metrics_(metrics), think_cap_ns_(static_cast<std::int64_t>(std::max(0, think_cap_ms)) * 1'000'000) {
   for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { work(); });
 }
 
@@ -121,10 +122,21 @@ void BotPool::work() {
   }
 }
 
-// The level's budget on the wall clock (what the players wait for). While other rooms'
-// requests queue up behind this one, the search gets a share of its time, and with a long
-// queue the level falls back to the one-ply greedy player: a server full of computer
-// players plays a little weaker, never late.
+// The level's budget on the wall clock (what the players wait for), at most the host's cap.
+// While other rooms' requests queue up behind this one, the search gets a share of its time,
+// and with a long queue the level falls back to the one-ply greedy player: a server full of
+// computer players plays a little weaker, never late.
+BotSpec BotPool::paced(BotSpec spec, std::size_t queue_depth, std::int64_t cap_ns) {
+  if (spec.kind != BotKind::Mcts) return spec;
+  if (cap_ns > 0 && (spec.think_ns == 0 || spec.think_ns > cap_ns)) spec.think_ns = cap_ns;
+  if (queue_depth >= kGreedyQueueDepth) {
+    spec.kind = BotKind::Greedy;
+  } else if (queue_depth > 0) {
+    spec.think_ns /= static_cast<std::int64_t>(1 + queue_depth);
+  }
+  return spec;
+}
+
 Move BotPool::think(const BotRequest& r, std::size_t queue_depth) {
   const PlayerView view(*r.game);
   auto spec = bot_level(protocol::bot_level_name(r.level), [] {
@@ -133,14 +145,8 @@ Move BotPool::think(const BotRequest& r, std::size_t queue_depth) {
         .count();
   });
   if (!spec) throw std::logic_error("no such computer level");
-  if (spec->kind == BotKind::Mcts && queue_depth > 0) {
-    if (queue_depth >= kGreedyQueueDepth) {
-      spec->kind = BotKind::Greedy;
-    } else {
-      spec->think_ns /= static_cast<std::int64_t>(1 + queue_depth);
-    }
-  }
-  const BotChoice choice = choose(view, *spec, r.seed);
+  const BotSpec paced_spec = paced(*spec, queue_depth, think_cap_ns_);
+  const BotChoice choice = choose(view, paced_spec, r.seed);
   metrics_.bot_playouts.fetch_add(static_cast<std::uint64_t>(choice.playouts), std::memory_order_relaxed);
   return choice.move;
 }

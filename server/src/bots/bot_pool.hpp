@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "carc/core/bot.hpp"
 #include "carc/core/game.hpp"
 #include "room/room_logic.hpp"
 
@@ -38,7 +39,8 @@ class BotPool {
   };
   using Done = std::function<void(Answer)>;
 
-  BotPool(int threads, Metrics& metrics);
+  // `think_cap_ms` caps every level's thinking time (--bot-think-ms; 0: each level's own).
+  BotPool(int threads, Metrics& metrics, int think_cap_ms = 0);
   ~BotPool();  // stops the workers; requests still queued are dropped
   BotPool(const BotPool&) = delete;
   BotPool& operator=(const BotPool&) = delete;
@@ -59,6 +61,10 @@ class BotPool {
   // With this many requests waiting, mcts levels answer with the greedy player.
   static constexpr std::size_t kGreedyQueueDepth = 8;
 
+  // A level's search as this pool runs it: capped at `cap_ns` (0: no cap), shared with the
+  // `queue_depth` requests waiting behind it, greedy past kGreedyQueueDepth.
+  static BotSpec paced(BotSpec spec, std::size_t queue_depth, std::int64_t cap_ns);
+
  private:
   struct Job {
     BotRequest request;
@@ -68,6 +74,7 @@ class BotPool {
   Move think(const BotRequest& r, std::size_t queue_depth);
 
   Metrics& metrics_;
+  const std::int64_t think_cap_ns_;
   mutable std::mutex mu_;
   std::condition_variable wake_;
   std::deque<Job> queue_;

@@ -62,6 +62,7 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
     d->lease_ms_ = config.lease_ms;
     d->wake_store_ = WakeStore::postgres(config.db_url, o.node_id);
     d->key_store_ = KeyStore::postgres(config.db_url);
+    d->identity_store_ = IdentityStore::postgres(config.db_url);
     return d;
   }
   SqliteStore::Options options;
@@ -79,6 +80,7 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
   const bool memory = config.data_dir.filename() == ":memory:";
   d->wake_store_ = memory ? WakeStore::memory() : WakeStore::sqlite(config.data_dir / SqliteStore::kFileName);
   d->key_store_ = memory ? KeyStore::memory() : KeyStore::sqlite(config.data_dir / SqliteStore::kFileName);
+  d->identity_store_ = memory ? IdentityStore::memory() : IdentityStore::sqlite(config.data_dir / SqliteStore::kFileName);
   return d;
 }
 
@@ -164,7 +166,7 @@ int Durability::restore(Server& server) {
   export_metrics(server);
   writer.run_and_wait([this](RoomStore& store) { purge(store); });
   start_wakes(server);
-  if (key_store_) server.turn_based().keys = std::make_shared<PlayerKeys>(std::move(key_store_));
+  if (key_store_) server.turn_based().keys = std::make_shared<PlayerKeys>(std::move(key_store_), std::move(identity_store_));
   connect_analyses(server.analyser(), writer);
   if (ClusterStore* cluster = store_->cluster()) {
     serve_from_shared_database(server, *cluster);

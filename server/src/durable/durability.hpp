@@ -8,6 +8,7 @@
 
 #include "carc/server/room_store.hpp"
 #include "carc/server/key_store.hpp"
+#include "carc/server/identity_store.hpp"
 #include "carc/server/wake_store.hpp"
 #include "app/config.hpp"
 #include "durable/persistence.hpp"
@@ -56,6 +57,7 @@ class Durability {
   std::int64_t lease_ms_ = 0;             // several nodes: the lease, for the wakes' poll
   std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()
   std::unique_ptr<KeyStore> key_store_;    // handed to the server in restore()
+  std::unique_ptr<IdentityStore> identity_store_;  // with the keys (sign-in, docs/community.md)
   std::unique_ptr<WakeScheduler> wakes_;
   // Wake-ups of turn-based rooms: rooms made or restored from here on hand theirs over.
   void start_wakes(Server& server);

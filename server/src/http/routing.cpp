@@ -81,6 +81,9 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : K::RoomInfo, rest, {}};
   }
   if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::KeysApi, {}, {}};
+  if (path == "/api/me" || path.starts_with("/api/signin/") || path == "/api/invites" || path.starts_with("/api/invites/")) {
+    return {K::SigninApi, {}, {}};
+  }
   if (path.starts_with("/ws/")) return {K::UpgradeRequired, {}, {}};
   if (path.starts_with("/api/")) return {K::ApiNotFound, {}, {}};
   if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};

@@ -30,6 +30,7 @@ struct Route {
     NotFound,          // plain 404
     Static,            // arg: the path, for StaticFiles::get
     KeysApi,           // turn-based games: /api/keys..., /api/push/... (net/keys_api.hpp)
+    SigninApi,         // players: /api/me, /api/signin/..., /api/invites... (net/signin_api.hpp)
   };
   Kind kind = Kind::NotFound;
   std::string_view arg;    // points into the target

@@ -27,7 +27,8 @@ constexpr char kHex[] = "0123456789abcdef";
 
 }  // namespace
 
-PlayerKeys::PlayerKeys(std::unique_ptr<KeyStore> store) : store_(std::move(store)), worker_("carc-keys", 4096) {}
+PlayerKeys::PlayerKeys(std::unique_ptr<KeyStore> store, std::unique_ptr<IdentityStore> ids)
+    : store_(std::move(store)), ids_(std::move(ids)), worker_("carc-keys", 4096) {}
 
 bool PlayerKeys::well_formed(std::string_view key) {
   if (key.size() != (kKeyBytes * 4 + 2) / 3) return false;

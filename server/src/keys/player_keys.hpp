@@ -14,7 +14,9 @@
 #include <string_view>
 #include <vector>
 
+#include "carc/server/identity_store.hpp"
 #include "carc/server/key_store.hpp"
+#include "community/rated_play.hpp"
 #include "base/worker.hpp"
 
 namespace carc::server {
@@ -28,7 +30,8 @@ class PlayerKeys {
     std::string token;
   };
 
-  explicit PlayerKeys(std::unique_ptr<KeyStore> store);
+  // `ids`: sign-in's rows (docs/community.md); none: every key is its own player.
+  explicit PlayerKeys(std::unique_ptr<KeyStore> store, std::unique_ptr<IdentityStore> ids = nullptr);
 
   // A key's form: 43 base64url characters (32 bytes).
   static bool well_formed(std::string_view key);
@@ -42,6 +45,23 @@ class PlayerKeys {
   void was_sent(std::string id, std::function<void(bool)> done);
   void mark_sent(std::string id);
 
+  // Players (docs/community.md; keys/player_identity.cpp). The public id a key plays as: the
+  // player its key is an alias of (signed in as the same account on another device), else
+  // player_id_of_hash(its own hash). The one function ratings, names and open games use.
+  void player_id(std::string key, std::function<void(Outcome, std::string player_id)> done);
+  // The same, with the account bound to that player (none: not signed in).
+  void whoami(std::string key, std::function<void(Outcome, std::string player_id, std::optional<BoundSubject>)> done);
+  // The hash of a known key (sign-in remembers it while the provider is asked).
+  void key_hash(std::string key, std::function<void(Outcome, std::string hash)> done);
+  // Binds the account to the key's player, or makes the key an alias of the player already
+  // bound to it. `done(Ok, that player's id)`.
+  void bind(std::string key_hash, BoundSubject who, std::function<void(Outcome, std::string player_id)> done);
+  // Rated play (--rated-play): whether this player's games may count for ratings.
+  void rated_allowed(std::string player_id, RatedPlay mode, std::function<void(bool)> done);
+  // Invite codes for --rated-play invite: a new one (shown once, stored hashed), and its use.
+  void make_invite(std::function<void(Outcome, std::string code)> done);
+  void redeem_invite(std::string key, std::string code, std::function<void(Outcome, bool redeemed)> done);
+
   // The sealing, for tests: seal(key, room, seal(key, room, t)) == t.
   static std::string seal(std::string_view key, std::string_view room, std::string_view token);
   static std::optional<std::string> unseal(std::string_view key, std::string_view room, std::string_view sealed);
@@ -49,8 +69,11 @@ class PlayerKeys {
  private:
   // Under the worker: the key's stored hash, compared in constant time.
   Outcome known(const std::string& key, std::string* hash);
+  // Under the worker: the public id of the player a stored key hash plays as.
+  std::optional<std::string> player_of_hash(const std::string& hash);
 
   std::shared_ptr<KeyStore> store_;
+  std::shared_ptr<IdentityStore> ids_;
   Worker worker_;  // last: stops first
 };
 

@@ -12,6 +12,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "net/keys_api.hpp"
+#include "net/signin_api.hpp"
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
 #include "net/net.hpp"
@@ -224,6 +225,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::NotFound: return send(make_response(http::status::not_found, "not found\n", req.version(), req.keep_alive()), req);
       case K::Static: return static_file(req, r.arg);
       case K::KeysApi: return keys_api(req);
+      case K::SigninApi: return signin_api(req);
     }
   }
 
@@ -334,6 +336,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       asio::post(self->stream_.get_executor(), [self, req, r = std::move(r)]() mutable {
         self->send(json_response(req, r.status, std::move(r.body)), req);
       });
+    });
+  }
+
+  // Sign-in and rated play (docs/community.md): a sign-in's start keeps state in memory and
+  // may fetch the provider's discovery document, so it is charged like a lookup.
+  void signin_api(const Request& req) {
+    if (path_of(req.target()) == "/api/signin/start" && !charge_lookup(req, true)) return;
+    serve_signin_api(ctx_, req, invite_base_of(req), [self = shared_from_this(), req](Response res) {
+      asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });
     });
   }
 

@@ -84,7 +84,7 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
                                      config.limits.max_notify_changes}},
             config.limits),
       analyser(config.analysis),
-      bots(config.bot_threads, metrics),
+      bots(config.bot_threads, metrics, config.bot_think_ms),
       files(config.web_root),
       tiles_json(protocol::json_text(protocol::tiles_json())),
       limiter(config.limits.max_connections, config.limits.max_connections_per_ip),

@@ -12,7 +12,7 @@ import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.
 import { SIZES } from './view.js';
 import { cameraMethods } from './boardcamera.js';
 import { bindBoardInput, focusedKey, restoreFocus } from './boardinput.js';
-import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, legalMarkup, draftMarkup } from './boardart.js';
+import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, expansionLayerMarkup, legalMarkup, draftMarkup } from './boardart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const TWEEN_MS = 200;
@@ -30,7 +30,7 @@ function el(name, attrs = {}) {
 export class Board {
   /** overlay: an element over the board (the zoom buttons) where no needed cell may sit. */
   /** memory: {load() -> {scale, cx, cy} | null, save(v)}: where the view is kept (camera 'keep'). */
-  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onUserMove, overlay = null, camera = 'fit', memory = null } = {}) {
+  constructor(svg, { onCellClick, onSpotClick, onGhostClick, onActionClick, onUserMove, overlay = null, camera = 'fit', memory = null } = {}) {
     this.svg = svg;
     this.camera = camera;
     this.memory = memory;
@@ -40,6 +40,7 @@ export class Board {
     this.onCellClick = onCellClick ?? (() => {});
     this.onSpotClick = onSpotClick ?? (() => {});
     this.onGhostClick = onGhostClick ?? (() => {});
+    this.onActionClick = onActionClick ?? (() => {}); // an expansion's button (data-action)
     this.onUserMove = onUserMove ?? (() => {});
     this.tiles = {};
     this.view = { tx: 0, ty: 0, scale: 1 };
@@ -58,7 +59,7 @@ export class Board {
 
     this.vp = el('g', { class: 'vp' });
     this.layers = {};
-    for (const name of ['tiles', 'last', 'meeples', 'legal', 'draft', 'fx']) {
+    for (const name of ['tiles', 'last', 'meeples', 'pieces', 'legal', 'draft', 'fx']) {
       this.layers[name] = el('g', { class: `layer-${name}` });
       this.vp.appendChild(this.layers[name]);
     }
@@ -172,7 +173,7 @@ export class Board {
    * Draws everything. view = {state, legalCells: [{x, y, rotation}], draft:
    * {x, y, tile, rotation, spots, meeple, color} | null, bounds, previewTile}
    */
-  render({ state, legalCells = [], draft = null, bounds, previewTile = null, cellLabel = () => '' }) {
+  render({ state, legalCells = [], draft = null, bounds, previewTile = null, cellLabel = () => '', layerCtx = {} }) {
     const board = cleanBoard(state);
     this.placed = board.map((b) => ({ x: b.x, y: b.y }));
     // The newest tile slides in once, when it is new to this page.
@@ -184,6 +185,7 @@ export class Board {
     this.setLayer('tiles', () => tilesMarkup(board, this.tiles, fresh ? board.length - 1 : -1), tilesKey);
     this.setLayer('last', () => (board.length > 1 ? lastMarkup(state) : ''));
     this.setLayer('meeples', () => meeplesMarkup(board, this.tiles, state));
+    this.setLayer('pieces', () => expansionLayerMarkup(state, board, this.tiles, layerCtx)); // the expansions' (expansions/registry.js)
     if (focus?.cell) this.cellFocus = focus.cell;
     this.setLayer('legal', () => legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null, { labelOf: cellLabel, focusKey: this.cellFocus }));
     // The tile turns from the rotation shown before, once per change of rotation.

@@ -7,7 +7,7 @@ import { tileMarkup, playerColor } from '../tiles/tileart.js';
 import { playerBySeat } from '../game/state.js';
 import { TILE_ID_RE } from '../tiles/tile-catalog.js';
 import { figureMarkup, spotChoice } from '../game/figure-spots.js';
-import { figureIds } from '../expansions/registry.js';
+import { figureIds, hooks } from '../expansions/registry.js';
 
 export const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
 
@@ -19,11 +19,25 @@ export function colorOfSeat(state, seat) {
   return playerBySeat(state, seat)?.color ?? 'black';
 }
 
-/** The board's placements with only well-formed meeples. */
+const figureOk = (m) => !!m && PORT_RE.test(m.at) && Number.isInteger(m.seat);
+
+/**
+ * The board's placements with only well-formed figures: `figures`, every figure on the tile
+ * (`meeples`, a list, where a tile may hold several: docs/web-client-expansions.md; else the
+ * one `meeple`), and `meeple`, the first of them.
+ */
 export function cleanBoard(state) {
-  return (state?.board ?? []).filter(validPlacement).map((b) => ({
-    ...b, meeple: b.meeple && PORT_RE.test(b.meeple.at) && Number.isInteger(b.meeple.seat) ? b.meeple : null,
-  }));
+  return (state?.board ?? []).filter(validPlacement).map((b) => {
+    const figures = (Array.isArray(b.meeples) ? b.meeples : [b.meeple]).filter(figureOk);
+    return { ...b, figures, meeple: figures[0] ?? null };
+  });
+}
+
+/** Puts a cleaned placement and every figure on it into a FeatureMap (game/features.js). */
+export function placeOnMap(map, b) {
+  const [first, ...rest] = b.figures ?? (b.meeple ? [b.meeple] : []);
+  map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: first?.at ?? null, seat: first?.seat ?? null, figure: first?.figure ?? null });
+  for (const m of rest) map.addFigure(b.x, b.y, m);
 }
 
 /** `freshIndex`: the index in `board` of a tile to slide in (the newest), or -1. */
@@ -78,16 +92,38 @@ export function lastMarkup(state) {
 export function meeplesMarkup(board, tiles, state) {
   let out = '';
   for (const b of board) {
-    if (!b.meeple) continue;
     const def = tiles[b.tile];
     if (!def) continue;
-    const a = meepleAnchor(def, b.rotation, b.meeple.at);
-    if (!a) continue;
-    const farmer = featureAt(def, b.rotation, b.meeple.at)?.kind === 'field';
-    const figure = figureIds().includes(b.meeple.figure) ? b.meeple.figure : 'meeple';
-    out += `<g data-testid="board-meeple" data-seat="${b.meeple.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${b.meeple.at}" data-figure="${figure}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${figureMarkup(figure, colorOfSeat(state, b.meeple.seat), { farmer, scale: 0.95 })}</g></g>`;
+    for (const m of b.figures ?? (b.meeple ? [b.meeple] : [])) {
+      const a = meepleAnchor(def, b.rotation, m.at);
+      if (!a) continue;
+      const farmer = featureAt(def, b.rotation, m.at)?.kind === 'field';
+      const figure = figureIds().includes(m.figure) ? m.figure : 'meeple';
+      out += `<g data-testid="board-meeple" data-seat="${m.seat}" data-x="${b.x}" data-y="${b.y}" data-at="${m.at}" data-figure="${figure}" transform="translate(${b.x * TILE + a[0]} ${b.y * TILE + a[1]})"><g class="mz">${figureMarkup(figure, colorOfSeat(state, m.seat), { farmer, scale: 0.95 })}</g></g>`;
+    }
   }
   return out;
+}
+
+/**
+ * What the expansions draw over the figures (expansions/registry.js: boardLayer): neutral
+ * pieces, a path, buttons with `data-action`. ctx: {seat, entry, choice, turn} of the room;
+ * the layer gets where a figure on a placed tile stands and what feature it is.
+ */
+export function expansionLayerMarkup(state, board, tiles, ctx = {}) {
+  const layers = hooks('boardLayer');
+  if (!layers.length) return '';
+  const at = new Map(board.map((b) => [`${b.x},${b.y}`, b]));
+  const placed = (x, y) => at.get(`${x},${y}`);
+  const anchor = (x, y, port) => {
+    const b = placed(x, y);
+    return b && tiles[b.tile] && PORT_RE.test(port) ? meepleAnchor(tiles[b.tile], b.rotation, port) : null;
+  };
+  const kindAt = (x, y, port) => {
+    const b = placed(x, y);
+    return b && tiles[b.tile] ? featureAt(tiles[b.tile], b.rotation, port)?.kind ?? null : null;
+  };
+  return layers.map((f) => f(state, { ...ctx, anchor, kindAt, TILE }) ?? '').join('');
 }
 
 /**

@@ -11,8 +11,11 @@ export function localPoint(svg, ev) {
   return [ev.clientX - r.left, ev.clientY - r.top];
 }
 
-/** What a click or key on `t` asks for: {spot, figure}, {ghost}, {cell: [x, y]} or null. */
+/** What a click or key on `t` asks for: {action}, {spot, figure}, {ghost}, {cell: [x, y]} or null. */
 function targetOf(t) {
+  // An expansion's button on the board (a step of a stage of the turn, a target of the figure step).
+  const action = t.closest('[data-action]');
+  if (action) return { action: action.getAttribute('data-action') };
   const spot = t.closest('[data-spot]');
   // A spot names its port and its figure (a special figure may share port C with a monk).
   if (spot) return { spot: spot.getAttribute('data-spot'), figure: spot.getAttribute('data-figure') ?? 'meeple' };
@@ -24,7 +27,8 @@ function targetOf(t) {
 
 function dispatch(board, target) {
   if (!target) return false;
-  if (target.spot) board.onSpotClick(target.spot, target.figure);
+  if (target.action) board.onActionClick(target.action);
+  else if (target.spot) board.onSpotClick(target.spot, target.figure);
   else if (target.ghost) board.onGhostClick();
   else board.onCellClick(...target.cell);
   return true;

@@ -5,7 +5,7 @@
 
 import { meepleAnchor, featureAt } from '../tiles/geometry.js';
 import { FeatureMap } from '../game/features.js';
-import { cleanBoard } from './boardart.js';
+import { cleanBoard, placeOnMap } from './boardart.js';
 import { t, hasText, joinNames } from '../i18n/i18n.js';
 import { listed, hooks, featureKinds, likeMonastery } from '../expansions/registry.js';
 
@@ -90,7 +90,7 @@ export function projectSpots(state, tiles, { x, y, tile, rotation, ports, seat }
   for (const port of ports) {
     const map = new FeatureMap(tiles);
     try {
-      for (const b of board) map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: b.meeple?.at ?? null, seat: b.meeple?.seat ?? null, figure: b.meeple?.figure ?? null });
+      for (const b of board) placeOnMap(map, b);
       const did = map.place({ x, y, tile, rotation, meeple: port, seat });
       if (did.claimed < 0) continue;
       const root = map.find(did.claimed);

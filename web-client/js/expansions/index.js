@@ -5,5 +5,6 @@ import river from './river/index.js';
 import abbot from './abbot/index.js';
 import inns from './inns/index.js';
 import traders from './traders/index.js';
+import princess from './princess/index.js';
 
-export const EXPANSIONS = [river, abbot, inns, traders];
+export const EXPANSIONS = [river, abbot, inns, traders, princess];

@@ -12,13 +12,27 @@
 //   featureKinds  {kind: {like?: 'monastery', rank, words, shape?}} the tiles' new features
 //   featureMarks  [{flag, on, perTile}] a mark on a road or city that changes its points
 //   tileMarks(f)  the symbol (#sym-<mark>) a feature shows; tileWords(f) the marks in words
+//   tileSymbol(tile) the symbol a whole tile shows (a catalog tile's own `symbol`), or null
 //   tileDefs()    shared SVG <defs>; tileLayers {under, over}(shapes) a tile's drawing
 //   eventLine(ev), scoredLine(ev, common), logLine(li, line, helpers), lineEvents
+//   figureCell(placed) the cell a placement's figure stands on when not the placed tile
+//   figuresGone(ev) [{x, y, at}] the figures an event takes off the board
+//   placedNote(line) words the log adds to a placement's line, or null
 //   endEvents     [{type, kind}] events scored at the end besides `scored`
 //   breakdown     [{kind, label, part?, folds?}] the end screen's columns
 //   tokens        [{name, start(), event}] what a player holds; playerChips(p)
 //   replayFigures the figures a replayed game gives each player when its state has none
+//   replayState(events) the state keys of its own a replayed step has after these events
 //   actionControls(bar, ctx) the action bar's own controls
+//   entryActions(entry, turn) the draft choices a placement offers besides its own spots
+//                 (strings, e.g. a figure onto another tile); actionFields(entry, choice,
+//                 turn) the `play` keys of one of them; actionWords(choice, entry) its words
+//   figureNote(entry, tile) why a placement offers no figure (a string key), or null
+//   turnStage(state) {seat, cells, mineKey, hintKey?, otherKey, params} while the turn waits for a
+//                 stage of its own (no placing then; the banner says whose it is, the board
+//                 shows that seat its cells), else null
+//   boardLayer(state, ctx) markup drawn over the figures; boardAction(action, ctx) what a
+//                 click on its `data-action` element does: {send: message} | {choose: choice}
 //   strings       {language: {key: text}}
 
 import { EXPANSIONS } from './index.js';
@@ -26,6 +40,23 @@ import { EXPANSIONS } from './index.js';
 /** The expansions' ids, in the lobby's order. */
 export function expansionIds() {
   return EXPANSIONS.map((e) => e.id);
+}
+
+/**
+ * The expansions the server offers, in the lobby's order: those this client knows that
+ * have a tile in the server's catalog (GET /api/tiles: each tile's `expansion`), so that a
+ * folder registered before the server plays it is never offered. Every known one until the
+ * catalog is known (offerFrom).
+ */
+let offered = null;
+export function offeredIds() {
+  return offered ? expansionIds().filter((id) => offered.has(id)) : expansionIds();
+}
+
+/** Keeps the catalog's expansions (app.js calls it once the catalog is here). */
+export function offerFrom(catalog) {
+  const tiles = Array.isArray(catalog?.tiles) ? catalog.tiles : [];
+  offered = tiles.length ? new Set(tiles.map((t) => t?.expansion).filter((e) => typeof e === 'string')) : null;
 }
 
 /** One expansion's description, or null. */

@@ -158,6 +158,21 @@ export class FeatureMap {
   }
 
   /** A take-back (turn.legal[].return): the seat's figure leaves the monastery-like feature at `cell`. */
+  /**
+   * One more figure {seat, at, figure?} on an already placed tile (a tile may hold several
+   * where an expansion puts a figure on an older tile: boardart.js placeOnMap).
+   */
+  addFigure(x, y, { seat, at, figure = null }) {
+    const n = this.nodeAt(x, y, at);
+    if (n >= 0) this.info[n].meeples.push({ seat, x, y, at, ...(figure && figure !== 'meeple' ? { figure } : {}) });
+  }
+
+  /** Takes the figures standing at port `at` of cell (x, y) off their feature (eaten, sent home). */
+  removeFigure(x, y, at) {
+    const n = this.nodeAt(x, y, at);
+    if (n >= 0) this.info[n].meeples = this.info[n].meeples.filter((m) => m.x !== x || m.y !== y || m.at !== at);
+  }
+
   takeBack(cell, seat) {
     const c = this.cells.get(cellKey(cell.x, cell.y));
     if (!c) return;

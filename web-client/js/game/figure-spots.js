@@ -2,12 +2,14 @@
 // and the special figures' of expansions/registry.js) and the take-back a placement may
 // offer (docs/protocol-details.md: turn.legal[].figures, .return). A draft's `meeple` stays
 // one string so that draft.js keeps its shape: a port ("C") is a meeple, "<figure>:C" a
-// special figure on that port, "return" the take-back. Pure, except the markup strings;
-// node tests it.
+// special figure on that port, "return" the take-back, and an expansion's own choices
+// (expansions/registry.js: entryActions, e.g. a figure onto another tile) whatever strings
+// it makes. `turn` (the state's) is for choices the same for every placement. Pure, except
+// the markup strings; node tests it.
 
 import { meepleMarkup } from '../tiles/meeple-art.js';
 import { specialFigureMarkup } from '../tiles/figures-art.js';
-import { figureIds, figureById } from '../expansions/registry.js';
+import { figureIds, figureById, hooks, ask } from '../expansions/registry.js';
 
 export const RETURN = 'return';
 const PORT_RE = /^(?:[NESW][LR]?|C|G|I)$/;
@@ -30,9 +32,15 @@ export function entrySpots(entry) {
   return out;
 }
 
-/** What the M key goes through: the figure spots, then the take-back when offered. */
-export function entryChoices(entry) {
-  return [...entrySpots(entry), ...(entryReturn(entry) ? [RETURN] : [])];
+/** The expansions' own choices of a placement (expansions/registry.js: entryActions). */
+export function entryActions(entry, turn = null) {
+  if (!entry) return [];
+  return hooks('entryActions').flatMap((f) => f(entry, turn) ?? []);
+}
+
+/** What the M key goes through: the figure spots, the expansions' choices, then the take-back when offered. */
+export function entryChoices(entry, turn = null) {
+  return [...entrySpots(entry), ...entryActions(entry, turn), ...(entryReturn(entry) ? [RETURN] : [])];
 }
 
 /** The take-back this entry offers: {x, y, points} or null (turn.legal[].return, docs/protocol-details.md). */
@@ -43,14 +51,16 @@ export function entryReturn(entry) {
 }
 
 /** Whether a draft choice still stands in another legal entry (a rotation). */
-export function choiceFits(entry, choice) {
+export function choiceFits(entry, choice, turn = null) {
   if (!choice) return true;
   if (choice === RETURN) return !!entryReturn(entry);
-  return entrySpots(entry).includes(choice);
+  return entrySpots(entry).includes(choice) || entryActions(entry, turn).includes(choice);
 }
 
 /** The figure keys of a `play` message for a draft choice (protocol: meeple, figure, return). */
-export function playFields(entry, choice) {
+export function playFields(entry, choice, turn = null) {
+  const own = typeof choice === 'string' ? ask('actionFields', entry, choice, turn) : null; // an expansion's choice
+  if (own) return own;
   if (choice === RETURN) {
     const r = entryReturn(entry);
     return r ? { meeple: null, return: { x: r.x, y: r.y } } : { meeple: null };

@@ -4,16 +4,18 @@
 //
 // A line is {type, id, seat?, tile?, rotation?, cells: [[x, y]...], ...}:
 //   started | discarded {seat, tile} | game_over {winners}
-//   placed {seat, tile, rotation, meeple, what, feature: {kind, tiles}|null, owners}
+//   placed {seat, tile, rotation, meeple, what, feature: {kind, tiles}|null, owners, away?: the figure's other cell}
 //     what: 'claimed' (a meeple on it) | 'extended' (the placer's own feature) |
 //           'extendedOther' (someone else's; owners) | 'extendedFree' | 'plain'
 //   closed {placer, kind, tiles, pennants, points, seats} (a feature completed in play)
 //   final {kind, tiles, pennants, cities, points, seats} (end-of-game scoring, points > 0)
-// and an expansion's own lines (expansions/registry.js: eventLine, scoredLine).
+// and an expansion's own lines (expansions/registry.js: eventLine, scoredLine). A placement's
+// figure may stand on another tile (figureCell), and an event may take figures off the
+// board (figuresGone): the map follows, so later lines name the right owners.
 // End-of-game lines worth nothing (a farm next to no completed city) are left out.
 
 import { FeatureMap } from './features.js';
-import { ask, featureKind } from '../expansions/registry.js';
+import { ask, hooks, featureKind } from '../expansions/registry.js';
 
 const RANK = { city: 3, road: 2, monastery: 1, field: 0 };
 const rank = (kind) => RANK[kind] ?? featureKind(kind)?.rank;
@@ -80,12 +82,18 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         break;
       case 'placed': {
         const ret = ev.return && Number.isInteger(ev.return.x) && Number.isInteger(ev.return.y) ? ev.return : null;
-        const result = map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
+        const away = ev.meeple ? ask('figureCell', ev) : null; // the figure stands on another tile than the one placed
+        const result = map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: away ? null : ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
+        if (away) {
+          map.addFigure(away.x, away.y, { seat: ev.seat, at: ev.meeple, figure: ev.figure ?? null });
+          result.claimed = map.nodeAt(away.x, away.y, ev.meeple);
+        }
         const d = describePlacement(map, ev, result);
         lastPlaced = ev;
         lines.push({
           type: 'placed', id: ev.id, seat: ev.seat, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, figure: ev.figure ?? null,
           what: d.what, feature: d.feature, owners: d.owners ?? [], cells: first(d.cells, ev.x, ev.y), extra: ev.extra === true,
+          ...(away ? { away: { x: away.x, y: away.y } } : {}),
         });
         break;
       }
@@ -96,7 +104,9 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
           points: ev.points ?? 0, seats: ev.seats ?? [], cells,
         };
         if (ev.end) {
-          if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
+          const own = ask('scoredLine', ev, common); // an expansion's own scoring (a bonus beside a feature's)
+          if (own) lines.push(own);
+          else if (common.points > 0 && common.seats.length) lines.push({ type: 'final', ...common });
         } else {
           const placer = lastPlaced && lastPlaced.turn === ev.turn ? lastPlaced.seat : null;
           lines.push(ask('scoredLine', ev, common) ?? { type: 'closed', placer, ...common });
@@ -104,6 +114,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         break;
       }
       default:
+        for (const gone of hooks('figuresGone').flatMap((f) => f(ev) ?? [])) map.removeFigure(gone.x, gone.y, gone.at);
         lines.push(ask('eventLine', ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] });
     }
   }

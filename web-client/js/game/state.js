@@ -3,6 +3,7 @@
 // what the caller must do (send a resync, remember a token, show an error).
 
 import { applyPatch } from './patch.js';
+import { ask } from '../expansions/registry.js';
 
 export function initialStore() {
   return {
@@ -87,9 +88,24 @@ export function playerBySeat(state, seat) {
   return state?.players?.find((p) => p.seat === seat) ?? null;
 }
 
+/** Whether the viewer places this turn's tile now (not while the turn waits for an expansion's stage). */
 export function isMyTurn(store) {
   const s = store.state;
-  return !!(s && s.phase === 'playing' && s.turn && store.seat !== null && s.turn.seat === store.seat);
+  return !!(s && s.phase === 'playing' && s.turn && store.seat !== null && s.turn.seat === store.seat) && !turnStage(s);
+}
+
+/**
+ * The stage the turn waits for, after its placement and before its scoring, that an
+ * expansion runs (expansions/registry.js: turnStage, e.g. a neutral figure moved by every seat in turn): {seat,
+ * cells, mineKey, hintKey?, otherKey, params} or null.
+ */
+export function turnStage(state) {
+  return state?.phase === 'playing' && state.turn ? ask('turnStage', state) : null;
+}
+
+/** Whether the game waits for the viewer: their turn to place, or their step of a stage. */
+export function mustAct(store) {
+  return isMyTurn(store) || (store.seat !== null && store.seat !== undefined && turnStage(store.state)?.seat === store.seat);
 }
 
 /** Legal entries of the current turn for one cell, in the server's order. */

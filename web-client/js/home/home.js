@@ -8,9 +8,10 @@ import { $ } from '../pages/page.js';
 import { KEYS, local, session } from '../platform/storage.js';
 import { roomPath } from '../pages/routes.js';
 import { YourGames } from './yourgames.js';
+import { SignIn } from './signin.js';
 import { acceptDrops } from '../replay/recordfile.js';
 import { soloText, setupText, maxSeats } from '../lobby/lobbylife.js';
-import { expansionIds } from '../expansions/registry.js';
+import { offeredIds } from '../expansions/registry.js';
 import { adoptKeyFromHash } from '../platform/playerkey.js';
 
 const SCENE = [
@@ -42,7 +43,7 @@ export async function createRoom() {
 function drawOptions() {
   const box = $('home-expansions');
   const on = new Set([...box.querySelectorAll('input:checked')].map((i) => i.value));
-  box.replaceChildren(...expansionIds().map((id) => {
+  box.replaceChildren(...offeredIds().map((id) => { // those the server plays (expansions/registry.js)
     const label = document.createElement('label');
     label.className = 'home-exp';
     label.title = t(`exp.${id}.what`);
@@ -135,9 +136,12 @@ export function showHome({ tiles, openFile }) {
   adoptKeyFromHash(local); // a transfer link from another device: its games join the list
   const games = new YourGames();
   games.show();
+  const signin = new SignIn();
+  signin.show();
   return {
     relabel: () => {
       games.relabel();
+      signin.relabel();
       drawOptions();
     },
   };

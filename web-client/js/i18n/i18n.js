@@ -5,6 +5,7 @@
 
 import { en, ja, fr } from './strings/core.js';
 import * as play from './strings/play.js';
+import * as signin from './strings/signin.js';
 import { de } from './strings/de.js';
 import { es } from './strings/es.js';
 import { listed } from '../expansions/registry.js';
@@ -20,6 +21,7 @@ export const LANGUAGES = [
 Object.assign(en, play.en);
 Object.assign(ja, play.ja);
 Object.assign(fr, play.fr);
+for (const [code, dict] of Object.entries({ en, ja, fr, de, es })) Object.assign(dict, signin[code]);
 
 const RAW = { en, ja, fr, de, es };
 

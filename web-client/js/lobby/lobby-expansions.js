@@ -4,7 +4,7 @@
 import { t } from '../i18n/i18n.js';
 import { h } from '../platform/dom.js';
 import { expansionsOf, toggleMessage } from '../tiles/game-tiles.js';
-import { expansionIds, expansionById } from '../expansions/registry.js';
+import { expansionIds, expansionById, offeredIds } from '../expansions/registry.js';
 
 /** opts: {canSet, onSettings(msg), bagSize: number|null} */
 export function expansionsSection(state, { canSet, onSettings, bagSize = null }) {
@@ -15,7 +15,8 @@ export function expansionsSection(state, { canSet, onSettings, bagSize = null })
   if (!canSet && !on.length) box.append(h('p', { class: 'muted', text: t('lobby.expansionsNone') }));
   for (const id of expansionIds()) {
     const checked = on.includes(id);
-    if (!canSet && !checked) continue;
+    if (!checked && (!canSet || !offeredIds().includes(id))) continue; // only what the server plays is offered
+
     // More seated than five need the expansion that brings the seat: it stays ticked (the server refuses otherwise).
     const locked = (expansionById(id)?.seats ?? 0) > 5 && checked && (state.players ?? []).length > 5;
     const input = h('input', { type: 'checkbox', id: `exp-${id}`, 'data-testid': `expansion-${id}`, checked, disabled: !canSet || locked });

@@ -25,7 +25,8 @@ export function currentKey(store) {
   return k && KEY_FORM.test(k) ? k : null;
 }
 
-async function ensureKey(store, fetchFn) {
+/** This browser's key, made (POST /api/keys) when it has none. */
+export async function ensureKey(store, fetchFn = globalThis.fetch) {
   const have = currentKey(store);
   if (have) return have;
   const res = await fetchFn('/api/keys', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });

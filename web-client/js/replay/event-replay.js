@@ -5,7 +5,7 @@
 // draws it the same way. Pure: no DOM, so node tests it.
 
 import { FeatureMap } from '../game/features.js';
-import { expansionById } from '../expansions/registry.js';
+import { expansionById, ask, hooks } from '../expansions/registry.js';
 
 const isMove = (ev) => ev?.type === 'placed' || ev?.type === 'discarded';
 
@@ -44,13 +44,16 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
   const frames = [];
   const finished = state.phase === 'finished';
 
+  // A room whose board lists every figure of a tile (`meeples`, a tile may hold several).
+  const lists = Array.isArray(start.meeples);
   const snap = (k, upTo, done) => {
-    const on = new Map(); // "x,y" -> {seat, at, figure?}
+    const on = new Map(); // "x,y" -> [{seat, at, figure?}]
     const normal = new Array(players).fill(0);
     const special = Array.from({ length: players }, () => ({})); // figure -> on the board
     for (const f of map.occupied()) {
       for (const m of f.meeples) {
-        on.set(`${m.x},${m.y}`, { seat: m.seat, at: m.at, ...(m.figure ? { figure: m.figure } : {}) });
+        const key = `${m.x},${m.y}`;
+        on.set(key, [...(on.get(key) ?? []), { seat: m.seat, at: m.at, ...(m.figure ? { figure: m.figure } : {}) }]);
         if (m.figure && m.figure !== 'meeple') special[m.seat][m.figure] = (special[m.seat][m.figure] ?? 0) + 1;
         else normal[m.seat]++;
       }
@@ -74,7 +77,9 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
         connected: true, tile: held[p.seat], host: false, bot: p.bot ?? null, away: false,
       })),
       turn: k < steps ? { number: k + 1, seat: seatOf[k], tile: moves[k].tile, legal: [], deadline: null } : null,
-      board: placed.map((b) => ({ ...b, meeple: on.get(`${b.x},${b.y}`) ?? null })),
+      board: placed.map((b) => (lists ? { ...b, meeples: on.get(`${b.x},${b.y}`) ?? [] } : { ...b, meeple: on.get(`${b.x},${b.y}`)?.[0] ?? null })),
+      // What an expansion keeps besides (expansions/registry.js: replayState, e.g. where a neutral figure stands).
+      ...Object.assign({}, ...exps.filter((e) => typeof e.replayState === 'function').map((e) => e.replayState(events.slice(0, upTo)) ?? {})),
       bag: { left: Math.max(0, bagSize - k - held.filter(Boolean).length), tiles: bagTiles },
       spectators: 0,
       events: events.slice(0, upTo),
@@ -93,8 +98,10 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
     }
     if (ev.type === 'placed') {
       const ret = ev.return && Number.isInteger(ev.return.x) ? ev.return : null;
+      const away = ev.meeple ? ask('figureCell', ev) : null; // the figure stands on another tile (expansions/registry.js)
       try {
-        map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
+        map.place({ x: ev.x, y: ev.y, tile: ev.tile, rotation: ev.rotation, meeple: away ? null : ev.meeple ?? null, seat: ev.seat, figure: ev.figure ?? null, ret });
+        if (away) map.addFigure(away.x, away.y, { seat: ev.seat, at: ev.meeple, figure: ev.figure ?? null });
       } catch {
         return refuse;
       }
@@ -107,6 +114,7 @@ export function replayFromState(state, record, tiles, { bagSize = 0, counts = {}
     } else if (ev.type === 'scored' && !ev.end) {
       for (const s of ev.seats ?? []) if (s >= 0 && s < players) scores[s] += ev.points ?? 0;
     } else {
+      for (const gone of hooks('figuresGone').flatMap((f) => f(ev) ?? [])) map.removeFigure(gone.x, gone.y, gone.at); // eaten, sent home
       // Tokens taken (a token kind's event names how many of each).
       for (const k of tokenKinds.filter((x) => x.event === ev.type && holdings[ev.seat])) {
         const mine = holdings[ev.seat][k.name];

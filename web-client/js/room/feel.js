@@ -63,16 +63,18 @@ export class PlayFeel {
   }
 
   /** After the board was drawn: at the start of the player's turn, a view to play in; true then. */
-  afterRender(state, mine) {
-    if (!mine || state.phase !== 'playing' || !state.turn) {
+  afterRender(state, mine, myStage = null) {
+    // The player's step of a stage of another's turn (docs/web-client-expansions.md): its cells, the same way.
+    const cells = mine ? legalCells(state) : myStage?.cells ?? null;
+    if (!cells || state.phase !== 'playing' || !state.turn) {
       if (this.turnShown !== null) this.board.endTurn();
       this.turnShown = null;
       return false;
     }
-    const key = `${state.turn.number}:${state.turn.seat}`;
+    const key = mine ? `${state.turn.number}:${state.turn.seat}` : `${state.turn.number}:stage:${JSON.stringify(myStage.params ?? null)}`;
     if (this.turnShown === key) return false;
     this.turnShown = key;
-    this.board.showTurn(legalCells(state));
+    this.board.showTurn(cells);
     return true;
   }
 

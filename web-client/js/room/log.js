@@ -5,7 +5,7 @@ import { t, getLanguage } from '../i18n/i18n.js';
 import { h, tileIcon, nameSpan, namesSpan } from '../platform/dom.js';
 import { playerBySeat } from '../game/state.js';
 import { narrate } from '../game/narrate.js';
-import { hooks, listed, figureById, likeMonastery } from '../expansions/registry.js';
+import { ask, hooks, listed, figureById, likeMonastery } from '../expansions/registry.js';
 
 function featureLabel(kind) {
   return t(`feature.${kind}`);
@@ -67,6 +67,8 @@ export function logLine(line, state, tiles) {
       else if (line.what === 'extendedFree') fill(li, `log.extendFree.${f.kind}`, { tiles: size }, { name: who(line.seat) });
       else fill(li, 'log.placed', {}, { name: who(line.seat) });
       if (line.extra) li.append(` ${t('log.extraTile')}`);
+      const note = ask('placedNote', line); // an expansion's words on the placement (expansions/registry.js)
+      if (note) li.append(` ${note}`);
       break;
     }
     case 'discarded':

@@ -8,7 +8,7 @@ import { t, getLanguage } from '../i18n/i18n.js';
 import { renderPlayers, renderBag, renderLog, renderChat, renderEnd } from './panels.js';
 import { renderLobby } from '../lobby/lobby-card.js';
 import { renderBanner } from './roomview.js';
-import { isMyTurn, legalCells } from '../game/state.js';
+import { isMyTurn, legalCells, turnStage } from '../game/state.js';
 import { $ } from '../pages/page.js';
 import { extraKey, extraAnnouncement } from '../turn/extra-turn.js';
 
@@ -53,7 +53,7 @@ export class RoomPanels {
       const o = ctx.lobby;
       this.part('lobby', [players, state.settings, state.spectators, mySeat, o.notice, o.canTakeSeat, o.bagSize, o.notify], () => renderLobby(lobby, state, o));
     }
-    const banner = [state.phase, state.turn?.number, state.turn?.seat, state.turn?.extra, mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
+    const banner = [state.phase, state.turn?.number, state.turn?.seat, state.turn?.extra, turnStage(state), mine, !!ctx.draft, ctx.queued, players.map((p) => [p.connected, p.bot, p.away, p.name]), away, feel.finalScoring, mySeat];
     this.part('banner', banner, () => renderBanner($('turn-banner'), {
       state, store, draft: ctx.draft, tiles: ctx.tiles, awaySince: feel.awaySince, finalScoring: feel.finalScoring, onShowEnd: ctx.onShowEnd, queued: ctx.queued,
     }));

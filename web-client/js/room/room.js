@@ -2,14 +2,14 @@
 // prepared, and the rendering of the lobby, the board, the panels and the end screen.
 // The server decides everything; this page shows its state and sends the player's choices.
 
-import { initialStore, reduce, newEvents, isMyTurn, legalCells, boardBounds, playerBySeat } from '../game/state.js';
+import { initialStore, reduce, newEvents, isMyTurn, mustAct, turnStage, legalCells, boardBounds, playerBySeat } from '../game/state.js';
 import { Connection, wsUrl } from '../platform/net.js';
 import { Board } from '../board/board.js';
 import { t, errorText } from '../i18n/i18n.js';
 import { bindLog } from './panels.js';
 import { PlayFeel } from './feel.js';
 import { copyInvite } from '../lobby/lobby-card.js';
-import { cycleMeeple, markPending, keepDraft, draftView } from '../turn/draft.js';
+import { cycleMeeple, markPending, keepDraft, draftView, entryOf } from '../turn/draft.js';
 import { roomKeyAction, describeKey } from '../turn/keyboard.js';
 import { renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
 import { RoomPanels } from './panel-updates.js';
@@ -66,6 +66,7 @@ export class RoomPage {
       // A spot of the hint's ghost takes the hinted move, like the rest of the ghost.
       onSpotClick: (port, figure) => (this.draft ? this.chooseSpot(spotChoice(port, figure)) : this.ghostClick()),
       onGhostClick: () => this.ghostClick(),
+      onActionClick: (action) => this.boardAction(action), // an expansion's button on the board (turn/roomdraft.js)
       camera: 'keep',
       memory: viewMemory(this.room),
     });
@@ -213,7 +214,7 @@ export class RoomPage {
       });
     }
     if (state.phase !== 'finished') this.endDismissed = false;
-    this.feel.onState(prev, state, { live, mine: isMyTurn(this.store) });
+    this.feel.onState(prev, state, { live, mine: mustAct(this.store) }); // the turn's sound, also for a step of a stage
     this.live = live;
     this.render();
   }
@@ -276,7 +277,7 @@ export class RoomPage {
     });
     window.addEventListener('online', () => this.conn?.retryNow());
     document.addEventListener('visibilitychange', () => {
-      this.title.update(isMyTurn(this.store));
+      this.title.update(mustAct(this.store));
       if (!document.hidden && this.conn && this.conn.status.state === 'waiting') this.conn.retryNow();
     });
   }
@@ -320,6 +321,8 @@ export class RoomPage {
       bounds: { minX: b.minX - 1, minY: b.minY - 1, maxX: b.maxX + 1, maxY: b.maxY + 1 },
       previewTile: state.turn?.tile,
       cellLabel: (c) => t('board.cell', { x: c.x, y: c.y }),
+      // What an expansion draws over the figures (expansions/registry.js: boardLayer).
+      layerCtx: { seat: mySeat, entry: mine && this.draft ? entryOf(this.draft) : null, choice: this.draft?.meeple ?? null, turn: state.turn ?? null },
     });
 
     renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });
@@ -349,12 +352,14 @@ export class RoomPage {
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });
     hintButton($('action-bar'), { state, store: this.store, asking: this.asking, onAsk: () => this.askHint(), why: this.hintWhy(state) });
     this.live = false;
-    this.title.update(isMyTurn(this.store));
-    notifyMyTurn(this.wasMine, isMyTurn(this.store));
-    this.wasMine = isMyTurn(this.store);
+    // The player's turn, or their step of a stage of another's turn (docs/web-client-expansions.md).
+    this.title.update(mustAct(this.store));
+    notifyMyTurn(this.wasMine, mustAct(this.store));
+    this.wasMine = mustAct(this.store);
     this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
-    if (this.feel.afterRender(state, isMyTurn(this.store))) this.boardIntoView();
+    const stage = turnStage(state); // the player's step of another's turn: its cells in view too
+    if (this.feel.afterRender(state, isMyTurn(this.store), stage?.seat === mySeat ? stage : null)) this.boardIntoView();
     this.keepForReload();
   }
 

@@ -4,10 +4,11 @@
 
 import { t } from '../i18n/i18n.js';
 import { h, nameSpan } from './panels.js';
-import { isMyTurn, playerBySeat } from '../game/state.js';
+import { isMyTurn, playerBySeat, turnStage } from '../game/state.js';
 import { tileMarkup } from '../tiles/tileart.js';
 import { choiceHint } from '../turn/choice-hint.js';
 import { entryChoices, spotChoice } from '../game/figure-spots.js';
+import { ask } from '../expansions/registry.js';
 import { entryOf, canRotate } from '../turn/draft.js';
 import { $ } from '../pages/page.js';
 import { presence, awayFor } from '../game/clock.js';
@@ -31,6 +32,15 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
   banner.dataset.mine = mine ? '1' : '0';
   if (state.phase === 'playing' && state.turn) {
     banner.append(h('span', { class: 'turn-no', text: t('turn.number', { n: state.turn.number }) }));
+    const stage = turnStage(state); // an expansion's stage of the turn (docs/web-client-expansions.md): whose step it is
+    if (stage) {
+      const me = store.seat !== null && stage.seat === store.seat;
+      banner.dataset.mine = me ? '1' : '0';
+      if (me) banner.classList.add('mine');
+      banner.append(me ? h('strong', { 'data-testid': 'stage-mine', text: t(stage.mineKey, stage.params) })
+        : h('span', { 'data-testid': 'banner-stage', 'data-seat': stage.seat }, ...withName(stage.otherKey, playerBySeat(state, stage.seat), stage.params)));
+      return;
+    }
     if (mine) {
       banner.classList.add('mine');
       // A move confirmed while the connection is down: the banner says it waits.
@@ -75,7 +85,10 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
     label.textContent = t('action.beingPlaced');
     $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
     $('current-tile').dataset.tile = state.turn.tile;
-    $('action-hint').replaceChildren(...withName('action.othersTurn', playerBySeat(state, state.turn.seat)));
+    const stage = turnStage(state); // a stage of the turn: the stepping seat's words
+    if (stage?.seat === store.seat && store.seat !== null) $('action-hint').textContent = t(stage.hintKey ?? stage.mineKey, stage.params);
+    else if (stage) $('action-hint').replaceChildren(...withName(stage.otherKey, playerBySeat(state, stage.seat), stage.params));
+    else $('action-hint').replaceChildren(...withName('action.othersTurn', playerBySeat(state, state.turn.seat)));
     return;
   }
   label.textContent = t('action.currentTile');
@@ -97,8 +110,13 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
     const spot = spots.find((s) => spotChoice(s.port, s.figure) === draft.meeple);
     const name = spot ? [spot.name, spot.points].filter(Boolean).join(' · ') : choiceHint(tileDef, entry, draft.meeple) ?? '';
     hint.textContent = name.charAt(0).toUpperCase() + name.slice(1);
-  } else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0 && !entryChoices(entry).length) hint.textContent = t('action.noMeeplesLeft');
-  else hint.textContent = t('action.noMeepleChosen');
+  } else {
+    // Why this placement offers no figure, when an expansion says (expansions/registry.js: figureNote).
+    const note = ask('figureNote', entry, tileDef);
+    if (note) hint.textContent = t(note);
+    else if ((playerBySeat(state, store.seat)?.meeples ?? 0) === 0 && !entryChoices(entry, state.turn).length) hint.textContent = t('action.noMeeplesLeft');
+    else hint.textContent = t('action.noMeepleChosen');
+  }
 }
 
 /** The page title: "your turn" while it is, blinking while the tab is in the background. */

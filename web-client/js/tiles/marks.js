@@ -1,5 +1,6 @@
 // Where a tile's marks stand (an expansion's symbol on a feature, expansions/registry.js:
-// tileMarks): a road's mark beside its road, a city's inside the city, each clear of the
+// tileMarks, or on the whole tile, tileSymbol): a road's mark beside its road, a city's
+// inside the city, a tile's own in its fields clear of roads and walls, each clear of the
 // meeple spots, the coat of arms and the walls. Catalog orientation is searched once per tile; the points handed out are
 // in BOARD orientation (the marks stay upright, like coats of arms). Pure, node tests it.
 
@@ -16,6 +17,10 @@ export function tileMarks(tileDef) {
       const mark = markOf(f);
       if (mark) out.push({ mark, feature: f.id });
     }
+  }
+  for (const symbolOf of hooks('tileSymbol')) {
+    const mark = tileDef ? symbolOf(tileDef) : null;
+    if (mark) out.push({ mark, feature: null });
   }
   return out;
 }
@@ -56,10 +61,20 @@ export function markPointsCatalog(tileDef) {
     const byRoad = (m) => kindOf[m.feature] === 'road';
     const near = (p, pts, r) => Math.min(...pts.map((q) => dist(p, q) - r), 40);
     const edge = (p) => Math.min(p[0], p[1], 100 - p[0], 100 - p[1]);
-    // Cities' marks first, then roads' in the fields beside their road.
-    for (const m of [...marks.filter((x) => !byRoad(x)), ...marks.filter(byRoad)]) {
+    const own = (m) => m.feature === null;
+    // Cities' marks first, then roads' in the fields beside their road, then the tile's own.
+    for (const m of [...marks.filter((x) => !byRoad(x) && !own(x)), ...marks.filter(byRoad), ...marks.filter(own)]) {
       let p = null;
-      if (byRoad(m)) {
+      if (own(m)) {
+        // In the fields: away from roads, walls, the middle's monastery, spots and other marks.
+        const free = grid().filter((q) => !shapes.cities.some((c) => pointInPolygon(q, c.polygon)));
+        p = best(free.length ? free : grid(), (q) => Math.min(
+          ...shapes.roads.map((r) => distToPolyline(q, r.points) - ROAD_HALF_WIDTH - 11),
+          ...shapes.cities.map((c) => distToPolyline(q, closed(c.polygon)) - 12),
+          shapes.monastery ? dist(q, [50, 50]) - 26 : 40,
+          near(q, anchors, 16), near(q, pennants, 14), near(q, taken(), 22), edge(q) - 12, 14,
+        ) - dist(q, [50, 50]) * 0.01);
+      } else if (byRoad(m)) {
         const road = shapes.roads.find((r) => r.id === m.feature);
         if (!road) continue;
         const mid = road.points[Math.floor(road.points.length / 2)];
@@ -77,7 +92,7 @@ export function markPointsCatalog(tileDef) {
         if (!city) continue;
         const cands = grid().filter((q) => pointInPolygon(q, city.polygon));
         p = best(cands, (q) => Math.min(
-          distToPolyline(q, closed(city.polygon)) + 1, near(q, anchors, 12), near(q, pennants, 12), near(q, taken(), 18), 17,
+          distToPolyline(q, closed(city.polygon)) + 1, near(q, anchors, 12), near(q, pennants, 12), near(q, taken(), 18), edge(q) - 2, 17,
         ) + Math.min(edge(q), 16) * 0.05 - dist(q, [50, 50]) * 0.01);
       }
       if (p) out.push({ mark: m.mark, x: p[0], y: p[1] });

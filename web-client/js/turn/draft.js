@@ -17,7 +17,8 @@ export function turnKey(state) {
 export function startDraft(state, x, y) {
   const options = legalAt(state, x, y);
   if (!options.length) return null;
-  return { x, y, options, idx: 0, meeple: null, pending: false, turnKey: turnKey(state) };
+  // `turn`: the turn it was made in (choices an expansion offers for every placement, figure-spots.js).
+  return { x, y, options, idx: 0, meeple: null, pending: false, turnKey: turnKey(state), turn: state.turn };
 }
 
 export const entryOf = (d) => (d ? d.options[d.idx] : null);
@@ -27,7 +28,7 @@ export const canRotate = (d) => !!d && !d.pending && d.options.length > 1;
 export function rotateDraft(d) {
   if (!canRotate(d)) return d;
   const idx = (d.idx + 1) % d.options.length;
-  const meeple = d.meeple && choiceFits(d.options[idx], d.meeple) ? d.meeple : null;
+  const meeple = d.meeple && choiceFits(d.options[idx], d.meeple, d.turn) ? d.meeple : null;
   return { ...d, idx, meeple };
 }
 
@@ -75,7 +76,7 @@ export function nearestCell(cells, origin) {
 /** The M key: the next meeple spot of the draft's rotation, then none. */
 export function cycleMeeple(d) {
   if (!d || d.pending) return d;
-  return { ...d, meeple: nextSpot(entryChoices(entryOf(d)), d.meeple) };
+  return { ...d, meeple: nextSpot(entryChoices(entryOf(d), d.turn), d.meeple) };
 }
 
 /** What the board draws for the draft: the ghost tile and its meeple spots. */
@@ -94,7 +95,7 @@ export function draftView(d, store) {
 /** The `play` message for the draft at the store's version. */
 export function playMessage(d, version) {
   const entry = entryOf(d);
-  return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, ...playFields(entry, d.meeple ?? null) };
+  return { type: 'play', version, x: d.x, y: d.y, rotation: entry.rotation, ...playFields(entry, d.meeple ?? null, d.turn) };
 }
 
 /** What a reload keeps of an unsent draft: {turnKey, x, y, rotation, meeple, figure}, or null. */
@@ -114,6 +115,6 @@ export function restoreDraft(state, saved) {
   if (!d) return null;
   const idx = d.options.findIndex((o) => o.rotation === saved.rotation);
   if (idx < 0) return null;
-  const meeple = typeof saved.meeple === 'string' && choiceFits(d.options[idx], saved.meeple) ? saved.meeple : null;
+  const meeple = typeof saved.meeple === 'string' && choiceFits(d.options[idx], saved.meeple, state.turn) ? saved.meeple : null;
   return { ...d, idx, meeple, ...(typeof saved.figure === 'string' ? { figure: saved.figure } : {}) };
 }

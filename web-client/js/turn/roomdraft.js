@@ -12,6 +12,7 @@ import {
 import { KEYS, session } from '../platform/storage.js';
 import { toast } from '../pages/page.js';
 import { choiceFits } from '../game/figure-spots.js';
+import { ask } from '../expansions/registry.js';
 
 export const draftActions = {
   /** After each render: the unsent placement as a reload would find it (nothing once sent or gone). */
@@ -106,6 +107,20 @@ export const draftActions = {
     this.updateDraft(markPending(d));
   },
 
+  /**
+   * A button an expansion drew on the board (`data-action`, expansions/registry.js:
+   * boardAction): a message to send (a step of a stage, once per version) or a draft choice.
+   */
+  boardAction(action) {
+    const { state, version } = this.store;
+    const r = ask('boardAction', action, { state, seat: this.store.seat, version });
+    if (r?.send) {
+      if (this.actionSent === version) return;
+      if (this.send(r.send)) this.actionSent = version;
+      else toast(t('offline.banner'), 'error', 5000);
+    } else if (r?.choose && this.draft && !this.draft.pending) this.chooseSpot(r.choose);
+  },
+
   /** Back online (a welcome): the move made while offline is sent if it is still legal. */
   sendQueued() {
     const d = this.queued;
@@ -113,7 +128,7 @@ export const draftActions = {
     this.queued = null;
     const rotation = entryOf(d).rotation;
     const entry = legalAt(this.store.state, d.x, d.y).find((l) => l.rotation === rotation);
-    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple); // a special figure or a take-back too
+    const still = keepDraft(d, this.store) && entry && choiceFits(entry, d.meeple, this.store.state.turn); // a special figure, a take-back or an expansion's choice too
     if (still && this.send(playMessage(d, this.store.version))) {
       this.draft = markPending(d);
       toast(t('offline.sent'), 'info', 4000);

@@ -5,7 +5,7 @@
 // stay the authority on points; this is the same reading the meeple spots give (spots.js).
 
 import { FeatureMap } from '../game/features.js';
-import { cleanBoard } from '../board/boardart.js';
+import { cleanBoard, placeOnMap } from '../board/boardart.js';
 import { t, joinNames } from '../i18n/i18n.js';
 import { spotName, spotPoints, featurePoints } from '../board/spots.js';
 import { figureIds } from '../expansions/registry.js';
@@ -22,9 +22,7 @@ export function moveGains(state, tiles, tile, move, seat) {
   const map = new FeatureMap(tiles);
   const figure = figureIds().includes(move.figure) ? move.figure : 'meeple';
   try {
-    for (const b of cleanBoard(state)) {
-      map.place({ x: b.x, y: b.y, tile: b.tile, rotation: b.rotation, meeple: b.meeple?.at ?? null, seat: b.meeple?.seat ?? null, figure: b.meeple?.figure ?? null });
-    }
+    for (const b of cleanBoard(state)) placeOnMap(map, b);
     const did = map.place({
       x: move.x, y: move.y, tile, rotation: Number(move.rotation) || 0, meeple: move.meeple ?? null, seat, figure, ret: move.return ?? null,
     });
