@@ -35,14 +35,14 @@ std::string_view rule_error_message(RuleError e) {
     case RuleError::WrongTile: return "this is not the tile the player holds";
     case RuleError::TileExhausted: return "more copies of this tile than the game's tile set holds";
     case RuleError::IllegalPlacement:
-      return "the tile cannot go there: the cell must be empty, touch a placed tile and match every edge (a river "
-             "tile continues the river, without a U-turn or a third turn the same way)";
+      return "the tile cannot go there: the cell must be empty, touch a placed tile and match every edge (a tile an "
+             "expansion places goes where that expansion's rules allow)";
     case RuleError::IllegalMeeple:
       return "no meeple can go there: not a feature of this tile this figure may take, the feature is occupied, "
              "or none is left";
     case RuleError::IllegalReturn:
-      return "no abbot to take back there: this player has no abbot at that cell, its feature completes with this "
-             "tile, or the game has no abbot";
+      return "no such action there: the game has no action instead of a figure, or this placement does not offer "
+             "this player's at that cell";
     case RuleError::IllegalDiscard: return "the tile has a legal placement, so it cannot be discarded";
   }
   return "unknown error";

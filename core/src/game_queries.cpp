@@ -48,12 +48,12 @@ std::uint16_t Game::constraint(Cell c) const {
     const Oriented& o = oriented(p.tile, p.rotation);
     const Terrain t = edge(o.edges, (side + 2) % 4);
     want = static_cast<std::uint16_t>(want | (static_cast<int>(t) << (2 * side)));
-    if ((o.river >> ((side + 2) % 4)) & 1) want |= kRiverWant;
+    if ((o.exclusive >> ((side + 2) % 4)) & 1) want |= kExclusiveWant;
   }
   return want;
 }
 
-// A tile some part places (docs/expansions/river.md) is asked of that part; every other tile goes on the
+// A tile some part places (docs/expansions.md, "placement") is asked of that part; every other tile goes on the
 // frontier by the base rules.
 bool Game::is_legal_placement(Tile t, Placement p) const {
   if (static_cast<int>(t) >= kTileKinds) return false;

@@ -169,17 +169,17 @@ std::uint16_t Game::unite(std::uint16_t a, std::uint16_t b) {
   std::uint16_t rb = find(b);
   if (ra == rb) return ra;
   if (nodes_[ra].size < nodes_[rb].size) std::swap(ra, rb);
-  Node& big = nodes_[ra];
-  Node& small = nodes_[rb];
-  small.parent = ra;
-  big.size = static_cast<std::uint16_t>(big.size + small.size);
-  big.open = static_cast<std::uint16_t>(big.open + small.open);
-  big.meeple_total = static_cast<std::uint8_t>(big.meeple_total + small.meeple_total);
+  Node& larger = nodes_[ra];
+  Node& smaller = nodes_[rb];
+  smaller.parent = ra;
+  larger.size = static_cast<std::uint16_t>(larger.size + smaller.size);
+  larger.open = static_cast<std::uint16_t>(larger.open + smaller.open);
+  larger.meeple_total = static_cast<std::uint8_t>(larger.meeple_total + smaller.meeple_total);
   for (int s = 0; s < kMaxPlayers; ++s) {
-    big.meeples[static_cast<std::size_t>(s)] =
-        static_cast<std::uint8_t>(big.meeples[static_cast<std::size_t>(s)] + small.meeples[static_cast<std::size_t>(s)]);
+    larger.meeples[static_cast<std::size_t>(s)] =
+        static_cast<std::uint8_t>(larger.meeples[static_cast<std::size_t>(s)] + smaller.meeples[static_cast<std::size_t>(s)]);
   }
-  std::swap(big.next, small.next);  // splice the two circular lists
+  std::swap(larger.next, smaller.next);  // splice the two circular lists
   return ra;
 }
 
@@ -201,7 +201,7 @@ void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
     g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
   }
   FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
-  const std::uint16_t bits = t == Terrain::River ? kRiverWant
+  const std::uint16_t bits = t == Terrain::Exclusive ? kExclusiveWant
                                                  : static_cast<std::uint16_t>(static_cast<int>(t) << (2 * static_cast<int>(towards_tile)));
   f.want = static_cast<std::uint16_t>(f.want | bits);
 }
@@ -422,9 +422,9 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     case Kind::Road: points = tiles; break;
     case Kind::City: points = end ? tiles + pennants : 2 * tiles + 2 * pennants; break;
     case Kind::Monastery:
-    case Kind::Garden: points = points_override; break;
+    case Kind::Cloister: points = points_override; break;
     case Kind::Field: points = 3 * cities; break;
-    case Kind::River: break;
+    case Kind::Unscored: break;
   }
   std::array<int, kMaxPlayers> bonus{};
   FeatureTally tally{kind, end, tiles, pennants, cities, marks, present};
@@ -496,13 +496,13 @@ void Game::finish(std::vector<Event>* events) {
         if (node.open != 0) score_feature(root, node.kind, true, events);
         break;
       case Kind::Monastery:
-      case Kind::Garden: {
+      case Kind::Cloister: {
         const Placed& p = placed_[node.tile];
         const int around = monastery_neighbours(Cell{p.x, p.y});
         if (around != 8) score_feature(root, node.kind, true, events, 1 + around, 0, node.tile);
         break;
       }
-      case Kind::River: break;
+      case Kind::Unscored: break;
       case Kind::Field: {
         std::array<std::uint16_t, kMaxTilesInGame> cities;
         int city_count = 0;

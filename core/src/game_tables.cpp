@@ -10,19 +10,19 @@ Tables make_tables() {
   for (int k = 0; k < kTileKinds; ++k) {
     const TileDef& d = tile_def(static_cast<Tile>(k));
     t.cloister_seg[static_cast<std::size_t>(k)] = kNoSeg;
-    bool has_river = false;
-    for (const Terrain side : d.sides) has_river = has_river || side == Terrain::River;
+    bool has_exclusive = false;
+    for (const Terrain side : d.sides) has_exclusive = has_exclusive || side == Terrain::Exclusive;
     for (int r = 0; r < 4; ++r) {
       const Rotation rot = Rotation::quarters(r);
       Oriented& o = t.o[static_cast<std::size_t>(k)][static_cast<std::size_t>(r)];
       o.seg_at.fill(kNoSeg);
       o.edges = 0;
-      o.river = 0;
+      o.exclusive = 0;
       for (int side = 0; side < 4; ++side) {
         const int catalog_side = (side - r + 4) % 4;
         const Terrain terrain = d.sides[static_cast<std::size_t>(catalog_side)];
         o.edges = static_cast<std::uint8_t>(o.edges | (static_cast<int>(terrain) << (2 * side)));
-        if (terrain == Terrain::River) o.river = static_cast<std::uint8_t>(o.river | (1u << side));
+        if (terrain == Terrain::Exclusive) o.exclusive = static_cast<std::uint8_t>(o.exclusive | (1u << side));
       }
       for (int s = 0; s < d.segment_count; ++s) {
         const Segment& seg = d.segments[static_cast<std::size_t>(s)];
@@ -38,7 +38,7 @@ Tables make_tables() {
         o.canonical[static_cast<std::size_t>(s)] = static_cast<Port>(std::countr_zero(board));
         if (is_cloister(seg.kind)) t.cloister_seg[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(s);
       }
-      if (has_river) continue;
+      if (has_exclusive) continue;
       for (int want = 0; want < 256; ++want) {
         bool ok = true;
         for (int side = 0; side < 4; ++side) {

@@ -16,8 +16,8 @@ constexpr std::array<std::uint8_t, 16> kSidesOf = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2,
 // Per tile kind and rotation, everything placement and feature tracking need, in board
 // orientation, computed once.
 struct Oriented {
-  std::uint8_t edges;                                   // 2 bits of Terrain per board side (river: 0)
-  std::uint8_t river;                                   // bit per board side with a river
+  std::uint8_t edges;                                   // 2 bits of Terrain per board side (exclusive: 0)
+  std::uint8_t exclusive;                               // bit per board side of Terrain::Exclusive
   std::array<std::uint8_t, kPortCount> seg_at;          // board port -> segment (or kNoSeg)
   std::array<std::uint16_t, kMaxSegments> seg_ports;    // segment -> board ports
   std::array<Port, kMaxSegments> canonical;             // segment -> first board port
@@ -27,12 +27,12 @@ struct Tables {
   std::array<std::array<Oriented, 4>, kTileKinds> o{};
   // fits[tile][want]: bit r set when the tile at rotation r matches the constraint `want`
   // (2 bits of Terrain per side, 0 where no tile touches).
-  // Wants with Game::kRiverWant fit nothing, nor does a tile with a river side (its part
+  // Wants with Game::kExclusiveWant fit nothing, nor does a tile with an exclusive side (its part
   // places it).
   static constexpr int kWants = 512;
   std::array<std::array<std::uint8_t, kWants>, kTileKinds> fits{};
   std::array<std::array<std::uint8_t, kWants>, kTileKinds> fit_count{};  // popcount of fits
-  std::array<std::uint8_t, kTileKinds> cloister_seg{};  // the monastery or garden; kNoSeg if none
+  std::array<std::uint8_t, kTileKinds> cloister_seg{};  // the cloister (is_cloister); kNoSeg if none
 };
 
 // Built once, before main (game_tables.cpp).

@@ -12,20 +12,20 @@ constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u <<
 
 bool in_set(const TileDef& d, ExpansionSet set) {
   if (d.expansion && !set.has(*d.expansion)) return false;
-  if (d.is_garden_copy()) return in_set(tile_def(d.plain), set);
+  if (d.is_copy()) return in_set(tile_def(d.plain), set);
   return true;
 }
 
 Ruleset make_ruleset(ExpansionSet set) {
   Ruleset r;
   r.expansions = set;
-  // 1. The base tiles, each expansion's tiles, and the garden copies in place of plain ones.
+  // 1. The base tiles, each expansion's tiles, and its copies of tiles in place of plain ones.
   for (const TileDef& d : catalog()) {
     if (!in_set(d, set)) continue;
     r.counts[static_cast<std::size_t>(d.tile)] = static_cast<std::uint8_t>(d.count);
   }
   for (const TileDef& d : catalog()) {
-    if (d.is_garden_copy() && in_set(d, set)) r.counts[static_cast<std::size_t>(d.plain)]--;
+    if (d.is_copy() && in_set(d, set)) r.counts[static_cast<std::size_t>(d.plain)]--;
   }
   // 2. The start tile D; 3. one pile, the land bag.
   r.start = kStartTile;
@@ -33,7 +33,6 @@ Ruleset make_ruleset(ExpansionSet set) {
   r.figure_kinds[static_cast<std::size_t>(Figure::Meeple)] =
       kind_bit(Kind::Road) | kind_bit(Kind::City) | kind_bit(Kind::Monastery) | kind_bit(Kind::Field);
   r.strength[static_cast<std::size_t>(Figure::Meeple)] = 1;
-  r.strength[static_cast<std::size_t>(Figure::Abbot)] = 1;
   for (int e = 0; e < kExpansionKinds; ++e) {
     if (!set.has(static_cast<Expansion>(e))) continue;
     const detail::Part* part = detail::part_of(static_cast<Expansion>(e));

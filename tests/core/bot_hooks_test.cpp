@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include "bots/bot_hooks.hpp"  // core/src
+#include "carc/core/expansions/abbot/abbot.hpp"
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
 #include "carc/core/game.hpp"
 
 namespace carc::test {
@@ -38,9 +41,9 @@ TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tok
     const Ruleset& rules = ruleset(set);
     const bots::BotHooks& h = bots::bot_hooks(rules);
     CHECK(&bots::bot_hooks(rules) == &h);  // gathered once
-    const bool big = rules.figures[idx(Figure::Big)] > 0;
-    const bool builder = rules.figures[idx(Figure::Builder)] > 0;
-    const bool pig = rules.figures[idx(Figure::Pig)] > 0;
+    const bool big = rules.figures[idx(inns::kBig)] > 0;
+    const bool builder = rules.figures[idx(traders::kBuilder)] > 0;
+    const bool pig = rules.figures[idx(traders::kPig)] > 0;
     // Short playouts and the random player's rare figures come with the big meeple, the
     // builder and the pig; the take-back's pruning with the part that offers it.
     CHECK(h.short_playouts == (big || builder || pig));
@@ -52,7 +55,7 @@ TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tok
     CHECK(h.standing_extra.size == (builder ? 1 : 0));
     // The abbot's supply joins the meeples'; the big meeple's, the builder's and the pig's
     // come after, in that order.
-    CHECK(h.supply_with_meeples.size == (rules.figures[idx(Figure::Abbot)] > 0 ? 1 : 0));
+    CHECK(h.supply_with_meeples.size == (rules.figures[idx(abbot::kAbbot)] > 0 ? 1 : 0));
     CHECK(h.supply_after.size == (big ? 1 : 0) + (builder ? 1 : 0));
     // Goods: the tokens of the whole game, 9 wine, 6 grain and 5 cloth
     // (docs/expansions/traders-builders.md), whatever else is in play.

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "carc/core/expansions/abbot/abbot.hpp"
+#include "carc/core/expansions/river/river.hpp"
 #include "carc/core/bot.hpp"
 #include "carc/core/player_view.hpp"
 #include "carc/core/random_player.hpp"
@@ -20,7 +22,7 @@ const ExpansionSet kBoth = kRiver.with(Expansion::Abbot);
 
 bool is_river_tile(Tile t) {
   for (const Terrain side : tile_def(t).sides) {
-    if (side == Terrain::River) return true;
+    if (side == river::kRiverSide) return true;
   }
   return false;
 }
@@ -59,7 +61,7 @@ TEST_CASE("random games of every set: the river first and by its rules, the lake
       for (const Event& e : events) {
         if (const auto* p = std::get_if<TilePlaced>(&e)) {
           moves.push_back(move_of(*p));
-          if (p->figure == Figure::Abbot || p->action) ++abbot_moves;
+          if (p->figure == abbot::kAbbot || p->action) ++abbot_moves;
         } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
           moves.push_back(Move::discard(d->tile));
           CHECK_FALSE(is_river_tile(d->tile));  // a river tile is always placeable
@@ -113,7 +115,7 @@ TEST_CASE("every bot level plays river + abbot games to the end with legal moves
     int figures = 0;
     while (!g.finished()) {
       const BotChoice c = choose(PlayerView(g), spec, static_cast<std::uint64_t>(g.moves_played()));
-      if (c.move.figure == Figure::Abbot || c.move.action) ++figures;
+      if (c.move.figure == abbot::kAbbot || c.move.action) ++figures;
       REQUIRE_FALSE(g.play(c.move));
     }
     CAPTURE(bot_kind_name(kind));

@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
 #include "carc/core/random_player.hpp"
 #include "support.hpp"
 
@@ -50,9 +52,9 @@ TEST_CASE("tile sets of the big boxes: 89 with inns, 95 with traders, gardens re
     const Ruleset& r = ruleset(set);
     CHECK(r.part_count == __builtin_popcount(static_cast<unsigned>(bits)));
     CHECK(r.max_players == (set.has(Expansion::Inns) ? 6 : 5));
-    CHECK(r.figures[static_cast<std::size_t>(Figure::Big)] == (set.has(Expansion::Inns) ? 1 : 0));
-    CHECK(r.figures[static_cast<std::size_t>(Figure::Builder)] == (set.has(Expansion::Traders) ? 1 : 0));
-    CHECK(r.figures[static_cast<std::size_t>(Figure::Pig)] == (set.has(Expansion::Traders) ? 1 : 0));
+    CHECK(r.figures[static_cast<std::size_t>(inns::kBig)] == (set.has(Expansion::Inns) ? 1 : 0));
+    CHECK(r.figures[static_cast<std::size_t>(traders::kBuilder)] == (set.has(Expansion::Traders) ? 1 : 0));
+    CHECK(r.figures[static_cast<std::size_t>(traders::kPig)] == (set.has(Expansion::Traders) ? 1 : 0));
     CHECK(Game::seeded(6, 1, set).players() == r.max_players);
   }
 }
@@ -125,25 +127,25 @@ TEST_CASE("where the new figures may go: the big meeple as a meeple, builder and
   const Placement at{{2, 0}, Rotation{}};
   // The road (2,0) joins holds seat 0's meeple: a meeple or the big meeple cannot go there,
   // the builder can; the fields hold seat 1's farmer north of the road, nothing south.
-  const PortList builder = g.figure_targets(Tile::U, at, 0, Figure::Builder);
+  const PortList builder = g.figure_targets(Tile::U, at, 0, traders::kBuilder);
   REQUIRE(builder.size == 1);
   CHECK(builder.ports[0] == Port::E);
-  CHECK(g.figure_targets(Tile::U, at, 0, Figure::Pig).size == 0);      // seat 0 has no farmer
-  CHECK(g.figure_targets(Tile::U, at, 0, Figure::Big).size == 0);      // not in this game
+  CHECK(g.figure_targets(Tile::U, at, 0, traders::kPig).size == 0);      // seat 0 has no farmer
+  CHECK(g.figure_targets(Tile::U, at, 0, inns::kBig).size == 0);      // not in this game
   const PortList meeples = g.meeple_targets(Tile::U, at, 0);
   REQUIRE(meeples.size == 1);
   CHECK(meeples.ports[0] == Port::ER);  // the south field only
   // A builder where a pig would go, and one on a field: refused.
-  CHECK(error_name(g.play(place_fig(Tile::U, 2, 0, 0, "WR", Figure::Builder))) == "illegal_meeple");
-  CHECK(error_name(g.play(place_fig(Tile::U, 2, 0, 0, "ER", Figure::Pig))) == "illegal_meeple");
-  REQUIRE_FALSE(g.play(place_fig(Tile::U, 2, 0, 0, "E", Figure::Builder)));
-  CHECK(g.figures(0, Figure::Builder) == 0);
+  CHECK(error_name(g.play(place_fig(Tile::U, 2, 0, 0, "WR", traders::kBuilder))) == "illegal_meeple");
+  CHECK(error_name(g.play(place_fig(Tile::U, 2, 0, 0, "ER", traders::kPig))) == "illegal_meeple");
+  REQUIRE_FALSE(g.play(place_fig(Tile::U, 2, 0, 0, "E", traders::kBuilder)));
+  CHECK(g.figures(0, traders::kBuilder) == 0);
   CHECK(g.meeples(0) == 6);
   // Seat 1: the pig goes only into the field holding its farmer.
   const Placement b{{2, -1}, Rotation{}};
-  const PortList pig = g.figure_targets(Tile::B, b, 1, Figure::Pig);
+  const PortList pig = g.figure_targets(Tile::B, b, 1, traders::kPig);
   REQUIRE(pig.size == 1);
-  CHECK(g.figure_targets(Tile::B, b, 0, Figure::Pig).size == 0);
+  CHECK(g.figure_targets(Tile::B, b, 0, traders::kPig).size == 0);
 }
 
 TEST_CASE("six players with inns: every seat plays, and the sixth seat scores") {

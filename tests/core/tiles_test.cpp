@@ -7,8 +7,13 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "carc/core/expansions/abbot/abbot.hpp"
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/river/river.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
 #include "carc/core/game.hpp"
 #include "support.hpp"
 
@@ -227,6 +232,58 @@ TEST_CASE("tiles.md's example: J at 90 has its city east, its road S-W and the i
   CHECK(port_name(across(Port::NR)) == "SL");
   CHECK(port_name(across(Port::EL)) == "WR");
   CHECK(port_name(across(Port::ER)) == "WL");
+}
+
+// The expansions name the base game's generic figures, kinds and terrains in their own
+// headers, and their parts give the names records use (docs/expansions.md, "Tiles are data").
+TEST_CASE("the expansions' figures, kinds, terrains and names: their values and the names records use") {
+  CHECK(static_cast<int>(abbot::kAbbot) == 1);
+  CHECK(static_cast<int>(inns::kBig) == 2);
+  CHECK(static_cast<int>(traders::kBuilder) == 3);
+  CHECK(static_cast<int>(traders::kPig) == 4);
+  const std::vector<std::string> figures = {"meeple", "abbot", "big", "builder", "pig"};
+  for (int f = 0; f < kFigureKinds; ++f) {
+    CHECK(figure_name(static_cast<Figure>(f)) == figures[static_cast<std::size_t>(f)]);
+    CHECK(figure_from_name(figures[static_cast<std::size_t>(f)]) == static_cast<Figure>(f));
+  }
+  CHECK(figure_name(static_cast<Figure>(kFigureKinds)) == "?");
+  CHECK_FALSE(figure_from_name("?"));
+  CHECK(kind_name(abbot::kGarden) == "garden");
+  CHECK(kind_name(river::kRiverKind) == "river");
+  CHECK(kind_name(Kind::Field) == "field");
+  CHECK(terrain_name(river::kRiverSide) == "river");
+  CHECK(terrain_name(Terrain::City) == "city");
+  CHECK(is_cloister(abbot::kGarden));
+  const std::vector<std::string> expansions = {"river", "abbot", "inns", "traders"};
+  REQUIRE(kExpansionKinds == 4);
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    CHECK(expansion_name(static_cast<Expansion>(e)) == expansions[static_cast<std::size_t>(e)]);
+    CHECK(expansion_from_name(expansions[static_cast<std::size_t>(e)]) == static_cast<Expansion>(e));
+  }
+  CHECK(traders::good_name(traders::Good::Cloth) == "cloth");
+  CHECK(traders::good_of_marks(traders::mark_of(traders::Good::Grain)) == 1);
+}
+
+// A copy (the Abbot's garden copies) is its plain row plus its own segments, in its own set.
+TEST_CASE("a garden copy is its plain tile with a garden added at G") {
+  for (const auto& [copy, plain] : {std::pair{Tile::Eg, Tile::E}, std::pair{Tile::R6g, Tile::R6}, std::pair{Tile::T11g, Tile::T11}}) {
+    const TileDef& c = tile_def(copy);
+    const TileDef& p = tile_def(plain);
+    CAPTURE(c.name);
+    CHECK(c.is_copy());
+    CHECK(c.plain == plain);
+    CHECK(c.expansion == Expansion::Abbot);
+    CHECK(c.count == 1);
+    CHECK(c.sides == p.sides);
+    REQUIRE(c.segment_count == p.segment_count + 1);
+    for (int i = 0; i < p.segment_count; ++i) {
+      CHECK(c.segments[static_cast<std::size_t>(i)].ports == p.segments[static_cast<std::size_t>(i)].ports);
+      CHECK(c.segments[static_cast<std::size_t>(i)].kind == p.segments[static_cast<std::size_t>(i)].kind);
+    }
+    const Segment& g = c.segments[static_cast<std::size_t>(p.segment_count)];
+    CHECK(g.kind == abbot::kGarden);
+    CHECK(g.ports == (1u << static_cast<int>(Port::G)));
+  }
 }
 
 }  // namespace carc::test

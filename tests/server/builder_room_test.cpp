@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "carc/core/expansions/traders/traders.hpp"
 #include "base/metrics.hpp"
 #include "base/random.hpp"
 #include "room/room_logic.hpp"
@@ -55,9 +56,9 @@ Script find_builder_turn(ExpansionSet set, int players) {
       }
       std::optional<Move> pick;
       for (const LegalMove& m : legal) {
-        const PortList& b = m.figures[static_cast<std::size_t>(Figure::Builder)];
+        const PortList& b = m.figures[static_cast<std::size_t>(traders::kBuilder)];
         if (b.size > 0) {
-          pick = Move::place(t, m.placement.cell, m.placement.rotation, b.ports[0], Figure::Builder);
+          pick = Move::place(t, m.placement.cell, m.placement.rotation, b.ports[0], traders::kBuilder);
           break;
         }
       }

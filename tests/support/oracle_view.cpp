@@ -2,6 +2,8 @@
 
 #include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
+#include "carc/core/expansions/inns/inns.hpp"
+#include "carc/core/expansions/traders/traders.hpp"
 
 namespace carc::test {
 
@@ -43,9 +45,9 @@ json players_json(const RoomFacts& f) {
     }
     if (f.settings.expansions.has(Expansion::Traders)) {
       json goods = json::object();
-      for (int k = 0; k < kGoodKinds; ++k) {
+      for (int k = 0; k < traders::kGoodKinds; ++k) {
         const bool in_game = f.game != nullptr && seat < f.game->players();
-        goods[std::string(good_name(static_cast<Good>(k)))] = in_game ? f.game->tokens(seat, k) : 0;
+        goods[std::string(traders::good_name(static_cast<traders::Good>(k)))] = in_game ? f.game->tokens(seat, k) : 0;
       }
       p["goods"] = goods;
     }
@@ -132,8 +134,8 @@ json room_breakdown(const Game& g, const std::vector<Event>& all) {
         line[from] = line[from].get<int>() - points;
         line[to] = line[to].get<int>() + points;
       };
-      if (s->kind == Kind::Road && (s->marks & kMarkInn) != 0) move("road", "inn", s->points - s->tiles);
-      if (s->kind == Kind::City && (s->marks & kMarkCathedral) != 0) {
+      if (s->kind == Kind::Road && (s->marks & inns::kMarkInn) != 0) move("road", "inn", s->points - s->tiles);
+      if (s->kind == Kind::City && (s->marks & inns::kMarkCathedral) != 0) {
         move("city", "cathedral", s->points - (s->end_of_game ? 1 : 2) * (s->tiles + s->pennants));
       }
       if (s->bonus[static_cast<std::size_t>(w)] != 0) move("field", "pig", s->bonus[static_cast<std::size_t>(w)]);

@@ -1,18 +1,20 @@
-// The expansions' bot parts (bots/bot_hooks.hpp): one line each.
+// The expansions' bot parts (bots/bot_hooks.hpp), from the list
+// (carc/core/expansions/list.hpp): expansion <id>'s is <id>_bot_part(), in
+// core/src/expansions/<id>/bots.cpp.
 #include "bots/bot_hooks.hpp"
 
 namespace carc::bots {
 
-const BotPart& abbot_bot_part();    // abbot/bots.cpp
-const BotPart& inns_bot_part();     // inns/bots.cpp
-const BotPart& traders_bot_part();  // traders/bots.cpp
+#define CARC_BOT_PART_DECLARATION(Name, id) const BotPart& id##_bot_part();
+CARC_EACH_EXPANSION(CARC_BOT_PART_DECLARATION)
+#undef CARC_BOT_PART_DECLARATION
 
 const BotPart* bot_part_of(Expansion e) {
   switch (e) {
-    case Expansion::River: return nullptr;  // the bots play its tiles like any other
-    case Expansion::Abbot: return &abbot_bot_part();
-    case Expansion::Inns: return &inns_bot_part();
-    case Expansion::Traders: return &traders_bot_part();
+#define CARC_BOT_PART_CASE(Name, id) \
+  case Expansion::Name: return &id##_bot_part();
+    CARC_EACH_EXPANSION(CARC_BOT_PART_CASE)
+#undef CARC_BOT_PART_CASE
   }
   return nullptr;
 }

@@ -1,7 +1,8 @@
 // An expansion as a part of the engine: the fixed points where the rules ask the
 // expansions in play (docs/expansions.md, "How several expansions combine"). A part fills
 // in the hooks it needs and leaves the others null. Adding an expansion is a folder of
-// its own under core/src/expansions/ and one line in registry.cpp.
+// its own under core/src/expansions/ (its part, its tiles.hpp) and one line in
+// carc/core/expansions/list.hpp; registry.cpp finds the part as <id>_part().
 //
 // Hook points:
 //   setup      the tile set, its piles, the start tile and the figures (Ruleset);
@@ -16,16 +17,28 @@
 // Seam left for an expansion whose other seats act inside a turn: a hook asked after
 // `placed` and scoring, before the turn passes on (Game::play), that names the next seat
 // to act; none exists yet.
-// Tiles themselves are data (tiles.cpp); which tiles a game holds follows from the
-// catalog's `expansion` and its copies of base tiles without a hook.
+// Tiles themselves are data (the expansion's tiles.hpp, assembled into the catalog by
+// tiles.cpp); which tiles a game holds follows from the catalog's `expansion` and its copies
+// of other tiles without a hook.
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "carc/core/game.hpp"
 
 namespace carc::detail {
+
+// A figure, feature kind or side terrain an expansion brings, and its name in records and
+// messages (figure_name(), kind_name(), terrain_name()).
+struct Named {
+  enum class What : std::uint8_t { Figure, Kind, Terrain };
+  What what;
+  std::uint8_t value;
+  std::string_view name;
+};
 
 struct Part {
   Expansion id;
@@ -61,9 +74,15 @@ struct Part {
   // Supply: the tokens of kind `k` (below Ruleset::token_kinds) `seat` holds, from this
   // part's state (Game::tokens; the part that sets Ruleset::token_part).
   int (*tokens)(const Game& g, Seat seat, int k) = nullptr;
+
+  // The names of what this part brings (last: the hooks' offsets are those the hot path
+  // has always read).
+  std::span<const Named> names = {};
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).
 const Part* part_of(Expansion e);
+// The name some part gives a figure, kind or terrain ("" when none does).
+std::string_view name_in_parts(Named::What what, std::uint8_t value);
 
 }  // namespace carc::detail

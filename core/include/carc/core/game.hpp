@@ -386,8 +386,9 @@ class Game {
   static constexpr int kMaxNodes = kMaxNodesInGame;
   static constexpr std::uint8_t kNone = 0xFF;
   static constexpr std::uint8_t kUnknown = 0xFE;
-  // A frontier cell's `want` bit for a river side facing it: no land tile fits there.
-  static constexpr std::uint16_t kRiverWant = 0x100;
+  // A frontier cell's `want` bit for an exclusive side (Terrain::Exclusive) facing it: no
+  // tile of the land bag fits there.
+  static constexpr std::uint16_t kExclusiveWant = 0x100;
 
   struct Node {
     std::uint16_t parent;
@@ -413,7 +414,7 @@ class Game {
   };
   struct FrontierCell {
     std::int8_t x, y;
-    std::uint16_t want;   // 2 bits of Terrain per side that touches a tile, 0 where free; kRiverWant
+    std::uint16_t want;   // 2 bits of Terrain per side that touches a tile, 0 where free; kExclusiveWant
   };
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.

@@ -1,5 +1,6 @@
-// Tiles, ports, rotations, figures and the tile catalog: the base game (docs/tiles.md) and the
-// expansions' tiles (docs/expansions.md), as data.
+// Tiles, ports, rotations, figures and the tile catalog: the base game (docs/tiles.md) and what
+// the expansions add to it (docs/expansions.md). The expansions themselves are listed in
+// expansions/list.hpp; their tiles, figures and marks are in their own folders.
 #pragma once
 
 #include <array>
@@ -8,11 +9,14 @@
 #include <span>
 #include <string_view>
 
+#include "carc/core/expansions/each.hpp"
+
 namespace carc {
 
 // Every tile kind the engine knows. The underlying value is the catalog index, never put
-// on the wire: use tile_name() / tile_from_name(). Base letters first, then each
-// expansion's tiles, then the garden copies (docs/expansions/abbot.md).
+// on the wire: use tile_name() / tile_from_name(). Base letters first, then the expansions'
+// tiles (each expansion's tiles.hpp gives their data), then the copies of tiles that an
+// expansion adds a segment to.
 enum class Tile : std::uint8_t {
   A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X,
   RS, RL, R1, R2, R3, R4, R5, R6, R7, R8,
@@ -26,8 +30,8 @@ inline constexpr int kTileCount = 72;   // the base game, including the start ti
 inline constexpr int kBagSize = 71;     // the base game's bag, without the start tile
 // The most tiles one game can hold (every expansion together), start tile included.
 inline constexpr int kMaxTilesInGame = 127;
-// Seats a game can have (Inns & Cathedrals' sixth player); a ruleset says how many its
-// game allows (Ruleset::max_players: 5 without `inns`).
+// Seats a game can have (an expansion may allow a sixth player); a ruleset says how many its
+// game allows (Ruleset::max_players: 5 unless an expansion raises it).
 inline constexpr int kMaxPlayers = 6;
 inline constexpr int kMaxPlayersBase = 5;
 inline constexpr int kMinPlayers = 2;
@@ -36,10 +40,13 @@ inline constexpr int kMeeplesPerPlayer = 7;
 std::string_view tile_name(Tile t);  // "A", "RS", "Eg", ...
 std::optional<Tile> tile_from_name(std::string_view s);
 
-// The expansions (docs/expansions.md). A set of them is a bit mask.
-enum class Expansion : std::uint8_t { River, Abbot, Inns, Traders };
-inline constexpr int kExpansionKinds = 4;
-std::string_view expansion_name(Expansion e);  // "river", "abbot", ...
+// The expansions (docs/expansions.md), from the list (expansions/list.hpp). A set of them is a
+// bit mask.
+#define CARC_EXPANSION_ENUMERATOR(Name, id) Name,
+enum class Expansion : std::uint8_t { CARC_EACH_EXPANSION(CARC_EXPANSION_ENUMERATOR) };
+#undef CARC_EXPANSION_ENUMERATOR
+inline constexpr int kExpansionKinds = CARC_EXPANSION_COUNT;
+std::string_view expansion_name(Expansion e);  // its folder's name, as in records
 std::optional<Expansion> expansion_from_name(std::string_view s);
 
 class ExpansionSet {
@@ -62,8 +69,9 @@ class ExpansionSet {
 // A side of a tile or a direction on the board. Values are the clockwise order from north.
 enum class Side : std::uint8_t { N = 0, E = 1, S = 2, W = 3 };
 
-// Where a feature touches: a side (city/road/river), a field half, the centre (monastery),
-// the garden (docs/expansions/abbot.md) or a field touching no side (docs/expansions/inns-cathedrals.md).
+// Where a feature touches: a side (city, road or an exclusive side's feature), a field half,
+// the centre (monastery), a second centre feature (G: an expansion's cloister-like feature)
+// or a field touching no side (I) (docs/tiles.md).
 // Order: N E S W, then the halves clockwise from the north-west corner, then C, G, I.
 enum class Port : std::uint8_t { N, E, S, W, NL, NR, EL, ER, SL, SR, WL, WR, C, G, I };
 inline constexpr int kPortCount = 15;
@@ -108,33 +116,28 @@ constexpr Port across(Port p) {
   return p;
 }
 
-// Side terrains. A river side packs as 0 in the engine's 2-bit edge codes (it constrains
-// nothing a land tile could match); the engine tracks river sides apart.
-enum class Terrain : std::uint8_t { River = 0, Field = 1, Road = 2, City = 3 };
-enum class Kind : std::uint8_t { Road, City, Monastery, Field, Garden, River };
-std::string_view kind_name(Kind k);  // "road", "city", "monastery", "field", "garden", "river"
-std::string_view terrain_name(Terrain t);  // "river", "field", "road", "city"
-// A one-tile feature scored by the 8 cells around it (monastery, garden).
-constexpr bool is_cloister(Kind k) { return k == Kind::Monastery || k == Kind::Garden; }
+// Side terrains. Exclusive: a side that matches only an exclusive side and that no tile of
+// the land bag may touch; the tiles that have one are placed by their expansion's part
+// (Ruleset::placer), which names it (docs/expansions.md). It packs as 0 in the engine's 2-bit
+// edge codes (it constrains nothing a land tile could match); the engine tracks it apart.
+enum class Terrain : std::uint8_t { Exclusive = 0, Field = 1, Road = 2, City = 3 };
+// Feature kinds. Besides the base game's four: Cloister, a one-tile feature other than the
+// monastery scored like one (by the 8 cells around it), and Unscored, the feature along
+// exclusive sides, which no figure takes and nothing scores. An expansion that uses one
+// names it (docs/expansions.md).
+enum class Kind : std::uint8_t { Road, City, Monastery, Field, Cloister, Unscored };
+std::string_view kind_name(Kind k);        // "road", "city", "monastery", "field", or its expansion's name
+std::string_view terrain_name(Terrain t);  // "field", "road", "city", or its expansion's name
+// A one-tile feature scored by the 8 cells around it.
+constexpr bool is_cloister(Kind k) { return k == Kind::Monastery || k == Kind::Cloister; }
 
-// Figures (docs/expansions.md). Meeple first: it is the one every game has.
-enum class Figure : std::uint8_t { Meeple, Abbot, Big, Builder, Pig };
+// Figures (docs/expansions.md). The meeple is the one every game has; the others are the
+// expansions' (their headers give their values, 1 to kFigureKinds - 1, which are kept in
+// moves and records), named through the registry.
+enum class Figure : std::uint8_t { Meeple };
 inline constexpr int kFigureKinds = 5;
-std::string_view figure_name(Figure f);  // "meeple", "abbot", "big", "builder", "pig"
+std::string_view figure_name(Figure f);  // "meeple", or its expansion's name for it
 std::optional<Figure> figure_from_name(std::string_view s);
-
-// Goods tokens (docs/expansions/traders-builders.md): a city segment may show one symbol.
-enum class Good : std::uint8_t { Wine, Grain, Cloth };
-inline constexpr int kGoodKinds = 3;
-std::string_view good_name(Good g);  // "wine", "grain", "cloth"
-
-// Marks a segment may carry (Segment::marks): an inn on a road, a cathedral in a city
-// (docs/expansions/inns-cathedrals.md), and a goods symbol in bits 2-3 (0: none, else
-// Good + 1; docs/expansions/traders-builders.md).
-inline constexpr std::uint8_t kMarkInn = 1;
-inline constexpr std::uint8_t kMarkCathedral = 2;
-constexpr std::uint8_t mark_of(Good g) { return static_cast<std::uint8_t>((static_cast<int>(g) + 1) << 2); }
-constexpr int good_of_marks(std::uint8_t marks) { return ((marks >> 2) & 3) - 1; }  // -1: none
 
 // One feature drawn on a tile, in catalog orientation.
 struct Segment {
@@ -142,7 +145,7 @@ struct Segment {
   std::uint16_t ports;       // bit i set = touches Port(i)
   bool pennant;              // coat of arms (cities)
   std::uint8_t cities;       // fields: bit k set = touches segment k (a city) on this tile
-  std::uint8_t marks = 0;    // kMarkInn, kMarkCathedral, mark_of(Good)
+  std::uint8_t marks = 0;    // what the expansions print on it: each owns its bits (docs/expansions.md)
 };
 
 inline constexpr int kMaxSegments = 8;  // segment masks are one byte
@@ -153,13 +156,13 @@ struct TileDef {
   Tile tile;
   std::string_view name;
   std::optional<Expansion> expansion;  // nullopt: a base tile
-  Tile plain;                          // a garden copy: the tile it copies; else itself
+  Tile plain;                          // a copy (the tile with segments added): the tile it copies; else itself
   int count;                           // copies in its own set (D includes the start tile)
   std::array<Terrain, 4> sides;        // N E S W
   std::array<Segment, kMaxSegments> segments;
   int segment_count;
 
-  bool is_garden_copy() const { return plain != tile; }
+  constexpr bool is_copy() const { return plain != tile; }
 };
 
 namespace detail {
@@ -169,9 +172,9 @@ extern const std::array<TileDef, kTileKinds> kCatalogTable;  // tiles.cpp
 inline const TileDef& tile_def(Tile t) { return detail::kCatalogTable[static_cast<std::size_t>(t)]; }
 std::span<const TileDef, kTileKinds> catalog();
 // The most feature-forest nodes one game can need (every expansion together).
-inline constexpr int kMaxNodesInGame = 496;  // every segment of all four expansions together
+inline constexpr int kMaxNodesInGame = 496;  // every segment of every expansion together
 
-// The base game's start tile: a D at (0, 0), rotation 0. The River replaces it.
+// The base game's start tile: a D at (0, 0), rotation 0. An expansion may replace it.
 inline constexpr Tile kStartTile = Tile::D;
 
 }  // namespace carc

@@ -1,9 +1,13 @@
 // The Abbot (docs/expansions/abbot.md): one abbot per player, for monasteries and
-// gardens, and its take-back instead of placing a figure. Gardens are tiles (tiles.cpp) and
-// score like monasteries (game_scoring.cpp: both are cloisters).
+// gardens, and its take-back instead of placing a figure. Gardens are tiles (tiles.hpp) and
+// score like monasteries (the engine's cloister-like kind, abbot.hpp).
+#include "carc/core/expansions/abbot/abbot.hpp"
+
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+using namespace carc::abbot;
 
 const Part& abbot_part();  // below
 
@@ -11,18 +15,23 @@ namespace {
 
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
 
+constexpr Named kNames[] = {{Named::What::Figure, static_cast<std::uint8_t>(kAbbot), "abbot"},
+                            {Named::What::Kind, static_cast<std::uint8_t>(kGarden), "garden"}};
+
 void setup(Ruleset& r) {
-  r.figures[static_cast<std::size_t>(Figure::Abbot)] = 1;
-  r.figure_kinds[static_cast<std::size_t>(Figure::Abbot)] = kind_bit(Kind::Monastery) | kind_bit(Kind::Garden);
+  const auto abbot = static_cast<std::size_t>(kAbbot);
+  r.figures[abbot] = 1;
+  r.figure_kinds[abbot] = kind_bit(Kind::Monastery) | kind_bit(kGarden);
+  r.strength[abbot] = 1;
   r.action_part = &abbot_part();
 }
 
 // The placed-tile index of `seat`'s abbot, or -1.
 int abbot_of(const Game& g, Seat seat) {
-  if (g.figures(seat, Figure::Abbot) > 0) return -1;  // in supply
+  if (g.figures(seat, kAbbot) > 0) return -1;  // in supply
   for (int i = 0; i < g.placed_count(); ++i) {
     const Game::Placed& p = g.placed(i);
-    if (p.meeple_seat == seat && p.figure == Figure::Abbot) return i;
+    if (p.meeple_seat == seat && p.figure == kAbbot) return i;
   }
   return -1;
 }
@@ -44,7 +53,7 @@ void act(Game& g, Seat seat, Cell, std::vector<Event>* events) { g.score_and_ret
 }  // namespace
 
 const Part& abbot_part() {
-  static constexpr Part part{Expansion::Abbot, &setup, nullptr, nullptr, nullptr, nullptr, &offer, &act};
+  static constexpr Part part{.id = Expansion::Abbot, .setup = &setup, .offer = &offer, .act = &act, .names = kNames};
   return part;
 }
 

@@ -1,15 +1,18 @@
 // What the Abbot tells the computer players (docs/bots.md, "What the expansions tell the
 // bots"): an abbot kept in supply is worth a few points while tiles are left, and when its
 // take-back dominates placing no figure, the search leaves the latter out.
+#include "carc/core/expansions/abbot/abbot.hpp"
 #include "bots/bot_hooks.hpp"
 
 namespace carc::bots {
+
+using namespace carc::abbot;
 namespace {
 
 constexpr double kAbbotValue = 3.0;  // an abbot in supply at the start of the game
 
 double supply(const Game& g, Seat seat, int bag, int bag_size, double /*phase*/) {
-  return kAbbotValue * g.figures(seat, Figure::Abbot) * static_cast<double>(bag) / bag_size;
+  return kAbbotValue * g.figures(seat, kAbbot) * static_cast<double>(bag) / bag_size;
 }
 
 // Whether the take-back from `at` dominates placing no figure with `t` at `p`: no tile

@@ -2,9 +2,12 @@
 // the bots"): an inn or a cathedral pays only when its feature closes, the big meeple kept
 // in supply is worth more than a meeple, and with it playouts are short and the random
 // player picks it often.
+#include "carc/core/expansions/inns/inns.hpp"
 #include "bots/bot_hooks.hpp"
 
 namespace carc::bots {
+
+using namespace carc::inns;
 namespace {
 
 constexpr double kBigValue = 6.0;  // the big meeple in supply at the start of the game
@@ -18,7 +21,7 @@ double feature_value(const FeatureInfo& f, double p, double value) {
 }
 
 double supply(const Game& g, Seat seat, int /*bag*/, int /*bag_size*/, double phase) {
-  return kBigValue * g.figures(seat, Figure::Big) * phase;
+  return kBigValue * g.figures(seat, kBig) * phase;
 }
 
 }  // namespace

@@ -1,9 +1,13 @@
 // Inns & Cathedrals (docs/expansions/inns-cathedrals.md): the big meeple (strength 2), inns on
 // roads and cathedrals in cities, and a sixth player. The tiles and their marks are data
-// (tiles.cpp).
+// (tiles.hpp, inns.hpp).
+#include "carc/core/expansions/inns/inns.hpp"
+
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+using namespace carc::inns;
 
 const Part& inns_part();  // below
 
@@ -11,9 +15,11 @@ namespace {
 
 constexpr std::uint8_t kind_bit(Kind k) { return static_cast<std::uint8_t>(1u << static_cast<int>(k)); }
 
+constexpr Named kNames[] = {{Named::What::Figure, static_cast<std::uint8_t>(kBig), "big"}};
+
 void setup(Ruleset& r) {
   r.max_players = kMaxPlayers;
-  const auto big = static_cast<std::size_t>(Figure::Big);
+  const auto big = static_cast<std::size_t>(kBig);
   r.figures[big] = 1;
   r.figure_kinds[big] = kind_bit(Kind::Road) | kind_bit(Kind::City) | kind_bit(Kind::Monastery) | kind_bit(Kind::Field);
   r.strength[big] = 2;
@@ -30,7 +36,7 @@ int feature_points(const FeatureTally& t, int points) {
 }  // namespace
 
 const Part& inns_part() {
-  static constexpr Part part{.id = Expansion::Inns, .setup = &setup, .feature_points = &feature_points};
+  static constexpr Part part{.id = Expansion::Inns, .setup = &setup, .feature_points = &feature_points, .names = kNames};
   return part;
 }
 

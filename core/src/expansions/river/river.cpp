@@ -3,10 +3,13 @@
 // end without a U-turn or a third turn the same way.
 #include <cstring>
 
+#include "carc/core/expansions/river/river.hpp"
 #include "expansions/part.hpp"
 #include "game_tables.hpp"
 
 namespace carc::detail {
+
+using namespace carc::river;
 
 const Part& river_part();  // below
 
@@ -38,8 +41,8 @@ constexpr int opposite(int side) { return (side + 2) % 4; }
 constexpr int kLake = 2;
 constexpr int kNoWay = 3;
 int turn_of(const Oriented& o, int in) {
-  if (((o.river >> in) & 1) == 0) return kNoWay;
-  const int out_mask = o.river & ~(1 << in);
+  if (((o.exclusive >> in) & 1) == 0) return kNoWay;
+  const int out_mask = o.exclusive & ~(1 << in);
   if (out_mask == 0) return kLake;
   const int flow = opposite(in);  // the direction the river flows on entering
   for (int side = 0; side < 4; ++side) {
@@ -67,7 +70,7 @@ bool allows(const Game& g, Tile t, Placement p) {
     const Game::Placed& np = g.placed(n);
     const Oriented& no = oriented(np.tile, np.rotation);
     if (edge(o.edges, side) != edge(no.edges, opposite(side))) return false;
-    if (((o.river >> side) & 1) != ((no.river >> opposite(side)) & 1)) return false;
+    if (((o.exclusive >> side) & 1) != ((no.exclusive >> opposite(side)) & 1)) return false;
   }
   return true;
 }
@@ -96,13 +99,13 @@ void placed(Game& g, Tile t, Placement p) {
   int turn = 0;
   if (spring) {
     for (int side = 0; side < 4; ++side) {
-      if ((o.river >> side) & 1) out = side;
+      if ((o.exclusive >> side) & 1) out = side;
     }
   } else {
     const int in = opposite(s.flow);
     turn = turn_of(o, in);
     for (int side = 0; side < 4; ++side) {
-      if (side != in && ((o.river >> side) & 1)) out = side;
+      if (side != in && ((o.exclusive >> side) & 1)) out = side;
     }
   }
   if (out < 0) {  // the lake: the river is done
@@ -123,6 +126,10 @@ void placed(Game& g, Tile t, Placement p) {
   store(g, s);
 }
 
+// A river side and the river along it are both named "river".
+constexpr Named kNames[] = {{Named::What::Terrain, static_cast<std::uint8_t>(kRiverSide), "river"},
+                            {Named::What::Kind, static_cast<std::uint8_t>(kRiverKind), "river"}};
+
 // The spring starts the game and the base start tile D is out of it; the river stack
 // (shuffled) is drawn first, then the lake, then the land bag.
 void setup(Ruleset& r) {
@@ -132,7 +139,7 @@ void setup(Ruleset& r) {
   for (int k = 0; k < kTileKinds; ++k) {
     const TileDef& d = tile_def(static_cast<Tile>(k));
     bool river_tile = false;
-    for (const Terrain side : d.sides) river_tile = river_tile || side == Terrain::River;
+    for (const Terrain side : d.sides) river_tile = river_tile || side == kRiverSide;
     if (river_tile) r.placer[static_cast<std::size_t>(k)] = &river_part();
     r.pile[static_cast<std::size_t>(k)] = river_tile ? (d.tile == Tile::RL ? 1 : 0) : 2;
   }
@@ -141,8 +148,13 @@ void setup(Ruleset& r) {
 }  // namespace
 
 const Part& river_part() {
-  static constexpr Part part{Expansion::River, &setup, &count_placements, &nth_placement, &allows, &placed,
-                             nullptr, nullptr};
+  static constexpr Part part{.id = Expansion::River,
+                             .setup = &setup,
+                             .count_placements = &count_placements,
+                             .nth_placement = &nth_placement,
+                             .allows = &allows,
+                             .placed = &placed,
+                             .names = kNames};
   return part;
 }
 

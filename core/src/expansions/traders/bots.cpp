@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "carc/core/expansions/traders/traders.hpp"
 #include "bots/bot_hooks.hpp"
 
 namespace carc::bots {
+
+using namespace carc::traders;
 namespace {
 
 // Weights, tuned with `carcassonne arena` (docs/bots.md).
@@ -23,11 +26,11 @@ bool has(std::uint8_t figures, Figure f) { return ((figures >> static_cast<int>(
 // A field's value is 3 a city; the pig adds 1 a city.
 double winner_extra(const FeatureInfo& f, std::uint8_t figures, double value) {
   const double cities = f.kind == Kind::Field ? value / 3.0 : 0.0;
-  return has(figures, Figure::Pig) ? cities : 0.0;
+  return has(figures, kPig) ? cities : 0.0;
 }
 
 double standing_extra(const FeatureInfo& f, std::uint8_t figures, double p, const Outlook& o) {
-  return has(figures, Figure::Builder) ? builder_value(f, p, o.turns_own, o.bag) : 0.0;
+  return has(figures, kBuilder) ? builder_value(f, p, o.turns_own, o.bag) : 0.0;
 }
 
 // Goods tokens of each kind in the whole game (the tiles of its set).
@@ -65,7 +68,7 @@ void tokens(const Game& g, const BotTally& total, Scores& e) {
 }
 
 double supply(const Game& g, Seat seat, int /*bag*/, int /*bag_size*/, double phase) {
-  return kBuilderValue * (g.figures(seat, Figure::Builder) + g.figures(seat, Figure::Pig)) * phase;
+  return kBuilderValue * (g.figures(seat, kBuilder) + g.figures(seat, kPig)) * phase;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Traders & Builders (docs/expansions/traders-builders.md): goods taken for completing a city
 // and their majorities at the end, the builder's extra part of a turn, and the pig in farm
-// scoring. The tiles and their goods symbols are data (tiles.cpp).
+// scoring. The tiles and their goods symbols are data (tiles.hpp, traders.hpp).
 #include "carc/core/expansions/traders/traders.hpp"
 
 #include <algorithm>
@@ -8,6 +8,8 @@
 #include "expansions/part.hpp"
 
 namespace carc::detail {
+
+using namespace carc::traders;
 
 const Part& traders_part();  // below
 
@@ -24,9 +26,12 @@ std::size_t slot(Seat seat, int k) { return kOffset + static_cast<std::size_t>(s
 
 int tokens(const Game& g, Seat seat, int k) { return g.part_state()[slot(seat, k)]; }
 
+constexpr Named kNames[] = {{Named::What::Figure, static_cast<std::uint8_t>(kBuilder), "builder"},
+                            {Named::What::Figure, static_cast<std::uint8_t>(kPig), "pig"}};
+
 void setup(Ruleset& r) {
-  const auto builder = static_cast<std::size_t>(Figure::Builder);
-  const auto pig = static_cast<std::size_t>(Figure::Pig);
+  const auto builder = static_cast<std::size_t>(kBuilder);
+  const auto pig = static_cast<std::size_t>(kPig);
   r.figures[builder] = 1;
   r.figures[pig] = 1;
   r.figure_kinds[builder] = kind_bit(Kind::Road) | kind_bit(Kind::City);
@@ -43,7 +48,7 @@ void setup(Ruleset& r) {
 // A winner with their pig in the field: 4 a completed city instead of 3.
 int winner_points(const FeatureTally& t, Seat winner, int points) {
   if (t.kind != Kind::Field) return points;
-  if (((t.figures[static_cast<std::size_t>(winner)] >> static_cast<int>(Figure::Pig)) & 1) == 0) return points;
+  if (((t.figures[static_cast<std::size_t>(winner)] >> static_cast<int>(kPig)) & 1) == 0) return points;
   return points + t.cities;
 }
 
@@ -71,7 +76,7 @@ void completed(Game& g, Seat seat, std::uint16_t root, Kind kind, std::vector<Ev
   }
   if (events != nullptr) {
     const Game::Placed& p = g.placed(g.placed_count() - 1);
-    ExpansionEvent e{Expansion::Traders, traders::kGoodsTaken, seat, Cell{p.x, p.y}};
+    ExpansionEvent e{Expansion::Traders, kGoodsTaken, seat, Cell{p.x, p.y}};
     e.in_turn = true;
     for (int k = 0; k < kGoodKinds; ++k) e.values[static_cast<std::size_t>(k)] = goods[static_cast<std::size_t>(k)];
     events->push_back(e);
@@ -80,10 +85,10 @@ void completed(Game& g, Seat seat, std::uint16_t root, Kind kind, std::vector<Ev
 
 // The placed-tile index of `seat`'s builder, or -1 when it is in the supply.
 int builder_of(const Game& g, Seat seat) {
-  if (g.figures(seat, Figure::Builder) > 0) return -1;
+  if (g.figures(seat, kBuilder) > 0) return -1;
   for (int i = g.placed_count() - 1; i >= 0; --i) {
     const Game::Placed& p = g.placed(i);
-    if (p.meeple_seat == seat && p.figure == Figure::Builder) return i;
+    if (p.meeple_seat == seat && p.figure == kBuilder) return i;
   }
   return -1;
 }
@@ -108,7 +113,7 @@ void finish(Game& g, std::vector<Event>* events) {
     int best = 0;
     for (int s = 0; s < g.players(); ++s) best = std::max(best, tokens(g, s, k));
     if (best == 0) continue;
-    ExpansionEvent e{Expansion::Traders, traders::kGoodsScored};
+    ExpansionEvent e{Expansion::Traders, kGoodsScored};
     e.points = kMajorityPoints;
     e.players = static_cast<std::uint8_t>(g.players());
     e.arg = static_cast<std::uint8_t>(k);
@@ -131,7 +136,8 @@ const Part& traders_part() {
                              .completed = &completed,
                              .grants_extra = &grants_extra,
                              .finish = &finish,
-                             .tokens = &tokens};
+                             .tokens = &tokens,
+                             .names = kNames};
   return part;
 }
 

@@ -1,6 +1,7 @@
 // The Abbot on the wire (docs/expansions/abbot.md, docs/protocol.md): a placement's
 // take-back is its "return", the feature it scores is marked "abbot_return", those points
 // are the "abbot" row of the breakdown, and gardens get their kind's rows.
+#include "carc/core/expansions/abbot/abbot.hpp"
 #include "expansions/part.hpp"
 
 namespace carc::protocol::detail {
@@ -26,7 +27,7 @@ const ProtocolPart& abbot_protocol() {
   static const ProtocolPart part{.id = Expansion::Abbot,
                                  .action_key = "return",
                                  .scored = {{{kReturnFlag, "abbot_return", &by_action}}},
-                                 .kinds_shown = 1u << static_cast<int>(Kind::Garden),
+                                 .kinds_shown = 1u << static_cast<int>(abbot::kGarden),
                                  .rows = {{{"abbot", false, true}}},
                                  .count_scored = &count_scored};
   return part;

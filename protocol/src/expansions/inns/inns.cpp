@@ -3,6 +3,7 @@
 // the mark changed is the breakdown's "inn" and "cathedral" rows (the kind's row keeps
 // what the feature would score without it; below 0 for an unfinished one at the end).
 // The tiles' segments carry "inn" and "cathedral" (GET /api/tiles).
+#include "carc/core/expansions/inns/inns.hpp"
 #include "expansions/part.hpp"
 
 namespace carc::protocol::detail {
@@ -14,8 +15,8 @@ namespace {
 constexpr std::uint8_t kInnFlag = 4;  // the history's scored flags
 constexpr std::uint8_t kCathedralFlag = 8;
 
-bool inn(const FeatureScored& s) { return s.kind == Kind::Road && (s.marks & kMarkInn) != 0; }
-bool cathedral(const FeatureScored& s) { return s.kind == Kind::City && (s.marks & kMarkCathedral) != 0; }
+bool inn(const FeatureScored& s) { return s.kind == Kind::Road && (s.marks & inns::kMarkInn) != 0; }
+bool cathedral(const FeatureScored& s) { return s.kind == Kind::City && (s.marks & inns::kMarkCathedral) != 0; }
 
 // Rows: 0 inn and 1 cathedral during the game, 2 and 3 at its end.
 int count_scored(const FeatureScored& s, std::size_t seat, int& base, Rows& rows) {
@@ -31,8 +32,8 @@ int count_scored(const FeatureScored& s, std::size_t seat, int& base, Rows& rows
 }
 
 void segment_json(const Segment& s, json& out) {
-  if (s.kind == Kind::Road && (s.marks & kMarkInn) != 0) out["inn"] = true;
-  if (s.kind == Kind::City && (s.marks & kMarkCathedral) != 0) out["cathedral"] = true;
+  if (s.kind == Kind::Road && (s.marks & inns::kMarkInn) != 0) out["inn"] = true;
+  if (s.kind == Kind::City && (s.marks & inns::kMarkCathedral) != 0) out["cathedral"] = true;
 }
 
 }  // namespace

@@ -15,12 +15,12 @@ using history::Bytes;
 
 constexpr std::uint8_t kFirstTag = 6;  // after the base entries' tags (event_history.cpp)
 
-std::string_view token_name(int k) { return good_name(static_cast<Good>(k)); }
+std::string_view token_name(int k) { return traders::good_name(static_cast<traders::Good>(k)); }
 
 json event_json(const ExpansionEvent& e) {
   if (e.kind == traders::kGoodsTaken) {
     json goods = json::object();
-    for (int k = 0; k < kGoodKinds; ++k) goods[std::string(token_name(k))] = e.values[static_cast<std::size_t>(k)];
+    for (int k = 0; k < traders::kGoodKinds; ++k) goods[std::string(token_name(k))] = e.values[static_cast<std::size_t>(k)];
     return json{{"type", "goods"}, {"seat", e.seat}, {"goods", goods}, {"x", e.cell.x}, {"y", e.cell.y}};
   }
   json held = json::array();
@@ -42,7 +42,7 @@ void encode(Bytes& b, const ExpansionEvent& e, int turn) {
   if (e.kind == traders::kGoodsTaken) {
     history::put16(b, turn);
     history::put8(b, e.seat);
-    for (int k = 0; k < kGoodKinds; ++k) history::put8(b, e.values[static_cast<std::size_t>(k)]);
+    for (int k = 0; k < traders::kGoodKinds; ++k) history::put8(b, e.values[static_cast<std::size_t>(k)]);
     history::put8(b, e.cell.x);
     history::put8(b, e.cell.y);
     return;
@@ -58,17 +58,17 @@ std::size_t write(std::string& out, std::uint8_t kind, const Bytes& b, std::size
   if (kind == traders::kGoodsTaken) {
     history::turn_and_seat(out, "goods", b, at);
     out += R"(,"goods":{)";
-    for (int k = 0; k < kGoodKinds; ++k) {
+    for (int k = 0; k < traders::kGoodKinds; ++k) {
       if (k > 0) out += ',';
       append_key(out, token_name(k));
       append_int(out, b[at + 3 + static_cast<std::size_t>(k)]);
     }
     out += R"(},"x":)";
-    append_int(out, history::s8(b[at + 3 + kGoodKinds]));
+    append_int(out, history::s8(b[at + 3 + traders::kGoodKinds]));
     out += R"(,"y":)";
-    append_int(out, history::s8(b[at + 4 + kGoodKinds]));
+    append_int(out, history::s8(b[at + 4 + traders::kGoodKinds]));
     out += '}';
-    return at + 5 + kGoodKinds;
+    return at + 5 + traders::kGoodKinds;
   }
   out += R"(,"type":"goods_scored","good":")";
   out += token_name(b[at]);
@@ -93,7 +93,7 @@ void count_event(const ExpansionEvent& e, Rows& rows) {
 
 // A city segment's goods symbol (GET /api/tiles).
 void segment_json(const Segment& s, json& out) {
-  if (const int g = good_of_marks(s.marks); s.kind == Kind::City && g >= 0) out["goods"] = std::string(token_name(g));
+  if (const int g = traders::good_of_marks(s.marks); s.kind == Kind::City && g >= 0) out["goods"] = std::string(token_name(g));
 }
 
 }  // namespace
