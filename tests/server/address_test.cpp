@@ -212,7 +212,7 @@ TEST_CASE("the flags of the limits, the proxies and the metrics port") {
 
 namespace carc::server {
 
-TEST_CASE("issue 29: the per-address connection cap counts an IPv6 client by its /64") {
+TEST_CASE("the per-address connection cap counts an IPv6 client by its /64") {
   // Before, the cap keyed on the whole address: one host with a /64 could open the cap's
   // worth of connections from each of its 2^64 addresses.
   namespace ip6 = boost::asio::ip;
@@ -233,7 +233,7 @@ TEST_CASE("issue 29: the per-address connection cap counts an IPv6 client by its
   CHECK(limiter.acquire(connection_key(ep("2001:db8:1:2::7"))).has_value());
 }
 
-TEST_CASE("issue 29: per-address rates are bounded and Retry-After never overflows") {
+TEST_CASE("per-address rates are bounded and Retry-After never overflows") {
   // A tiny --room-rate or --ws-rate made a refusal's wait astronomically long, and the
   // Retry-After cast ceil(wait) to int: overflow. NaN passed the range check too.
   for (std::vector<const char*> bad : {std::vector<const char*>{"--room-rate", "1e-300"},

@@ -27,7 +27,7 @@ const std::vector<std::pair<std::string, std::string>> kUpgrade = {
 
 }  // namespace
 
-TEST_CASE("issue 29: a missing room asked for again is answered without storage") {
+TEST_CASE("a missing room asked for again is answered without storage") {
   ServerProcess server({"--lookup-rate", "0.01", "--lookup-burst", "3"});
   const int port = server.port();
   for (int i = 0; i < 30; ++i) {
@@ -42,7 +42,7 @@ TEST_CASE("issue 29: a missing room asked for again is answered without storage"
   CHECK(metric(port, "carc_rate_limited_total{what=\"lookup\"}") == 0);
 }
 
-TEST_CASE("issue 29: a flood of unknown rooms from one address is refused with 429 before storage") {
+TEST_CASE("a flood of unknown rooms from one address is refused with 429 before storage") {
   ServerProcess server({"--lookup-rate", "1", "--lookup-burst", "5"});
   const int port = server.port();
   std::map<int, int> statuses;
@@ -68,7 +68,7 @@ TEST_CASE("issue 29: a flood of unknown rooms from one address is refused with 4
   CHECK(http(port, "GET", "/healthz").status == 200);
 }
 
-TEST_CASE("issue 29: WebSocket upgrades are charged before the room is looked up") {
+TEST_CASE("WebSocket upgrades are charged before the room is looked up") {
   // Before, the upgrade budget was taken only once the room was found: upgrades to
   // unknown rooms were never limited, and each one asked storage.
   ServerProcess server({"--ws-rate", "0.01", "--ws-burst", "3"});

@@ -57,7 +57,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("issue 29: a room storage does not have is looked for once, then answered from memory") {
+TEST_CASE("a room storage does not have is looked for once, then answered from memory") {
   // Before, every lookup of a missing id was a task on the storage writer's thread.
   Fixture f;
   f.none();
@@ -79,7 +79,7 @@ TEST_CASE("issue 29: a room storage does not have is looked for once, then answe
   CHECK(f.loads == 2);
 }
 
-TEST_CASE("issue 29: a remembered miss is forgotten when the room appears here") {
+TEST_CASE("a remembered miss is forgotten when the room appears here") {
   Fixture f;
   f.none();
   const std::string id = "RoomThatAppears00000";
@@ -92,7 +92,7 @@ TEST_CASE("issue 29: a remembered miss is forgotten when the room appears here")
   CHECK(f.loads == 1);
 }
 
-TEST_CASE("issue 29: a miss the loader explains (elsewhere, unreachable) is not remembered as missing") {
+TEST_CASE("a miss the loader explains (elsewhere, unreachable) is not remembered as missing") {
   Fixture f;
   int loads = 0;
   f.rooms.set_loader([&](std::string id, RoomRegistry::RoomCallback done) {
@@ -108,7 +108,7 @@ TEST_CASE("issue 29: a miss the loader explains (elsewhere, unreachable) is not 
   CHECK(loads == 2);
 }
 
-TEST_CASE("issue 29: a new lookup of a room does not hide why the last one missed") {
+TEST_CASE("a new lookup of a room does not hide why the last one missed") {
   // The answer to a lookup is sent after it returned (on the session's thread), reading
   // the note the loader left (503 "moved" for a room another node holds): a second lookup
   // of the same id starting meanwhile must not erase it (the client would hear 404).
@@ -129,7 +129,7 @@ TEST_CASE("issue 29: a new lookup of a room does not hide why the last one misse
   held[1](nullptr);
 }
 
-TEST_CASE("issue 29: a load that throws, or drops its answer, still answers everyone waiting") {
+TEST_CASE("a load that throws, or drops its answer, still answers everyone waiting") {
   // Before, loading_[id] was never cleared when the load failed on its way: every later
   // request for that room waited forever.
   Fixture f;
@@ -178,7 +178,7 @@ TEST_CASE("issue 29: a load that throws, or drops its answer, still answers ever
   CHECK(p3->get_future().wait_for(1s) == std::future_status::ready);
 }
 
-TEST_CASE("issue 29: only a bounded number of storage lookups run at once") {
+TEST_CASE("only a bounded number of storage lookups run at once") {
   Fixture f;
   f.holding();
   for (std::size_t i = 0; i < RoomRegistry::kMaxLoads; ++i) {
@@ -197,7 +197,7 @@ TEST_CASE("issue 29: only a bounded number of storage lookups run at once") {
   CHECK(f.held.size() == 1);
 }
 
-TEST_CASE("issue 29: the remembered misses are bounded in number and in time") {
+TEST_CASE("the remembered misses are bounded in number and in time") {
   MissCache c(3, 1000);
   c.remember("a", 0);
   c.remember("b", 10);
@@ -220,7 +220,7 @@ TEST_CASE("issue 29: the remembered misses are bounded in number and in time") {
   CHECK(!off.contains("a", 0));
 }
 
-TEST_CASE("issue 29: several nodes remember a miss only briefly (a room created on another node shows up)") {
+TEST_CASE("several nodes remember a miss only briefly (a room created on another node shows up)") {
   // Nothing tells this node that another one created a room, so a remembered miss must not
   // outlive a short time there; on one node creation here forgets it at once.
   Fixture f;

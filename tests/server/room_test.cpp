@@ -134,7 +134,7 @@ TEST_CASE("a change that cannot be stored is refused with unavailable and change
   CHECK(f.room->version() == version + 1);
 }
 
-TEST_CASE("issue 29: with the store stalled, a room holds a bounded number of messages and refuses the rest") {
+TEST_CASE("with the store stalled, a room holds a bounded number of messages and refuses the rest") {
   // Before, every message that arrived while a change was being stored waited in the room,
   // without a cap: a stalled store and a chatty client grew it without bound.
   Fixture f;

@@ -114,8 +114,11 @@ TEST_CASE("postgresql: an unreachable server is a clear error at start") {
 
 TEST_CASE("postgresql: the fence: a node past its lease can never append again; the next node takes over") {
   const std::string url = PgServer::shared().fresh_database();
-  auto a = PgStore::open(url, node("node-a", 400));
+  // node-b opens first and node-a renews its short lease just before it writes: on a busy
+  // machine, opening a store (connect, migrations) can take longer than the lease.
   auto b = PgStore::open(url, node("node-b"));
+  auto a = PgStore::open(url, node("node-a", 1000));
+  REQUIRE(a->renew_lease().error.empty());  // renewed, or re-registered if it ran out
   REQUIRE(create(*a, "room-x"));
   REQUIRE(append(*a, "room-x", 0, "a0", 2, "playing"));
 
@@ -127,7 +130,7 @@ TEST_CASE("postgresql: the fence: a node past its lease can never append again; 
 
   // node-a stops renewing (paused). Past its lease its own appends are refused even before
   // anybody takes the room (the lease is checked in the same statement).
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const auto late = append(*a, "room-x", 1, "a1-after-lease", 3);
   CHECK_FALSE(late);
   CHECK(late.error().find("fence") != std::string::npos);
