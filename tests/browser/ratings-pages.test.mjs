@@ -46,7 +46,7 @@ async function fitsWidth(page, what) {
   assert.ok(scroll <= width, `${what}: ${scroll} px wide in a ${width} px window`);
 }
 
-test('three players find an open game, play it to the end and see their rating changes on the end screen, the leaderboard and their pages', { timeout: 240000 }, async (t) => {
+test('three players find an open game, play it to the end and see their rating changes on the end screen, the leaderboard and their pages', { timeout: 300000 }, async (t) => {
   // A short analysis per move, so that the players' pages have an average loss to show.
   const { server, browser } = await setUp(t, { args: ['--analysis-ms', '10', '--analysis-priority', 'normal'] });
   const errors = [];
