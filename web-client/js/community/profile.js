@@ -19,8 +19,8 @@ function svgEl(name, attrs = {}, text) {
   return e;
 }
 
-const table = (testid, caption, heads, rows) => h('div', { class: 'table-wrap' }, h('table', { class: 'community-table', 'data-testid': testid },
-  h('caption', { text: caption }),
+// A table named by its section's heading (`headingId`).
+const table = (testid, headingId, heads, rows) => h('div', { class: 'table-wrap' }, h('table', { class: 'community-table', 'data-testid': testid, 'aria-labelledby': headingId },
   h('thead', {}, h('tr', {}, ...heads.map(([text, num]) => h('th', { scope: 'col', class: num ? 'num' : null, text })))),
   h('tbody', {}, ...rows)));
 
@@ -71,10 +71,11 @@ export class ProfilePage {
 
   paceSection(pace, r) {
     const figure = h('figure', { class: 'rating-chart' });
-    const w = 600;
+    // Drawn at the page's width, so that its text keeps its size on a phone.
+    const w = Math.round(Math.max(280, Math.min(800, (this.root.clientWidth || 640) - 48)));
     const L = ratingChart(r.history, { w, h: 200 });
     const alt = t('rank.chartAlt', { pace: paceText(pace), n: L.dots.length, first: ratingText(L.first), last: ratingText(L.last), max: ratingText(L.max), min: ratingText(L.min) });
-    const svg = svgEl('svg', { viewBox: `0 0 ${w} 200`, class: 'chart', role: 'img', 'aria-label': alt, 'data-testid': `rating-chart-${pace}`, preserveAspectRatio: 'xMidYMid meet' });
+    const svg = svgEl('svg', { viewBox: `0 0 ${w} 200`, width: w, height: 200, class: 'chart', role: 'img', 'aria-label': alt, 'data-testid': `rating-chart-${pace}`, preserveAspectRatio: 'xMidYMid meet' });
     svg.append(svgEl('title', {}, alt));
     for (const tk of L.yTicks) {
       svg.append(svgEl('line', { class: 'grid', x1: L.plot.x, x2: L.plot.x + L.plot.w, y1: tk.y.toFixed(1), y2: tk.y.toFixed(1) }));
@@ -103,8 +104,8 @@ export class ProfilePage {
       h('td', { class: 'links' },
         h('a', { href: replayPath(g.room), 'data-testid': 'recent-replay', text: t('rank.replay') }),
         g.analysed ? [' · ', h('a', { href: `${replayPath(g.room)}#review`, 'data-testid': 'recent-review', text: t('rank.review') })] : null)));
-    return h('section', {}, h('h2', { text: t('rank.recent') }),
-      table('recent-games', t('rank.recent'), [[t('rank.when')], [t('rank.pace')], [t('rank.set')], [t('rank.place'), 1], [t('rank.score'), 1], [t('rank.change'), 1], [t('rank.watch')]], rows));
+    return h('section', {}, h('h2', { id: 'recent-title', text: t('rank.recent') }),
+      table('recent-games', 'recent-title', [[t('rank.when')], [t('rank.pace')], [t('rank.set')], [t('rank.place'), 1], [t('rank.score'), 1], [t('rank.change'), 1], [t('rank.watch')]], rows));
   }
 
   statsSections(stats) {
@@ -122,10 +123,10 @@ export class ProfilePage {
       h('td', { class: 'num', 'data-testid': 'kind-per-game', text: numberText(p.per_game) })));
     const a = stats.analysis;
     return [
-      h('section', {}, h('h2', { text: t('rank.bySet') }),
-        table('set-stats', t('rank.bySet'), [[t('rank.set')], [t('rank.games'), 1], [t('rank.wins'), 1], [t('rank.winRate'), 1], [t('rank.avgScore'), 1]], sets)),
-      points.length ? h('section', {}, h('h2', { text: t('rank.points') }),
-        table('kind-stats', t('rank.points'), [[t('rank.kind')], [t('rank.total'), 1], [t('rank.perGame'), 1]], points)) : null,
+      h('section', {}, h('h2', { id: 'sets-title', text: t('rank.bySet') }),
+        table('set-stats', 'sets-title', [[t('rank.set')], [t('rank.games'), 1], [t('rank.wins'), 1], [t('rank.winRate'), 1], [t('rank.avgScore'), 1]], sets)),
+      points.length ? h('section', {}, h('h2', { id: 'points-title', text: t('rank.points') }),
+        table('kind-stats', 'points-title', [[t('rank.kind')], [t('rank.total'), 1], [t('rank.perGame'), 1]], points)) : null,
       h('section', {}, h('h2', { text: t('rank.analysis') }),
         h('p', { 'data-testid': 'avg-loss', text: a?.average_loss === null || a?.average_loss === undefined ? t('rank.noAnalysis')
           : t('rank.avgLoss', { loss: numberText(a.average_loss, 2), moves: a.moves, games: a.games }) })),
