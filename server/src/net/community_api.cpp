@@ -112,6 +112,9 @@ void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& c
   auto keys = ctx.turn_based.keys;
   auto ratings = ctx.turn_based.ratings;
   if (!PlayerKeys::well_formed(key) || !keys || !ratings) return quick_play_as(ctx, req, caller, reply, wish);
+  // Reading the key and the rating asks storage: it spends the address's lookup budget, and
+  // past it the asker plays as a newcomer rather than being refused.
+  if (ctx.lookup_buckets.take(caller.address) > 0) return quick_play_as(ctx, req, caller, reply, wish);
   keys->player_id(std::move(key), [&ctx, req, caller, reply, wish, ratings](PlayerKeys::Outcome o, std::string id) {
     if (o != PlayerKeys::Outcome::Ok) return quick_play_as(ctx, req, caller, reply, wish);  // played as a newcomer
     const std::string pace = wish.pace == protocol::Pace::TurnBased ? "turn-based" : "live";
