@@ -13,8 +13,8 @@ export function renderRated(section, state, rated, mySeat) {
   section.hidden = seats.length === 0;
   if (!seats.length) return section.replaceChildren();
   section.replaceChildren(
-    h('h3', { text: t('rank.endTitle') }),
-    h('div', { class: 'table-wrap' }, h('table', { class: 'community-table end-rated', 'data-testid': 'rated-table' },
+    h('h3', { id: 'end-ratings-title', text: t('rank.endTitle') }),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'community-table end-rated', 'data-testid': 'rated-table', 'aria-labelledby': 'end-ratings-title' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', text: t('rank.player') }), h('th', { scope: 'col', class: 'num', text: t('rank.before') }),
         h('th', { scope: 'col', class: 'num', text: t('rank.after') }), h('th', { scope: 'col', class: 'num', text: t('rank.change') }))),
