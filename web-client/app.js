@@ -11,6 +11,8 @@ import { showHome, returnHome } from './js/home/home.js';
 import { RoomPage } from './js/room/room.js';
 import { ReplayPage } from './js/replay/replayview.js';
 import { offerFrom } from './js/expansions/registry.js';
+import { ProfilePage } from './js/community/profile.js';
+import { LeaderboardPage } from './js/community/leaderboard.js';
 
 let page = null; // the page shown, told when the language changes
 
@@ -54,6 +56,11 @@ async function boot() {
     page = new ReplayPage({ catalog, tiles });
     window.__carc = page;
     page.openRoom(route.room, route.move);
+  } else if (route.page === 'player' || route.page === 'leaderboard') {
+    $('view-community').hidden = false;
+    page = route.page === 'player' ? new ProfilePage($('view-community'), route.player) : new LeaderboardPage($('view-community'));
+    window.__carc = page;
+    await page.enter();
   } else {
     // The start page, which may open a record file in the replay viewer.
     const replay = new ReplayPage({ catalog, tiles }, { onClose: returnHome });

@@ -20,6 +20,7 @@ export class Server {
     this.log = '';
     this.args = args;
     this.binds = []; // every answer of POST /api/keys/seats, in order
+    this.keyOf = new Map(); // public id -> the player key bind() made for it
   }
 
   /** Starts it (env: test hooks such as CARC_CRASH_RATINGS); resolves once /healthz answers. */
@@ -70,6 +71,7 @@ export class Server {
     if (res.status !== 200) throw new Error(`attach: ${res.status} ${await res.text()}`);
     const body = await res.json();
     this.binds.push(body);
+    this.keyOf.set(body.player, key);
     return body.player;
   }
 

@@ -14,6 +14,7 @@
 #include "carc/server/rating_store.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "community/game_result.hpp"
+#include "community/player_stats.hpp"
 #include "community/rating_book.hpp"
 #include "helpers.hpp"
 #include "pg_server.hpp"
@@ -75,6 +76,7 @@ std::vector<Backend> backends(bool open_ratings = true) {
                                                                     int n) override {
         return s->leaderboard(pace, e, n);
       }
+      std::variant<std::vector<PlayerGame>, std::string> games(const std::string& p, int n) override { return s->games(p, n); }
       std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return s->unrecorded_rooms(); }
     };
     b.open_ratings = [shared] { return std::make_unique<Same>(shared); };
@@ -97,7 +99,7 @@ bool record(RatingStore& store, const GameResult& g) {
 }
 
 ResultSeat seat(std::string player, int score, bool gone = false) {
-  return ResultSeat{std::move(player), "name of " + player, false, score, 36, gone ? 20 : 0, gone};
+  return ResultSeat{std::move(player), "name of " + player, false, score, 36, gone ? 20 : 0, gone, {}};
 }
 
 const std::vector<std::string> kPlayers = {"AAAAAAAAAAAAAAA0", "AAAAAAAAAAAAAAA1", "AAAAAAAAAAAAAAA2", "AAAAAAAAAAAAAAA3",
@@ -283,4 +285,61 @@ TEST_CASE("ratings: provisional until 5 games and sigma 6.5") {
   r.games = 4;
   CHECK(provisional(r));
   CHECK(shown(StoredRating{"P", "live", 25, 25.0 / 3, 0, "", 0}) == doctest::Approx(0.0));
+}
+
+TEST_CASE("ratings: a player's games and statistics come from the stored results and analyses, on every backend") {
+  for (Backend& b : backends()) {
+    CAPTURE(b.name);
+    GameResult won{"room-stats-1", "live", "", 1'700'000'000'000, {seat(kPlayers[0], 30), seat(kPlayers[1], 20)}};
+    won.seats[0].points = {{"city", 20}, {"road", 10}};
+    won.seats[1].points = {{"road", 20}};
+    GameResult lost{"room-stats-2", "turn-based", "river", 1'700'000'060'000, {seat(kPlayers[0], 10), seat(kPlayers[1], 40)}};
+    lost.seats[0].points = {{"city", 4}, {"monastery", 6}};
+    GameResult unrated{"room-stats-3", "live", "", 1'700'000'120'000, {seat(kPlayers[0], 50), seat(kPlayers[1], 0)}};
+    unrated.seats[1].bot = true;
+    for (const GameResult& g : {won, lost, unrated}) CHECK(record(*b.ratings, g));
+    if (b.rooms) {
+      // The analysis of the first game, in the rooms' own table: seat 0 gave away 0 and 7
+      // points, seat 1 2.5; a discard (no label) is not a choice.
+      REQUIRE(carc::test::create(*b.rooms, "room-stats-1"));
+      REQUIRE(b.rooms->save_analysis(StoredAnalysis{"room-stats-1", "done", "{}",
+                                                    R"([{"move":0,"seat":0,"label":"best","loss":0},{"move":1,"seat":1,"label":"good","loss":2.5},)"
+                                                    R"({"move":2,"seat":0,"label":"mistake","loss":7},{"move":3,"seat":0,"label":null,"loss":0}])"}));
+    }
+    for (int reopen = 0; reopen < 2; ++reopen) {
+      CAPTURE(reopen);
+      if (reopen == 1) b.ratings = b.open_ratings();
+      const auto read = b.ratings->games(kPlayers[0], 10);
+      REQUIRE(std::holds_alternative<std::vector<PlayerGame>>(read));
+      const auto& games = std::get<std::vector<PlayerGame>>(read);
+      REQUIRE(games.size() == 2);  // the unrated game is not one of them
+      CHECK(games[0].room == "room-stats-2");
+      CHECK(games[0].pace == "turn-based");
+      CHECK(games[0].expansions == "river");
+      CHECK(games[0].rank == 2);
+      CHECK(games[0].analysis.empty());
+      CHECK(games[1].room == "room-stats-1");
+      CHECK(games[1].rank == 1);
+      CHECK(games[1].seat == 0);
+      CHECK(games[1].analysis.empty() == !b.rooms);
+      CHECK(std::get<std::vector<PlayerGame>>(b.ratings->games(kPlayers[0], 1)).size() == 1);
+
+      const nlohmann::json stats = player_stats(games);
+      CHECK(stats["games"] == 2);
+      REQUIRE(stats["sets"].size() == 2);
+      CHECK(stats["sets"][0] == nlohmann::json{{"expansions", ""}, {"games", 1}, {"wins", 1}, {"win_rate", 1.0}, {"average_score", 30.0}});
+      CHECK(stats["sets"][1] == nlohmann::json{{"expansions", "river"}, {"games", 1}, {"wins", 0}, {"win_rate", 0.0}, {"average_score", 10.0}});
+      CHECK(stats["points"] == nlohmann::json::parse(R"([{"kind":"city","total":24,"per_game":12.0},{"kind":"monastery","total":6,"per_game":3.0},)"
+                                                      R"({"kind":"road","total":10,"per_game":5.0}])"));
+      if (b.rooms) {
+        CHECK(stats["analysis"] == nlohmann::json{{"games", 1}, {"moves", 2}, {"average_loss", 3.5}});
+      } else {
+        CHECK(stats["analysis"]["average_loss"].is_null());
+      }
+      const nlohmann::json other = player_stats(std::get<std::vector<PlayerGame>>(b.ratings->games(kPlayers[1], 10)));
+      CHECK(other["sets"][0]["wins"] == 0);
+      CHECK(other["sets"][1]["wins"] == 1);
+      if (b.rooms) CHECK(other["analysis"]["average_loss"] == 2.5);
+    }
+  }
 }

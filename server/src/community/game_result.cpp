@@ -44,6 +44,7 @@ std::string seats_json(const std::vector<ResultSeat>& seats) {
   for (const ResultSeat& s : seats) {
     a.push_back({{"player", s.player}, {"name", s.name}, {"bot", s.bot}, {"score", s.score}, {"turns", s.turns},
                  {"auto_turns", s.auto_turns}, {"gone", s.gone}});
+    if (!s.points.empty()) a.back()["points"] = s.points;
   }
   return protocol::json_text(a);
 }
@@ -56,7 +57,8 @@ std::optional<std::vector<ResultSeat>> parse_seats(std::string_view text) {
     for (const nlohmann::json& s : a) {
       out.push_back({s.at("player").get<std::string>(), s.at("name").get<std::string>(), s.at("bot").get<bool>(),
                      s.at("score").get<int>(), s.at("turns").get<int>(), s.at("auto_turns").get<int>(),
-                     s.at("gone").get<bool>()});
+                     s.at("gone").get<bool>(), {}});
+      if (const auto p = s.find("points"); p != s.end()) out.back().points = p->get<std::map<std::string, int>>();
     }
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;

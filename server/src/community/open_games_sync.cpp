@@ -11,7 +11,8 @@ namespace carc::server {
 std::string listing_row(const OpenListing& l) {
   nlohmann::json j{{"room", l.room}, {"seated", l.seated}, {"seats", l.seats}, {"expansions", l.expansions.bits()},
                    {"pace", protocol::pace_name(l.pace)}, {"bank", l.bank_seconds}, {"increment", l.increment_seconds},
-                   {"host", l.host}, {"host_seat", l.host_seat}, {"opened", l.opened_ms}};
+                   {"host", l.host}, {"host_seat", l.host_seat}, {"opened", l.opened_ms},
+                   {"host_player", l.host_player}};
   j["turn"] = l.turn_seconds ? nlohmann::json(*l.turn_seconds) : nlohmann::json(nullptr);
   return protocol::json_text(j);
 }
@@ -32,6 +33,7 @@ std::optional<OpenListing> listing_of_row(const std::string& text) {
     l.host = j.at("host").get<std::string>();
     l.host_seat = j.at("host_seat").get<int>();
     l.opened_ms = j.at("opened").get<std::int64_t>();
+    l.host_player = j.value("host_player", std::string());  // rows of a node without it: none
     if (j.at("turn").is_number_integer()) l.turn_seconds = j.at("turn").get<int>();
     return l;
   } catch (const nlohmann::json::exception&) {

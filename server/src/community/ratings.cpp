@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <future>
 #include <set>
 
@@ -11,6 +12,8 @@
 #include <spdlog/spdlog.h>
 
 #include "carc/core/game.hpp"
+#include "community/open_games.hpp"
+#include "community/player_stats.hpp"
 #include "community/rating_book.hpp"
 #include "keys/player_id.hpp"
 
@@ -23,6 +26,9 @@ using nlohmann::json;
 constexpr int kChartPoints = 200;   // rating history points per pace on a player's page
 constexpr int kRecentGames = 20;    // recent rated games on a player's page
 constexpr int kBoardRows = 100;     // leaderboard rows
+constexpr int kStatGames = 1000;    // the newest rated games a player's statistics read
+constexpr std::int64_t kCachedMs = 30'000;  // how long the open games' rater trusts a read
+constexpr std::size_t kCacheSize = 10'000;  // entries before the cache starts again
 
 Ratings::Answer error(int status, std::string_view code, std::string_view message) {
   return {status, protocol::json_text(json{{"error", code}, {"message", message}})};
@@ -47,6 +53,10 @@ std::string unescape(std::string_view v) {
     }
   }
   return out;
+}
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -96,7 +106,7 @@ Ratings::Ratings(std::unique_ptr<RatingStore> store) : store_(std::move(store)),
 
 void Ratings::record(GameResult g, std::function<void(std::string)> rated) {
   auto store = store_;
-  const bool queued = worker_.post([store, g = std::move(g), rated = std::move(rated)] {
+  const bool queued = worker_.post([this, store, g = std::move(g), rated = std::move(rated)] {
     const StoredResult stored = stored_result(g);
     if (!stored.rated) spdlog::info("room {}: not rated ({})", g.room, *unrated_reason(g));
     std::vector<std::string> players;
@@ -110,7 +120,9 @@ void Ratings::record(GameResult g, std::function<void(std::string)> rated) {
       // Not stored: the room's log still has the game, and the next start derives it again.
       return spdlog::error("ratings: room {}: the result could not be stored ({}); it is rated at the next start", g.room, *why);
     }
-    if (!std::get<bool>(r) || !stored.rated || !rated) return;  // recorded before: counted once
+    if (!std::get<bool>(r) || !stored.rated) return;  // recorded before: counted once
+    for (const StoredRating& after : made.ratings) remember(after.player, after.pace, shown(after));
+    if (!rated) return;
     json seats = json::array();
     for (std::size_t i = 0; i < made.points.size(); ++i) {
       const StoredRatingPoint& p = made.points[i];
@@ -151,13 +163,28 @@ void Ratings::player(std::string id, std::function<void(Answer)> done) {
           if (r.updated_ms > newest) newest = r.updated_ms, out["name"] = r.name;
           recent.insert(recent.end(), ps.begin(), ps.end());
         }
-        std::sort(recent.begin(), recent.end(), [](const auto& a, const auto& b) { return a.seq > b.seq; });
-        for (std::size_t i = 0; i < recent.size() && i < static_cast<std::size_t>(kRecentGames); ++i) {
-          const StoredRatingPoint& p = recent[i];
-          out["recent"].push_back({{"room", p.room}, {"pace", p.pace}, {"at", p.finished_ms}, {"seat", p.seat},
-                                   {"place", p.rank}, {"before", p.mu_before - 3 * p.sigma_before},
-                                   {"after", p.mu - 3 * p.sigma}});
+        // Recent games and statistics read the results themselves (docs/community.md, "A player's page").
+        const auto games = store->games(id, kStatGames);
+        if (std::holds_alternative<std::string>(games)) return done(unavailable());
+        const auto& gs = std::get<std::vector<PlayerGame>>(games);
+        std::map<std::int64_t, const StoredRatingPoint*> by_seq;
+        for (const StoredRatingPoint& p : recent) by_seq[p.seq] = &p;
+        for (std::size_t i = 0; i < gs.size() && i < static_cast<std::size_t>(kRecentGames); ++i) {
+          const PlayerGame& g = gs[i];
+          json one = {{"room", g.room}, {"pace", g.pace}, {"at", g.finished_ms}, {"seat", g.seat}, {"place", g.rank},
+                      {"expansions", g.expansions}, {"before", nullptr}, {"after", nullptr}, {"score", nullptr},
+                      {"players", nullptr}, {"analysed", !g.analysis.empty()}};
+          if (const auto it = by_seq.find(g.seq); it != by_seq.end()) {
+            one["before"] = it->second->mu_before - 3 * it->second->sigma_before;
+            one["after"] = it->second->mu - 3 * it->second->sigma;
+          }
+          if (const auto seats = parse_seats(g.seats); seats && static_cast<std::size_t>(g.seat) < seats->size()) {
+            one["score"] = (*seats)[static_cast<std::size_t>(g.seat)].score;
+            one["players"] = seats->size();
+          }
+          out["recent"].push_back(std::move(one));
         }
+        out["stats"] = player_stats(gs);
         done({200, protocol::json_text(out)});
       })) {
     done(unavailable());
@@ -186,6 +213,59 @@ void Ratings::leaderboard(std::string query, std::function<void(Answer)> done) {
       })) {
     done(unavailable());
   }
+}
+
+void Ratings::remember(const std::string& player, const std::string& pace, std::optional<double> rating) {
+  std::lock_guard lock(cache_mu_);
+  if (cache_.size() >= kCacheSize) cache_.clear();
+  Cached& c = cache_[{player, pace}];
+  c.rating = rating;
+  c.read_ms = unix_ms();
+  c.reading = false;
+}
+
+std::optional<double> Ratings::read_rating(const std::string& player, const std::string& pace) {
+  const auto list = store_->ratings(player);
+  if (std::holds_alternative<std::string>(list)) return std::nullopt;  // unreadable now: asked again later
+  std::optional<double> found;
+  for (const StoredRating& r : std::get<std::vector<StoredRating>>(list)) {
+    if (r.pace == pace) found = shown(r);
+  }
+  remember(player, pace, found);
+  return found;
+}
+
+std::optional<double> Ratings::cached(const std::string& player, const std::string& pace) {
+  std::optional<double> out;
+  {
+    std::lock_guard lock(cache_mu_);
+    if (cache_.size() >= kCacheSize) cache_.clear();
+    Cached& c = cache_[{player, pace}];
+    out = c.rating;
+    if (c.reading || (c.read_ms > 0 && unix_ms() - c.read_ms < kCachedMs)) return out;
+    c.reading = true;
+  }
+  const bool queued = worker_.post([this, player, pace] {
+    if (!player_id_well_formed(player)) return remember(player, pace, std::nullopt);
+    read_rating(player, pace);
+  });
+  if (!queued) {
+    std::lock_guard lock(cache_mu_);
+    cache_[{player, pace}].reading = false;
+  }
+  return out;
+}
+
+void Ratings::current(std::string player, std::string pace, std::function<void(std::optional<double>)> done) {
+  if (!worker_.post([this, player, pace, done] { done(read_rating(player, pace)); })) done(std::nullopt);
+}
+
+void rate_open_games(OpenGames& games, std::shared_ptr<Ratings> ratings) {
+  games.set_rater([ratings = std::move(ratings)](std::vector<OpenListing>& list) {
+    for (OpenListing& g : list) {
+      if (!g.host_player.empty()) g.rating = ratings->cached(g.host_player, g.pace == protocol::Pace::TurnBased ? "turn-based" : "live");
+    }
+  });
 }
 
 void Ratings::drain() {

@@ -3,8 +3,11 @@
 // runs on the ratings' own worker thread: never on an I/O thread or a room's strand.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +15,10 @@
 #include "base/worker.hpp"
 #include "carc/server/rating_store.hpp"
 #include "community/game_result.hpp"
+
+namespace carc::server {
+class OpenGames;
+}
 
 namespace carc::server::community {
 
@@ -32,13 +39,34 @@ class Ratings {
   void player(std::string id, std::function<void(Answer)> done);
   void leaderboard(std::string query, std::function<void(Answer)> done);
 
+  // The open games' rater (docs/community.md, "Open games and quick play"): the shown rating
+  // of `player` in `pace` ("live" | "turn-based") as last read, never waiting: a player not
+  // read yet, or read more than 30 s ago, is read again on the worker (none meanwhile, or the
+  // old value). None: the player has no rated game in that pace.
+  std::optional<double> cached(const std::string& player, const std::string& pace);
+  // The same read now, on the worker (quick play's asker); `done` on the worker.
+  void current(std::string player, std::string pace, std::function<void(std::optional<double>)> done);
+
   // Blocks until everything queued so far has run (tests, shutdown order).
   void drain();
 
  private:
+  struct Cached {
+    std::optional<double> rating;
+    std::int64_t read_ms = 0;
+    bool reading = false;
+  };
+  void remember(const std::string& player, const std::string& pace, std::optional<double> rating);
+  std::optional<double> read_rating(const std::string& player, const std::string& pace);  // on the worker
+
   std::shared_ptr<RatingStore> store_;
+  std::mutex cache_mu_;
+  std::map<std::pair<std::string, std::string>, Cached> cache_;
   Worker worker_;  // last: stops first
 };
+
+// Sets `games`' rater (OpenGames::set_rater): each listing's host rating, from `ratings`' cache.
+void rate_open_games(OpenGames& games, std::shared_ptr<Ratings> ratings);
 
 // The leaderboard's query: pace ("live" | "turn-based", also "turn_based") and the optional
 // expansions; nullopt with `why` when it is not one.

@@ -49,6 +49,9 @@ class CrashRatings final : public RatingStore {
                                                                 int limit) override {
     return inner_->leaderboard(pace, expansions, limit);
   }
+  std::variant<std::vector<PlayerGame>, std::string> games(const std::string& p, int limit) override {
+    return inner_->games(p, limit);
+  }
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return inner_->unrecorded_rooms(); }
 
  private:

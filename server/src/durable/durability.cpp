@@ -254,6 +254,7 @@ std::vector<std::string> Durability::start_ratings(Server& server) {
   if (const auto* why = std::get_if<std::string>(&unrecorded)) throw StorageError("cannot read the game results: " + *why);
   auto ratings = std::make_shared<community::Ratings>(std::move(rating_store_));
   server.turn_based().ratings = ratings;
+  community::rate_open_games(server.open_games(), ratings);  // hosts' ratings, quick play's match
   server.rooms().set_game_result([ratings](community::GameResult g, std::function<void(std::string)> rated) {
     ratings->record(std::move(g), std::move(rated));
   });

@@ -32,9 +32,10 @@ StaticResponse status_only(int status) {
 }
 
 // The pages that are index.html for one path segment after them: "r/<room>" (the invite
-// link) and "replay/<room>" (a finished game's replay). The prefix, or "" for a file.
+// link), "replay/<room>" (a finished game's replay) and "p/<player>" (a player's page,
+// docs/community.md). The prefix, or "" for a file.
 std::string_view client_page(std::string_view rel) {
-  for (std::string_view prefix : {"r/", "replay/"}) {
+  for (std::string_view prefix : {"r/", "replay/", "p/"}) {
     if (rel.starts_with(prefix)) return prefix;
   }
   return {};
@@ -140,7 +141,7 @@ StaticResponse StaticFiles::get(std::string_view target, std::string_view if_non
   // The root, the invite link and a game's replay are the single page of the client.
   const std::string_view page = client_page(*rel);
   const bool invite = !page.empty();  // a page whose address names a room
-  if (rel->empty() || invite) {
+  if (rel->empty() || invite || *rel == "leaderboard") {  // the leaderboard: docs/community.md
     if (invite && rel->find('/', page.size()) != std::string::npos) return status_only(404);
     *rel = "index.html";
   }

@@ -11,6 +11,7 @@
 #include "app/turn_based_services.hpp"
 #include "community/open_games.hpp"
 #include "community/player_names.hpp"
+#include "community/ratings.hpp"
 #include "keys/player_id.hpp"
 #include "keys/player_keys.hpp"
 #include "room/room.hpp"
@@ -71,11 +72,8 @@ std::variant<OpenGames::Wish, std::string> parse_wish(const std::string& text) {
   return wish;
 }
 
-void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& caller,
-                const std::function<void(Response)>& reply) {
-  auto parsed = parse_wish(req.body());
-  if (const auto* why = std::get_if<std::string>(&parsed)) return reply(error(req, http::status::bad_request, "bad_request", *why));
-  const auto wish = std::get<OpenGames::Wish>(parsed);
+void quick_play_as(ServerContext& ctx, const Request& req, const CommunityCaller& caller,
+                   const std::function<void(Response)>& reply, const OpenGames::Wish& wish) {
   if (auto game = OpenGames::best(ctx.open_games.list(), wish)) {
     json body{{"room", game->room}, {"invite_url", caller.base + "/r/" + game->room}, {"created", false}};
     return reply(json_response(req, http::status::ok, protocol::json_text(body)));
@@ -98,6 +96,33 @@ void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& c
     }
     json body{{"room", id}, {"invite_url", base + "/r/" + id}, {"created", true}};
     reply(json_response(req, http::status::created, protocol::json_text(body)));
+  });
+}
+
+std::string bearer(const Request& req);
+
+// The asker's rating, when its key comes along and it has one, joins the wish (docs/community.md):
+// quick play then prefers the open game whose host is rated closest.
+void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& caller,
+                const std::function<void(Response)>& reply) {
+  auto parsed = parse_wish(req.body());
+  if (const auto* why = std::get_if<std::string>(&parsed)) return reply(error(req, http::status::bad_request, "bad_request", *why));
+  const auto wish = std::get<OpenGames::Wish>(parsed);
+  std::string key = bearer(req);
+  auto keys = ctx.turn_based.keys;
+  auto ratings = ctx.turn_based.ratings;
+  if (!PlayerKeys::well_formed(key) || !keys || !ratings) return quick_play_as(ctx, req, caller, reply, wish);
+  // Reading the key and the rating asks storage: it spends the address's lookup budget, and
+  // past it the asker plays as a newcomer rather than being refused.
+  if (ctx.lookup_buckets.take(caller.address) > 0) return quick_play_as(ctx, req, caller, reply, wish);
+  keys->player_id(std::move(key), [&ctx, req, caller, reply, wish, ratings](PlayerKeys::Outcome o, std::string id) {
+    if (o != PlayerKeys::Outcome::Ok) return quick_play_as(ctx, req, caller, reply, wish);  // played as a newcomer
+    const std::string pace = wish.pace == protocol::Pace::TurnBased ? "turn-based" : "live";
+    ratings->current(std::move(id), pace, [&ctx, req, caller, reply, wish](std::optional<double> rating) {
+      OpenGames::Wish rated = wish;
+      rated.rating = rating;
+      quick_play_as(ctx, req, caller, reply, rated);
+    });
   });
 }
 

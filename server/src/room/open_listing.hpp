@@ -22,6 +22,7 @@ struct OpenListing {
   int increment_seconds = 0;
   std::string host;                 // the host's seat name (a chat-checked name)
   int host_seat = 0;                // for the ratings: (room, host_seat) names the host's player
+  std::string host_player;          // the public id bound to the host's seat; empty until bound
   std::int64_t opened_ms = 0;       // when the host opened it: the oldest is offered first
   // Ratings (docs/community.md): the host's rating once players are rated; none until then.
   std::optional<double> rating;

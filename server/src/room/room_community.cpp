@@ -1,6 +1,7 @@
 // A room's part in the ratings (docs/community.md#ratings): which player sits in each seat
 // (bound when the seat is shown to a player key, stored in the log as PlayerBound), the
 // finished game as a result, and the `rated` message once the ratings changed.
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "room/room_logic.hpp"
@@ -34,6 +35,12 @@ community::GameResult RoomLogic::result() const {
     r.expansions += (r.expansions.empty() ? "" : ",") + std::string(expansion_name(static_cast<Expansion>(e)));
   }
   r.finished_ms = turn_started_ms_;  // the last move's time: the same whenever it is derived
+  // Each seat's points by kind: the result's breakdown (docs/protocol.md), its rows during
+  // the game and at the end added up, so the players' pages can say where points came from.
+  nlohmann::json breakdown;
+  if (game_ && phase_ == RoomPhase::Finished) {
+    breakdown = nlohmann::json::parse(protocol::result_text(*game_, events_), nullptr, false).value("breakdown", nlohmann::json());
+  }
   for (int i = 0; i < seats_.count(); ++i) {
     const SeatState& s = seats_.at(i);
     community::ResultSeat seat;
@@ -44,6 +51,15 @@ community::GameResult RoomLogic::result() const {
     seat.turns = s.turns;
     seat.auto_turns = s.auto_turns;
     seat.gone = s.last_auto;
+    if (breakdown.is_array() && static_cast<std::size_t>(i) < breakdown.size()) {
+      for (const char* part : {"game", "end"}) {
+        const auto rows = breakdown[static_cast<std::size_t>(i)].find(part);
+        if (rows == breakdown[static_cast<std::size_t>(i)].end() || !rows->is_object()) continue;
+        for (const auto& [kind, v] : rows->items()) {
+          if (v.is_number_integer()) seat.points[kind] += v.get<int>();
+        }
+      }
+    }
     r.seats.push_back(std::move(seat));
   }
   return r;

@@ -45,6 +45,7 @@ std::optional<OpenListing> RoomLogic::listing() const {
   l.increment_seconds = settings_.increment_seconds;
   l.host = h.name;
   l.host_seat = host;
+  l.host_player = h.player;  // the ratings' rater reads the host's rating by it
   l.opened_ms = opened_ms_;
   return l;
 }

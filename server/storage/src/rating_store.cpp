@@ -84,6 +84,16 @@ class MemoryRatings final : public RatingStore {
     if (static_cast<int>(out.size()) > limit) out.resize(static_cast<std::size_t>(limit));
     return out;
   }
+  std::variant<std::vector<PlayerGame>, std::string> games(const std::string& player, int limit) override {
+    std::lock_guard lock(mu_);
+    std::vector<PlayerGame> out;
+    for (auto it = points_.rbegin(); it != points_.rend() && static_cast<int>(out.size()) < limit; ++it) {
+      if (it->player != player) continue;
+      const StoredResult& r = results_[static_cast<std::size_t>(it->seq - 1)];
+      out.push_back({it->seq, r.room, r.pace, r.expansions, r.finished_ms, it->seat, it->rank, r.seats, {}});  // no analyses here
+    }
+    return out;
+  }
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return std::vector<std::string>{}; }
 
  private:

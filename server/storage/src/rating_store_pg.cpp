@@ -136,6 +136,21 @@ class PgRatings final : public RatingStore {
     }
   }
 
+  std::variant<std::vector<PlayerGame>, std::string> games(const std::string& player, int limit) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("games_of", {player, std::to_string(limit)});
+      std::vector<PlayerGame> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        out.push_back({r.int64(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.int64(i, 4), static_cast<int>(r.int64(i, 5)),
+                       static_cast<int>(r.int64(i, 6)), r.text(i, 7), r.text(i, 8)});
+      }
+      return out;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override {
     try {
       ensure();
@@ -176,6 +191,10 @@ class PgRatings final : public RatingStore {
                   "JOIN rating_points p ON p.player = r.player AND p.pace = r.pace JOIN results s ON s.seq = p.seq "
                   "WHERE r.pace = $1 AND s.expansions = $2 GROUP BY r.player, r.pace "
                   "ORDER BY MAX(r.ordinal) DESC, r.player LIMIT $3");
+    conn_.prepare("games_of", "SELECT p.seq, p.room, p.pace, s.expansions, s.finished_ms, p.seat, p.rank, s.seats, "
+                              "COALESCE(a.moves, '') FROM rating_points p JOIN results s ON s.seq = p.seq "
+                              "LEFT JOIN analyses a ON a.room = p.room AND a.status = 'done' "
+                              "WHERE p.player = $1 ORDER BY p.seq DESC LIMIT $2");
     conn_.prepare("unrecorded", "SELECT id FROM rooms WHERE phase = 'finished' AND quarantined IS NULL "
                                 "AND id NOT IN (SELECT room FROM results) ORDER BY updated_ms");
   }

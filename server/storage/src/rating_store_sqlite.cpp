@@ -143,6 +143,24 @@ class SqliteRatings final : public RatingStore {
     }
   }
 
+  std::variant<std::vector<PlayerGame>, std::string> games(const std::string& player, int limit) override {
+    try {
+      std::vector<PlayerGame> out;
+      auto q = db_.prepare("SELECT p.seq, p.room, p.pace, s.expansions, s.finished_ms, p.seat, p.rank, s.seats, "
+                           "COALESCE(a.moves, '') FROM rating_points p JOIN results s ON s.seq = p.seq "
+                           "LEFT JOIN analyses a ON a.room = p.room AND a.status = 'done' "
+                           "WHERE p.player = ?1 ORDER BY p.seq DESC LIMIT ?2");
+      q.bind(1, player).bind(2, std::int64_t{limit});
+      while (q.step()) {
+        out.push_back({q.int64(0), q.text(1), q.text(2), q.text(3), q.int64(4), static_cast<int>(q.int64(5)),
+                       static_cast<int>(q.int64(6)), q.text(7), q.text(8)});
+      }
+      return out;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override {
     try {
       std::vector<std::string> out;

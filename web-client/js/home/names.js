@@ -42,6 +42,11 @@ export class PublicName {
   /** The profile's name goes into the form and becomes the name the other forms start from. */
   adopt(profile) {
     this.profile = profile;
+    // The player's own page (docs/community.md, "The pages"), once its public id is known.
+    if (typeof profile?.player === 'string' && /^[A-Za-z0-9_-]{16}$/.test(profile.player)) {
+      $('my-page').href = `/p/${profile.player}`;
+      $('my-page').hidden = false;
+    }
     const name = typeof profile?.name === 'string' ? profile.name : '';
     if (!name) return;
     $('profile-name').value = name;

@@ -9,6 +9,14 @@ import { h, bankText } from '../room/panels.js';
 import { durationText } from '../lobby/lobby-card.js';
 import { KEYS, local, session } from '../platform/storage.js';
 import { roomPath } from '../pages/routes.js';
+import { currentKey } from '../platform/playerkey.js';
+import { ratingText } from '../community/format.js';
+
+/** "Host: Ann · rating 12.3", or "not rated yet" (docs/community.md: the host's rating). */
+export function hostText(g) {
+  const name = String(g.host ?? '');
+  return Number.isFinite(g.rating) ? t('open.hostRated', { name, rating: ratingText(g.rating) }) : t('open.hostUnrated', { name });
+}
 
 const ROOM_ID = /^[A-Za-z0-9_-]{10,64}$/;
 export const POLL_MS = 3000;
@@ -82,7 +90,7 @@ export class OpenGamesList {
     $('open-none').hidden = this.games.length > 0;
     list.replaceChildren(...this.games.map((g) => h('li', { class: 'open-game', 'data-testid': 'open-game', 'data-room': g.room },
       h('div', { class: 'open-what' },
-        h('strong', { class: 'open-host', text: t('open.host', { name: String(g.host ?? '') }) }),
+        h('strong', { class: 'open-host', 'data-testid': 'open-host', text: hostText(g) }),
         h('span', { class: 'muted open-facts', 'data-testid': 'open-facts', text: gameFacts(g).join(' · ') })),
       h('button', {
         type: 'button', class: 'btn primary', 'data-testid': 'open-join', text: t('open.join'),
@@ -100,8 +108,10 @@ export class OpenGamesList {
     btn.disabled = true;
     $('open-error').textContent = '';
     try {
+      // The player key, when this browser has one: quick play prefers the host rated closest.
+      const key = currentKey(local);
       const res = await fetch('/api/quick-play', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify({ expansions: this.chosen.expansions(), pace: this.chosen.pace() }),
       });
       const body = await res.json().catch(() => null);

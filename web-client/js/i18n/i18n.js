@@ -153,3 +153,8 @@ for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, hints[code])
 import * as community from './strings/community.js';
 
 for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, community[code]);
+
+// The ratings' pages: the leaderboard, players' pages, rating changes (docs/community.md).
+import * as ranking from './strings/ranking.js';
+
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, ranking[code]);

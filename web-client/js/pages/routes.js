@@ -4,6 +4,7 @@
 const ROOM_ID = '[A-Za-z0-9_-]+';
 const ROOM_RE = new RegExp(`^/r/(${ROOM_ID})/?$`);
 const REPLAY_RE = new RegExp(`^/replay/(${ROOM_ID})/?$`);
+const PLAYER_RE = /^\/p\/([^/]*)\/?$/;
 
 /** The step asked for by `?move=K` (a whole number >= 0), or null. */
 export function moveParam(search) {
@@ -12,12 +13,22 @@ export function moveParam(search) {
   return Number(v.trim());
 }
 
-/** {page: 'room', room} | {page: 'replay', room, move} | {page: 'home'}. */
+/**
+ * {page: 'room', room} | {page: 'replay', room, move} | {page: 'player', player} |
+ * {page: 'leaderboard'} | {page: 'home'}. A player's id is checked by its page.
+ */
 export function parseRoute(pathname, search = '') {
   let m = ROOM_RE.exec(pathname ?? '');
   if (m) return { page: 'room', room: m[1] };
   m = REPLAY_RE.exec(pathname ?? '');
   if (m) return { page: 'replay', room: m[1], move: moveParam(search) };
+  m = PLAYER_RE.exec(pathname ?? '');
+  if (m) {
+    let player = m[1];
+    try { player = decodeURIComponent(player); } catch { /* left as it is: the page refuses it */ }
+    return { page: 'player', player };
+  }
+  if (/^\/leaderboard\/?$/.test(pathname ?? '')) return { page: 'leaderboard' };
   return { page: 'home' };
 }
 

@@ -8,6 +8,7 @@ import { t, getLanguage } from '../i18n/i18n.js';
 import { renderPlayers, renderBag, renderLog, renderChat, renderEnd } from './panels.js';
 import { renderLobby } from '../lobby/lobby-card.js';
 import { renderBanner } from './roomview.js';
+import { renderRated } from '../end/rated.js';
 import { isMyTurn, legalCells, turnStage } from '../game/state.js';
 import { $ } from '../pages/page.js';
 import { extraKey, extraAnnouncement } from '../turn/extra-turn.js';
@@ -75,8 +76,9 @@ export class RoomPanels {
     end.hidden = !ctx.end.show;
     if (ctx.end.show) {
       const life = ctx.end.life;
-      this.part('end', [state.result, state.rematch, mySeat, life.rematchAsked, life.offered, names, life.review?.status, life.review?.eta_seconds], () => {
+      this.part('end', [state.result, state.rematch, mySeat, life.rematchAsked, life.offered, names, life.review?.status, life.review?.eta_seconds, ctx.end.rated], () => {
         renderEnd(end, state, mySeat);
+        renderRated($('end-ratings'), state, ctx.end.rated, mySeat);
         life.renderEnd(end, state, mySeat, ctx.end.rerender);
       });
     } else delete this.keys.end;

@@ -144,6 +144,12 @@ export class RoomPage {
       this.render();
       return;
     }
+    if (msg?.type === 'rated') {
+      // The game's rating changes, once stored (docs/community.md): shown on the end screen.
+      this.rated = msg;
+      this.render();
+      return;
+    }
     if (msg?.type === 'welcome') this.life.onOpen(msg);
     if (msg?.type === 'rematch') {
       // The new room of a rematch, with this player's seat in it.
@@ -353,7 +359,7 @@ export class RoomPage {
       // The end dialog waits for the final scoring played on the board.
       end: {
         show: state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring,
-        life: this.life, rerender: () => this.render(),
+        life: this.life, rerender: () => this.render(), rated: this.rated ?? null,
       },
     });
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });

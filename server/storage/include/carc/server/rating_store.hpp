@@ -71,6 +71,22 @@ struct LeaderRow {
   std::int64_t games = 0;  // rated games counted by the board (all, or those with the expansions asked)
 };
 
+// One rated game of one player with what its page's statistics read (docs/community.md,
+// "A player's page"): the result's set and seats, the player's seat and place, and the
+// game's analysis when it is done (its moves' JSON text; empty: none).
+struct PlayerGame {
+  std::int64_t seq = 0;
+  std::string room;
+  std::string pace;
+  std::string expansions;
+  std::int64_t finished_ms = 0;
+  int seat = 0;
+  int rank = 0;
+  std::string seats;     // the result's seats (JSON text)
+  std::string analysis;  // the moves of its finished analysis (JSON text), or empty
+  bool operator==(const PlayerGame&) const = default;
+};
+
 class RatingStore {
  public:
   virtual ~RatingStore() = default;
@@ -92,6 +108,8 @@ class RatingStore {
   virtual std::variant<std::vector<LeaderRow>, std::string> leaderboard(const std::string& pace,
                                                                         const std::optional<std::string>& expansions,
                                                                         int limit) = 0;
+  // The player's newest rated games of both paces (newest first), at most `limit`.
+  virtual std::variant<std::vector<PlayerGame>, std::string> games(const std::string& player, int limit) = 0;
   // Finished rooms of the rooms' store that have no result yet (a crash came between a
   // game's end and its result): the server loads them once at start-up, which derives their
   // results again. The memory store has no rooms to look at.
