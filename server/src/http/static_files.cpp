@@ -32,9 +32,10 @@ StaticResponse status_only(int status) {
 }
 
 // The pages that are index.html for one path segment after them: "r/<room>" (the invite
-// link) and "replay/<room>" (a finished game's replay). The prefix, or "" for a file.
+// link), "replay/<room>" (a finished game's replay) and "t/<id>" (a tournament,
+// docs/tournaments.md). The prefix, or "" for a file.
 std::string_view client_page(std::string_view rel) {
-  for (std::string_view prefix : {"r/", "replay/"}) {
+  for (std::string_view prefix : {"r/", "replay/", "t/"}) {
     if (rel.starts_with(prefix)) return prefix;
   }
   return {};

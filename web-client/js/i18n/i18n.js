@@ -153,3 +153,8 @@ for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, hints[code])
 import * as community from './strings/community.js';
 
 for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, community[code]);
+
+// The tournament page (docs/tournaments.md).
+import * as tournaments from './strings/tournaments.js';
+
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, tournaments[code]);

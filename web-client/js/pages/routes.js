@@ -4,6 +4,7 @@
 const ROOM_ID = '[A-Za-z0-9_-]+';
 const ROOM_RE = new RegExp(`^/r/(${ROOM_ID})/?$`);
 const REPLAY_RE = new RegExp(`^/replay/(${ROOM_ID})/?$`);
+const TOURNAMENT_RE = new RegExp(`^/t/(${ROOM_ID})/?$`);
 
 /** The step asked for by `?move=K` (a whole number >= 0), or null. */
 export function moveParam(search) {
@@ -12,16 +13,19 @@ export function moveParam(search) {
   return Number(v.trim());
 }
 
-/** {page: 'room', room} | {page: 'replay', room, move} | {page: 'home'}. */
+/** {page: 'room', room} | {page: 'replay', room, move} | {page: 'tournament', id} | {page: 'home'}. */
 export function parseRoute(pathname, search = '') {
   let m = ROOM_RE.exec(pathname ?? '');
   if (m) return { page: 'room', room: m[1] };
   m = REPLAY_RE.exec(pathname ?? '');
   if (m) return { page: 'replay', room: m[1], move: moveParam(search) };
+  m = TOURNAMENT_RE.exec(pathname ?? '');
+  if (m) return { page: 'tournament', id: m[1] };
   return { page: 'home' };
 }
 
 export const roomPath = (room) => `/r/${encodeURIComponent(room)}`;
+export const tournamentPath = (id) => `/t/${encodeURIComponent(id)}`;
 
 export function replayPath(room, move = null) {
   return `/replay/${encodeURIComponent(room)}${move === null || move === undefined ? '' : `?move=${move}`}`;
