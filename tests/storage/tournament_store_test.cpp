@@ -88,6 +88,10 @@ TEST_CASE("tournament store: register, start once, drop, results, reopened") {
       CHECK_FALSE(ok(s->withdraw("t1", "bob")));  // started: only a drop now
       CHECK(ok(s->drop("t1", "bob", 1)));
       CHECK_FALSE(ok(s->drop("t1", "bob", 2)));
+      CHECK_FALSE(ok(s->set_room("t1", 1, 0, 0, "roomZ")));  // made already
+      CHECK(ok(s->advance(*ok(s->tournament("t1")), "running", 1, "", 6000, {{1, 2, 0, "", "[]", ""}})));
+      CHECK(ok(s->set_room("t1", 1, 2, 0, "roomC")));
+      CHECK_FALSE(ok(s->set_room("t1", 1, 2, 0, "roomD")));  // once
       CHECK(ok(s->set_result("t1", 1, 0, 0, R"([{"player":"ann","score":30}])")));
       CHECK_FALSE(ok(s->set_result("t1", 1, 0, 0, R"([{"player":"ann","score":99}])")));
       CHECK_FALSE(ok(s->set_result("t1", 9, 0, 0, "[]")));
@@ -97,7 +101,7 @@ TEST_CASE("tournament store: register, start once, drop, results, reopened") {
     REQUIRE(t);
     CHECK(t->state == "running");
     CHECK(t->round == 1);
-    CHECK(t->round_started_ms == 5000);
+    CHECK(t->round_started_ms == 6000);
     CHECK(t->seeds == R"(["ann","bob","dan"])");
     CHECK(t->secret == "s3cret");
     auto entrants = ok(s->entrants("t1"));
@@ -107,9 +111,10 @@ TEST_CASE("tournament store: register, start once, drop, results, reopened") {
     CHECK(entrants[2] == EntrantRow{"cat", "Cat", 13, carc::server::kRemoved});
     CHECK(entrants[3].player == "dan");  // registration order
     auto tables = ok(s->tables("t1"));
-    REQUIRE(tables.size() == 2);
+    REQUIRE(tables.size() == 3);
     CHECK(tables[0].result == R"([{"player":"ann","score":30}])");
     CHECK(tables[1] == TableRow{1, 1, 0, "roomB", R"(["dan"])", ""});
+    CHECK(tables[2].room == "roomC");
     CHECK(ok(s->tournaments("running", 10)).size() == 1);
   });
 }

@@ -78,7 +78,9 @@ class TournamentService {
   std::optional<Loaded> load(const std::string& id, Answer& error);
   void move_on(Loaded& t);
   bool start_now(Loaded& t);
-  std::vector<TableRow> rooms_for(const Loaded& t, const tournaments::Plan& plan);
+  static std::vector<TableRow> rows_for(const tournaments::Plan& plan);
+  void fill_rooms(const Loaded& t, bool late_only);
+  static constexpr std::int64_t kRoomGraceMs = 3000;
 
   std::unique_ptr<TournamentStore> store_;
   Hooks hooks_;

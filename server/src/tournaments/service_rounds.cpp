@@ -33,32 +33,41 @@ std::string name_of(const t9s::Tournament& t, const std::string& player) {
 
 }  // namespace
 
-// The rows of a plan's tables: a bye or a forfeit with its result, the others with a room
-// made for them. Empty with `ok` false when a room could not be made (nothing is stored;
-// the next tick tries again, and the rooms made meanwhile are lobbies nobody joins).
-std::vector<TableRow> TournamentService::rooms_for(const Loaded& l, const t9s::Plan& plan) {
+// The rows of a plan's tables: a bye or a forfeit with its result, the others waiting for
+// their rooms, which are made once the rows are stored (fill_rooms).
+std::vector<TableRow> TournamentService::rows_for(const t9s::Plan& plan) {
   std::vector<TableRow> rows;
   for (const t9s::Table& table : plan.tables) {
-    TableRow row{table.round, table.table, table.game, "", t9s::players_text(table.players),
-                 table.result ? t9s::result_text(*table.result) : ""};
-    if (!table.result) {
-      std::vector<std::string> names, tokens;
-      for (const std::string& p : table.players) {
-        names.push_back(name_of(l.t, p));
-        tokens.push_back(seat_token(l.row.secret, table, p));
-      }
-      auto room = wait_for<std::string>([&](std::function<void(std::string)> done) {
-        hooks_.make_room(l.t, table, names, tokens, std::move(done));
-      });
-      if (!room || room->empty()) {
-        spdlog::warn("tournaments: {}: no room for round {} table {}", l.t.id, table.round, table.table);
-        return {};
-      }
-      row.room = *room;
-    }
-    rows.push_back(std::move(row));
+    rows.push_back(TableRow{table.round, table.table, table.game, "", t9s::players_text(table.players),
+                            table.result ? t9s::result_text(*table.result) : ""});
   }
   return rows;
+}
+
+// Makes the room of every stored table that has none and stores it once (set_room): the
+// node that stored the round does it at once; any node's tick does it for a round stored
+// more than kRoomGraceMs ago (its node died before). Two nodes racing make two rooms, one is
+// stored, the other is never joined.
+void TournamentService::fill_rooms(const Loaded& l, bool late_only) {
+  if (l.t.state != "running") return;
+  if (late_only && hooks_.now() < l.t.round_started_ms + kRoomGraceMs) return;
+  for (const t9s::Table& table : l.t.tables) {
+    if (table.result || !table.room.empty()) continue;
+    std::vector<std::string> names, tokens;
+    for (const std::string& p : table.players) {
+      names.push_back(name_of(l.t, p));
+      tokens.push_back(seat_token(l.row.secret, table, p));
+    }
+    auto room = wait_for<std::string>([&](std::function<void(std::string)> done) {
+      hooks_.make_room(l.t, table, names, tokens, std::move(done));
+    });
+    if (!room || room->empty()) {
+      spdlog::warn("tournaments: {}: no room for round {} table {} (tried again by the next tick)", l.t.id, table.round, table.table);
+      continue;
+    }
+    auto stored = store_->set_room(l.t.id, table.round, table.table, table.game, *room);
+    if (auto* why = std::get_if<std::string>(&stored)) spdlog::warn("tournaments: {}: {}", l.t.id, *why);
+  }
 }
 
 bool TournamentService::start_now(Loaded& l) {
@@ -78,17 +87,18 @@ bool TournamentService::start_now(Loaded& l) {
   l.t.round = 0;
   const t9s::Plan plan = t9s::plan(l.t);
   if (plan.kind != t9s::Plan::Kind::next_round) return false;
-  std::vector<TableRow> rows = rooms_for(l, plan);
-  if (rows.empty() && !plan.tables.empty()) return false;
   const std::int64_t started = std::max(hooks_.now(), l.row.round_started_ms + 1);
-  auto moved = store_->advance(l.row, "running", plan.round, t9s::seeds_text(l.t.seeds), started, rows);
+  auto moved = store_->advance(l.row, "running", plan.round, t9s::seeds_text(l.t.seeds), started, rows_for(plan));
   if (auto* why = std::get_if<std::string>(&moved)) {
     spdlog::warn("tournaments: {}: {}", l.t.id, *why);
     return false;
   }
   if (std::get<bool>(moved)) spdlog::info("tournaments: {} started with {} players", l.t.id, players.size());
   Answer failure;
-  if (auto again = load(l.t.id, failure)) move_on(*again);  // a first round of byes only
+  if (auto again = load(l.t.id, failure)) {
+    if (std::get<bool>(moved)) fill_rooms(*again, false);
+    move_on(*again);  // a first round of byes only
+  }
   return true;
 }
 
@@ -102,9 +112,7 @@ void TournamentService::move_on(Loaded& first) {
     if (plan.kind == t9s::Plan::Kind::finish) {
       moved = store_->advance(l.row, "finished", l.t.round, "", started, {});
     } else {
-      std::vector<TableRow> rows = rooms_for(l, plan);
-      if (rows.empty() && !plan.tables.empty()) return;
-      moved = store_->advance(l.row, "running", plan.round, "", started, rows);
+      moved = store_->advance(l.row, "running", plan.round, "", started, rows_for(plan));
     }
     if (auto* why = std::get_if<std::string>(&moved)) return spdlog::warn("tournaments: {}: {}", l.t.id, *why);
     if (!std::get<bool>(moved)) return;  // another node (or an earlier run) took this step
@@ -112,6 +120,9 @@ void TournamentService::move_on(Loaded& first) {
                  plan.kind == t9s::Plan::Kind::finish ? "finished" : "tables made", plan.round);
     Answer failure;
     auto again = load(l.t.id, failure);
+    if (!again) return;
+    fill_rooms(*again, false);
+    again = load(l.t.id, failure);
     if (!again) return;
     l = std::move(*again);
   }
@@ -163,7 +174,10 @@ void TournamentService::tick() {
     if (auto* rows = std::get_if<std::vector<TournamentRow>>(&running)) {
       for (const TournamentRow& r : *rows) {
         Answer failure;
-        if (auto l = load(r.id, failure)) move_on(*l);
+        auto l = load(r.id, failure);
+        if (!l) continue;
+        fill_rooms(*l, true);
+        move_on(*l);
       }
     }
   });

@@ -112,7 +112,12 @@ void start_tournaments(Server& server, const Config& config) {
   server.community().tournaments = service;
   // Every finished game's result reaches the tournaments; the ratings chain it after theirs.
   rooms.set_game_result([service](community::GameResult g, std::function<void(std::string)>) { service->record(std::move(g)); });
-  service->recover([&rooms](std::string room) { rooms.find(room, [](const std::shared_ptr<Room>&) {}); });
+  // One node: load the rooms of tables without a result (a finished one hands it over). Not
+  // with several nodes: loading claims a room, which would pull live games off their nodes;
+  // there a finished room hands its result over when it is next loaded anywhere.
+  if (config.db_url.empty()) {
+    service->recover([&rooms](std::string room) { rooms.find(room, [](const std::shared_ptr<Room>&) {}); });
+  }
   service->start_ticking(std::chrono::milliseconds(500));
 }
 

@@ -51,6 +51,8 @@ class PgTournaments final : public TournamentStore {
                             "VALUES($1, $2, $3, $4, $5, $6, $7)");
     conn_.prepare("tb_list", "SELECT round, tbl, game, room, players, result FROM tournament_tables "
                              "WHERE tournament = $1 ORDER BY round, tbl, game");
+    conn_.prepare("tb_room", "UPDATE tournament_tables SET room = $5 WHERE tournament = $1 AND round = $2 AND "
+                             "tbl = $3 AND game = $4 AND room = ''");
     conn_.prepare("tb_result", "UPDATE tournament_tables SET result = $5 WHERE tournament = $1 AND round = $2 AND "
                                "tbl = $3 AND game = $4 AND result = ''");
   }
@@ -175,6 +177,17 @@ class PgTournaments final : public TournamentStore {
                                static_cast<int>(r.int64(i, 2)), r.text(i, 3), r.text(i, 4), r.text(i, 5)});
       }
       return out;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
+  std::variant<bool, std::string> set_room(const std::string& id, int round, int table, int game,
+                                           const std::string& room) override {
+    try {
+      ensure();
+      return conn_.run("tb_room", {id, std::to_string(round), std::to_string(table), std::to_string(game), room})
+                 .affected() > 0;
     } catch (const std::exception& e) {
       return std::string(e.what());
     }

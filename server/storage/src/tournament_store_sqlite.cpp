@@ -179,6 +179,19 @@ class SqliteTournaments final : public TournamentStore {
     }
   }
 
+  std::variant<bool, std::string> set_room(const std::string& id, int round, int table, int game,
+                                           const std::string& room) override {
+    try {
+      db_.prepare("UPDATE tournament_tables SET room = ?5 WHERE tournament = ?1 AND round = ?2 AND tbl = ?3 AND "
+                  "game = ?4 AND room = ''")
+          .bind(1, id).bind(2, std::int64_t{round}).bind(3, std::int64_t{table}).bind(4, std::int64_t{game})
+          .bind(5, room).run();
+      return db_.changes() > 0;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<bool, std::string> set_result(const std::string& id, int round, int table, int game,
                                              const std::string& result) override {
     try {

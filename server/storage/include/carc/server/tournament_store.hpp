@@ -88,6 +88,10 @@ class TournamentStore {
                                                   const std::string& seeds, std::int64_t started_ms,
                                                   const std::vector<TableRow>& tables) = 0;
   virtual std::variant<std::vector<TableRow>, std::string> tables(const std::string& id) = 0;
+  // Stores the room made for a table once: false when it had one already (another node made
+  // it first; the caller's room is left unused).
+  virtual std::variant<bool, std::string> set_room(const std::string& id, int round, int table, int game,
+                                                   const std::string& room) = 0;
   // Stores a table's result once: false when it had one already (or there is no such table).
   virtual std::variant<bool, std::string> set_result(const std::string& id, int round, int table, int game,
                                                      const std::string& result) = 0;
