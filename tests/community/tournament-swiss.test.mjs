@@ -1,5 +1,6 @@
-// A live Swiss of 8 players over 3 rounds on a real server (docs/tournaments.md), driven
-// through the HTTP API and the WebSocket protocol: bad settings and bad registrations refused
+// A live Swiss of 8 players (5 humans driven by the test, 3 computer players) over 3 rounds on
+// a real server (docs/tournaments.md), driven through the HTTP API and the WebSocket protocol:
+// bad settings and bad registrations refused
 // with nothing changed, a removed player refused, a player dropped after round 1, one table
 // decided by the clock (a player who never comes), and final standings that this test
 // computes again, on its own, from the stored results the API shows.
@@ -13,6 +14,7 @@ before(async () => {
   await server.start();
 });
 after(async () => {
+  if (process.env.CARC_TEST_LOG) console.log(server?.log);
   Player.stopAll();
   await server?.stop();
   server?.remove();
@@ -108,9 +110,16 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
   const id = made.body.id;
   assert.ok(made.body.url.endsWith(`/t/${id}`));
 
-  // Six register, then one whom the organiser removes: that player cannot come back, nor act
-  // in the tournament; then the seventh.
-  for (let i = 0; i < 6; i++) {
+  // Three computer players and three humans, then one whom the organiser removes: that player
+  // cannot come back, nor act in the tournament; then the fourth and fifth humans.
+  for (const level of ['easy', 'easy', 'easy']) { // the quickest: the test's time is the bots' thinking
+    const r = await call('POST', `/api/tournaments/${id}/bots`, { key: organiser, body: { level } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+  assert.equal((await call('POST', `/api/tournaments/${id}/bots`, { key: keys[0], body: { level: 'easy' } })).body.error, 'not_organiser');
+  const bots = (await call('GET', `/api/tournaments/${id}`)).body.entrants.map((e) => e.player);
+  assert.equal(bots.length, 3);
+  for (let i = 0; i < 3; i++) {
     const r = await call('POST', `/api/tournaments/${id}/register`, { key: keys[i], body: { name: `P${i}` } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
   }
@@ -120,14 +129,14 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
   const removedAgain = await call('POST', `/api/tournaments/${id}/register`, { key: keys[8], body: { name: 'Xavier' } });
   assert.equal(removedAgain.status, 403);
   assert.equal(removedAgain.body.error, 'removed');
-  assert.equal((await call('POST', `/api/tournaments/${id}/register`, { key: keys[6], body: { name: 'P6' } })).status, 200);
+  assert.equal((await call('POST', `/api/tournaments/${id}/register`, { key: keys[3], body: { name: 'P3' } })).status, 200);
   const before = (await call('GET', `/api/tournaments/${id}`)).body;
   assert.equal((await call('POST', `/api/tournaments/${id}/drop`, { key: keys[8], body: { player: ids[8] } })).body.error, 'not_running');
   assert.deepEqual((await call('GET', `/api/tournaments/${id}`)).body, before);
   assert.equal(before.entrants.length, 7);
 
   // The eighth fills it: it starts ("when full").
-  const last = await call('POST', `/api/tournaments/${id}/register`, { key: keys[7], body: { name: 'P7' } });
+  const last = await call('POST', `/api/tournaments/${id}/register`, { key: keys[4], body: { name: 'P4' } });
   assert.equal(last.status, 200, JSON.stringify(last.body));
   assert.equal(last.body.state, 'running');
   assert.equal(last.body.round, 1);
@@ -141,7 +150,7 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
   assert.equal(xDrop.body.error, 'not_entrant');
 
   // Rounds: every entrant fetches its seat and plays it, except the no-show of round 2.
-  const dropped = ids[5];
+  const dropped = ids[2];
   const noShow = { round: 2, player: null };
   const seated = new Set();
   for (let round = 1; round <= 3; round++) {
@@ -150,10 +159,11 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
       return now.round === round ? now : null;
     }, `round ${round}`, 120000);
     if (round === noShow.round) {
-      // The second player of the first real table never comes: the clock decides that table.
-      noShow.player = t.rounds[round - 1].tables.find((x) => !x.bye).players[1];
+      // A human at a table (not a bye) never comes: the clock decides that table.
+      const humans = new Set(ids.slice(0, 5));
+      noShow.player = t.rounds[round - 1].tables.filter((x) => !x.bye).flatMap((x) => x.players).find((p) => humans.has(p));
     }
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 5; i++) {
       if (round > 1 && ids[i] === dropped) continue;
       if (round === noShow.round && ids[i] === noShow.player) continue;
       const { body } = await call('GET', `/api/tournaments/${id}/seats`, { key: keys[i] });
@@ -198,6 +208,12 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
   const seat = missed.result.find((s) => s.player === noShow.player);
   assert.equal(seat.gone, true);
   assert.equal(seat.place, 2);
+  // The computer players played their tables: each has a score in every round it sat.
+  for (const b of bots) {
+    const sat = final.rounds.flatMap((r) => r.tables).filter((x) => !x.bye && x.players.includes(b));
+    assert.ok(sat.length >= 2, `${b} played`);
+    for (const x of sat) assert.equal(x.result.find((s) => s.player === b).gone, false);
+  }
   // The standings, recomputed here from the results alone.
   const mine = recompute(final);
   assert.deepEqual(final.standings.map((s) => s.player), mine.map((s) => s.player));

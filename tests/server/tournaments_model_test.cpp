@@ -151,3 +151,11 @@ TEST_CASE("a knockout of 8, best of 3: a second game while undecided, then the n
   CHECK(s[0]["player"] == "p0");
   CHECK(s[1]["player"] == "p1");
 }
+
+TEST_CASE("computer entrants: an id no public player id can be, with its level") {
+  CHECK(bot_id("hard", 2) == "bot:hard:2");
+  CHECK(bot_level("bot:hard:2") == "hard");
+  CHECK(bot_level("bot:easy:10") == "easy");
+  CHECK(bot_level("AbCdEfGhIjKlMnOp").empty());  // a public id: 16 base64url characters, no ':'
+  CHECK(bot_level("bot:").empty());
+}

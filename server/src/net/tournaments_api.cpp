@@ -12,6 +12,7 @@
 #include "keys/player_id.hpp"
 #include "keys/player_keys.hpp"
 #include "room/room.hpp"
+#include "tournaments/model.hpp"
 #include "tournaments/service.hpp"
 
 namespace carc::server {
@@ -103,10 +104,19 @@ void act(ServerContext& ctx, const Request& req, std::string id, std::string_vie
       service->enter(id, player, name, signed_in, relay(req, reply));
     });
   }
+  if (action == "bots") {
+    auto level = only_field(req, "level");
+    if (!level || !protocol::bot_level_from_name(*level)) {
+      return reply(error(req, http::status::bad_request, "bad_request", "send {\"level\": \"easy\" | \"medium\" | \"hard\"}"));
+    }
+    return with_player(ctx, req, reply, [service, id, level = *level, req, reply](std::string asker, bool) {
+      service->add_bot(id, asker, level, relay(req, reply));
+    });
+  }
   if (action == "remove" || action == "drop") {
     auto player = only_field(req, "player");
-    if (!player || !player_id_well_formed(*player)) {
-      return reply(error(req, http::status::bad_request, "bad_request", "send {\"player\": \"<public player id>\"}"));
+    if (!player || (!player_id_well_formed(*player) && t9s::bot_level(*player).empty())) {
+      return reply(error(req, http::status::bad_request, "bad_request", "send {\"player\": \"<public player id or computer entrant>\"}"));
     }
     const bool remove = action == "remove";
     return with_player(ctx, req, reply, [service, id, remove, player = *player, req, reply](std::string asker, bool) {

@@ -11,6 +11,14 @@
 
 namespace carc::server::tournaments {
 
+PlayerId bot_id(const std::string& level, int n) { return "bot:" + level + ":" + std::to_string(n); }
+
+std::string bot_level(const PlayerId& player) {
+  if (!player.starts_with("bot:")) return {};
+  const auto end = player.find(':', 4);
+  return end == std::string::npos ? std::string() : player.substr(4, end - 4);
+}
+
 std::vector<Entrant> registered(const Tournament& t) {
   std::vector<Entrant> out;
   for (const Entrant& e : t.entrants) {

@@ -19,6 +19,11 @@ namespace carc::server::tournaments {
 
 inline constexpr int kRemovedEntrant = -1;  // dropped_after of an entrant removed before the start
 
+// A computer player the organiser entered: "bot:<level>:<n>" (never a public player id,
+// which has no ':'). Its level ("easy", "medium", "hard"), or "" for a human's id.
+PlayerId bot_id(const std::string& level, int n);
+std::string bot_level(const PlayerId& player);
+
 struct Entrant {
   PlayerId player;
   std::string name;

@@ -213,6 +213,37 @@ void TournamentService::remove(std::string id, std::string asker, std::string pl
   }
 }
 
+void TournamentService::add_bot(std::string id, std::string asker, std::string level, Done done) {
+  if (!worker_.post([this, id = std::move(id), asker = std::move(asker), level = std::move(level), done] {
+        Answer failure;
+        auto l = load(id, failure);
+        if (!l) return done(failure);
+        if (asker != l->t.organiser) return done(error(403, "not_organiser", "only the organiser enters computer players"));
+        int n = 1;
+        for (const t9s::Entrant& e : l->t.entrants) n += t9s::bot_level(e.player).empty() ? 0 : 1;
+        const std::string name = "Computer " + std::to_string(n);
+        auto entered = store_->enter(id, EntrantRow{t9s::bot_id(level, n), name, hooks_.now(), 0}, l->t.settings.seats);
+        if (std::holds_alternative<std::string>(entered)) return done(unavailable());
+        switch (std::get<Entry>(entered)) {
+          case Entry::registered: break;
+          case Entry::full: return done(error(409, "full", "every seat is taken"));
+          case Entry::closed: return done(error(409, "started", "the tournament has started: registration is closed"));
+          case Entry::unknown: return done(error(404, "not_found", "no such tournament"));
+          default: return done(unavailable());
+        }
+        l = load(id, failure);
+        if (!l) return done(failure);
+        if (!l->t.settings.start_ms && static_cast<int>(t9s::registered(l->t).size()) >= l->t.settings.seats) {
+          start_now(*l);
+          l = load(id, failure);
+          if (!l) return done(failure);
+        }
+        done({200, t9s::view(l->t).dump()});
+      })) {
+    done(unavailable());
+  }
+}
+
 void TournamentService::drop(std::string id, std::string asker, std::string player, Done done) {
   if (!worker_.post([this, id = std::move(id), asker = std::move(asker), player = std::move(player), done] {
         Answer failure;

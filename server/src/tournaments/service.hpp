@@ -52,6 +52,8 @@ class TournamentService {
   void list(Done done);
   void enter(std::string id, std::string player, std::string name, bool signed_in, Done done);
   void remove(std::string id, std::string asker, std::string player, Done done);
+  // The organiser enters a computer player ("easy", "medium" or "hard") before the start.
+  void add_bot(std::string id, std::string asker, std::string level, Done done);
   void drop(std::string id, std::string asker, std::string player, Done done);
   void start(std::string id, std::string asker, Done done);
   // The asker's seats at the tables still playing: room, seat and token.

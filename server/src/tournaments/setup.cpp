@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <boost/asio/post.hpp>
+
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -47,17 +49,33 @@ void make_room(RoomRegistry& rooms, const t9s::Tournament& t, const t9s::Table& 
     settings.away_seconds = protocol::kDefaultAwaySeconds;
   }
   std::vector<RoomAction> actions;
+  bool host = false;  // the first human seat hosts
   for (std::size_t i = 0; i < table.players.size(); ++i) {
-    actions.push_back(SeatTaken{static_cast<int>(i), names[i], sha256_hex(tokens[i]), std::nullopt, i == 0,
+    const std::string level = t9s::bot_level(table.players[i]);
+    if (!level.empty()) {
+      actions.push_back(SeatTaken{static_cast<int>(i), names[i], "", protocol::bot_level_from_name(level), false, ""});
+      continue;
+    }
+    actions.push_back(SeatTaken{static_cast<int>(i), names[i], sha256_hex(tokens[i]), std::nullopt, !host,
                                 seat_seal_key(tokens[i])});
+    host = true;
   }
   actions.push_back(settings);
   // A rated tournament's seats are bound to their players, so the ratings count the game.
   if (t.settings.rated) {
-    for (std::size_t i = 0; i < table.players.size(); ++i) actions.push_back(PlayerBound{static_cast<int>(i), table.players[i]});
+    for (std::size_t i = 0; i < table.players.size(); ++i) {
+      if (t9s::bot_level(table.players[i]).empty()) actions.push_back(PlayerBound{static_cast<int>(i), table.players[i]});
+    }
   }
   actions.push_back(GameStarted{static_cast<int>(table.players.size()), game_seed(), unix_ms()});
-  rooms.create_rematch(std::move(actions), done);
+  // Started like a restored room (its clock armed, a computer player to move asked), since
+  // a table of computer players alone has nobody to wake it.
+  rooms.create_rematch(std::move(actions), [&rooms, done](std::string id) {
+    if (auto room = id.empty() ? nullptr : rooms.find_loaded(id)) {
+      boost::asio::post(room->strand(), [room] { room->start(); });
+    }
+    done(id);
+  });
 }
 
 // Each player's rating in `pace` from the ratings' players' pages, one after another.
