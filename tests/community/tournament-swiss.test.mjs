@@ -102,8 +102,18 @@ test('a live Swiss of 8 over 3 rounds: a drop, a table decided by the clock, sta
     assert.equal(r.body.error, code);
     assert.ok(r.body.message.length > 0);
   }
-  assert.deepEqual((await call('GET', '/api/tournaments')).body.tournaments, []);
+  assert.deepEqual((await call('GET', '/api/tournaments')).body.tournaments, []); // nothing made
   assert.equal((await call('POST', '/api/tournaments', { body: good })).status, 401); // no key
+
+  // A tournament of one player does not start, and stays as it was.
+  const lonely = (await call('POST', '/api/tournaments', { key: organiser, body: { name: 'Alone', format: 'round_robin', seats: 4 } })).body;
+  assert.equal((await call('POST', `/api/tournaments/${lonely.id}/register`, { key: keys[0], body: { name: 'P0' } })).status, 200);
+  const alone = (await call('GET', `/api/tournaments/${lonely.id}`)).body;
+  const one = await call('POST', `/api/tournaments/${lonely.id}/start`, { key: organiser });
+  assert.equal(one.status, 409);
+  assert.equal(one.body.error, 'too_few_players');
+  assert.equal((await call('POST', `/api/tournaments/${lonely.id}/start`, { key: keys[0] })).body.error, 'not_organiser');
+  assert.deepEqual((await call('GET', `/api/tournaments/${lonely.id}`)).body, alone);
 
   const made = await call('POST', '/api/tournaments', { key: organiser, body: good });
   assert.equal(made.status, 201, JSON.stringify(made.body));

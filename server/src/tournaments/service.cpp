@@ -5,6 +5,8 @@
 #include <openssl/hmac.h>
 
 #include <nlohmann/json.hpp>
+
+#include "carc/protocol/json.hpp"
 #include <spdlog/spdlog.h>
 
 #include "base/random.hpp"
@@ -17,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 TournamentService::Answer error(int status, std::string code, std::string message) {
-  return {status, json{{"error", std::move(code)}, {"message", std::move(message)}}.dump()};
+  return {status, protocol::json_text(json{{"error", std::move(code)}, {"message", std::move(message)}})};
 }
 
 TournamentService::Answer unavailable() {
@@ -113,7 +115,7 @@ void TournamentService::create(std::string organiser, t9s::Settings settings, st
   if (!worker_.post([this, organiser = std::move(organiser), settings = std::move(settings), base, done] {
         TournamentRow row;
         row.id = random_id(9);
-        row.settings = t9s::settings_json(settings).dump();
+        row.settings = protocol::json_text(t9s::settings_json(settings));
         row.organiser = organiser;
         row.created_ms = hooks_.now();
         row.secret = random_id(32);
@@ -126,7 +128,7 @@ void TournamentService::create(std::string organiser, t9s::Settings settings, st
         if (!l) return done(failure);
         json body = t9s::view(l->t);
         body["url"] = base + "/t/" + row.id;
-        done({201, body.dump()});
+        done({201, protocol::json_text(body)});
       })) {
     done(unavailable());
   }
@@ -137,7 +139,7 @@ void TournamentService::get(std::string id, Done done) {
         Answer failure;
         auto l = load(id, failure);
         if (!l) return done(failure);
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -155,7 +157,7 @@ void TournamentService::list(Done done) {
             if (l) out.push_back(t9s::summary(l->t, t9s::registered(l->t).size()));
           }
         }
-        done({200, json{{"tournaments", out}}.dump()});
+        done({200, protocol::json_text(json{{"tournaments", out}})});
       })) {
     done(unavailable());
   }
@@ -187,7 +189,7 @@ void TournamentService::enter(std::string id, std::string player, std::string na
           l = load(id, failure);
           if (!l) return done(failure);
         }
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -207,7 +209,7 @@ void TournamentService::remove(std::string id, std::string asker, std::string pl
         if (!std::get<bool>(removed)) return done(error(404, "not_registered", "that player is not registered"));
         l = load(id, failure);
         if (!l) return done(failure);
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -238,7 +240,7 @@ void TournamentService::add_bot(std::string id, std::string asker, std::string l
           l = load(id, failure);
           if (!l) return done(failure);
         }
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -263,7 +265,7 @@ void TournamentService::drop(std::string id, std::string asker, std::string play
         move_on(*l);  // a knockout match against the dropped player is forfeited
         l = load(id, failure);
         if (!l) return done(failure);
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -285,7 +287,7 @@ void TournamentService::start(std::string id, std::string asker, Done done) {
         if (!start_now(*l)) return done(unavailable());
         l = load(id, failure);
         if (!l) return done(failure);
-        done({200, t9s::view(l->t).dump()});
+        done({200, protocol::json_text(t9s::view(l->t))});
       })) {
     done(unavailable());
   }
@@ -305,7 +307,7 @@ void TournamentService::seats(std::string id, std::string player, Done done) {
                            {"seat", seat}, {"token", seat_token(l->row.secret, table, player)}});
           }
         }
-        done({200, json{{"tournament", id}, {"player", player}, {"seats", out}}.dump()});
+        done({200, protocol::json_text(json{{"tournament", id}, {"player", player}, {"seats", out}})});
       })) {
     done(unavailable());
   }

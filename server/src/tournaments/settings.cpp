@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 namespace carc::server::tournaments {
 namespace {
 
@@ -105,7 +107,7 @@ std::variant<Settings, SettingsError> parse_settings(const json& body, std::int6
     std::set<std::string> seen;
     for (const json& x : *it) {
       if (!x.is_string() || !known_expansion(x.get<std::string>())) {
-        return error("bad_expansion", "unknown expansion: " + (x.is_string() ? x.get<std::string>() : x.dump()));
+        return error("bad_expansion", "unknown expansion: " + (x.is_string() ? x.get<std::string>() : protocol::json_text(x)));
       }
       if (!seen.insert(x.get<std::string>()).second) return error("bad_expansion", "an expansion is named twice");
       s.expansions.push_back(x.get<std::string>());

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/protocol/json.hpp"
+
 #include "tournaments/model.hpp"
 #include "tournaments/standings.hpp"
 
@@ -11,7 +13,7 @@ namespace carc::server::tournaments {
 
 using json = nlohmann::json;
 
-std::string players_text(const std::vector<PlayerId>& players) { return json(players).dump(); }
+std::string players_text(const std::vector<PlayerId>& players) { return protocol::json_text(json(players)); }
 
 std::optional<std::vector<PlayerId>> parse_players(const std::string& text) {
   const json j = json::parse(text, nullptr, false);
@@ -27,7 +29,7 @@ std::optional<std::vector<PlayerId>> parse_players(const std::string& text) {
 std::string result_text(const TableResult& r) {
   json seats = json::array();
   for (const TableSeat& s : r.seats) seats.push_back({{"player", s.player}, {"score", s.score}, {"gone", s.gone}});
-  return seats.dump();
+  return protocol::json_text(seats);
 }
 
 std::optional<TableResult> parse_result(int round, int table, int game, const std::string& text) {
@@ -48,7 +50,7 @@ std::optional<TableResult> parse_result(int round, int table, int game, const st
 std::string seeds_text(const std::vector<Seed>& seeds) {
   json j = json::array();
   for (const Seed& s : seeds) j.push_back({{"player", s.player}, {"rating", s.rating}});
-  return j.dump();
+  return protocol::json_text(j);
 }
 
 std::optional<std::vector<Seed>> parse_seeds(const std::string& text) {
