@@ -10,6 +10,7 @@ import { $, toast, setupLanguage } from './js/pages/page.js';
 import { showHome, returnHome } from './js/home/home.js';
 import { RoomPage } from './js/room/room.js';
 import { ReplayPage } from './js/replay/replayview.js';
+import { TournamentPage } from './js/tournament/tournament.js';
 import { offerFrom } from './js/expansions/registry.js';
 import { ProfilePage } from './js/community/profile.js';
 import { LeaderboardPage } from './js/community/leaderboard.js';
@@ -52,6 +53,10 @@ async function boot() {
     page = new RoomPage(route.room, { catalog, tiles });
     window.__carc = page; // handy for debugging
     page.enter();
+  } else if (route.page === 'tournament') {
+    page = new TournamentPage(route.id);
+    window.__carc = page;
+    await page.enter();
   } else if (route.page === 'replay') {
     page = new ReplayPage({ catalog, tiles });
     window.__carc = page;

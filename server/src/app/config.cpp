@@ -250,6 +250,11 @@ std::vector<Option> options() {
          if (r) c.rated_play = *r;
          return r.has_value();
        }},
+      {"--tournament-organisers", "TOURNAMENT_ORGANISERS", "who may create tournaments: anyone (default) or signed-in (players signed in with --oidc-issuer)",
+       [](Config& c, std::string_view v) {
+         c.tournament_organisers_signed_in = v == "signed-in";
+         return v == "anyone" || v == "signed-in";
+       }},
       {"--admin-token-file", "ADMIN_TOKEN_FILE", "a file holding the admin token (its first line, 16+ characters): POST /api/invites with it makes invite codes",
        [](Config& c, std::string_view v) { return read_secret(v, &c.admin_token) && c.admin_token.size() >= 16; }},
       {"--probe", "", "GET this URL, exit 0 if it answers 200 (container health check)",

@@ -82,6 +82,7 @@ struct Config {
   std::string oidc_client_id;      // --oidc-client-id
   std::string oidc_client_secret;  // --oidc-client-secret, or read from --oidc-client-secret-file
   RatedPlay rated_play = RatedPlay::Open;  // --rated-play open|signed-in|invite
+  bool tournament_organisers_signed_in = false;  // --tournament-organisers anyone|signed-in (docs/tournaments.md)
   std::string admin_token;         // read from --admin-token-file: guards POST /api/invites
 };
 

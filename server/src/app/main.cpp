@@ -11,6 +11,7 @@
 #include "net/server.hpp"
 #include "push/setup.hpp"
 #include "community/setup.hpp"
+#include "tournaments/setup.hpp"
 
 #ifdef CARC_TEST_HOOKS
 #include <atomic>
@@ -119,6 +120,7 @@ int main(int argc, char** argv) {
     Server server(std::move(config), durability->make_persistence());
     start_notifications(server, settings);  // before the rooms: they hand it their notices
     start_signin(server, settings);
+    start_tournaments(server, settings);  // before the rooms: they hand it their results (docs/tournaments.md)
     durability->restore(server);
     start_community(server, settings);  // names, and the open games of every node (docs/community.md)
     server.listen();

@@ -10,10 +10,12 @@ class Server;
 struct Config;
 class PlayerNames;
 class OpenGamesSync;
+class TournamentService;
 
 struct CommunityServices {
   std::shared_ptr<PlayerNames> names;  // null: the names API answers unavailable
   std::unique_ptr<OpenGamesSync> sync;  // several nodes only
+  std::shared_ptr<TournamentService> tournaments;  // null: /api/tournaments answers unavailable (docs/tournaments.md)
   CommunityServices();
   ~CommunityServices();
 };

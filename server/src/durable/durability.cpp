@@ -255,7 +255,10 @@ std::vector<std::string> Durability::start_ratings(Server& server) {
   auto ratings = std::make_shared<community::Ratings>(std::move(rating_store_));
   server.turn_based().ratings = ratings;
   community::rate_open_games(server.open_games(), ratings);  // hosts' ratings, quick play's match
-  server.rooms().set_game_result([ratings](community::GameResult g, std::function<void(std::string)> rated) {
+  // A listener set before (the tournaments, docs/tournaments.md) hears every result too.
+  auto before = server.rooms().services().game_result;
+  server.rooms().set_game_result([ratings, before](community::GameResult g, std::function<void(std::string)> rated) {
+    if (before) before(g, {});
     ratings->record(std::move(g), std::move(rated));
   });
   return std::get<std::vector<std::string>>(std::move(unrecorded));

@@ -86,6 +86,7 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
       (path.starts_with("/api/players/") && path.ends_with("/names"))) {
     return {K::CommunityApi, {}, {}};
   }
+  if (path == "/api/tournaments" || path.starts_with("/api/tournaments/")) return {K::TournamentsApi, {}, {}};
   if (path == "/api/me" || path.starts_with("/api/signin/") || path == "/api/invites" || path.starts_with("/api/invites/")) {
     return {K::SigninApi, {}, {}};
   }

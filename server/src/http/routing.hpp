@@ -34,6 +34,7 @@ struct Route {
     Player,            // arg: the player id of /api/players/<id> (docs/community.md#ratings)
     Leaderboard,       // arg: the query of /api/leaderboard
     CommunityApi,      // open games, quick play, names (net/community_api.hpp, docs/community.md)
+    TournamentsApi,    // /api/tournaments... (net/tournaments_api.hpp, docs/tournaments.md)
   };
   Kind kind = Kind::NotFound;
   std::string_view arg;    // points into the target

@@ -32,10 +32,11 @@ StaticResponse status_only(int status) {
 }
 
 // The pages that are index.html for one path segment after them: "r/<room>" (the invite
-// link), "replay/<room>" (a finished game's replay) and "p/<player>" (a player's page,
-// docs/community.md). The prefix, or "" for a file.
+// link), "replay/<room>" (a finished game's replay), "p/<player>" (a player's page,
+// docs/community.md) and "t/<id>" (a tournament, docs/tournaments.md). The prefix, or ""
+// for a file.
 std::string_view client_page(std::string_view rel) {
-  for (std::string_view prefix : {"r/", "replay/", "p/"}) {
+  for (std::string_view prefix : {"r/", "replay/", "p/", "t/"}) {
     if (rel.starts_with(prefix)) return prefix;
   }
   return {};

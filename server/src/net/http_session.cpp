@@ -15,6 +15,7 @@
 #include "net/community_api.hpp"
 #include "net/keys_api.hpp"
 #include "net/signin_api.hpp"
+#include "net/tournaments_api.hpp"
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
 #include "net/net.hpp"
@@ -230,6 +231,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::SigninApi: return signin_api(req);
       case K::Player:
       case K::Leaderboard: return ratings_api(req, r);
+      case K::TournamentsApi:
+        return serve_tournaments_api(ctx_, req, {client_key(req), invite_base_of(req)}, [self = shared_from_this(), req](Response res) {
+          asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });
+        });
       case K::CommunityApi:
         return serve_community_api(ctx_, req, {client_key(req), invite_base_of(req)}, [self = shared_from_this(), req](Response res) {
           asio::post(self->stream_.get_executor(), [self, req, res = std::move(res)]() mutable { self->send(std::move(res), req); });

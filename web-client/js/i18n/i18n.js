@@ -156,5 +156,7 @@ for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, community[co
 
 // The ratings' pages: the leaderboard, players' pages, rating changes (docs/community.md).
 import * as ranking from './strings/ranking.js';
+// The tournament page (docs/tournaments.md).
+import * as tournaments from './strings/tournaments.js';
 
-for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, ranking[code]);
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, ranking[code], tournaments[code]);

@@ -5,6 +5,7 @@ const ROOM_ID = '[A-Za-z0-9_-]+';
 const ROOM_RE = new RegExp(`^/r/(${ROOM_ID})/?$`);
 const REPLAY_RE = new RegExp(`^/replay/(${ROOM_ID})/?$`);
 const PLAYER_RE = /^\/p\/([^/]*)\/?$/;
+const TOURNAMENT_RE = new RegExp(`^/t/(${ROOM_ID})/?$`);
 
 /** The step asked for by `?move=K` (a whole number >= 0), or null. */
 export function moveParam(search) {
@@ -15,7 +16,8 @@ export function moveParam(search) {
 
 /**
  * {page: 'room', room} | {page: 'replay', room, move} | {page: 'player', player} |
- * {page: 'leaderboard'} | {page: 'home'}. A player's id is checked by its page.
+ * {page: 'leaderboard'} | {page: 'tournament', id} | {page: 'home'}. A player's id is
+ * checked by its page.
  */
 export function parseRoute(pathname, search = '') {
   let m = ROOM_RE.exec(pathname ?? '');
@@ -29,10 +31,13 @@ export function parseRoute(pathname, search = '') {
     return { page: 'player', player };
   }
   if (/^\/leaderboard\/?$/.test(pathname ?? '')) return { page: 'leaderboard' };
+  m = TOURNAMENT_RE.exec(pathname ?? '');
+  if (m) return { page: 'tournament', id: m[1] };
   return { page: 'home' };
 }
 
 export const roomPath = (room) => `/r/${encodeURIComponent(room)}`;
+export const tournamentPath = (id) => `/t/${encodeURIComponent(id)}`;
 
 export function replayPath(room, move = null) {
   return `/replay/${encodeURIComponent(room)}${move === null || move === undefined ? '' : `?move=${move}`}`;

@@ -1,0 +1,114 @@
+// A tournament in a cluster (docs/tournaments.md): a turn-based round robin of 4 on two
+// nodes sharing PostgreSQL. The last table of round 1 is held until the node that holds its
+// room is killed (SIGKILL) between the rounds; the game finishes on the other node, which
+// records it and starts round 2. Every round is stored once (one compare-and-set per round,
+// whichever node computes it), starts within seconds of the previous round's end, and no
+// table gets two rooms.
+//
+//   node --test tests/cluster/tournament.test.mjs   (needs the build and PostgreSQL)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Cluster, Player, waitFor, sleep } from './cluster.mjs';
+
+const LEASE_MS = 2000;
+let cluster;
+
+before(async () => { cluster = await Cluster.up(2, { leaseMs: LEASE_MS }); });
+after(() => { Player.stopAll(); cluster?.down(); });
+
+async function call(method, path, { key, body } = {}) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(cluster.front + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status !== 503 || attempt > 50) return { status: res.status, body: await res.json().catch(() => null) };
+    await sleep(200); // a node going away: the front retries elsewhere
+  }
+}
+
+async function until(get, what, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await get();
+    if (got) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+test('a turn-based round robin of 4; a node killed between rounds; every round starts once, on time', { timeout: 240000 }, async () => {
+  const keys = [];
+  for (let i = 0; i < 5; i++) keys.push((await call('POST', '/api/keys', { body: {} })).body.key);
+  const made = await call('POST', '/api/tournaments', {
+    key: keys[4],
+    body: { name: 'Cluster cup', format: 'round_robin', seats: 4, pace: 'turn_based', bank_seconds: 3600, increment_seconds: 0 },
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  for (let i = 0; i < 4; i++) {
+    const r = await call('POST', `/api/tournaments/${id}/register`, { key: keys[i], body: { name: `P${i}` } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+
+  const players = new Map(); // "room/seat" -> Player
+  const roundEnds = [];      // when the test saw each round's last game end
+  let killed = null;
+  for (let round = 1; round <= 3; round++) {
+    const t = await until(async () => {
+      const now = (await call('GET', `/api/tournaments/${id}`)).body;
+      return now?.round === round && now.rounds[round - 1]?.tables.every((x) => x.room) ? now : null;
+    }, `round ${round} with its rooms`, 60000);
+    if (round > 1) {
+      const lag = t.round_started - roundEnds[round - 2];
+      assert.ok(lag < LEASE_MS + 5000, `round ${round} started ${lag} ms after round ${round - 1} ended`);
+    }
+    const held = round === 1 ? t.rounds[0].tables[1].room : null;
+    const mine = [];
+    for (let i = 0; i < 4; i++) {
+      const { body } = await call('GET', `/api/tournaments/${id}/seats`, { key: keys[i] });
+      for (const s of body.seats) {
+        if (players.has(`${s.room}/${s.seat}`)) continue;
+        const p = new Player(cluster.front, s.room, `P${i}`, 100 * round + i, { thinkMs: 0, silenceMs: 60000 });
+        p.token = s.token;
+        p.hold = s.room === held; // the last table of round 1 waits for the kill
+        players.set(`${s.room}/${s.seat}`, p);
+        mine.push(p);
+        p.start();
+      }
+    }
+    assert.equal(mine.length, 4, `4 seats in round ${round}`);
+    if (held) {
+      const first = t.rounds[0].tables[0].room;
+      await waitFor(() => mine.filter((p) => p.room === first).every((p) => p.finished), 'round 1 table 0 to finish', 60000);
+      await waitFor(() => mine.filter((p) => p.room === held).every((p) => p.state?.phase === 'playing'), 'the held table seated', 20000);
+      // The node holding the held table's room dies between the rounds.
+      const [[owner]] = cluster.sql(`SELECT owner FROM rooms WHERE id = '${held}'`);
+      killed = cluster.node(owner.replace(/-\d+$/, ''));
+      assert.ok(killed, `owner ${owner}`);
+      process.kill(killed.pid, 'SIGKILL');
+      for (const p of mine) { p.hold = false; p.act(); }
+    }
+    await waitFor(() => mine.every((p) => p.finished), `round ${round} to finish`, 90000);
+    roundEnds.push(Date.now());
+  }
+  const final = await until(async () => {
+    const now = (await call('GET', `/api/tournaments/${id}`)).body;
+    return now?.state === 'finished' ? now : null;
+  }, 'the end', 30000);
+
+  // Every pair met once; each round stored once, with one room per table and no other room.
+  const pairs = new Set(final.rounds.flatMap((r) => r.tables.map((x) => [...x.players].sort().join('+'))));
+  assert.equal(pairs.size, 6);
+  const rows = cluster.sql(`SELECT round, tbl, game, room FROM tournament_tables WHERE tournament = '${id}' ORDER BY round, tbl`);
+  assert.deepEqual(rows.map((r) => `${r[0]}/${r[1]}/${r[2]}`), ['1/0/0', '1/1/0', '2/0/0', '2/1/0', '3/0/0', '3/1/0']);
+  const [[rooms]] = cluster.sql('SELECT count(*) FROM rooms');
+  assert.equal(Number(rooms), 6, 'no table got a second room');
+  const logs = [...new Set(cluster.pids().nodes.map((n) => n.name))].map((name) => cluster.log(name)).join('\n');
+  for (let round = 1; round <= 3; round++) {
+    const line = round === 1 ? `tournaments: ${id} started` : `tournaments: ${id}: tables made \\(round ${round}\\)`;
+    const made = logs.match(new RegExp(line, 'g')) ?? [];
+    assert.equal(made.length, 1, `round ${round} stored once: ${made.join(', ')}`);
+  }
+  assert.equal((logs.match(new RegExp(`tournaments: ${id}: finished`, 'g')) ?? []).length, 1);
+  console.log(`round robin in a cluster: node ${killed.name} killed between rounds 1 and 2; rounds ended at +${roundEnds.map((e) => e - roundEnds[0]).join(', +')} ms`);
+});

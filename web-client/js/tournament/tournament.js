@@ -1,0 +1,112 @@
+// The tournament page, /t/<id> (docs/tournaments.md): standings, pairings, results and each
+// table's replay, kept up to date by polling while the page is seen; registration with the
+// browser's player key, and the player's own tables (the seat's token is kept where the room
+// page looks for it, so the link takes the seat).
+
+import { t } from '../i18n/i18n.js';
+import { h } from '../platform/dom.js';
+import { currentKey, ensureKey } from '../platform/playerkey.js';
+import { KEYS, local } from '../platform/storage.js';
+import { isEntrant, roundRows, standingRows } from './tournament-view.js';
+
+const POLL_MS = 3000;
+
+export class TournamentPage {
+  constructor(id) {
+    this.id = id;
+    this.data = null;
+    this.me = null;
+    this.seats = [];
+    this.error = '';
+    this.root = h('main', { class: 'home tournament', id: 'view-tournament', 'data-testid': 'tournament' });
+  }
+
+  async enter() {
+    document.body.appendChild(this.root);
+    const key = currentKey(local);
+    if (key) {
+      const me = await fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json()).catch(() => null);
+      this.me = me?.player_id ?? null;
+    }
+    await this.refresh();
+    setInterval(() => { if (document.visibilityState === 'visible') this.refresh(); }, POLL_MS);
+  }
+
+  relabel() { this.render(); }
+
+  async refresh() {
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}`).catch(() => null);
+    if (!res) return;
+    if (res.status === 404) { this.data = null; this.error = t('tour.notFound'); return this.render(); }
+    if (!res.ok) return;
+    this.data = await res.json();
+    const key = currentKey(local);
+    if (key && isEntrant(this.data, this.me) && this.data.state === 'running') {
+      const seats = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/seats`, { headers: { Authorization: `Bearer ${key}` } })
+        .then((r) => r.json()).catch(() => null);
+      this.seats = seats?.seats ?? [];
+      for (const s of this.seats) local.set(KEYS.token(s.room), s.token);
+    }
+    this.render();
+  }
+
+  async register(name) {
+    const key = await ensureKey(local);
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/register`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name }),
+    });
+    const body = await res.json().catch(() => ({}));
+    if (!this.me) this.me = (await fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json())).player_id;
+    const known = ['full', 'started', 'removed', 'already_registered', 'signin_required', 'bad_name'];
+    this.error = res.ok ? '' : known.includes(body.error) ? t(`tour.err.${body.error}`) : t('tour.failed');
+    await this.refresh();
+  }
+
+  render() {
+    const d = this.data;
+    this.root.replaceChildren();
+    if (!d) {
+      this.root.append(h('section', { class: 'home-card' }, h('p', { class: 'form-error', text: this.error || t('tour.loading') })));
+      return;
+    }
+    const s = d.settings;
+    const head = h('section', { class: 'home-card' },
+      h('h1', { text: s.name, 'data-testid': 'tour-name' }),
+      h('p', { class: 'muted', 'data-testid': 'tour-what' },
+        t(`tour.format.${s.format}`), ' · ', s.rounds ? t('tour.rounds', { n: s.rounds }) + ' · ' : '',
+        t('tour.perTable', { n: s.per_table }), ' · ', t(s.pace === 'live' ? 'tour.live' : 'tour.turnBased')),
+      h('p', { 'data-testid': 'tour-state', text: d.state === 'running' ? t('tour.round', { n: d.round }) : t(`tour.state.${d.state}`) }),
+      h('p', { class: 'muted', text: t('tour.entrants', { n: d.entrants.length, seats: s.seats }) }));
+    this.root.append(head);
+    if (d.state === 'registering' && !isEntrant(d, this.me)) {
+      const input = h('input', { maxlength: 24, required: true, 'data-testid': 'tour-name-input', value: local.get(KEYS.name) ?? '' });
+      const form = h('form', { class: 'invite-row', onsubmit: (e) => { e.preventDefault(); this.register(input.value.trim()); } },
+        input, h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'tour-register', text: t('tour.register') }));
+      head.append(form);
+    }
+    if (this.error) head.append(h('p', { class: 'form-error', role: 'alert', text: this.error }));
+    if (this.seats.length) {
+      head.append(h('p', {}, ...this.seats.map((x) => h('a', { class: 'btn primary', href: `/r/${x.room}`, 'data-testid': 'tour-my-table', text: t('tour.play', { n: x.round }) }))));
+    }
+    const rows = standingRows(d);
+    if (rows.length) {
+      const knockout = rows[0].points === null;
+      const headRow = h('tr', {}, h('th', { text: '#' }), h('th', { text: t('tour.player') }),
+        knockout ? null : h('th', { text: t('tour.points') }), knockout ? null : h('th', { text: t('tour.buchholz') }),
+        knockout ? null : h('th', { text: t('tour.scored') }));
+      const body = rows.map((r) => h('tr', { class: r.dropped ? 'muted' : '' }, h('td', { text: String(r.rank) }),
+        h('td', { text: r.dropped ? `${r.name} (${t('tour.dropped')})` : r.name }),
+        knockout ? null : h('td', { text: r.points }), knockout ? null : h('td', { text: r.buchholz }),
+        knockout ? null : h('td', { text: String(r.scored) })));
+      this.root.append(h('section', { class: 'home-card' }, h('h2', { text: t('tour.standings') }),
+        h('table', { class: 'tour-standings', 'data-testid': 'tour-standings' }, h('thead', {}, headRow), h('tbody', {}, ...body))));
+    }
+    for (const r of roundRows(d)) {
+      const list = h('ul', { class: 'open-list' }, ...r.tables.map((x) => h('li', { 'data-testid': 'tour-table' },
+        x.bye ? t('tour.bye', { name: x.seats[0].name })
+          : x.seats.map((p) => (p.score === null ? p.name : `${p.name} ${p.score}${p.gone ? ` (${t('tour.gone')})` : ''}`)).join(' – '),
+        x.room ? h('a', { class: 'link-btn', href: x.done ? `/replay/${x.room}` : `/r/${x.room}`, text: x.done ? t('tour.replay') : t('tour.watch') }) : null)));
+      this.root.append(h('section', { class: 'home-card' }, h('h2', { text: t('tour.round', { n: r.round }) }), list));
+    }
+  }
+}
