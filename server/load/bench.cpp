@@ -32,7 +32,7 @@ int Bench::create_room(bool standby) {
     rooms_[static_cast<std::size_t>(index)]->id = json::parse(body).at("room").get<std::string>();
     for (int p = 0; p < opt_.players; ++p) to_connect_.emplace_back(index, p);
     pump();
-  });
+  }, opt_.room_body);
   return index;
 }
 

@@ -34,6 +34,7 @@ struct Options {
   bool standby = true;  // flat out: a pool of R rooms is set up ahead to replace finished games
   int timeline_s = 0;   // > 0: the latency of each window of this many seconds, to stderr
   bool address_per_room = false;  // each room's players connect from their own 127.1.x.y (per-address limits)
+  std::string room_body = "{}";   // POST /api/rooms: the room's settings (--expansions)
 };
 
 struct Room {
@@ -92,6 +93,23 @@ class Bench final : public WsConn::Handler {
         if (c) c->close();
       }
     }
+  }
+
+  // The rooms it holds on the server (created and not closed: playing, finished and waiting
+  // for their last patch, or set up ahead) and their open connections: what the server's
+  // memory is divided by.
+  int rooms_held() const {
+    int n = 0;
+    for (const auto& r : rooms_) n += r && !r->id.empty() ? 1 : 0;
+    return n;
+  }
+  int connections_open() const {
+    int n = 0;
+    for (const auto& r : rooms_) {
+      if (!r) continue;
+      for (const auto& c : r->conns) n += c && c->open() ? 1 : 0;
+    }
+    return n;
   }
 
   // ---- figures ----

@@ -59,7 +59,7 @@ void usage() {
   std::puts(
       "usage: carcassonne-load [--spawn SERVER_BIN [--server-arg ARG]... | --port N [--server-pid PID]]\n"
       "                        [--rooms R] [--players P] [--interval-ms MS] [--duration S] [--no-replace]\n"
-      "                        [--no-standby] [--timeline S] [--address-per-room]\n"
+      "                        [--no-standby] [--timeline S] [--address-per-room] [--expansions LIST]\n"
       "  --interval-ms 0 plays flat out; otherwise each room plays one move every MS milliseconds.\n"
       "  A finished room is replaced by a new one (R rooms play all along) unless --no-replace.\n"
       "  Flat out, R more rooms are set up ahead and each replaces a finished game at once, so R\n"
@@ -68,7 +68,8 @@ void usage() {
       "  --timeline S prints to stderr, for each S seconds of play, the moves, their latency and how\n"
       "  many of them are over the whole run's p99: where in the run the tail comes from.\n"
       "  --address-per-room: each room's players connect from their own loopback address (127.1.x.y),\n"
-      "  so that per-address limits see many clients, as in production.");
+      "  so that per-address limits see many clients, as in production.\n"
+      "  --expansions river,abbot,inns,traders: every room plays with these (our server only).");
 }
 
 // A port of 127.0.0.1 that nobody listens on (for --spawn).
@@ -114,6 +115,16 @@ int main(int argc, char** argv) {
     else if (a == "--no-standby") opt.standby = false;
     else if (a == "--timeline") opt.timeline_s = std::stoi(value());
     else if (a == "--address-per-room") opt.address_per_room = true;
+    else if (a == "--expansions") {
+      // river,abbot,... -> {"expansions":["river","abbot",...]} (the server checks the ids).
+      std::string list = value(), body = R"({"expansions":[)";
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        body += (body.back() == '[' ? "\"" : ",\"") + list.substr(at, comma - at) + '"';
+        at = comma + 1;
+      }
+      opt.room_body = body + "]}";
+    }
     else if (a == "--help" || a == "-h") return usage(), 0;
     else return std::fprintf(stderr, "unknown option %s\n", a.c_str()), usage(), 2;
   }
@@ -178,6 +189,8 @@ int main(int argc, char** argv) {
   auto next_host = Clock::now() + std::chrono::seconds(1);
   long rss_peak = rss_seated;
   std::string metrics_at_peak;
+  int rooms_at_peak = bench.rooms_held();
+  int conns_at_peak = bench.connections_open();
   auto next_sample = Clock::now();
   double in_play_sum = 0;
   long in_play_samples = 0;
@@ -197,6 +210,8 @@ int main(int argc, char** argv) {
         // The server's own split of its rooms' memory, at the peak (a short blocking GET:
         // rare enough not to disturb the run).
         metrics_at_peak = http_get(opt.port, "/metrics");
+        rooms_at_peak = bench.rooms_held();
+        conns_at_peak = bench.connections_open();
       }
     }
   }
@@ -249,14 +264,17 @@ int main(int argc, char** argv) {
   double per_room_kb = -1;
   double per_conn_kb = -1;
   const MemorySplit split = MemorySplit::parse(metrics_at_peak);
-  if (rss0 > 0) {
-    per_room_kb = static_cast<double>(rss_peak - rss0) / opt.rooms;
-    std::printf("server RSS: start %ld KB, seated+started %ld KB, peak %ld KB\n", rss0, rss_seated, rss_peak);
+  if (rss0 > 0 && rooms_at_peak > 0 && conns_at_peak > 0) {
+    // Divided by the rooms and connections held at the peak: flat out, as many rooms again
+    // are set up ahead (--no-standby: none), and they hold memory too.
+    per_room_kb = static_cast<double>(rss_peak - rss0) / rooms_at_peak;
+    std::printf("server RSS: start %ld KB, seated+started %ld KB, peak %ld KB (%d rooms, %d connections held)\n", rss0,
+                rss_seated, rss_peak, rooms_at_peak, conns_at_peak);
     std::printf("server memory per room (everything, at the peak): %.1f KB\n", per_room_kb);
     if (split.engine >= 0) {
-      const double n = opt.rooms;
+      const double n = rooms_at_peak;
       const double rooms_kb = (split.engine + split.history + split.view + split.other) / 1024.0 / n;
-      per_conn_kb = (per_room_kb - rooms_kb) / opt.players;
+      per_conn_kb = (per_room_kb - rooms_kb) * n / conns_at_peak;
       std::printf("  per room: engine state %.1f KB, event history %.1f KB, view caches %.1f KB, room other %.1f KB;"
                   " per connection (the rest: sockets, sessions, allocator) %.1f KB\n",
                   split.engine / 1024.0 / n, split.history / 1024.0 / n, split.view / 1024.0 / n,

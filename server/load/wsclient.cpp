@@ -67,10 +67,11 @@ std::string connect_error(int fd) {
   return std::strerror(err != 0 ? err : ECONNREFUSED);
 }
 
-std::string request_text(int port, std::string_view method, std::string_view target) {
+std::string request_text(int port, std::string_view method, std::string_view target, std::string_view body = "{}") {
   return std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
          "\r\nConnection: close\r\nContent-Type: application/json\r\n" +
-         (method == "POST" ? "Content-Length: 2\r\n\r\n{}" : "\r\n");
+         (method == "POST" ? "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body)
+                           : std::string("\r\n"));
 }
 
 // A chunked body (Node's http answers so): hex size, CRLF, data, CRLF, ..., 0.
@@ -407,8 +408,8 @@ void WsConn::write() {
 }
 
 void http_request(Loop& loop, int port, std::string_view method, std::string_view target,
-                  std::function<void(int, std::string)> done) {
-  auto call = std::make_unique<HttpCall>(loop, request_text(port, method, target), std::move(done));
+                  std::function<void(int, std::string)> done, std::string_view body) {
+  auto call = std::make_unique<HttpCall>(loop, request_text(port, method, target, body), std::move(done));
   call.release()->start(port);  // it owns itself until it is done
 }
 

@@ -73,9 +73,9 @@ class WsConn final : public Io {
 };
 
 // One HTTP/1.1 request to 127.0.0.1:`port` on a fresh connection, on the loop:
-// `done(status, body)`, status 0 on failure. A chunked body is decoded.
+// `done(status, body)`, status 0 on failure. A chunked answer is decoded. A POST sends `body`.
 void http_request(Loop& loop, int port, std::string_view method, std::string_view target,
-                  std::function<void(int, std::string)> done);
+                  std::function<void(int, std::string)> done, std::string_view body = "{}");
 
 // The same, blocking, with a few seconds' timeout: the body of a 200, else "". For the
 // requests before and after a run, and the rare /metrics sample.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "carc/core/game.hpp"
+#include "carc/core/packed_game.hpp"
 #include "carc/protocol/messages.hpp"
 #include "room/client.hpp"
 #include "durable/persistence.hpp"
@@ -37,7 +38,7 @@ struct PendingJoin {
 struct PendingMove {
   ClientPtr client;  // null for a computer player
   MovePlayed action;
-  std::unique_ptr<Game> next;  // the game after it (checked on a copy; swapped in once stored)
+  PackedGame next;  // the game after it (checked on a copy; swapped in once stored)
   std::vector<Event> events;
 };
 struct PendingAction {
@@ -118,6 +119,11 @@ class ChangeQueue {
     waiting_.pop_front();
     if (std::holds_alternative<DeferredMessage>(d)) --messages_;
     return d;
+  }
+  // The game a move on its way to storage holds (RoomLogic::memory).
+  std::size_t pending_game_bytes() const {
+    const auto* move = pending_ ? std::get_if<PendingMove>(&*pending_) : nullptr;
+    return move != nullptr ? move->next.memory_bytes() : 0;
   }
   // Drops every reference to a connection (see RoomLogic::forget_clients).
   void forget_clients() {

@@ -126,7 +126,7 @@ void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t n
   }
   metrics_.bot_moves.fetch_add(1, std::memory_order_relaxed);
   const MovePlayed action{moves_, seat, chosen, automatic, now_ms};
-  store(PendingMove{nullptr, action, std::move(std::get<std::unique_ptr<Game>>(next)), std::move(events)}, action,
+  store(PendingMove{nullptr, action, std::move(std::get<PackedGame>(next)), std::move(events)}, action,
         true, fx, {});
 }
 

@@ -61,7 +61,7 @@ void RoomLogic::forget_clients() {
 
 RoomLogic::Memory RoomLogic::memory() const {
   Memory m;
-  m.engine = game_ ? sizeof(Game) : 0;
+  m.engine = game_.memory_bytes() + changes_.pending_game_bytes();
   m.history = events_.memory_bytes() + record_.memory_bytes();
   m.view = state_cache_.capacity() + patcher_.memory_bytes();
   m.other = sizeof(RoomLogic) + seats_.memory_bytes() + members_.capacity() * sizeof(Member);

@@ -11,7 +11,7 @@ using protocol::RoomPhase;
 
 void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
-  game_ = std::make_unique<Game>(Game::seeded(g.players, g.seed, settings_.expansions, &events));
+  game_.set(Game::seeded(g.players, g.seed, settings_.expansions, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
   record_.reserve();
@@ -28,10 +28,10 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   if (game_->finished()) finish_game(fx);
 }
 
-std::variant<std::unique_ptr<Game>, RuleError> RoomLogic::try_move(const Move& move, std::vector<Event>& events) const {
-  auto next = std::make_unique<Game>(*game_);
-  if (const auto err = next->play(move, &events)) return *err;
-  return next;
+std::variant<PackedGame, RuleError> RoomLogic::try_move(const Move& move, std::vector<Event>& events) const {
+  Game& next = RoomGame::scratch_copy(*game_);
+  if (const auto err = next.play(move, &events)) return *err;
+  return PackedGame(next);
 }
 
 void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx) {

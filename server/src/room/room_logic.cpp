@@ -93,7 +93,9 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (m->index != moves_) return "move " + std::to_string(m->index) + " out of order";
     if (m->seat != game_->current_seat()) return "not that seat's turn";
     std::vector<Event> events;
-    if (const auto err = game_->play(m->move, &events)) return std::string(rule_error_name(*err));
+    Game& next = RoomGame::scratch_copy(*game_);
+    if (const auto err = next.play(m->move, &events)) return std::string(rule_error_name(*err));
+    game_.set(next);
     play_move(*m, events, nullptr);
   } else if (const auto* chat = std::get_if<ChatPosted>(&action)) {
     chat_.push_back(protocol::ChatLine{chat->id, chat->seat, chat->name, chat->text, chat->time_ms});
@@ -140,7 +142,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
   f.settings.hints = hints_on();
   f.deadline_ms = deadline();
   f.rematch = rematch_;
-  f.game = game_.get();
+  f.game = game_ ? &game_.get() : nullptr;
   f.turn_number = events_.turn_number(game_ && game_->in_extra_part());
   f.result = record_.result();
   if (game_ && game_->moves_played() != projected_at_) {  // once a move, not once a change
@@ -286,7 +288,7 @@ void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   }
   if (auto* move = std::get_if<PendingMove>(&p)) {
     begin_change();
-    game_ = std::move(move->next);
+    game_.set(std::move(move->next));
     play_move(move->action, move->events, &fx);
     publish(nullptr, fx, changes_.received());
     game_version_ = version_;

@@ -30,6 +30,7 @@
 #include "room/open_listing.hpp"
 #include "durable/persistence.hpp"
 #include "room/room_changes.hpp"
+#include "room/room_game_store.hpp"
 #include "room/room_record.hpp"
 #include "room/room_seats.hpp"
 
@@ -187,7 +188,7 @@ class RoomLogic {
   std::optional<protocol::WebhookSetting> hook_;  // a secret of the room: never in the public state
   protocol::RoomPhase phase_ = protocol::RoomPhase::Lobby;
 
-  std::unique_ptr<Game> game_;  // null in the lobby
+  RoomGame game_;  // none in the lobby; packed between moves (docs/hot-path.md#memory)
   // players[].projected of game_ after projected_at_ moves (facts() refreshes it once a move).
   mutable std::array<int, kMaxPlayers> projected_{};
   mutable int projected_at_ = -1;
@@ -244,7 +245,7 @@ class RoomLogic {
   // After game_ has moved on by `action` with `events`.
   void play_move(const MovePlayed& action, const std::vector<Event>& events, Effects* fx);
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
-  std::variant<std::unique_ptr<Game>, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
+  std::variant<PackedGame, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void finish_game(Effects* fx);
   // ---- room_notify.cpp: banks and notifications (docs/turn-based.md) ----
   void settings_changed(const SettingsChanged& c);

@@ -253,6 +253,7 @@ const Ruleset& ruleset(ExpansionSet set);
 bool expansion_implemented(Expansion e);
 
 class Rng;
+class PackedGame;
 
 class Game {
  public:
@@ -442,6 +443,7 @@ class Game {
 
  private:
   friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
+  friend class PackedGame;  // packed_game.hpp: a game at rest without its grid
   Game() = default;
   void copy_from(const Game& o);
   void start(int players, const Ruleset& rules, std::vector<Event>* events);

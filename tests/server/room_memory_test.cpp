@@ -1,0 +1,108 @@
+// A room's memory by the server's own split (RoomLogic::memory, docs/hot-path.md#memory):
+// its game between moves is packed, a few KB whatever the ruleset, not a whole Game; a
+// move on its way to storage adds its own packed game, which is gone once stored or
+// refused by storage.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/metrics.hpp"
+#include "room/room_logic.hpp"
+
+namespace carc::server {
+namespace {
+
+using nlohmann::json;
+
+struct Seat final : Client {
+  json state;
+  std::int64_t version = -1;
+  int seat = -1;
+  void send(std::shared_ptr<const std::string> frame) override {
+    const json msg = json::parse(*frame);
+    if (msg.at("type") == "welcome") {
+      state = msg.at("state");
+      version = msg.at("version");
+      if (msg["seat"].is_number()) seat = msg["seat"];
+    } else if (msg.at("type") == "patch") {
+      state.patch_inplace(msg.at("ops"));
+      version = msg.at("version");
+    }
+  }
+  void close(CloseReason) override {}
+};
+
+struct FourPlayers {
+  Metrics metrics;
+  RoomLogic room{"room-memory", metrics};
+  std::vector<std::shared_ptr<Seat>> seats;
+  Effects fx;
+  std::int64_t now = 1'700'000'000'000;
+
+  void store_ok() {
+    REQUIRE(fx.store);
+    fx.clear();
+    room.stored(true, now, fx);
+  }
+
+  explicit FourPlayers(ExpansionSet expansions) {
+    for (int i = 0; i < 4; ++i) {
+      seats.push_back(std::make_shared<Seat>());
+      room.attach(seats.back());
+      room.handle(seats.back(), protocol::JoinMsg{"P" + std::to_string(i), std::nullopt}, now, SteadyClock::now(), fx);
+      store_ok();
+    }
+    protocol::SettingsMsg s;
+    s.expansions = expansions;
+    room.handle(seats[0], s, now, SteadyClock::now(), fx);
+    store_ok();
+    room.handle(seats[0], protocol::StartMsg{}, now, SteadyClock::now(), fx);
+    store_ok();
+    REQUIRE(room.phase() == protocol::RoomPhase::Playing);
+  }
+
+  // The current seat sends its first legal placement, without a figure.
+  void send_move() {
+    const json& turn = seats[0]->state.at("turn");
+    const int s = turn.at("seat");
+    const json& pick = turn.at("legal").at(0);
+    protocol::PlayMsg m;
+    m.version = seats[static_cast<std::size_t>(s)]->version;
+    m.x = pick.at("x");
+    m.y = pick.at("y");
+    m.rotation = pick.at("rotation");
+    fx.clear();
+    room.handle(seats[static_cast<std::size_t>(s)], m, now, SteadyClock::now(), fx);
+    REQUIRE(fx.store);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a room in play holds its game packed: a few KB, not a whole Game, for any ruleset") {
+  for (const std::uint8_t bits : {std::uint8_t{0x00}, std::uint8_t{0x0F}}) {
+    CAPTURE(bits);
+    FourPlayers t(ExpansionSet::from_bits(bits));
+    for (int i = 0; i < 40 && t.room.phase() == protocol::RoomPhase::Playing; ++i) {
+      t.send_move();
+      const std::size_t storing = t.room.memory().engine;
+      if (i % 7 == 3) {  // storage refuses: the move's game is dropped, the room's stays
+        t.fx.clear();
+        t.room.stored(false, t.now, t.fx);
+        CHECK(t.room.memory().engine < storing);
+        t.send_move();
+      }
+      t.store_ok();
+      const std::size_t at_rest = t.room.memory().engine;
+      CHECK(2 * storing > 3 * at_rest);  // two packed games while the move is stored
+      // A Game is 45 KB (sized for every ruleset); packed, 40 moves in, under 8 KB.
+      CHECK(at_rest < 8 * 1024);
+      CHECK(at_rest < Game::memory_bytes() / 4);
+    }
+  }
+}
+
+}  // namespace carc::server
