@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "carc/protocol/event_history.hpp"
 #include "carc/protocol/json.hpp"
@@ -70,6 +71,15 @@ struct ProtocolPart {
   int (*count_scored)(const FeatureScored& s, std::size_t seat, int& base, Rows& rows) = nullptr;
   // What one of its events adds to its rows.
   void (*count_event)(const ExpansionEvent& e, Rows& rows) = nullptr;
+  // ---- record keys ----
+  // The keys it adds to a placement (a record entry): read into `m`, the steps made inside
+  // the turn (Move::step) that the entry lists into `steps`; false with `why` when a value
+  // is malformed. Asked only in games with this expansion.
+  bool (*read_move)(const json& entry, Move& m, std::vector<Cell>* steps, std::string* why) = nullptr;
+  // Writes them, with the steps that followed the placement.
+  void (*write_move)(const Move& m, std::span<const Cell> steps, json& out) = nullptr;
+  // Keys it adds to a replay's result, from the game before end-of-game scoring.
+  void (*result_json)(const Game& g, json& out) = nullptr;
 };
 
 // The part of an expansion, or null when the protocol has nothing of it.

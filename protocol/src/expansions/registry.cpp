@@ -9,6 +9,7 @@ namespace carc::protocol::detail {
 const ProtocolPart& abbot_protocol();    // abbot/abbot.cpp
 const ProtocolPart& inns_protocol();     // inns/inns.cpp
 const ProtocolPart& traders_protocol();  // traders/traders.cpp
+const ProtocolPart& princess_protocol();  // princess/princess.cpp
 
 const ProtocolPart* protocol_part(Expansion e) {
   switch (e) {
@@ -16,6 +17,7 @@ const ProtocolPart* protocol_part(Expansion e) {
     case Expansion::Abbot: return &abbot_protocol();
     case Expansion::Inns: return &inns_protocol();
     case Expansion::Traders: return &traders_protocol();
+    case Expansion::Princess: return &princess_protocol();
   }
   return nullptr;
 }
