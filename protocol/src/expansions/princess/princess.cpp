@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "expansions/part.hpp"
+#include "expansions/princess/view.hpp"
 
 namespace carc::protocol::detail {
 
@@ -152,9 +153,23 @@ void result_json(const Game& g, json& out) {
 const ProtocolPart& princess_protocol() {
   static const ProtocolPart part{.id = Expansion::Princess,
                                  .event_json = &event_json,
+                                 .first_tag = 8,  // after traders' (kept in stored histories: never renumber)
+                                 .kinds = 9,      // EventKind
+                                 .rows = {{{"fairy", false, false}}},
+                                 .count_event = &princess_view::count_event,
                                  .read_move = &read_move,
                                  .write_move = &write_move,
-                                 .result_json = &result_json};
+                                 .result_json = &result_json,
+                                 .history_json = &princess_view::history_json,
+                                 .merge = &princess_view::merge,
+                                 .elsewhere_key = "portal",
+                                 .step_type = "dragon",
+                                 .step_code = "illegal_dragon",
+                                 .target_codes = {{"", "illegal_fairy", "illegal_princess"}},
+                                 .state_json = &princess_view::state_json,
+                                 .turn_keys = &princess_view::turn_keys,
+                                 .legal_keys = &princess_view::legal_keys,
+                                 .figure_lists = true};
   return part;
 }
 
