@@ -156,6 +156,16 @@ static void write_meeple(std::string& out, std::optional<Seat> seat, std::option
 
 using namespace detail;
 
+// Every part of the room's expansions, in id order.
+template <typename F>
+void each_part(const Ruleset& rules, F&& f) {
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!rules.expansions.has(static_cast<Expansion>(e))) continue;
+    if (const ProtocolPart* part = protocol_part(static_cast<Expansion>(e)); part != nullptr) f(*part);
+  }
+}
+
+
 std::string_view phase_name(RoomPhase p) { return kPhaseNames[static_cast<std::size_t>(p)]; }
 std::string_view seat_color(int seat) { return kColors[static_cast<std::size_t>(seat) % kColors.size()]; }
 
@@ -242,6 +252,9 @@ void write_legal(std::string& out, const Game& g) {
       }
       out += '}';
     }
+    each_part(rules, [&](const ProtocolPart& part) {
+      if (part.legal_keys != nullptr) part.legal_keys(g, m, out);
+    });
     if (rules.action_part != nullptr) {
       out += R"(,"return":)";
       if (m.action) {
@@ -263,7 +276,8 @@ void write_legal(std::string& out, const Game& g) {
 void write_turn(std::string& out, const RoomFacts& f) {
   const Game* g = f.game;
   const auto held = g != nullptr ? g->held(g->current_seat()) : std::nullopt;
-  if (f.phase != RoomPhase::Playing || g == nullptr || g->finished() || !held) {
+  // In a stage of steps inside the turn (Game::in_stage()) the placer holds no tile yet.
+  if (f.phase != RoomPhase::Playing || g == nullptr || g->finished() || (!held && !g->in_stage())) {
     out += "null";
     return;
   }
@@ -279,9 +293,45 @@ void write_turn(std::string& out, const RoomFacts& f) {
   }
   out += R"(,"legal":)";
   write_legal(out, *g);
+  each_part(g->rules(), [&](const ProtocolPart& part) {
+    if (part.turn_keys != nullptr) part.turn_keys(*g, out);
+  });
   out += R"(,"deadline":)";
   append_opt_int(out, f.deadline_ms);
   out += '}';
+}
+
+// A tile and every figure on it (figures may come from other tiles: Part::figure_elsewhere),
+// as `"meeples":[{"seat","at","figure"?},...]`.
+void write_board_tile_figures(std::string& out, const Game& g, int index) {
+  const Game::Placed& p = g.placed(index);
+  out += R"({"x":)";
+  append_int(out, p.x);
+  out += R"(,"y":)";
+  append_int(out, p.y);
+  out += R"(,"tile":)";
+  append_letter(out, p.tile);
+  out += R"(,"rotation":)";
+  append_int(out, p.rotation * 90);
+  out += R"(,"meeples":[)";
+  thread_local std::vector<Game::Standing> all;
+  g.standing(all);
+  bool first = true;
+  for (const Game::Standing& s : all) {
+    if (s.tile != index) continue;
+    if (!first) out += ',';
+    first = false;
+    out += R"({"seat":)";
+    append_int(out, s.seat);
+    out += R"(,"at":)";
+    append_name(out, port_name(s.port));
+    if (s.figure != Figure::Meeple) {
+      out += R"(,"figure":)";
+      append_name(out, figure_name(s.figure));
+    }
+    out += '}';
+  }
+  out += "]}";
 }
 
 void write_board_tile(std::string& out, const BoardTile& t) {
@@ -352,6 +402,11 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   if (f.game == nullptr) {
     write_board_tile(out, BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt,
                                     std::nullopt, Figure::Meeple});
+  } else if (f.game->rules().elsewhere_part != nullptr) {
+    for (int i = 0; i < f.game->placed_count(); ++i) {
+      if (i > 0) out += ',';
+      write_board_tile_figures(out, *f.game, i);
+    }
   } else {
     bool first = true;
     for (const BoardTile& t : f.game->board()) {
@@ -362,6 +417,9 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   }
   out += R"(],"bag":)";
   write_bag(out, f.game, ruleset(f.settings.expansions));
+  each_part(ruleset(f.settings.expansions), [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, ruleset(f.settings.expansions), out);
+  });
   out += R"(,"spectators":)";
   append_int(out, f.spectators);
   out += R"(,"events":)";

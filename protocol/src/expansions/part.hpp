@@ -80,6 +80,10 @@ struct ProtocolPart {
   void (*write_move)(const Move& m, std::span<const Cell> steps, json& out) = nullptr;
   // Keys it adds to a replay's result, from the game before end-of-game scoring.
   void (*result_json)(const Game& g, json& out) = nullptr;
+  // ---- public state (room_state.cpp): keys it appends, each starting with a comma ----
+  void (*state_keys)(const Game* g, const Ruleset& rules, std::string& out) = nullptr;  // the top level
+  void (*turn_keys)(const Game& g, std::string& out) = nullptr;           // `turn`
+  void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;  // a turn.legal[] entry
 };
 
 // The part of an expansion, or null when the protocol has nothing of it.
