@@ -152,6 +152,7 @@ void Game::copy_from(const Game& o) {
   extra_ = o.extra_;
   extra_due_ = o.extra_due_;
   stage_ = o.stage_;
+  fixed_order_ = o.fixed_order_;
   turn_start_due_ = o.turn_start_due_;
   stage_step_ = o.stage_step_;
   stage_index_ = o.stage_index_;
@@ -430,7 +431,7 @@ void Game::release_held_back(Seat seat, std::vector<Event>* events) {
   if (release_draw_ != kNone) return;
   release_draw_ = drawn_;
   bag_end_ = static_cast<std::uint8_t>(rules_->bag_size);
-  if (seeded_) {
+  if (seeded_ && !fixed_order_) {
     Rng rng(seed_ ^ (0xD6E8FEB86659FD93ull * (static_cast<std::uint64_t>(drawn_) + 1)));
     const int first = drawn_;
     const int n = bag_end_ - first;

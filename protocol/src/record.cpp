@@ -159,19 +159,9 @@ std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
   return set;
 }
 
-// Rooms offer every expansion a record may name but those whose other seats act inside a
-// turn (Part::steps_begin, docs/expansions.md): the server has no such stage yet.
-std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) {
-  auto set = parse_expansions(value);
-  if (const auto* s = std::get_if<ExpansionSet>(&set)) {
-    for (int e = 0; e < kExpansionKinds; ++e) {
-      if (s->has(static_cast<Expansion>(e)) && ruleset(ExpansionSet{}.with(static_cast<Expansion>(e))).stage_part != nullptr) {
-        return "expansion \"" + std::string(expansion_name(static_cast<Expansion>(e))) + "\" is not offered in rooms yet";
-      }
-    }
-  }
-  return set;
-}
+// Rooms offer every expansion a record may name (the server runs the steps inside a turn
+// that some expansions have: Game::in_stage, docs/protocol.md).
+std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) { return parse_expansions(value); }
 
 json expansions_json(ExpansionSet set) {
   json out = json::array();

@@ -156,6 +156,16 @@ static void write_meeple(std::string& out, std::optional<Seat> seat, std::option
 
 using namespace detail;
 
+// Every part of the room's expansions, in id order.
+template <typename F>
+void each_part(const Ruleset& rules, F&& f) {
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!rules.expansions.has(static_cast<Expansion>(e))) continue;
+    if (const ProtocolPart* part = protocol_part(static_cast<Expansion>(e)); part != nullptr) f(*part);
+  }
+}
+
+
 std::string_view phase_name(RoomPhase p) { return kPhaseNames[static_cast<std::size_t>(p)]; }
 std::string_view seat_color(int seat) { return kColors[static_cast<std::size_t>(seat) % kColors.size()]; }
 
@@ -242,7 +252,7 @@ void write_legal(std::string& out, const Game& g) {
       }
       out += '}';
     }
-    each_part(g.expansions(), [&](const ProtocolPart& part) {
+    each_part(rules, [&](const ProtocolPart& part) {
       if (part.legal_keys != nullptr) part.legal_keys(g, m, out);
     });
     if (rules.action_part != nullptr) {
@@ -266,7 +276,7 @@ void write_legal(std::string& out, const Game& g) {
 void write_turn(std::string& out, const RoomFacts& f) {
   const Game* g = f.game;
   const auto held = g != nullptr ? g->held(g->current_seat()) : std::nullopt;
-  // During steps inside the turn (Game::in_stage) the placer may hold no tile yet.
+  // In a stage of steps inside the turn (Game::in_stage()) the placer holds no tile yet.
   if (f.phase != RoomPhase::Playing || g == nullptr || g->finished() || (!held && !g->in_stage())) {
     out += "null";
     return;
@@ -284,7 +294,7 @@ void write_turn(std::string& out, const RoomFacts& f) {
   out += R"(,"legal":)";
   if (g->in_stage()) out += "[]";  // no tile is placed while the steps go on
   else write_legal(out, *g);
-  each_part(g->expansions(), [&](const ProtocolPart& part) {
+  each_part(g->rules(), [&](const ProtocolPart& part) {
     if (part.turn_keys != nullptr) part.turn_keys(*g, out);
   });
   out += R"(,"deadline":)";
@@ -347,15 +357,18 @@ std::string board_figures(const Game* g, int index) {
 
 std::vector<std::pair<std::string, std::string>> expansion_state_keys(const RoomFacts& f) {
   std::vector<std::pair<std::string, std::string>> out;
-  each_part(f.settings.expansions, [&](const ProtocolPart& part) {
-    if (part.state_json == nullptr) return;
-    json keys = json::object();
-    part.state_json(f.game, f.settings.expansions, keys);
-    for (auto it = keys.begin(); it != keys.end(); ++it) out.emplace_back(it.key(), json_text(it.value()));
+  std::string text;
+  const Ruleset& rules = ruleset(f.settings.expansions);
+  each_part(rules, [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, rules, text);
   });
+  if (text.empty()) return out;
+  text[0] = '{';  // the keys each start with a comma
+  text += '}';
+  const json keys = json::parse(text);
+  for (auto it = keys.begin(); it != keys.end(); ++it) out.emplace_back(it.key(), json_text(it.value()));
   return out;
 }
-
 void write_chat_line(std::string& out, const ChatLine& c) {
   out += R"({"id":)";
   append_int(out, c.id);
@@ -424,11 +437,9 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   }
   out += R"(],"bag":)";
   write_bag(out, f.game, ruleset(f.settings.expansions));
-  for (const auto& [key, value] : expansion_state_keys(f)) {
-    out += ',';
-    append_key(out, key);
-    out += value;
-  }
+  each_part(ruleset(f.settings.expansions), [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, ruleset(f.settings.expansions), out);
+  });
   out += R"(,"spectators":)";
   append_int(out, f.spectators);
   out += R"(,"events":)";

@@ -209,7 +209,7 @@ TEST_CASE("princess: the public state says what the engine says, and every patch
         CHECK(turn["legal"].empty());
       } else {
         CHECK(turn["stage"] == "place");
-        CHECK(turn["dragon"].is_null());
+        CHECK_FALSE(turn.contains("dragon"));
         for (const json& e : turn["legal"]) REQUIRE(e.contains("princess"));
       }
       stage_changes += game->in_stage() != was_stage ? 1 : 0;

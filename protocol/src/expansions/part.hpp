@@ -93,14 +93,10 @@ struct ProtocolPart {
   std::string_view step_type{};               // the message type of a step ("" none)
   std::string_view step_code{};               // the refusal of a step the rules forbid
   std::array<std::string_view, 3> target_codes{};  // the refusal of each action kind (0 unused)
-  // ---- view (docs/protocol.md) ----
-  // Top-level keys of the public state (`g` null in the lobby).
-  void (*state_json)(const Game* g, ExpansionSet set, json& out) = nullptr;
-  // Keys of `turn` and of each `turn.legal[]` entry (appended as `,"key":value`).
-  void (*turn_keys)(const Game& g, std::string& out) = nullptr;
-  void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;
-  // Board entries list every figure (`"meeples":[...]`) instead of one `"meeple"`.
-  bool figure_lists = false;
+  // ---- public state (room_state.cpp): keys it appends, each starting with a comma ----
+  void (*state_keys)(const Game* g, const Ruleset& rules, std::string& out) = nullptr;  // the top level
+  void (*turn_keys)(const Game& g, std::string& out) = nullptr;           // `turn`
+  void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;  // a turn.legal[] entry
 };
 
 
@@ -112,14 +108,6 @@ const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
 std::string_view action_key();
 // Every part's marks of a scored feature, in expansion id order.
 std::span<const ScoredFlag> scored_flags();
-// The parts of the expansions of `set` in id order.
-template <typename F>
-void each_part(ExpansionSet set, F&& f) {
-  for (int e = 0; e < kExpansionKinds; ++e) {
-    if (!set.has(static_cast<Expansion>(e))) continue;
-    if (const ProtocolPart* p = protocol_part(static_cast<Expansion>(e))) f(*p);
-  }
-}
 // A placed event's key for the figure's other tile ("" when no part has one).
 std::string_view elsewhere_key();
 // The message type of a step inside a turn, when a part has one ("" when none is `t`).
@@ -129,7 +117,8 @@ bool is_step_type(std::string_view t);
 std::string_view part_code_name(int k);
 int target_code_slot(std::uint8_t kind);
 int step_code_slot();
-// Whether a game of `set` lists every figure of a board entry.
+// Whether a game of `set` lists every figure of a board entry (figures may stand on other
+// tiles than the one placed: Ruleset::elsewhere_part).
 bool figure_lists(ExpansionSet set);
 
 }  // namespace carc::protocol::detail

@@ -121,10 +121,6 @@ std::string_view part_code_name(int k) {
 int target_code_slot(std::uint8_t kind) { return slot_of(kind); }
 int step_code_slot() { return slot_of(-1); }
 
-bool figure_lists(ExpansionSet set) {
-  bool lists = false;
-  each_part(set, [&](const ProtocolPart& p) { lists = lists || p.figure_lists; });
-  return lists;
-}
+bool figure_lists(ExpansionSet set) { return ruleset(set).elsewhere_part != nullptr; }
 
 }  // namespace carc::protocol::detail

@@ -319,7 +319,8 @@ class Game {
 
   // A seeded game whose bag is `order` (drawn first to last): exactly the bag's multiset,
   // each pile in its place, else nullopt. Its seed() is 0. What the analysis uses to play
-  // a record again as the game it was (core/src/game_with_bag.cpp).
+  // a record again as the game it was (core/src/game_with_bag.cpp). Tiles held back
+  // (Ruleset::held_back) come in where the order has them, without a shuffle.
   static std::optional<Game> with_bag(int players, ExpansionSet expansions, std::span<const Tile> order);
 
   // Applies one move of the current seat. On error nothing changes.
@@ -606,6 +607,7 @@ class Game {
   bool extra_ = false;      // the current seat plays an extra part of its turn
   bool extra_due_ = false;  // set by place(): this placement earned an extra part
   bool stage_ = false;      // a series of steps is under way (Ruleset::stage_part)
+  bool fixed_order_ = false;  // with_bag(): the held-back tiles keep the given order when they come in
   bool turn_start_due_ = false;  // the current seat's turn has not started yet (Part::turn_started)
   std::uint8_t stage_step_ = 0;  // steps made in it
   std::uint8_t stage_index_ = 0;  // the placement it follows, scored when it ends

@@ -79,6 +79,11 @@ const json* key(const json& entry, const char* name) {
 }
 
 bool read_move(const json& entry, Move& m, std::vector<Cell>* steps, std::string* why) {
+  if (m.type == Move::Type::Discard) {
+    for (const char* name : {"portal", "fairy", "princess"}) {
+      if (key(entry, name) != nullptr) return *why = std::string("a discard carries no \"") + name + "\"", false;
+    }
+  }
   if (const json* portal = key(entry, "portal")) {
     Cell c;
     if (!read_cell(*portal, &c)) return *why = "\"portal\" must be an object with integer \"x\" and \"y\"", false;
@@ -148,6 +153,124 @@ void result_json(const Game& g, json& out) {
   out["fairy"] = std::move(fairy);
 }
 
+// ---- the public state ----
+
+void add_cell(std::string& out, Cell c) {
+  out += R"({"x":)";
+  out += std::to_string(c.x);
+  out += R"(,"y":)";
+  out += std::to_string(c.y);
+}
+void add_spot(std::string& out, const Spot& s) {
+  add_cell(out, s.cell);
+  out += R"(,"at":")";
+  out += port_name(s.port);
+  out += "\"}";
+}
+template <typename List, typename Write>
+void add_list(std::string& out, const List& list, Write&& write) {
+  out += '[';
+  bool first = true;
+  for (const auto& x : list) {
+    if (!first) out += ',';
+    first = false;
+    write(x);
+  }
+  out += ']';
+}
+
+void state_keys(const Game* g, const Ruleset& rules, std::string& out) {
+  if (g == nullptr) {
+    out += R"(,"dragon":null,"fairy":null,"dragon_tiles_waiting":)";
+    out += std::to_string(rules.held_back_count);
+    return;
+  }
+  json keys = json::object();
+  result_json(*g, keys);
+  out += R"(,"dragon":)";
+  out += keys["dragon"].dump();
+  out += R"(,"fairy":)";
+  json fairy = keys["fairy"];
+  if (fairy.is_object() && fairy["next_to"].is_object()) {
+    using namespace carc::princess;
+    const auto f = g->figure_at(g->part_state()[kStateFairy] - 1, g->part_state()[kStateFairySeg] - 1);
+    if (f) fairy["next_to"]["at"] = std::string(port_name(f->port));
+  }
+  out += fairy.dump();
+  out += R"(,"dragon_tiles_waiting":)";
+  out += std::to_string(g->held_back_waiting());
+}
+
+void turn_keys(const Game& g, std::string& out) {
+  using namespace carc::princess;
+  out += R"(,"stage":)";
+  out += g.in_stage() ? R"("dragon")" : R"("place")";
+  if (g.in_stage()) {
+    std::vector<Cell> options;
+    g.step_options(options);
+    out += R"(,"dragon":{"seat":)";
+    out += std::to_string(g.acting_seat());
+    out += R"(,"step":)";
+    out += std::to_string(g.stage_step());
+    out += R"(,"options":)";
+    add_list(out, options, [&](Cell c) {
+      add_cell(out, c);
+      out += '}';
+    });
+    std::vector<Cell> visited;
+    for (int k = 0; k < g.stage_step(); ++k) {
+      const int index = g.part_state()[static_cast<std::size_t>(kStateVisited + k)];
+      if (index > 0) visited.push_back(Cell{g.placed(index - 1).x, g.placed(index - 1).y});
+    }
+    out += R"(,"visited":)";
+    add_list(out, visited, [&](Cell c) {
+      add_cell(out, c);
+      out += '}';
+    });
+    out += '}';
+  }
+  std::vector<Spot> fairy;
+  if (const auto t = g.held(g.current_seat()); t && !g.in_stage()) {
+    g.action_targets(*t, Placement{}, g.current_seat(), kFairyAction, fairy);
+  }
+  out += R"(,"fairy":)";
+  add_list(out, fairy, [&](const Spot& s) { add_spot(out, s); });
+}
+
+void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
+  using namespace carc::princess;
+  const auto t = g.held(g.current_seat());
+  if (!t) return;
+  std::vector<Spot> spots;
+  g.action_targets(*t, m.placement, g.current_seat(), kPrincessAction, spots);
+  out += R"(,"princess":)";
+  add_list(out, spots, [&](const Spot& s) { add_spot(out, s); });
+  if (symbol_of(*t) != Symbol::Portal) return;
+  // Every other tile with a feature a follower may take through the portal.
+  json portal = json::array();
+  const auto entry = [&](Cell c) -> json& {
+    for (json& e : portal) {
+      if (e["x"] == c.x && e["y"] == c.y) return e;
+    }
+    portal.push_back(json{{"x", c.x}, {"y", c.y}, {"meeples", json::array()}, {"figures", json::object()}});
+    return portal.back();
+  };
+  for (int f = 0; f < kFigureKinds; ++f) {
+    if (g.rules().figures[static_cast<std::size_t>(f)] == 0) continue;
+    g.figure_targets_elsewhere(*t, m.placement, g.current_seat(), static_cast<Figure>(f), spots);
+    for (const Spot& s : spots) {
+      json& e = entry(s.cell);
+      if (f == 0) {
+        e["meeples"].push_back(std::string(port_name(s.port)));
+      } else {
+        e["figures"][std::string(figure_name(static_cast<Figure>(f)))].push_back(std::string(port_name(s.port)));
+      }
+    }
+  }
+  out += R"(,"portal":)";
+  out += portal.dump();
+}
+
 }  // namespace
 
 const ProtocolPart& princess_protocol() {
@@ -166,10 +289,9 @@ const ProtocolPart& princess_protocol() {
                                  .step_type = "dragon",
                                  .step_code = "illegal_dragon",
                                  .target_codes = {{"", "illegal_fairy", "illegal_princess"}},
-                                 .state_json = &princess_view::state_json,
-                                 .turn_keys = &princess_view::turn_keys,
-                                 .legal_keys = &princess_view::legal_keys,
-                                 .figure_lists = true};
+                                 .state_keys = &state_keys,
+                                 .turn_keys = &turn_keys,
+                                 .legal_keys = &legal_keys};
   return part;
 }
 
