@@ -197,7 +197,7 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
         true, fx, t0);
 }
 
-// A step inside another seat's turn (Game::in_stage: e.g. the dragon's move): only the seat
+// A step inside another seat's turn (an expansion's stage: Game::in_stage): only the seat
 // whose step it is (Game::acting_seat) makes it, to one of the step's options.
 void RoomLogic::on_step(Member& m, const protocol::StepMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0,
                         Effects& fx) {

@@ -101,7 +101,9 @@ void step(Game& g, Seat seat, Cell to, std::vector<Event>* events) {
   g.standing(all);
   for (const Game::Standing& f : all) {
     if (f.tile != index) continue;
-    emit(events, event(g, EventKind::Eaten, f.seat, to, 0, static_cast<int>(f.figure)));
+    ExpansionEvent eaten = event(g, EventKind::Eaten, f.seat, to, 0, static_cast<int>(f.figure));
+    eaten.values[0] = static_cast<int>(f.port) + 1;  // where it stood (the room's history lists it)
+    emit(events, eaten);
     g.send_home(f.tile, f.seg, events);
   }
   g.send_home_lonely(events);

@@ -72,7 +72,7 @@ struct PlayMsg {
   std::uint8_t action_kind = 0;
   std::optional<Port> action_port;
 };
-// A step inside another seat's turn (an expansion's stage, e.g. the dragon's move).
+// A step inside another seat's turn (an expansion's stage of steps: Game::in_stage).
 struct StepMsg {
   std::int64_t version = 0;
   std::int64_t x = 0;

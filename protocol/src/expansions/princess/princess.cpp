@@ -276,7 +276,7 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
 const ProtocolPart& princess_protocol() {
   static const ProtocolPart part{.id = Expansion::Princess,
                                  .event_json = &event_json,
-                                 .first_tag = 8,  // after traders' (kept in stored histories: never renumber)
+                                 .first_tag = 8,  // after the tags taken before it (history tags: never renumber)
                                  .kinds = 9,      // EventKind
                                  .rows = {{{"fairy", false, false}}},
                                  .count_event = &princess_view::count_event,

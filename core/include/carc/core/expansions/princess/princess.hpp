@@ -38,7 +38,7 @@ enum class EventKind : std::uint8_t {
   DragonFlew,         // cell: the volcano it flew to
   DragonTilesJoined,  // arg: how many dragon tiles joined the bag
   DragonStep,         // seat: who chose; cell: where to; values[0..1]: from x, y
-  Eaten,              // seat: the owner; cell: the tile; arg: the figure
+  Eaten,              // seat: the owner; cell: the tile; arg: the figure; values[0]: its port + 1
   FairyMoved,         // seat: who moved it; cell: the follower's tile; arg: its port
   FairyPoint,         // seat: +points at the start of the turn
   FairyBonus,         // seat: +points when the follower's feature scored
