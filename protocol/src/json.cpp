@@ -64,6 +64,10 @@ static json tile_list(const Ruleset* rules) {
                          {"sides", sides},
                          {"features", features},
                          {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}});
+    for (int x = 0; x < kExpansionKinds; ++x) {  // a whole tile's marks (a symbol)
+      const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+      if (part != nullptr && part->tile_json != nullptr) part->tile_json(d.tile, tiles.back());
+    }
   }
   return tiles;
 }

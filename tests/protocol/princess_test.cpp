@@ -7,9 +7,11 @@
 #include <doctest/doctest.h>
 
 #include <deque>
+#include <map>
 
 #include "carc/core/expansions/princess/princess.hpp"
 #include "carc/core/random_player.hpp"
+#include "carc/protocol/json.hpp"
 #include "carc/protocol/messages.hpp"
 #include "carc/protocol/move_codec.hpp"
 #include "carc/protocol/room_state.hpp"
@@ -241,4 +243,23 @@ TEST_CASE("princess: the public state says what the engine says, and every patch
   CHECK(fairy_seen > 0);
   CHECK(eaten > 0);
   MESSAGE("stage changes " << stage_changes << ", tiles with several figures " << shared_tiles << ", eaten " << eaten);
+}
+
+TEST_CASE("princess: GET /api/tiles names each tile's symbol and marks the princess city") {
+  const json tiles = tiles_json()["tiles"];
+  std::map<std::string, std::string> symbols;
+  for (const json& t : tiles) {
+    if (t.contains("symbol")) symbols[t["letter"].get<std::string>()] = t["symbol"].get<std::string>();
+    if (t["letter"] == "P24") {
+      CHECK(t["expansion"] == "princess");
+      CHECK(t["features"][0]["kind"] == "city");
+      CHECK(t["features"][0]["princess"] == true);
+    }
+    if (t["letter"] == "D") CHECK_FALSE(t.contains("symbol"));
+  }
+  CHECK(symbols["P1"] == "volcano");
+  CHECK(symbols["P7"] == "dragon");
+  CHECK(symbols["P18"] == "portal");
+  CHECK(symbols["P29"] == "princess");
+  CHECK(symbols.size() == 29 + 2);  // P1..P29 (P11 twice, one id) and the garden copies P7g, P28g
 }

@@ -64,6 +64,7 @@ struct ProtocolPart {
   std::string_view action_key{};  // a placement's action instead of a figure: `"<key>":{"x","y"}`
   std::array<ScoredFlag, 2> scored{};
   void (*segment_json)(const Segment& s, json& out) = nullptr;  // GET /api/tiles
+  void (*tile_json)(Tile t, json& out) = nullptr;               // GET /api/tiles: a whole tile's keys
   // ---- tokens ----
   std::string_view tokens_key{};                    // the players[] key of the supply
   std::string_view (*token_name)(int k) = nullptr;  // each kind's key in it

@@ -278,6 +278,7 @@ const ProtocolPart& princess_protocol() {
                                  .event_json = &event_json,
                                  .first_tag = 8,  // after the tags taken before it (history tags: never renumber)
                                  .kinds = 9,      // EventKind
+                                 .tile_json = &princess_view::tile_json,
                                  .rows = {{{"fairy", false, false}}},
                                  .count_event = &princess_view::count_event,
                                  .read_move = &read_move,
