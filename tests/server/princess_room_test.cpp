@@ -5,9 +5,11 @@
 // deadline.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <thread>
 
+#include "carc/protocol/record.hpp"
 #include "table.hpp"
 
 namespace carc::test {
@@ -193,6 +195,19 @@ TEST_CASE("princess: two players step the dragon; refusals change nothing; a cra
     d->erase("players");
   }
   CHECK(a == b);
+  // The room's record lists the steps in their placements' entries and replays.
+  const auto rec = http(server.port(), "GET", "/api/rooms/" + room + "/record");
+  REQUIRE(rec.status == 200);
+  const json record = json::parse(rec.body);
+  std::size_t recorded_steps = 0;
+  for (const json& m : record["moves"]) recorded_steps += m.contains("dragon") ? m["dragon"].size() : 0;
+  CHECK(recorded_steps == static_cast<std::size_t>(std::count_if(
+                              a["events"].begin(), a["events"].end(), [](const json& e) { return e["type"] == "dragon_step"; })));
+  auto parsed = protocol::parse_record(record);
+  REQUIRE(std::holds_alternative<protocol::Record>(parsed));
+  const auto replayed = protocol::replay(std::get<protocol::Record>(parsed));
+  REQUIRE(std::holds_alternative<json>(replayed));
+  CHECK(std::get<json>(replayed)["final_scores"] == a["result"]["final_scores"]);
   MESSAGE("dragon stages " << stages << ", steps " << steps);
 }
 

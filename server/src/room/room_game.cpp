@@ -47,6 +47,7 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   }
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
+  if (action.move.type == Move::Type::Step) record_.add_step(action.move);
   record_.add(events, action.automatic);
   SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
   if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
