@@ -116,10 +116,12 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
         // Kept as its JSON (after the id), with the events it takes in (ProtocolPart::merge).
         json entry = part->history_json != nullptr ? part->history_json(*x) : part->event_json(*x);
         entry["turn"] = current;
-        while (part->merge != nullptr && i + 1 < events.size()) {
-          const auto* next = std::get_if<ExpansionEvent>(&events[i + 1]);
+        // Figures sent home (MeepleReturned) between them are not listed anyway.
+        for (std::size_t j = i + 1; part->merge != nullptr && j < events.size(); ++j) {
+          if (std::holds_alternative<MeepleReturned>(events[j])) continue;
+          const auto* next = std::get_if<ExpansionEvent>(&events[j]);
           if (next == nullptr || !part->merge(entry, *next)) break;
-          ++i;
+          i = j;
         }
         const std::string text = json_text(entry);
         const std::size_t n = std::min<std::size_t>(text.size() - 1, 0xFFFF);  // without the opening brace
