@@ -129,7 +129,12 @@ TEST_CASE("princess: the public state says what the engine says, and every patch
     std::vector<std::string> names;
     std::vector<SeatFacts> seats;
     for (int i = 0; i < players; ++i) names.push_back("P" + std::to_string(i));
-    for (int i = 0; i < players; ++i) seats.push_back(SeatFacts{names[static_cast<std::size_t>(i)], true});
+    for (int i = 0; i < players; ++i) {
+      SeatFacts seat;
+      seat.name = names[static_cast<std::size_t>(i)];
+      seat.connected = true;
+      seats.push_back(seat);
+    }
     ClockSettings settings;
     settings.expansions = princess_set();
     std::unique_ptr<Game> game;
