@@ -253,6 +253,32 @@ TEST_CASE("random princess games of every set with it replay from their records 
   for (std::size_t k = 0; k < 8; ++k) CHECK(kinds[k] > 0);
 }
 
+TEST_CASE("invariants along random games: nothing on the dragon's tile, builders and pigs beside their owner's follower") {
+  int lonely_checked = 0;
+  for (const ExpansionSet set : {kP.with(Expansion::Traders), kP.with(Expansion::Traders).with(Expansion::Abbot).with(Expansion::Inns)}) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      CAPTURE(seed);
+      Game g = Game::seeded(2 + static_cast<int>(seed % 3), seed, set);
+      RandomPlayer player(seed * 101);
+      std::vector<Game::Standing> all;
+      while (!g.finished()) {
+        REQUIRE_FALSE(g.play(player.choose(g)));
+        if (g.in_stage()) continue;
+        g.standing(all);
+        const int dragon = g.part_state()[princess::kStateDragon] - 1;
+        for (const Game::Standing& f : all) {
+          CHECK(f.tile != dragon);
+          if (g.rules().strength[static_cast<std::size_t>(f.figure)] == 0) {
+            CHECK(g.node(g.root_of(f.tile, f.seg)).meeples[static_cast<std::size_t>(f.seat)] > 0);
+            ++lonely_checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(lonely_checked > 0);
+}
+
 TEST_CASE("pins of whole random games: princess alone and with all five expansions") {
   // A perft-style pin: the legal placements, figure targets, portal and action targets and
   // dragon options met along fixed games, and their final scores. A change of the rules
