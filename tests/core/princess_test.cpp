@@ -114,6 +114,9 @@ TEST_CASE("the worked example of princess-dragon.md replays to its result") {
   CHECK(res["dragon"] == json::parse(R"({"x": 0, "y": 1})"));
   CHECK(res["fairy"] == json::parse(R"({"x": 1, "y": 0, "next_to": null})"));
   CHECK_FALSE(res.contains("figures_in_supply"));
+  // The fairy's points have a row of the breakdown, and every total is the final score.
+  CHECK(res["breakdown"][1]["game"]["fairy"] == 4);
+  for (std::size_t s = 0; s < 2; ++s) CHECK(res["breakdown"][s]["total"] == res["final_scores"][s]);
 }
 
 TEST_CASE("the worked example's refused variants are refused at their move") {
@@ -240,7 +243,10 @@ TEST_CASE("random princess games of every set with it replay from their records 
       const auto out = protocol::replay(back);
       REQUIRE(std::holds_alternative<json>(out));
       const json& res = std::get<json>(out);
-      for (Seat s = 0; s < players; ++s) CHECK(res["final_scores"][static_cast<std::size_t>(s)] == g.score(s));
+      for (Seat s = 0; s < players; ++s) {
+        CHECK(res["final_scores"][static_cast<std::size_t>(s)] == g.score(s));
+        CHECK(res["breakdown"][static_cast<std::size_t>(s)]["total"] == g.score(s));
+      }
       CHECK(res["scores_after_move"].size() == record["moves"].size());
     }
   }

@@ -152,6 +152,14 @@ void result_json(const Game& g, json& out) {
   out["fairy"] = std::move(fairy);
 }
 
+// The fairy's points: a row of the breakdown (`fairy`, the game's and the end's together).
+void count_event(const ExpansionEvent& e, Rows& rows) {
+  const auto kind = static_cast<EventKind>(e.kind);
+  if ((kind == EventKind::FairyPoint || kind == EventKind::FairyBonus) && e.seat >= 0 && e.seat < kMaxPlayers) {
+    rows[0][static_cast<std::size_t>(e.seat)] += e.points;
+  }
+}
+
 // ---- the public state ----
 
 void add_cell(std::string& out, Cell c) {
@@ -275,6 +283,8 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
 const ProtocolPart& princess_protocol() {
   static const ProtocolPart part{.id = Expansion::Princess,
                                  .event_json = &event_json,
+                                 .rows = {{{"fairy", false, true}}},
+                                 .count_event = &count_event,
                                  .read_move = &read_move,
                                  .write_move = &write_move,
                                  .result_json = &result_json,
