@@ -205,12 +205,22 @@ TEST_CASE("the fairy's point counts in the row of the turn's first entry; its bo
   auto parsed = protocol::parse_record(worked_example());
   const auto& record = std::get<protocol::Record>(parsed);
   Game g = Game::replay(2, kP);
-  for (std::size_t i = 0; i < record.moves.size(); ++i) {
-    REQUIRE_FALSE(g.play(record.moves[i]));
-    if (record.moves[i].tile == Tile::P12 && !g.in_stage()) {
+  int checked = 0;
+  bool after_stage = false;
+  for (const Move& m : record.moves) {
+    REQUIRE_FALSE(g.play(m));
+    if (m.type == Move::Type::Step && !g.in_stage()) {
+      CHECK(g.current_seat() == 1);
       CHECK(g.score(1) == 0);  // seat 1's turn is due but has not started
+      after_stage = true;
+      ++checked;
+    } else if (after_stage) {
+      CHECK(g.score(1) == 1);  // the point came with seat 1's entry (A, no road closed yet)
+      after_stage = false;
+      ++checked;
     }
   }
+  CHECK(checked == 2);
   CHECK(g.score(1) == 10);  // 1 at the start of move 7, 6 for the road and 3 for the fairy
 }
 

@@ -84,6 +84,8 @@ struct ProtocolPart {
   void (*state_keys)(const Game* g, const Ruleset& rules, std::string& out) = nullptr;  // the top level
   void (*turn_keys)(const Game& g, std::string& out) = nullptr;           // `turn`
   void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;  // a turn.legal[] entry
+  // Keys it adds to a tile of GET /api/tiles (its features are written already).
+  void (*tile_json)(const TileDef& d, json& tile) = nullptr;
 };
 
 // The part of an expansion, or null when the protocol has nothing of it.

@@ -278,6 +278,16 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
   out += portal.dump();
 }
 
+// GET /api/tiles: what the tile shows, and its princess city.
+void tile_json(const TileDef& d, json& tile) {
+  using carc::princess::Symbol;
+  static constexpr const char* kNames[] = {nullptr, "volcano", "dragon", "portal", "princess"};
+  const Symbol s = carc::princess::symbol_of(d.tile);
+  if (s == Symbol::None) return;
+  tile["symbol"] = kNames[static_cast<int>(s)];
+  if (s == Symbol::Princess) tile["features"][carc::princess::kPrincessCitySeg]["princess"] = true;
+}
+
 }  // namespace
 
 const ProtocolPart& princess_protocol() {
@@ -290,7 +300,8 @@ const ProtocolPart& princess_protocol() {
                                  .result_json = &result_json,
                                  .state_keys = &state_keys,
                                  .turn_keys = &turn_keys,
-                                 .legal_keys = &legal_keys};
+                                 .legal_keys = &legal_keys,
+                                 .tile_json = &tile_json};
   return part;
 }
 
