@@ -539,7 +539,10 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   }
 
   // Distinct tiles and coats of arms, walking the feature's node list.
-  std::array<std::uint64_t, (kMaxTilesInGame + 63) / 64> seen{};
+  std::uint64_t seen_lo = 0;  // tiles 0-63, 64-127, 128-191: three words the compiler keeps in registers
+  std::uint64_t seen_mid = 0;
+  std::uint64_t seen_hi = 0;
+  static_assert(kMaxTilesInGame <= 192);
   int tiles = 0;
   int pennants = 0;
   std::uint8_t marks = 0;
@@ -557,7 +560,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   do {
     const Node& node = nodes_[n];
     const Placed& p = placed_[node.tile];
-    std::uint64_t& word = seen[node.tile / 64u];
+    std::uint64_t& word = node.tile < 64 ? seen_lo : node.tile < 128 ? seen_mid : seen_hi;
     const std::uint64_t b = 1ull << (node.tile % 64);
     if ((word & b) == 0) {
       word |= b;

@@ -58,16 +58,17 @@ static json tile_list(const Ruleset* rules) {
       }
       features.push_back(std::move(f));
     }
-    tiles.push_back(json{{"letter", letter(d.tile)},
-                         {"count", count},
-                         {"pennants", pennants},
-                         {"sides", sides},
-                         {"features", features},
-                         {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}});
-    for (int x = 0; x < kExpansionKinds; ++x) {  // a whole tile's marks (a symbol)
+    json tile{{"letter", letter(d.tile)},
+              {"count", count},
+              {"pennants", pennants},
+              {"sides", sides},
+              {"features", features},
+              {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}};
+    for (int x = 0; x < kExpansionKinds; ++x) {
       const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
-      if (part != nullptr && part->tile_json != nullptr) part->tile_json(d.tile, tiles.back());
+      if (part != nullptr && part->tile_json != nullptr) part->tile_json(d, tile);
     }
+    tiles.push_back(std::move(tile));
   }
   return tiles;
 }

@@ -114,6 +114,9 @@ TEST_CASE("the worked example of princess-dragon.md replays to its result") {
   CHECK(res["dragon"] == json::parse(R"({"x": 0, "y": 1})"));
   CHECK(res["fairy"] == json::parse(R"({"x": 1, "y": 0, "next_to": null})"));
   CHECK_FALSE(res.contains("figures_in_supply"));
+  // The fairy's points have a row of the breakdown, and every total is the final score.
+  CHECK(res["breakdown"][1]["game"]["fairy"] == 4);
+  for (std::size_t s = 0; s < 2; ++s) CHECK(res["breakdown"][s]["total"] == res["final_scores"][s]);
 }
 
 TEST_CASE("the worked example's refused variants are refused at their move") {
@@ -202,12 +205,22 @@ TEST_CASE("the fairy's point counts in the row of the turn's first entry; its bo
   auto parsed = protocol::parse_record(worked_example());
   const auto& record = std::get<protocol::Record>(parsed);
   Game g = Game::replay(2, kP);
-  for (std::size_t i = 0; i < record.moves.size(); ++i) {
-    REQUIRE_FALSE(g.play(record.moves[i]));
-    if (record.moves[i].tile == Tile::P12 && !g.in_stage()) {
+  int checked = 0;
+  bool after_stage = false;
+  for (const Move& m : record.moves) {
+    REQUIRE_FALSE(g.play(m));
+    if (m.type == Move::Type::Step && !g.in_stage()) {
+      CHECK(g.current_seat() == 1);
       CHECK(g.score(1) == 0);  // seat 1's turn is due but has not started
+      after_stage = true;
+      ++checked;
+    } else if (after_stage) {
+      CHECK(g.score(1) == 1);  // the point came with seat 1's entry (A, no road closed yet)
+      after_stage = false;
+      ++checked;
     }
   }
+  CHECK(checked == 2);
   CHECK(g.score(1) == 10);  // 1 at the start of move 7, 6 for the road and 3 for the fairy
 }
 
@@ -240,7 +253,10 @@ TEST_CASE("random princess games of every set with it replay from their records 
       const auto out = protocol::replay(back);
       REQUIRE(std::holds_alternative<json>(out));
       const json& res = std::get<json>(out);
-      for (Seat s = 0; s < players; ++s) CHECK(res["final_scores"][static_cast<std::size_t>(s)] == g.score(s));
+      for (Seat s = 0; s < players; ++s) {
+        CHECK(res["final_scores"][static_cast<std::size_t>(s)] == g.score(s));
+        CHECK(res["breakdown"][static_cast<std::size_t>(s)]["total"] == g.score(s));
+      }
       CHECK(res["scores_after_move"].size() == record["moves"].size());
     }
   }
@@ -251,6 +267,32 @@ TEST_CASE("random princess games of every set with it replay from their records 
   CHECK(princesses > 0);
   CHECK(steps > 0);
   for (std::size_t k = 0; k < 8; ++k) CHECK(kinds[k] > 0);
+}
+
+TEST_CASE("invariants along random games: nothing on the dragon's tile, builders and pigs beside their owner's follower") {
+  int lonely_checked = 0;
+  for (const ExpansionSet set : {kP.with(Expansion::Traders), kP.with(Expansion::Traders).with(Expansion::Abbot).with(Expansion::Inns)}) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      CAPTURE(seed);
+      Game g = Game::seeded(2 + static_cast<int>(seed % 3), seed, set);
+      RandomPlayer player(seed * 101);
+      std::vector<Game::Standing> all;
+      while (!g.finished()) {
+        REQUIRE_FALSE(g.play(player.choose(g)));
+        if (g.in_stage()) continue;
+        g.standing(all);
+        const int dragon = g.part_state()[princess::kStateDragon] - 1;
+        for (const Game::Standing& f : all) {
+          CHECK(f.tile != dragon);
+          if (g.rules().strength[static_cast<std::size_t>(f.figure)] == 0) {
+            CHECK(g.node(g.root_of(f.tile, f.seg)).meeples[static_cast<std::size_t>(f.seat)] > 0);
+            ++lonely_checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(lonely_checked > 0);
 }
 
 TEST_CASE("pins of whole random games: princess alone and with all five expansions") {

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
 #include "carc/protocol/room_state.hpp"
 
@@ -145,4 +147,21 @@ TEST_CASE("princess state: a portal tile's legal placements list the tiles a fol
     }
   }
   CHECK(listed);
+}
+
+TEST_CASE("princess tiles in GET /api/tiles: their expansion, their symbol and the princess city") {
+  const json all = tiles_json();
+  std::map<std::string, json> by_id;
+  for (const json& t : all["tiles"]) by_id[t["letter"]] = t;
+  CHECK(by_id.size() == static_cast<std::size_t>(kTileKinds));
+  CHECK(by_id["P1"]["expansion"] == "princess");
+  CHECK(by_id["P5"]["symbol"] == "volcano");
+  CHECK(by_id["P12"]["symbol"] == "dragon");
+  CHECK(by_id["P18"]["symbol"] == "portal");
+  CHECK(by_id["P26"]["symbol"] == "princess");
+  CHECK(by_id["P25"]["features"][0]["princess"] == true);
+  CHECK_FALSE(by_id["P25"]["features"][1].contains("princess"));
+  CHECK_FALSE(by_id["A"].contains("symbol"));
+  const json set = tiles_json(kP);
+  CHECK(set["bag"] == 101);
 }

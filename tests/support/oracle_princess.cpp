@@ -129,18 +129,4 @@ bool event_entry(const ExpansionEvent& e, int turn, json& list, json& out) {
   return true;
 }
 
-void breakdown(const std::vector<Event>& all, json& lines) {
-  for (json& line : lines) line["game"]["fairy"] = 0;
-  for (const Event& e : all) {
-    const auto* x = std::get_if<ExpansionEvent>(&e);
-    if (x == nullptr || x->expansion != Expansion::Princess) continue;
-    const auto kind = static_cast<EventKind>(x->kind);
-    if (kind != EventKind::FairyPoint && kind != EventKind::FairyBonus) continue;
-    json& row = lines[static_cast<std::size_t>(x->seat)]["game"]["fairy"];
-    row = row.get<int>() + x->points;
-    json& total = lines[static_cast<std::size_t>(x->seat)]["total"];
-    total = total.get<int>() + x->points;
-  }
-}
-
 }  // namespace carc::test::oracle_princess

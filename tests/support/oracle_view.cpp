@@ -13,7 +13,6 @@ json figures_of(const Game& g, int index);
 void turn_keys(const Game& g, json& turn);
 void legal_keys(const Game& g, const LegalMove& m, json& entry);
 bool event_entry(const ExpansionEvent& e, int turn, json& list, json& out);
-void breakdown(const std::vector<Event>& all, json& lines);
 }  // namespace oracle_princess
 
 using protocol::RoomFacts;
@@ -145,7 +144,7 @@ json room_breakdown(const Game& g, const std::vector<Event>& all) {
     }
     if (traders) line["end"]["pig"] = 0;
   }
-  if (g.expansions().has(Expansion::Princess)) oracle_princess::breakdown(all, out);
+  // The fairy's row comes with the record's breakdown (the princess part marks it in_record).
   for (const Event& e : all) {
     const auto* s = std::get_if<FeatureScored>(&e);
     if (s == nullptr || s->by_action) continue;

@@ -64,7 +64,6 @@ struct ProtocolPart {
   std::string_view action_key{};  // a placement's action instead of a figure: `"<key>":{"x","y"}`
   std::array<ScoredFlag, 2> scored{};
   void (*segment_json)(const Segment& s, json& out) = nullptr;  // GET /api/tiles
-  void (*tile_json)(Tile t, json& out) = nullptr;               // GET /api/tiles: a whole tile's keys
   // ---- tokens ----
   std::string_view tokens_key{};                    // the players[] key of the supply
   std::string_view (*token_name)(int k) = nullptr;  // each kind's key in it
@@ -98,6 +97,8 @@ struct ProtocolPart {
   void (*state_keys)(const Game* g, const Ruleset& rules, std::string& out) = nullptr;  // the top level
   void (*turn_keys)(const Game& g, std::string& out) = nullptr;           // `turn`
   void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;  // a turn.legal[] entry
+  // Keys it adds to a tile of GET /api/tiles (its features are written already).
+  void (*tile_json)(const TileDef& d, json& tile) = nullptr;
 };
 
 

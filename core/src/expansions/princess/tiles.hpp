@@ -1,7 +1,7 @@
 // The tiles of The Princess & the Dragon (docs/expansions/princess-dragon.md, "Tiles"),
 // segments in the table's order; assembled into the catalog by tiles.cpp. What each tile
-// shows (volcano, dragon, portal, princess) is in princess.hpp (symbol_of), the garden
-// copies of P7 and P28 in the Abbot's tiles.hpp.
+// shows (volcano, dragon, portal, princess) is in princess.hpp (symbol_of); the copies of P7
+// and P28 that another expansion adds a feature to are in that expansion's tiles.hpp.
 #pragma once
 
 #include "carc/core/expansions/princess/princess.hpp"

@@ -153,6 +153,14 @@ void result_json(const Game& g, json& out) {
   out["fairy"] = std::move(fairy);
 }
 
+// The fairy's points: a row of the breakdown (`fairy`, the game's and the end's together).
+void count_event(const ExpansionEvent& e, Rows& rows) {
+  const auto kind = static_cast<EventKind>(e.kind);
+  if ((kind == EventKind::FairyPoint || kind == EventKind::FairyBonus) && e.seat >= 0 && e.seat < kMaxPlayers) {
+    rows[0][static_cast<std::size_t>(e.seat)] += e.points;
+  }
+}
+
 // ---- the public state ----
 
 void add_cell(std::string& out, Cell c) {
@@ -271,6 +279,16 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
   out += portal.dump();
 }
 
+// GET /api/tiles: what the tile shows, and its princess city.
+void tile_json(const TileDef& d, json& tile) {
+  using carc::princess::Symbol;
+  static constexpr const char* kNames[] = {nullptr, "volcano", "dragon", "portal", "princess"};
+  const Symbol s = carc::princess::symbol_of(d.tile);
+  if (s == Symbol::None) return;
+  tile["symbol"] = kNames[static_cast<int>(s)];
+  if (s == Symbol::Princess) tile["features"][carc::princess::kPrincessCitySeg]["princess"] = true;
+}
+
 }  // namespace
 
 const ProtocolPart& princess_protocol() {
@@ -278,9 +296,8 @@ const ProtocolPart& princess_protocol() {
                                  .event_json = &event_json,
                                  .first_tag = 8,  // after the tags taken before it (history tags: never renumber)
                                  .kinds = 9,      // EventKind
-                                 .tile_json = &princess_view::tile_json,
-                                 .rows = {{{"fairy", false, false}}},
-                                 .count_event = &princess_view::count_event,
+                                 .rows = {{{"fairy", false, true}}},
+                                 .count_event = &count_event,
                                  .read_move = &read_move,
                                  .write_move = &write_move,
                                  .result_json = &result_json,
@@ -292,7 +309,8 @@ const ProtocolPart& princess_protocol() {
                                  .target_codes = {{"", "illegal_fairy", "illegal_princess"}},
                                  .state_keys = &state_keys,
                                  .turn_keys = &turn_keys,
-                                 .legal_keys = &legal_keys};
+                                 .legal_keys = &legal_keys,
+                                 .tile_json = &tile_json};
   return part;
 }
 

@@ -1,9 +1,7 @@
 // The Princess & the Dragon in a room's event history (docs/protocol.md, "The Princess & the
 // Dragon"): its events as the history keeps them (a dragon step with what it ate, the
-// fairy's points as scorings) and the fairy's row of the result's breakdown.
+// fairy's points as scorings) .
 #include "carc/core/expansions/princess/princess.hpp"
-
-#include <array>
 
 #include "expansions/part.hpp"
 #include "expansions/princess/view.hpp"
@@ -42,23 +40,6 @@ bool merge(json& entry, const ExpansionEvent& next) {
   if (next.arg != 0) eaten["figure"] = std::string(figure_name(static_cast<Figure>(next.arg)));
   entry["eaten"].push_back(std::move(eaten));
   return true;
-}
-
-// GET /api/tiles: the tile's symbol, and its princess city.
-void tile_json(Tile t, json& out) {
-  static constexpr std::array<const char*, 5> kNames = {nullptr, "volcano", "dragon", "portal", "princess"};
-  const auto symbol = carc::princess::symbol_of(t);
-  if (symbol == carc::princess::Symbol::None) return;
-  out["symbol"] = kNames[static_cast<std::size_t>(symbol)];
-  if (symbol == carc::princess::Symbol::Princess) out["features"][carc::princess::kPrincessCitySeg]["princess"] = true;
-}
-
-// Rows: 0 the fairy's points (its start-of-turn point and its bonus).
-void count_event(const ExpansionEvent& e, Rows& rows) {
-  const auto kind = static_cast<EventKind>(e.kind);
-  if ((kind == EventKind::FairyPoint || kind == EventKind::FairyBonus) && e.seat >= 0) {
-    rows[0][static_cast<std::size_t>(e.seat)] += e.points;
-  }
 }
 
 }  // namespace carc::protocol::detail::princess_view

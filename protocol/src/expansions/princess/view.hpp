@@ -9,7 +9,5 @@ namespace carc::protocol::detail::princess_view {
 
 json history_json(const ExpansionEvent& e);
 bool merge(json& entry, const ExpansionEvent& next);
-void count_event(const ExpansionEvent& e, Rows& rows);
-void tile_json(Tile t, json& out);
 
 }  // namespace carc::protocol::detail::princess_view

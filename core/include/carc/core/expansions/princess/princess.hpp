@@ -43,7 +43,7 @@ enum class EventKind : std::uint8_t {
   FairyPoint,         // seat: +points at the start of the turn
   FairyBonus,         // seat: +points when the follower's feature scored
   SentHome,           // seat: the knight's owner; cell, arg (port); values[0]: the seat that used the princess
-  LonelyReturned,     // seat: the owner; cell; arg: the figure (a builder or pig left alone)
+  LonelyReturned,     // seat: the owner; cell; arg: the figure (one left without its owner's follower)
 };
 
 // Part state bytes (Game::part_state()) the princess owns.
