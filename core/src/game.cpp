@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "expansions/part.hpp"
 #include "game_tables.hpp"
 
 namespace carc {
@@ -24,6 +25,8 @@ std::string_view rule_error_name(RuleError e) {
     case RuleError::IllegalMeeple: return "illegal_meeple";
     case RuleError::IllegalDiscard: return "illegal_discard";
     case RuleError::IllegalReturn: return "illegal_return";
+    case RuleError::IllegalTarget: return "illegal_target";
+    case RuleError::IllegalStep: return "illegal_step";
   }
   return "unknown";
 }
@@ -44,6 +47,10 @@ std::string_view rule_error_message(RuleError e) {
       return "no such action there: the game has no action instead of a figure, or this placement does not offer "
              "this player's at that cell";
     case RuleError::IllegalDiscard: return "the tile has a legal placement, so it cannot be discarded";
+    case RuleError::IllegalTarget:
+      return "no such action there: this placement does not offer this action at that figure";
+    case RuleError::IllegalStep:
+      return "no such step: no step is due, or the rules do not allow one to that tile";
   }
   return "unknown error";
 }
@@ -73,12 +80,18 @@ Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std:
     for (int k = 0; k < kTileKinds; ++k) {
       if (rules.pile[static_cast<std::size_t>(k)] != p) continue;
       const int copies = rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0);
+      if (rules.held_back[static_cast<std::size_t>(k)] != 0) continue;
       for (int i = 0; i < copies; ++i) g.bag_[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
     }
     const int first = begin[static_cast<std::size_t>(p)];
     for (int i = n - first - 1; i > 0; --i) {
       const auto j = rng.below(static_cast<std::uint32_t>(i + 1));
       std::swap(g.bag_[static_cast<std::size_t>(first + i)], g.bag_[static_cast<std::size_t>(first) + j]);
+    }
+    // The tiles held back wait after the pile (Ruleset::held_back), in catalog order.
+    for (int k = 0; k < kTileKinds; ++k) {
+      if (rules.pile[static_cast<std::size_t>(k)] != p || rules.held_back[static_cast<std::size_t>(k)] == 0) continue;
+      for (int i = 0; i < rules.counts[static_cast<std::size_t>(k)]; ++i) g.bag_[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
     }
   };
   shuffle_pile(land);
@@ -106,11 +119,14 @@ void Game::start(int players, const Ruleset& rules, std::vector<Event>* events) 
   for (int k = 0; k < kTileKinds; ++k) unseen_[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
   unseen_[static_cast<std::size_t>(rules.start)]--;
   held_.fill(kNone);
+  bag_end_ = static_cast<std::uint8_t>(rules.bag_size - rules.held_back_count);
+  release_draw_ = kNone;
   for (auto& s : supply_) s.fill(0);
   for (int s = 0; s < players_; ++s) supply_[static_cast<std::size_t>(s)] = rules.figures;
   place(rules.start, Placement{{0, 0}, Rotation{}}, -1, -1, std::nullopt, Figure::Meeple, nullptr);
   for (int s = 0; s < players_; ++s) draw(s, events);
   current_ = 0;
+  turn_start_due_ = rules.start_hooks;
   if (seeded_) settle(events);
 }
 
@@ -135,6 +151,15 @@ void Game::copy_from(const Game& o) {
   part_state_ = o.part_state_;
   extra_ = o.extra_;
   extra_due_ = o.extra_due_;
+  stage_ = o.stage_;
+  fixed_order_ = o.fixed_order_;
+  turn_start_due_ = o.turn_start_due_;
+  stage_step_ = o.stage_step_;
+  stage_index_ = o.stage_index_;
+  bag_end_ = o.bag_end_;
+  release_draw_ = o.release_draw_;
+  spare_count_ = o.spare_count_;
+  std::copy(o.spare_.begin(), o.spare_.begin() + o.spare_count_, spare_.begin());
   rules_ = o.rules_;
   seed_ = o.seed_;
   node_count_ = o.node_count_;
@@ -181,7 +206,7 @@ std::uint8_t Game::fitting_rotations(Tile t, std::uint16_t want) {
 
 void Game::draw(Seat s, std::vector<Event>* events, bool extra) {
   auto& h = held_[static_cast<std::size_t>(s)];
-  if (drawn_ >= rules_->bag_size) {
+  if (drawn_ >= bag_end_) {
     h = kNone;
     return;
   }
@@ -203,8 +228,20 @@ void Game::advance_turn() {
     const Seat s = (current_ + i) % players_;
     if (held_[static_cast<std::size_t>(s)] != kNone) {
       current_ = s;
+      turn_start_due_ = rules_->start_hooks;
       return;
     }
+  }
+}
+
+// What happens at the start of a turn, before its discard or placement (Part::turn_started),
+// once: asked by the turn's first move, so that it counts in that move's record row.
+void Game::start_turn(std::vector<Event>* events) {
+  if (!turn_start_due_) return;
+  turn_start_due_ = false;
+  for (int i = 0; i < rules_->part_count; ++i) {
+    const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+    if (part->turn_started != nullptr) part->turn_started(*this, current_, events);
   }
 }
 
@@ -215,8 +252,10 @@ void Game::settle(std::vector<Event>* events) {
       return;
     }
     if (!holds(current_)) advance_turn();
+    if (stage_) return;
     const Tile t = static_cast<Tile>(held_[static_cast<std::size_t>(current_)]);
     if (has_legal_placement(t)) return;
+    start_turn(events);
     if (events != nullptr) events->push_back(TileDiscarded{current_, t, extra_});
     ++moves_;
     held_[static_cast<std::size_t>(current_)] = kNone;
@@ -225,15 +264,22 @@ void Game::settle(std::vector<Event>* events) {
   }
 }
 
-std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
+std::optional<RuleError> Game::check(const Move& m, int* meeple_seg, int* figure_tile) const {
   *meeple_seg = -1;
+  *figure_tile = -1;
   if (phase_ == Phase::Finished || !anyone_holds() || !holds(current_)) return RuleError::GameOver;
+  if (stage_) return RuleError::NotYourTurn;  // a step is due (Move::step), from acting_seat()
   if (static_cast<int>(m.tile) >= kTileKinds) return RuleError::WrongTile;
   const std::uint8_t h = held_[static_cast<std::size_t>(current_)];
   if (h == kUnknown) {
-    // A replay names the tile: one of the set, from the pile this seat's draw came from.
+    // A replay names the tile: one of the set, from the pile this seat's draw came from, and
+    // not a held-back tile unless the draw came after they joined the bag.
     if (rules_->pile[static_cast<std::size_t>(m.tile)] !=
         rules_->pile_of_draw(held_draw_[static_cast<std::size_t>(current_)])) {
+      return RuleError::WrongTile;
+    }
+    if (rules_->held_back[static_cast<std::size_t>(m.tile)] != 0 &&
+        (release_draw_ == kNone || held_draw_[static_cast<std::size_t>(current_)] < release_draw_)) {
       return RuleError::WrongTile;
     }
     if (unseen_[static_cast<std::size_t>(m.tile)] == 0) return RuleError::TileExhausted;
@@ -244,11 +290,20 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
     if (has_legal_placement(m.tile)) return RuleError::IllegalDiscard;
     return std::nullopt;
   }
+  if (m.type != Move::Type::Place) return RuleError::IllegalStep;
   if (!is_legal_placement(m.tile, m.placement)) return RuleError::IllegalPlacement;
+  if (m.action && m.action_kind != 0) {
+    if (m.meeple) return RuleError::IllegalTarget;  // a figure and an action together
+    return check_target(m);
+  }
   if (m.action) {
     if (m.meeple) return RuleError::IllegalReturn;  // a figure and an action together
     const std::optional<Cell> offer = action_offer(m.tile, m.placement, current_);
     if (!offer || !(*offer == *m.action)) return RuleError::IllegalReturn;
+  }
+  if (m.figure_cell) {
+    if (!m.meeple) return RuleError::IllegalMeeple;
+    return check_elsewhere(m, figure_tile, meeple_seg);
   }
   if (m.meeple) {
     const auto f = static_cast<std::size_t>(m.figure);
@@ -266,9 +321,31 @@ std::optional<RuleError> Game::check(const Move& m, int* meeple_seg) const {
   return std::nullopt;
 }
 
+std::optional<RuleError> Game::check_target(const Move& m) const {
+  if (rules_->target_part == nullptr || m.action_kind >= 8 || ((rules_->target_kinds >> m.action_kind) & 1) == 0 ||
+      !m.action_port) {
+    return RuleError::IllegalTarget;
+  }
+  std::vector<Spot> targets;
+  action_targets(m.tile, m.placement, current_, m.action_kind, targets);
+  // A target is a figure: any port of the segment it stands on names it.
+  const int index = placed_at(*m.action);
+  if (index < 0) return RuleError::IllegalTarget;
+  const Placed& at = placed_[static_cast<std::size_t>(index)];
+  const Oriented& o = oriented(at.tile, at.rotation);
+  const std::uint8_t seg = o.seg_at[static_cast<std::size_t>(*m.action_port)];
+  for (const Spot& s : targets) {
+    if (s.cell == *m.action && seg != kNoSeg && o.seg_at[static_cast<std::size_t>(s.port)] == seg) return std::nullopt;
+  }
+  return RuleError::IllegalTarget;
+}
+
 std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
+  if (m.type == Move::Type::Step) return play_step(m, events);
   int meeple_seg = -1;
-  if (auto err = check(m, &meeple_seg)) return err;
+  int figure_tile = -1;
+  if (auto err = check(m, &meeple_seg, &figure_tile)) return err;
+  start_turn(events);
   const Seat seat = current_;
   auto& h = held_[static_cast<std::size_t>(seat)];
   if (h == kUnknown) unseen_[static_cast<std::size_t>(m.tile)]--;
@@ -279,26 +356,101 @@ std::optional<RuleError> Game::play(const Move& m, std::vector<Event>* events) {
     draw(seat, events, extra_);
     if (!holds(seat)) advance_turn();
   } else {
-    place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure, events,
-          m.action);
-    // An extra part of the turn (Part::grants_extra, docs/expansions.md): its tile is drawn only
-    // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
-    // never change.
-    const bool due = extra_due_;
-    extra_due_ = false;
-    draw(seat, events, due);
-    if (due && holds(seat)) {
-      extra_ = true;
-    } else {
-      advance_turn();
+    const int index = place(m.tile, m.placement, seat, meeple_seg, meeple_seg >= 0 ? m.meeple : std::nullopt, m.figure,
+                            events, &m, figure_tile);
+    // A series of steps inside the turn (Ruleset::stage_part): the placement is scored when
+    // it ends (play_step).
+    if (const detail::Part* part = rules_->stage_part; part != nullptr && part->steps_begin(*this, seat, index, events)) {
+      std::vector<Cell> options;
+      part->step_options(*this, options);
+      if (!options.empty()) {
+        stage_ = true;
+        stage_step_ = 0;
+        stage_index_ = static_cast<std::uint8_t>(index);
+        return std::nullopt;
+      }
     }
+    finish_placement(seat, index, events);
   }
   if (seeded_) settle(events);
   return std::nullopt;
 }
 
+// Scoring what the placement completed, the extra part of the turn or the draw, and the
+// next turn.
+void Game::finish_placement(Seat seat, int index, std::vector<Event>* events) {
+  score_completed(index, seat, events);
+  // An extra part of the turn (Part::grants_extra, docs/expansions.md): its tile is drawn only
+  // now, after part 1's scoring, and the seat keeps the turn; the other seats' held tiles
+  // never change.
+  const bool due = extra_due_;
+  extra_due_ = false;
+  draw(seat, events, due);
+  if (due && holds(seat)) {
+    extra_ = true;
+  } else {
+    advance_turn();
+  }
+}
+
+std::optional<RuleError> Game::play_step(const Move& m, std::vector<Event>* events) {
+  if (phase_ == Phase::Finished) return RuleError::GameOver;
+  if (!stage_) return RuleError::IllegalStep;
+  std::vector<Cell> options;
+  const detail::Part* part = rules_->stage_part;
+  part->step_options(*this, options);
+  if (std::find(options.begin(), options.end(), m.placement.cell) == options.end()) return RuleError::IllegalStep;
+  const Seat seat = acting_seat();
+  part->step(*this, seat, m.placement.cell, events);
+  ++stage_step_;
+  options.clear();
+  part->step_options(*this, options);
+  if (options.empty()) {
+    stage_ = false;
+    stage_step_ = 0;
+    finish_placement(current_, stage_index_, events);
+    if (seeded_) settle(events);
+  }
+  return std::nullopt;
+}
+
+void Game::step_options(std::vector<Cell>& out) const {
+  out.clear();
+  if (stage_) rules_->stage_part->step_options(*this, out);
+}
+
+void Game::action_targets(Tile t, Placement p, Seat seat, std::uint8_t kind, std::vector<Spot>& out) const {
+  out.clear();
+  if (rules_->target_part == nullptr || kind >= 8 || ((rules_->target_kinds >> kind) & 1) == 0) return;
+  rules_->target_part->action_targets(*this, seat, kind, t, p, out);
+}
+
+// The held-back tiles join the bag (Ruleset::held_back): a seeded game shuffles them into
+// the tiles not drawn yet, from its seed and the number of tiles drawn.
+void Game::release_held_back(Seat seat, std::vector<Event>* events) {
+  if (release_draw_ != kNone) return;
+  release_draw_ = drawn_;
+  bag_end_ = static_cast<std::uint8_t>(rules_->bag_size);
+  if (seeded_ && !fixed_order_) {
+    Rng rng(seed_ ^ (0xD6E8FEB86659FD93ull * (static_cast<std::uint64_t>(drawn_) + 1)));
+    const int first = drawn_;
+    const int n = bag_end_ - first;
+    for (int i = n - 1; i > 0; --i) {
+      const auto j = rng.below(static_cast<std::uint32_t>(i + 1));
+      std::swap(bag_[static_cast<std::size_t>(first + i)], bag_[static_cast<std::size_t>(first) + j]);
+    }
+  }
+  for (int i = 1; i < players_; ++i) {
+    const Seat s = (seat + i) % players_;
+    if (held_[static_cast<std::size_t>(s)] == kNone) draw(s, events);
+  }
+}
+
 std::variant<Applied, RuleError> apply(const Game& g, Seat seat, const Move& m) {
-  if (seat != g.current_seat() || !g.holds(seat)) {
+  if (g.in_stage()) {
+    if (g.finished()) return RuleError::GameOver;
+    if (seat != g.acting_seat() || m.type != Move::Type::Step) return RuleError::NotYourTurn;
+  } else if (seat != g.current_seat() || !g.holds(seat)) {
     if (!g.anyone_holds() || g.finished()) return RuleError::GameOver;
     return RuleError::NotYourTurn;
   }

@@ -34,6 +34,11 @@ bool Game::holds(Seat seat) const {
 std::array<int, kTileKinds> Game::bag_counts() const {
   std::array<int, kTileKinds> out{};
   for (int i = 0; i < kTileKinds; ++i) out[static_cast<std::size_t>(i)] = unseen_[static_cast<std::size_t>(i)];
+  if (release_draw_ == kNone && rules_->held_back_count > 0) {
+    for (int i = 0; i < kTileKinds; ++i) {
+      if (rules_->held_back[static_cast<std::size_t>(i)] != 0) out[static_cast<std::size_t>(i)] = 0;  // waiting beside the bag
+    }
+  }
   return out;
 }
 

@@ -150,6 +150,7 @@ std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
 }
 
 std::uint8_t Game::figure_segments(Tile t, Placement p, Seat seat, Figure f) const {
+  if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, t, -1)) return 0;
   if (((rules_->needs_own >> static_cast<int>(f)) & 1) != 0) return owned_segments(t, p, seat);
   return free_segments(t, p);
 }
@@ -197,7 +198,7 @@ int Game::monastery_neighbours(Cell c) const {
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
   std::uint16_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
   if (g == 0) {
-    frontier_[frontier_count_] = FrontierCell{static_cast<std::int8_t>(c.x), static_cast<std::int8_t>(c.y), 0};
+    frontier_[frontier_count_] = FrontierCell{static_cast<std::int16_t>(c.x), static_cast<std::int16_t>(c.y), 0};
     g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
   }
   FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
@@ -217,15 +218,14 @@ void Game::remove_frontier(int grid_idx) {
   --frontier_count_;
 }
 
-void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
-                 std::vector<Event>* events, std::optional<Cell> action) {
+int Game::lay(Tile t, Placement p) {
   const int r = p.rotation.quarter_turns();
   const Oriented& o = oriented(t, r);
   const TileDef& d = tile_def(t);
   const int index = placed_count_++;
   const auto base = node_count_;
   Placed& pl = placed_[static_cast<std::size_t>(index)];
-  pl = Placed{static_cast<std::int8_t>(p.cell.x), static_cast<std::int8_t>(p.cell.y), t, static_cast<std::uint8_t>(r),
+  pl = Placed{static_cast<std::int16_t>(p.cell.x), static_cast<std::int16_t>(p.cell.y), t, static_cast<std::uint8_t>(r),
               base, kNone, kNoSeg, Port::C, Figure::Meeple};
   for (int s = 0; s < d.segment_count; ++s) {
     const auto id = static_cast<std::uint16_t>(base + s);
@@ -236,10 +236,10 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
                       static_cast<std::uint8_t>(s), seg.kind, 0, {}, seg.cities};
   }
   node_count_ = static_cast<std::uint16_t>(node_count_ + d.segment_count);
-  min_x_ = static_cast<std::int8_t>(std::min<int>(min_x_, p.cell.x));
-  max_x_ = static_cast<std::int8_t>(std::max<int>(max_x_, p.cell.x));
-  min_y_ = static_cast<std::int8_t>(std::min<int>(min_y_, p.cell.y));
-  max_y_ = static_cast<std::int8_t>(std::max<int>(max_y_, p.cell.y));
+  min_x_ = static_cast<std::int16_t>(std::min<int>(min_x_, p.cell.x));
+  max_x_ = static_cast<std::int16_t>(std::max<int>(max_x_, p.cell.x));
+  min_y_ = static_cast<std::int16_t>(std::min<int>(min_y_, p.cell.y));
+  max_y_ = static_cast<std::int16_t>(std::max<int>(max_y_, p.cell.y));
   const int gi = grid_index(p.cell);
   remove_frontier(gi);
   grid_[static_cast<std::size_t>(gi)] = static_cast<std::uint16_t>(index + 1);
@@ -271,21 +271,47 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
   }
 
   if (const detail::Part* part = rules_->placer[static_cast<std::size_t>(t)]; part != nullptr) part->placed(*this, t, p);
-  if (meeple_seg >= 0) {
-    Node& root = nodes_[find(static_cast<std::uint16_t>(base + meeple_seg))];
-    const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(figure)];
-    root.meeples[static_cast<std::size_t>(seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(seat)] + strength);
-    root.meeple_total = static_cast<std::uint8_t>(root.meeple_total + strength);
-    if (is_cloister(root.kind)) ++monks_;
-    supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]--;
+  return index;
+}
+
+void Game::put_figure(int index, Seat seat, int seg, Port port, Figure figure) {
+  Placed& pl = placed_[static_cast<std::size_t>(index)];
+  Node& root = nodes_[find(static_cast<std::uint16_t>(pl.base + seg))];
+  const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(figure)];
+  root.meeples[static_cast<std::size_t>(seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(seat)] + strength);
+  root.meeple_total = static_cast<std::uint8_t>(root.meeple_total + strength);
+  if (is_cloister(root.kind)) ++monks_;
+  supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]--;
+  if (pl.meeple_seat == kNone) {
     pl.meeple_seat = static_cast<std::uint8_t>(seat);
-    pl.meeple_seg = static_cast<std::uint8_t>(meeple_seg);
-    pl.meeple_port = *port;
+    pl.meeple_seg = static_cast<std::uint8_t>(seg);
+    pl.meeple_port = port;
     pl.figure = figure;
+  } else {
+    spare_[spare_count_++] = Spare{static_cast<std::uint8_t>(index), static_cast<std::uint8_t>(seat),
+                                   static_cast<std::uint8_t>(seg), port, figure};
   }
+}
+
+int Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
+                std::vector<Event>* events, const Move* move, int figure_tile) {
+  const int index = lay(t, p);
+  if (rules_->placed_hooks && seat >= 0) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->tile_placed != nullptr) part->tile_placed(*this, seat, index, events);
+    }
+  }
+  if (meeple_seg >= 0) put_figure(figure_tile >= 0 ? figure_tile : index, seat, meeple_seg, *port, figure);
+  const std::optional<Cell> action = move != nullptr ? move->action : std::nullopt;
   if (events != nullptr && seat >= 0) {
-    events->push_back(
-        TilePlaced{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, action, extra_});
+    TilePlaced e{seat, t, p.cell, p.rotation, port, meeple_seg >= 0 ? figure : Figure::Meeple, action, extra_};
+    if (move != nullptr) {
+      e.figure_cell = meeple_seg >= 0 ? move->figure_cell : std::nullopt;
+      e.action_kind = move->action_kind;
+      e.action_port = move->action_port;
+    }
+    events->push_back(e);
   }
   if (rules_->extra_hooks && seat >= 0 && !extra_) {
     for (int i = 0; i < rules_->part_count; ++i) {
@@ -293,33 +319,168 @@ void Game::place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<P
       if (part->grants_extra != nullptr && part->grants_extra(*this, seat, index)) extra_due_ = true;
     }
   }
-  if (action) rules_->action_part->act(*this, seat, *action, events);
-  if (seat >= 0) score_completed(index, seat, events);
+  if (action && move->action_kind != 0) {
+    rules_->target_part->act_on(*this, seat, move->action_kind, Spot{*action, *move->action_port}, index, events);
+  } else if (action) {
+    rules_->action_part->act(*this, seat, *action, events);
+  }
+  return index;
 }
 
-void Game::score_and_return(int index, std::vector<Event>* events) {
-  Placed& p = placed_[static_cast<std::size_t>(index)];
-  const auto node = static_cast<std::uint16_t>(p.base + p.meeple_seg);
+void Game::score_and_return(int index, int seg, std::vector<Event>* events) {
+  const Placed& p = placed_[static_cast<std::size_t>(index)];
+  const auto node = static_cast<std::uint16_t>(p.base + seg);
   const Kind kind = nodes_[node].kind;
-  const Seat seat = p.meeple_seat;
-  const Figure figure = p.figure;
+  const std::optional<Standing> f = figure_at(index, seg);
+  if (!f) return;
+  if (rules_->scored_hooks) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->feature_scored != nullptr) part->feature_scored(*this, find(node), events);
+    }
+  }
   const int points = 1 + monastery_neighbours(Cell{p.x, p.y});
-  scores_[static_cast<std::size_t>(seat)] += points;
-  Node& root = nodes_[find(node)];
-  const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(figure)];
-  root.meeples[static_cast<std::size_t>(seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(seat)] - strength);
-  root.meeple_total = static_cast<std::uint8_t>(root.meeple_total - strength);
-  if (is_cloister(kind)) --monks_;
-  supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(figure)]++;
-  p.meeple_seat = kNone;
-  p.meeple_seg = kNoSeg;
-  p.figure = Figure::Meeple;
+  scores_[static_cast<std::size_t>(f->seat)] += points;
   if (events != nullptr) {
-    FeatureScored e{kind, false, points, {seat}, {}, 1, 0, 0, {Cell{p.x, p.y}}, true};
+    FeatureScored e{kind, false, points, {f->seat}, {}, 1, 0, 0, {Cell{p.x, p.y}}, true};
     e.players = players_;
-    e.meeples[static_cast<std::size_t>(seat)] = 1;
+    e.meeples[static_cast<std::size_t>(f->seat)] = 1;
     events->push_back(std::move(e));
-    events->push_back(MeepleReturned{seat, index, Cell{p.x, p.y}, figure});
+  }
+  send_home(index, seg, events);
+}
+
+std::optional<Game::Standing> Game::figure_at(int index, int seg) const {
+  const Placed& p = placed_[static_cast<std::size_t>(index)];
+  if (p.meeple_seat != kNone && p.meeple_seg == seg) return Standing{p.meeple_seat, index, p.meeple_seg, p.meeple_port, p.figure};
+  for (int i = 0; i < spare_count_; ++i) {
+    const Spare& sp = spare_[static_cast<std::size_t>(i)];
+    if (sp.tile == index && sp.seg == seg) return Standing{sp.seat, index, sp.seg, sp.port, sp.figure};
+  }
+  return std::nullopt;
+}
+
+void Game::standing(std::vector<Standing>& out) const {
+  out.clear();
+  for (int i = 0; i < placed_count_; ++i) {
+    const Placed& p = placed_[static_cast<std::size_t>(i)];
+    if (p.meeple_seat != kNone) out.push_back(Standing{p.meeple_seat, i, p.meeple_seg, p.meeple_port, p.figure});
+    if (spare_count_ == 0) continue;
+    for (int k = 0; k < spare_count_; ++k) {
+      const Spare& sp = spare_[static_cast<std::size_t>(k)];
+      if (sp.tile == i) out.push_back(Standing{sp.seat, i, sp.seg, sp.port, sp.figure});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) {
+    return a.tile != b.tile ? a.tile < b.tile : a.port < b.port;
+  });
+}
+
+void Game::send_home(int index, int seg, std::vector<Event>* events) {
+  const std::optional<Standing> f = figure_at(index, seg);
+  if (!f) return;
+  Placed& p = placed_[static_cast<std::size_t>(index)];
+  Node& root = nodes_[find(static_cast<std::uint16_t>(p.base + seg))];
+  const std::uint8_t strength = rules_->strength[static_cast<std::size_t>(f->figure)];
+  root.meeples[static_cast<std::size_t>(f->seat)] = static_cast<std::uint8_t>(root.meeples[static_cast<std::size_t>(f->seat)] - strength);
+  root.meeple_total = static_cast<std::uint8_t>(root.meeple_total - strength);
+  if (is_cloister(root.kind)) --monks_;
+  supply_[static_cast<std::size_t>(f->seat)][static_cast<std::size_t>(f->figure)]++;
+  if (p.meeple_seat != kNone && p.meeple_seg == seg) {
+    p.meeple_seat = kNone;
+    p.meeple_seg = kNoSeg;
+    p.figure = Figure::Meeple;
+  } else {
+    for (int i = 0; i < spare_count_; ++i) {
+      if (spare_[static_cast<std::size_t>(i)].tile == index && spare_[static_cast<std::size_t>(i)].seg == seg) {
+        spare_[static_cast<std::size_t>(i)] = spare_[static_cast<std::size_t>(--spare_count_)];
+        break;
+      }
+    }
+  }
+  if (rules_->left_hooks) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->figure_left != nullptr) part->figure_left(*this, index, seg);
+    }
+  }
+  if (events != nullptr) events->push_back(MeepleReturned{f->seat, index, Cell{p.x, p.y}, f->figure});
+}
+
+void Game::send_home_lonely(std::vector<Event>* events) {
+  if (rules_->needs_own == 0) return;
+  std::vector<Standing> all;
+  standing(all);
+  for (const Standing& f : all) {
+    if (((rules_->needs_own >> static_cast<int>(f.figure)) & 1) == 0) continue;
+    const Node& root = nodes_[root_of(f.tile, f.seg)];
+    if (root.meeples[static_cast<std::size_t>(f.seat)] == 0) send_home(f.tile, f.seg, events);
+  }
+}
+
+// The figure of a placement that goes on another tile (Part::figure_elsewhere): a feature of
+// that tile with no follower, not completed by this placement, that the figure may take,
+// on a tile that takes figures; judged on the board with the tile placed.
+std::optional<RuleError> Game::check_elsewhere(const Move& m, int* tile, int* seg) const {
+  const detail::Part* part = rules_->elsewhere_part;
+  if (part == nullptr || !part->figure_elsewhere(m.tile)) return RuleError::IllegalMeeple;
+  const auto f = static_cast<std::size_t>(m.figure);
+  if (f >= static_cast<std::size_t>(kFigureKinds) || supply_[static_cast<std::size_t>(current_)][f] == 0 ||
+      rules_->strength[f] == 0 || ((rules_->needs_own >> f) & 1) != 0) {
+    return RuleError::IllegalMeeple;
+  }
+  const int index = placed_at(*m.figure_cell);
+  if (index < 0) return RuleError::IllegalMeeple;
+  const Placed& target = placed_[static_cast<std::size_t>(index)];
+  const std::uint8_t s = oriented(target.tile, target.rotation).seg_at[static_cast<std::size_t>(*m.meeple)];
+  if (s == kNoSeg) return RuleError::IllegalMeeple;
+  const Kind kind = tile_def(target.tile).segments[s].kind;
+  if (((rules_->figure_kinds[f] >> static_cast<int>(kind)) & 1) == 0) return RuleError::IllegalMeeple;
+  if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, index)) {
+    return RuleError::IllegalMeeple;
+  }
+  Game after(*this);
+  after.lay(m.tile, m.placement);
+  const std::uint16_t root = after.root_of(index, s);
+  const Node& n = after.nodes_[root];
+  if (n.meeple_total > 0) return RuleError::IllegalMeeple;
+  if ((kind == Kind::Road || kind == Kind::City) && n.open == 0) return RuleError::IllegalMeeple;
+  if (is_cloister(kind) && after.monastery_neighbours(Cell{target.x, target.y}) == 8) return RuleError::IllegalMeeple;
+  *tile = index;
+  *seg = s;
+  return std::nullopt;
+}
+
+void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, Figure f, std::vector<Spot>& out) const {
+  out.clear();
+  const detail::Part* part = rules_->elsewhere_part;
+  const auto fi = static_cast<std::size_t>(f);
+  if (part == nullptr || !part->figure_elsewhere(t) || supply_[static_cast<std::size_t>(seat)][fi] == 0 ||
+      rules_->strength[fi] == 0 || ((rules_->needs_own >> fi) & 1) != 0) {
+    return;
+  }
+  Game after(*this);
+  after.lay(t, p);
+  for (int i = 0; i < placed_count_; ++i) {
+    const Placed& target = placed_[static_cast<std::size_t>(i)];
+    if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, i)) continue;
+    const TileDef& d = tile_def(target.tile);
+    const Oriented& o = oriented(target.tile, target.rotation);
+    for (int port = 0; port < kPortCount; ++port) {
+      const std::uint8_t s = o.seg_at[static_cast<std::size_t>(port)];
+      if (s == kNoSeg) continue;
+      // One port per feature: the first port of the segment in port order.
+      bool first = true;
+      for (int q = 0; q < port; ++q) first = first && o.seg_at[static_cast<std::size_t>(q)] != s;
+      if (!first) continue;
+      const Kind kind = d.segments[s].kind;
+      if (((rules_->figure_kinds[fi] >> static_cast<int>(kind)) & 1) == 0) continue;
+      const Node& n = after.nodes_[after.root_of(i, s)];
+      if (n.meeple_total > 0) continue;
+      if ((kind == Kind::Road || kind == Kind::City) && n.open == 0) continue;
+      if (is_cloister(kind) && after.monastery_neighbours(Cell{target.x, target.y}) == 8) continue;
+      out.push_back(Spot{Cell{target.x, target.y}, static_cast<Port>(port)});
+    }
   }
 }
 
@@ -370,10 +531,18 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
     best = std::max(best, counts[static_cast<std::size_t>(s)]);
   }
   if (best == 0) return;
+  if (rules_->scored_hooks) {
+    for (int i = 0; i < rules_->part_count; ++i) {
+      const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+      if (part->feature_scored != nullptr) part->feature_scored(*this, root, events);
+    }
+  }
 
   // Distinct tiles and coats of arms, walking the feature's node list.
-  std::uint64_t seen_lo = 0;
+  std::uint64_t seen_lo = 0;  // tiles 0-63, 64-127, 128-191: three words the compiler keeps in registers
+  std::uint64_t seen_mid = 0;
   std::uint64_t seen_hi = 0;
+  static_assert(kMaxTilesInGame <= 192);
   int tiles = 0;
   int pennants = 0;
   std::uint8_t marks = 0;
@@ -391,7 +560,7 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
   do {
     const Node& node = nodes_[n];
     const Placed& p = placed_[node.tile];
-    std::uint64_t& word = node.tile < 64 ? seen_lo : seen_hi;
+    std::uint64_t& word = node.tile < 64 ? seen_lo : node.tile < 128 ? seen_mid : seen_hi;
     const std::uint64_t b = 1ull << (node.tile % 64);
     if ((word & b) == 0) {
       word |= b;
@@ -413,9 +582,32 @@ void Game::score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Ev
       placed_[node.tile].meeple_seat = kNone;
       placed_[node.tile].meeple_seg = kNoSeg;
       placed_[node.tile].figure = Figure::Meeple;
+      if (rules_->left_hooks) {
+        for (int i = 0; i < rules_->part_count; ++i) {
+          const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];
+          if (part->figure_left != nullptr) part->figure_left(*this, node.tile, node.seg);
+        }
+      }
     }
     n = node.next;
   } while (n != root);
+  // Figures put on the feature from another tile (Part::figure_elsewhere).
+  for (int i = spare_count_ - 1; i >= 0; --i) {
+    const Spare sp = spare_[static_cast<std::size_t>(i)];
+    if (find(static_cast<std::uint16_t>(placed_[sp.tile].base + sp.seg)) != root) continue;
+    present[sp.seat] = static_cast<std::uint8_t>(present[sp.seat] | (1u << static_cast<int>(sp.figure)));
+    if (end) continue;
+    if (events != nullptr) returned[static_cast<std::size_t>(returned_count++)] = Home{sp.tile, sp.seat, sp.figure};
+    supply_[sp.seat][static_cast<std::size_t>(sp.figure)]++;
+    if (is_cloister(kind)) --monks_;
+    spare_[static_cast<std::size_t>(i)] = spare_[static_cast<std::size_t>(--spare_count_)];
+    if (rules_->left_hooks) {
+      for (int k = 0; k < rules_->part_count; ++k) {
+        const detail::Part* part = rules_->parts[static_cast<std::size_t>(k)];
+        if (part->figure_left != nullptr) part->figure_left(*this, sp.tile, sp.seg);
+      }
+    }
+  }
 
   int points = 0;
   switch (kind) {
@@ -475,12 +667,19 @@ void Game::finish(std::vector<Event>* events) {
   // The features that still hold meeples, found from the meeples themselves, scored by kind
   // (roads, cities, monasteries, then fields: the order does not change totals), then in
   // board order.
-  std::array<std::uint32_t, kMaxTilesInGame> keys{};
+  std::array<std::uint32_t, kMaxTilesInGame + 40> keys{};
   int count = 0;
-  for (int i = 0; i < placed_count_; ++i) {
-    const Placed& p = placed_[static_cast<std::size_t>(i)];
-    if (p.meeple_seat == kNone) continue;
-    const std::uint16_t root = find(static_cast<std::uint16_t>(p.base + p.meeple_seg));
+  for (int i = 0; i < placed_count_ + spare_count_; ++i) {
+    std::uint16_t node = 0;
+    if (i < placed_count_) {
+      const Placed& p = placed_[static_cast<std::size_t>(i)];
+      if (p.meeple_seat == kNone) continue;
+      node = static_cast<std::uint16_t>(p.base + p.meeple_seg);
+    } else {
+      const Spare& sp = spare_[static_cast<std::size_t>(i - placed_count_)];
+      node = static_cast<std::uint16_t>(placed_[sp.tile].base + sp.seg);
+    }
+    const std::uint16_t root = find(node);
     const std::uint32_t key = (static_cast<std::uint32_t>(nodes_[root].kind) << 16) | root;
     if (std::find(keys.begin(), keys.begin() + count, key) == keys.begin() + count) {
       keys[static_cast<std::size_t>(count++)] = key;

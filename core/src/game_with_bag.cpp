@@ -21,6 +21,7 @@ std::optional<Game> Game::with_bag(int players, ExpansionSet expansions, std::sp
   Game g;
   g.seeded_ = true;
   g.seed_ = 0;
+  g.fixed_order_ = true;  // the order is the draws' order, the held-back tiles' too
   std::copy(order.begin(), order.end(), g.bag_.begin());
   g.start(players, rules, nullptr);
   return g;

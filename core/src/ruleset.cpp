@@ -43,6 +43,18 @@ Ruleset make_ruleset(ExpansionSet set) {
     r.completed_hooks = r.completed_hooks || part->completed != nullptr;
     r.extra_hooks = r.extra_hooks || part->grants_extra != nullptr;
     r.finish_hooks = r.finish_hooks || part->finish != nullptr;
+    r.start_hooks = r.start_hooks || part->turn_started != nullptr;
+    r.placed_hooks = r.placed_hooks || part->tile_placed != nullptr;
+    r.scored_hooks = r.scored_hooks || part->feature_scored != nullptr;
+    r.left_hooks = r.left_hooks || part->figure_left != nullptr;
+    if (part->action_targets != nullptr) r.target_part = part;
+    if (part->blocks_figures != nullptr) r.block_part = part;
+    if (part->figure_elsewhere != nullptr) r.elsewhere_part = part;
+    if (part->steps_begin != nullptr) r.stage_part = part;
+  }
+  r.held_back_count = 0;
+  for (int k = 0; k < kTileKinds; ++k) {
+    if (r.held_back[static_cast<std::size_t>(k)] != 0) r.held_back_count += r.counts[static_cast<std::size_t>(k)];
   }
   r.bag_size = 0;
   r.pile_size.fill(0);

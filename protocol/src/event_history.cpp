@@ -51,7 +51,8 @@ void EventHistory::append_started(std::string* ops) {
 
 void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
   bool replacing = false;  // an extra part's tile was discarded: the next draw replaces it (not a new extra part)
-  for (const Event& e : events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
     make_room(64);  // any entry but a score of a very large feature
     const std::size_t at = bytes_.size();
     const int current = next_turn_ > 1 ? next_turn_ - 1 : 1;  // the turn being played
@@ -66,7 +67,8 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       v.rotation = p->rotation.quarter_turns();
       v.meeple = p->meeple;
       v.figure = p->figure;
-      v.action = p->action;
+      if (p->action_kind == 0) v.action = p->action;  // actions with a target have events of their own
+      if (p->meeple) v.figure_cell = p->figure_cell;
       v.extra = p->extra;
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
       replacing = d->extra;
@@ -106,9 +108,26 @@ void EventHistory::append(const std::vector<Event>& events, std::string* ops) {
       v.seat = drawn->seat;
     } else if (const auto* x = std::get_if<ExpansionEvent>(&e)) {
       const detail::ProtocolPart* part = detail::protocol_part(x->expansion);
-      if (part == nullptr || part->encode == nullptr) continue;
+      if (part == nullptr || part->kinds == 0) continue;
       put8(bytes_, part->first_tag + x->kind);
-      part->encode(bytes_, *x, current);
+      if (part->encode != nullptr) {
+        part->encode(bytes_, *x, current);
+      } else {
+        // Kept as its JSON (after the id), with the events it takes in (ProtocolPart::merge).
+        json entry = part->history_json != nullptr ? part->history_json(*x) : part->event_json(*x);
+        entry["turn"] = current;
+        // Figures sent home (MeepleReturned) between them are not listed anyway.
+        for (std::size_t j = i + 1; part->merge != nullptr && j < events.size(); ++j) {
+          if (std::holds_alternative<MeepleReturned>(events[j])) continue;
+          const auto* next = std::get_if<ExpansionEvent>(&events[j]);
+          if (next == nullptr || !part->merge(entry, *next)) break;
+          i = j;
+        }
+        const std::string text = json_text(entry);
+        const std::size_t n = std::min<std::size_t>(text.size() - 1, 0xFFFF);  // without the opening brace
+        put16(bytes_, static_cast<int>(n));
+        bytes_.insert(bytes_.end(), text.begin() + 1, text.begin() + 1 + static_cast<std::ptrdiff_t>(n));
+      }
       if (part->count_event != nullptr) part->count_event(*x, totals_.rows[static_cast<std::size_t>(x->expansion)]);
       added(at, ops);
       continue;
@@ -126,6 +145,12 @@ std::size_t EventHistory::write_entry(std::string& out, std::size_t at, int id) 
   append_int(out, id);
   if (tag < kBaseTags) return write(out, static_cast<Tag>(tag), bytes_, at);
   const detail::ProtocolPart* part = detail::protocol_part_of_tag(tag);  // an expansion's entry
+  if (part->write == nullptr) {  // kept as its JSON
+    const auto n = static_cast<std::size_t>(bytes_[at] | (bytes_[at + 1] << 8));
+    out += ',';
+    out.append(reinterpret_cast<const char*>(bytes_.data()) + at + 2, n);
+    return at + 2 + n;
+  }
   return part->write(out, static_cast<std::uint8_t>(tag - part->first_tag), bytes_, at);
 }
 

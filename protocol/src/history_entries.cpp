@@ -11,6 +11,7 @@ namespace {
 constexpr std::uint8_t kNoPort = 0xFF;
 constexpr int kExtraBit = 0x40;   // placed, the figure byte: the extra part of a turn
 constexpr int kActionBit = 0x80;  // placed, the figure byte: an action's cell follows
+constexpr int kElsewhereBit = 0x20;  // placed, the figure byte: the figure's other tile follows
 constexpr int kTileExtraBit = 0x80;  // discarded, the tile byte: the extra part of a turn
 
 // One value of an entry: its bytes, and its JSON (`,"<key>":...`).
@@ -88,10 +89,15 @@ void encode(Bytes& b, Tag tag, const EntryValues& v) {
       case F::Rotation: put8(b, v.rotation); break;
       case F::Meeple: put8(b, v.meeple ? static_cast<int>(*v.meeple) : kNoPort); break;
       case F::Figure:
-        put8(b, static_cast<int>(v.figure) | (v.action ? kActionBit : 0) | (v.extra ? kExtraBit : 0));
+        put8(b, static_cast<int>(v.figure) | (v.action ? kActionBit : 0) | (v.extra ? kExtraBit : 0) |
+                    (v.figure_cell ? kElsewhereBit : 0));
         if (v.action) {
           put8(b, v.action->x);
           put8(b, v.action->y);
+        }
+        if (v.figure_cell) {
+          put8(b, v.figure_cell->x);
+          put8(b, v.figure_cell->y);
         }
         break;
       case F::Kind: put8(b, static_cast<int>(v.kind)); break;
@@ -175,6 +181,11 @@ std::size_t write(std::string& out, Tag tag, const Bytes& b, std::size_t at) {
         }
         if ((v & kActionBit) != 0) {
           named_key(out, detail::action_key());
+          cell_object(out, b, at);
+          at += 2;
+        }
+        if ((v & kElsewhereBit) != 0) {
+          named_key(out, detail::elsewhere_key());
           cell_object(out, b, at);
           at += 2;
         }

@@ -29,6 +29,7 @@ struct EntryValues {
   std::optional<Port> meeple;
   Figure figure = Figure::Meeple;
   std::optional<Cell> action;       // the action instead of a figure, and its cell
+  std::optional<Cell> figure_cell;  // the figure's tile when not the placed one (Move::figure_cell)
   Kind kind = Kind::Road;
   int flags = 0;                    // scored: bit 0 end, the parts' marks, kBonusFlag
   int points = 0;

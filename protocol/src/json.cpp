@@ -58,12 +58,17 @@ static json tile_list(const Ruleset* rules) {
       }
       features.push_back(std::move(f));
     }
-    tiles.push_back(json{{"letter", letter(d.tile)},
-                         {"count", count},
-                         {"pennants", pennants},
-                         {"sides", sides},
-                         {"features", features},
-                         {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}});
+    json tile{{"letter", letter(d.tile)},
+              {"count", count},
+              {"pennants", pennants},
+              {"sides", sides},
+              {"features", features},
+              {"expansion", d.expansion ? json(std::string(expansion_name(*d.expansion))) : json(nullptr)}};
+    for (int x = 0; x < kExpansionKinds; ++x) {
+      const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+      if (part != nullptr && part->tile_json != nullptr) part->tile_json(d, tile);
+    }
+    tiles.push_back(std::move(tile));
   }
   return tiles;
 }
@@ -107,8 +112,12 @@ json event_json(const Event& e) {
                       {"rotation", ev.rotation.degrees()},
                       {"meeple", ev.meeple ? json(std::string(port_name(*ev.meeple))) : json(nullptr)}};
           if (ev.meeple && ev.figure != Figure::Meeple) out["figure"] = std::string(figure_name(ev.figure));
-          if (ev.action) out[std::string(detail::action_key())] = cell_json(*ev.action);
+          if (ev.action && ev.action_kind == 0) out[std::string(detail::action_key())] = cell_json(*ev.action);
           if (ev.extra) out["extra"] = true;
+          for (int x = 0; x < kExpansionKinds; ++x) {
+            const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(x));
+            if (part != nullptr && part->write_move != nullptr) part->write_move(move_of(ev), {}, out);
+          }
           return out;
         } else if constexpr (std::is_same_v<T, TileDiscarded>) {
           json out{{"type", "discarded"}, {"seat", ev.seat}, {"tile", letter(ev.tile)}};

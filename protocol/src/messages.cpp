@@ -3,6 +3,7 @@
 #include "carc/protocol/json.hpp"
 
 #include "carc/protocol/record.hpp"
+#include "expansions/part.hpp"
 
 #include <array>
 
@@ -17,6 +18,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_token",   "not_host",           "not_enough_players", "not_started",  "game_over",
     "not_your_turn", "stale_version",    "illegal_placement",  "illegal_meeple", "unavailable",
     "room_full",   "illegal_return",     "hints_off",          "limit_reached",
+    "", "", "", "",  // the parts' codes (detail::part_code_name)
 };
 constexpr std::array<std::string_view, 3> kBotLevelNames = {"easy", "medium", "hard"};
 constexpr std::array<std::string_view, 2> kPaceNames = {"live", "turn_based"};
@@ -109,7 +111,38 @@ std::variant<ClientMessage, MessageError> parse_play(const json& j) {
     if (p.meeple) return bad("play: an action (\"return\") or a figure, not both");
     p.action = std::pair<std::int64_t, std::int64_t>{as_int(*rx), as_int(*ry)};
   }
+  // The expansions' keys, read as a record's placement reads them (their protocol parts).
+  Move m;
+  if (p.meeple) m.meeple = Port::C;  // which port is the room's question
+  if (p.action) m.action = Cell{};
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part == nullptr || part->read_move == nullptr) continue;
+    if (!part->step_type.empty() && j.contains(part->step_type)) {
+      return bad("play: a play never carries the steps (\"" + std::string(part->step_type) + "\"); they are messages of their own");
+    }
+    std::string why;
+    if (!part->read_move(j, m, nullptr, &why)) return bad("play: " + why);
+  }
+  if (m.figure_cell) p.figure_cell = std::pair<std::int64_t, std::int64_t>{m.figure_cell->x, m.figure_cell->y};
+  if (m.action_kind != 0 && m.action) {
+    p.action_kind = m.action_kind;
+    p.action_port = m.action_port;
+    p.action = std::pair<std::int64_t, std::int64_t>{m.action->x, m.action->y};
+  }
   return ClientMessage{std::move(p)};
+}
+
+std::variant<ClientMessage, MessageError> parse_step(const json& j, const std::string& type) {
+  const auto v = j.find("version");
+  if (v == j.end() || !is_integer(*v)) return bad(type + " needs an integer \"version\"");
+  const auto to = j.find("to");
+  const auto x = to != j.end() && to->is_object() ? to->find("x") : j.end();
+  const auto y = to != j.end() && to->is_object() ? to->find("y") : j.end();
+  if (to == j.end() || !to->is_object() || x == to->end() || y == to->end() || !is_integer(*x) || !is_integer(*y)) {
+    return bad(type + " needs \"to\": {\"x\", \"y\"} with integers");
+  }
+  return ClientMessage{StepMsg{as_int(*v), as_int(*x), as_int(*y)}};
 }
 
 std::variant<ClientMessage, MessageError> parse_chat(const json& j) {
@@ -288,7 +321,20 @@ std::optional<std::string> check_url(std::string_view url, std::size_t max) {
   return std::nullopt;
 }
 
-std::string_view error_code_name(ErrorCode c) { return kErrorNames[static_cast<std::size_t>(c)]; }
+std::string_view error_code_name(ErrorCode c) {
+  const auto k = static_cast<int>(c) - static_cast<int>(ErrorCode::PartCode0);
+  if (k >= 0) return detail::part_code_name(k);
+  return kErrorNames[static_cast<std::size_t>(c)];
+}
+
+namespace {
+ErrorCode slot_code(int slot) {
+  return slot < 0 ? ErrorCode::BadMessage : static_cast<ErrorCode>(static_cast<int>(ErrorCode::PartCode0) + slot);
+}
+}  // namespace
+
+ErrorCode target_refusal(std::uint8_t kind) { return slot_code(detail::target_code_slot(kind)); }
+ErrorCode step_refusal() { return slot_code(detail::step_code_slot()); }
 
 std::optional<std::size_t> utf8_length(std::string_view s) {
   std::size_t n = 0;
@@ -346,6 +392,7 @@ std::variant<ClientMessage, MessageError> parse_client_message(std::string_view 
     if (open == j.end() || !open->is_boolean()) return bad("open: \"open\" must be true or false");
     return ClientMessage{OpenMsg{open->get<bool>()}};
   }
+  if (detail::is_step_type(t)) return parse_step(j, t);
   return bad("unknown message type");
 }
 

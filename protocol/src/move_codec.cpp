@@ -1,6 +1,7 @@
 #include "carc/protocol/move_codec.hpp"
 
 #include <charconv>
+#include <initializer_list>
 
 namespace carc::protocol {
 
@@ -22,9 +23,22 @@ bool parse_int(std::string_view s, int lo, int hi, int* out) {
   return true;
 }
 
+void append_ints(std::string& out, std::initializer_list<int> values) {
+  char buf[16];
+  for (const int v : values) {
+    out += ',';
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  }
+}
+
 }  // namespace
 
 void append_move_text(std::string& out, const Move& m) {
+  if (m.type == Move::Type::Step) {
+    out += "step";
+    append_ints(out, {m.placement.cell.x, m.placement.cell.y});
+    return;
+  }
   out += tile_name(m.tile);
   if (m.type == Move::Type::Discard) {
     out += ",discard";
@@ -45,8 +59,17 @@ void append_move_text(std::string& out, const Move& m) {
       out += ',';
       out += figure_name(m.figure);
     }
+    if (m.figure_cell) {
+      out += ",on";
+      append_ints(out, {m.figure_cell->x, m.figure_cell->y});
+    }
   }
-  if (m.action) {
+  if (m.action && m.action_kind != 0 && m.action_port) {
+    out += ",act";
+    append_ints(out, {m.action_kind, m.action->x, m.action->y});
+    out += ',';
+    out += port_name(*m.action_port);
+  } else if (m.action) {
     p = buf;
     for (const int v : {m.action->x, m.action->y}) {
       *p++ = ',';
@@ -70,14 +93,21 @@ std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
   }
   std::string_view rest = text;
   const std::string_view letter = next_field(rest);
+  constexpr int kFar = 1'000'000;  // far-away cells are simply illegal, as in records (parse_move)
+  if (letter == "step") {
+    int x = 0, y = 0;
+    if (!parse_int(next_field(rest), -kFar, kFar, &x) || !parse_int(rest, -kFar, kFar, &y)) {
+      *why = "a step needs integer x and y";
+      return std::nullopt;
+    }
+    return Move::step(Cell{x, y});
+  }
   const auto tile = tile_from_name(letter);
   if (!tile) {
     *why = "unknown tile \"" + std::string(letter.substr(0, 8)) + "\"";
     return std::nullopt;
   }
   if (rest == "discard") return Move::discard(*tile);
-  // Far-away cells are simply illegal placements, as in records (parse_move).
-  constexpr int kFar = 1'000'000;
   int x = 0, y = 0, degrees = 0;
   if (!parse_int(next_field(rest), -kFar, kFar, &x) || !parse_int(next_field(rest), -kFar, kFar, &y)) {
     *why = "a placement needs integer x and y";
@@ -101,21 +131,42 @@ std::optional<Move> parse_move_text(std::string_view text, std::string* why) {
       }
       return Move::place_with_action(*tile, Cell{x, y}, *rotation, Cell{rx, ry});
     }
+    if (port == "act") {
+      int kind = 0, ax = 0, ay = 0;
+      std::optional<Port> at;
+      if (!parse_int(next_field(rest), 1, 255, &kind) || !parse_int(next_field(rest), -kFar, kFar, &ax) ||
+          !parse_int(next_field(rest), -kFar, kFar, &ay) || !(at = port_from_name(rest))) {
+        *why = "an action with a target needs its kind, integer x and y and a port";
+        return std::nullopt;
+      }
+      return Move::place_with_target(*tile, Cell{x, y}, *rotation, static_cast<std::uint8_t>(kind), Cell{ax, ay}, *at);
+    }
     meeple = port_from_name(port);
     if (!meeple) {
       *why = "unknown meeple port \"" + std::string(port.substr(0, 8)) + "\"";
       return std::nullopt;
     }
-    if (!rest.empty()) {
-      const auto f = figure_from_name(rest);
+    if (!rest.empty() && !rest.starts_with("on,")) {
+      const std::string_view name = next_field(rest);
+      const auto f = figure_from_name(name);
       if (!f) {
-        *why = "unknown figure \"" + std::string(rest.substr(0, 8)) + "\"";
+        *why = "unknown figure \"" + std::string(name.substr(0, 8)) + "\"";
         return std::nullopt;
       }
       figure = *f;
     }
   }
-  return Move::place(*tile, Cell{x, y}, *rotation, meeple, figure);
+  Move m = Move::place(*tile, Cell{x, y}, *rotation, meeple, figure);
+  if (!rest.empty()) {
+    int fx = 0, fy = 0;
+    if (!meeple || next_field(rest) != "on" || !parse_int(next_field(rest), -kFar, kFar, &fx) ||
+        !parse_int(rest, -kFar, kFar, &fy)) {
+      *why = "a figure on another tile is \"on,<x>,<y>\" after its port";
+      return std::nullopt;
+    }
+    m.figure_cell = Cell{fx, fy};
+  }
+  return m;
 }
 
 }  // namespace carc::protocol

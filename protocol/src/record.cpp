@@ -133,6 +133,17 @@ std::optional<Move> parse_move(const json& m, std::string* why) {
   return out;
 }
 
+std::optional<Move> parse_move(const json& m, std::string* why, ExpansionSet expansions, std::vector<Cell>* steps) {
+  std::optional<Move> move = parse_move(m, why);
+  if (!move) return std::nullopt;
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!expansions.has(static_cast<Expansion>(e))) continue;
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part != nullptr && part->read_move != nullptr && !part->read_move(m, *move, steps, why)) return std::nullopt;
+  }
+  return move;
+}
+
 std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
   ExpansionSet set;
   if (value == nullptr || value->is_null()) return set;
@@ -148,6 +159,8 @@ std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
   return set;
 }
 
+// Rooms offer every expansion a record may name (the server runs the steps inside a turn
+// that some expansions have: Game::in_stage, docs/protocol.md).
 std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) { return parse_expansions(value); }
 
 json expansions_json(ExpansionSet set) {
@@ -187,7 +200,8 @@ std::variant<Record, RecordError> parse_record(const json& j) {
   int index = 0;
   for (const json& m : *moves) {
     std::string why;
-    auto move = parse_move(m, &why);
+    std::vector<Cell> steps;
+    auto move = parse_move(m, &why, r.expansions, &steps);
     if (!move) return err(why, index);
     if (rules.counts[static_cast<std::size_t>(move->tile)] == 0) {
       return err("tile \"" + std::string(tile_name(move->tile)) + "\" is not in this game's tile set", index);
@@ -195,14 +209,19 @@ std::variant<Record, RecordError> parse_record(const json& j) {
     if (move->meeple && rules.figures[static_cast<std::size_t>(move->figure)] == 0) {
       return err("figure \"" + std::string(figure_name(move->figure)) + "\" is not in this game", index);
     }
-    if (move->action && rules.action_part == nullptr) return err("\"return\" needs an expansion whose placements may take an action", index);
+    if (move->action && move->action_kind == 0 && rules.action_part == nullptr) {
+      return err("\"return\" needs an expansion whose placements may take an action", index);
+    }
     r.moves.push_back(*move);
+    for (const Cell& c : steps) r.moves.push_back(Move::step(c));
     ++index;
   }
   return r;
 }
 
-json move_json(const Move& m) {
+json move_json(const Move& m) { return move_json(m, {}); }
+
+json move_json(const Move& m, std::span<const Cell> steps) {
   json out{{"tile", std::string(tile_name(m.tile))}};
   if (m.type == Move::Type::Discard) {
     out["discard"] = true;
@@ -214,14 +233,24 @@ json move_json(const Move& m) {
   out["rotation"] = m.placement.rotation.degrees();
   if (m.meeple) out["meeple"] = std::string(port_name(*m.meeple));
   if (m.meeple && m.figure != Figure::Meeple) out["figure"] = std::string(figure_name(m.figure));
-  if (m.action) out[std::string(detail::action_key())] = json{{"x", m.action->x}, {"y", m.action->y}};
+  if (m.action && m.action_kind == 0) out[std::string(detail::action_key())] = json{{"x", m.action->x}, {"y", m.action->y}};
   if (m.extra) out["extra"] = true;
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part != nullptr && part->write_move != nullptr) part->write_move(m, steps, out);
+  }
   return out;
 }
 
 json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions) {
   json ms = json::array();
-  for (const Move& m : moves) ms.push_back(move_json(m));
+  // The steps made inside a turn (Move::Type::Step) go in the entry of the placement before them.
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (moves[i].type == Move::Type::Step) continue;
+    std::vector<Cell> steps;
+    for (std::size_t k = i + 1; k < moves.size() && moves[k].type == Move::Type::Step; ++k) steps.push_back(moves[k].placement.cell);
+    ms.push_back(move_json(moves[i], steps));
+  }
   json out{{"format", "carcassonne-record/1"}, {"players", players}};
   if (!expansions.empty()) out["expansions"] = expansions_json(expansions);
   out["moves"] = std::move(ms);
@@ -315,10 +344,17 @@ std::variant<json, RecordError> replay(const Record& r) {
   std::vector<Event> events;
   json scores_after = json::array();
   json event_log = json::array();
-  int index = 0;
-  for (const Move& m : r.moves) {
+  int index = -1;  // the record entry: the steps made inside a turn belong to their placement's
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    const Move& m = r.moves[i];
+    const bool step = m.type == Move::Type::Step;
+    if (!step) ++index;
     const std::size_t before = events.size();
-    if (m.extra != g.in_extra_part() && g.anyone_holds() && !g.finished()) {
+    if (!step && g.in_stage()) {
+      return err("the entry lists too few steps: a legal one is left (" + std::string(rule_error_name(RuleError::IllegalStep)) + ")",
+                 index - 1);
+    }
+    if (!step && m.extra != g.in_extra_part() && g.anyone_holds() && !g.finished()) {
       return err(m.extra ? "\"extra\": true on an entry outside an extra part of the turn"
                          : "this entry is an extra part of the turn and must carry \"extra\": true",
                  index);
@@ -328,13 +364,19 @@ std::variant<json, RecordError> replay(const Record& r) {
     }
     json row = json::array();
     for (int s = 0; s < r.players; ++s) row.push_back(g.score(s));
-    scores_after.push_back(std::move(row));
-    for (std::size_t i = before; i < events.size(); ++i) {
-      json ev = event_json(events[i]);
+    if (step) {
+      scores_after.back() = std::move(row);
+    } else {
+      scores_after.push_back(std::move(row));
+    }
+    for (std::size_t k = before; k < events.size(); ++k) {
+      json ev = event_json(events[k]);
       ev["move"] = index;
       event_log.push_back(std::move(ev));
     }
-    ++index;
+  }
+  if (g.in_stage()) {
+    return err("the entry lists too few steps: a legal one is left (" + std::string(rule_error_name(RuleError::IllegalStep)) + ")", index);
   }
   json supply = json::array();
   for (int s = 0; s < r.players; ++s) supply.push_back(g.meeples(s));
@@ -362,6 +404,11 @@ std::variant<json, RecordError> replay(const Record& r) {
       tokens.push_back(std::move(mine));
     }
   }
+  json extra_keys = json::object();
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (r.expansions.has(static_cast<Expansion>(e)) && part != nullptr && part->result_json != nullptr) part->result_json(g, extra_keys);
+  }
   if (r.final) {
     const std::size_t before = events.size();
     g.finish(&events);
@@ -385,6 +432,7 @@ std::variant<json, RecordError> replay(const Record& r) {
            {"events", event_log}};
   if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
   if (!tokens.is_null()) out[std::string(token_part->tokens_key)] = std::move(tokens);
+  for (auto& [k, v] : extra_keys.items()) out[k] = v;
   return out;
 }
 

@@ -156,6 +156,16 @@ static void write_meeple(std::string& out, std::optional<Seat> seat, std::option
 
 using namespace detail;
 
+// Every part of the room's expansions, in id order.
+template <typename F>
+void each_part(const Ruleset& rules, F&& f) {
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    if (!rules.expansions.has(static_cast<Expansion>(e))) continue;
+    if (const ProtocolPart* part = protocol_part(static_cast<Expansion>(e)); part != nullptr) f(*part);
+  }
+}
+
+
 std::string_view phase_name(RoomPhase p) { return kPhaseNames[static_cast<std::size_t>(p)]; }
 std::string_view seat_color(int seat) { return kColors[static_cast<std::size_t>(seat) % kColors.size()]; }
 
@@ -242,6 +252,9 @@ void write_legal(std::string& out, const Game& g) {
       }
       out += '}';
     }
+    each_part(rules, [&](const ProtocolPart& part) {
+      if (part.legal_keys != nullptr) part.legal_keys(g, m, out);
+    });
     if (rules.action_part != nullptr) {
       out += R"(,"return":)";
       if (m.action) {
@@ -263,7 +276,8 @@ void write_legal(std::string& out, const Game& g) {
 void write_turn(std::string& out, const RoomFacts& f) {
   const Game* g = f.game;
   const auto held = g != nullptr ? g->held(g->current_seat()) : std::nullopt;
-  if (f.phase != RoomPhase::Playing || g == nullptr || g->finished() || !held) {
+  // In a stage of steps inside the turn (Game::in_stage()) the placer holds no tile yet.
+  if (f.phase != RoomPhase::Playing || g == nullptr || g->finished() || (!held && !g->in_stage())) {
     out += "null";
     return;
   }
@@ -278,7 +292,11 @@ void write_turn(std::string& out, const RoomFacts& f) {
     append_bool(out, g->in_extra_part());
   }
   out += R"(,"legal":)";
-  write_legal(out, *g);
+  if (g->in_stage()) out += "[]";  // no tile is placed while the steps go on
+  else write_legal(out, *g);
+  each_part(g->rules(), [&](const ProtocolPart& part) {
+    if (part.turn_keys != nullptr) part.turn_keys(*g, out);
+  });
   out += R"(,"deadline":)";
   append_opt_int(out, f.deadline_ms);
   out += '}';
@@ -298,6 +316,59 @@ void write_board_tile(std::string& out, const BoardTile& t) {
   out += '}';
 }
 
+void write_board_tile_list(std::string& out, const BoardTile& t, std::string_view figures) {
+  out += R"({"x":)";
+  append_int(out, t.cell.x);
+  out += R"(,"y":)";
+  append_int(out, t.cell.y);
+  out += R"(,"tile":)";
+  append_letter(out, t.tile);
+  out += R"(,"rotation":)";
+  append_int(out, t.rotation.degrees());
+  out += R"(,"meeples":)";
+  out += figures;
+  out += '}';
+}
+
+std::string board_figures(const Game* g, int index) {
+  std::string out = "[";
+  if (g != nullptr) {
+    thread_local std::vector<Game::Standing> all;
+    g->standing(all);
+    bool first = true;
+    for (const Game::Standing& s : all) {
+      if (s.tile != index) continue;
+      if (!first) out += ',';
+      first = false;
+      out += R"({"seat":)";
+      append_int(out, s.seat);
+      out += R"(,"at":)";
+      append_name(out, port_name(s.port));
+      if (s.figure != Figure::Meeple) {
+        out += R"(,"figure":)";
+        append_name(out, figure_name(s.figure));
+      }
+      out += '}';
+    }
+  }
+  out += ']';
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> expansion_state_keys(const RoomFacts& f) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string text;
+  const Ruleset& rules = ruleset(f.settings.expansions);
+  each_part(rules, [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, rules, text);
+  });
+  if (text.empty()) return out;
+  text[0] = '{';  // the keys each start with a comma
+  text += '}';
+  const json keys = json::parse(text);
+  for (auto it = keys.begin(); it != keys.end(); ++it) out.emplace_back(it.key(), json_text(it.value()));
+  return out;
+}
 void write_chat_line(std::string& out, const ChatLine& c) {
   out += R"({"id":)";
   append_int(out, c.id);
@@ -349,19 +420,26 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   out += R"(,"turn":)";
   write_turn(out, f);
   out += R"(,"board":[)";
+  const bool lists = figure_lists(f.settings.expansions);
   if (f.game == nullptr) {
-    write_board_tile(out, BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt,
-                                    std::nullopt, Figure::Meeple});
+    const BoardTile start{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
+                          Figure::Meeple};
+    if (lists) write_board_tile_list(out, start, "[]");
+    else write_board_tile(out, start);
   } else {
-    bool first = true;
+    int index = 0;
     for (const BoardTile& t : f.game->board()) {
-      if (!first) out += ',';
-      first = false;
-      write_board_tile(out, t);
+      if (index > 0) out += ',';
+      if (lists) write_board_tile_list(out, t, board_figures(f.game, index));
+      else write_board_tile(out, t);
+      ++index;
     }
   }
   out += R"(],"bag":)";
   write_bag(out, f.game, ruleset(f.settings.expansions));
+  each_part(ruleset(f.settings.expansions), [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, ruleset(f.settings.expansions), out);
+  });
   out += R"(,"spectators":)";
   append_int(out, f.spectators);
   out += R"(,"events":)";

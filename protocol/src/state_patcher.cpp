@@ -27,12 +27,13 @@ StatePatcher::SeatMirror StatePatcher::seat_of(const RoomFacts& f, int seat) {
                     tokens_of(f, seat)};
 }
 
-std::optional<std::array<int, 3>> StatePatcher::turn_key(const RoomFacts& f) {
+std::optional<std::array<int, 4>> StatePatcher::turn_key(const RoomFacts& f) {
   const Game* g = f.game;
   if (f.phase != RoomPhase::Playing || g == nullptr || g->finished()) return std::nullopt;
   const auto held = g->held(g->current_seat());
-  if (!held) return std::nullopt;
-  return std::array<int, 3>{g->moves_played() + 1, g->current_seat(), static_cast<int>(*held)};
+  if (!held && !g->in_stage()) return std::nullopt;
+  return std::array<int, 4>{g->moves_played() + 1, g->current_seat(), held ? static_cast<int>(*held) : -1,
+                            g->in_stage() ? g->stage_step() : 0};
 }
 
 void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
@@ -46,6 +47,12 @@ void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
   bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
   turn_ = turn_key(f);
   deadline_ = f.deadline_ms;
+  keys_ = expansion_state_keys(f);
+  lists_ = figure_lists(f.settings.expansions);
+  figures_.clear();
+  if (lists_) {
+    for (int i = 0; i < board_size; ++i) figures_.push_back(board_figures(f.game, i));
+  }
   board_size_ = board_size;
   chat_size_ = chat_size;
 }
@@ -80,12 +87,20 @@ std::string& StatePatcher::replace(std::string_view path) {
 
 void StatePatcher::board_added(const TilePlaced& p, int seat) {
   append_int(op("add", "/board/"), board_size_++);
-  write_board_tile(value(), BoardTile{p.tile, p.cell, p.rotation, p.meeple ? std::optional<Seat>(seat) : std::nullopt,
-                                      p.meeple, p.figure});
+  const BoardTile t{p.tile, p.cell, p.rotation, p.meeple ? std::optional<Seat>(seat) : std::nullopt, p.meeple, p.figure};
+  if (lists_) {
+    // Its figures come with the next sync (board_figures_changed): a figure may stand on
+    // another tile than this one.
+    write_board_tile_list(value(), t, "[]");
+    figures_.emplace_back("[]");
+  } else {
+    write_board_tile(value(), t);
+  }
   frame_ += '}';
 }
 
 void StatePatcher::meeple_returned(int tile_index) {
+  if (lists_) return;  // the lists are compared as a whole (board_figures_changed)
   append_int(op("replace", "/board/"), tile_index);
   frame_ += "/meeple";
   value() += "null}";
@@ -177,15 +192,54 @@ void StatePatcher::players(const RoomFacts& f) {
   }
 }
 
+void StatePatcher::board_figures_changed(const RoomFacts& f) {
+  if (!lists_ || f.game == nullptr) return;
+  for (std::size_t i = 0; i < figures_.size(); ++i) {
+    std::string now = board_figures(f.game, static_cast<int>(i));
+    if (now == figures_[i]) continue;
+    append_int(op("replace", "/board/"), static_cast<std::int64_t>(i));
+    frame_ += "/meeples";
+    value() += now;
+    frame_ += '}';
+    figures_[i] = std::move(now);
+  }
+}
+
+void StatePatcher::expansion_keys(const RoomFacts& f) {
+  auto now = expansion_state_keys(f);
+  if (now == keys_) return;
+  const auto find = [](const auto& list, const std::string& key) {
+    for (const auto& kv : list) {
+      if (kv.first == key) return &kv;
+    }
+    return static_cast<const std::pair<std::string, std::string>*>(nullptr);
+  };
+  for (const auto& [key, text] : keys_) {
+    if (find(now, key) == nullptr) op("remove", "/") += key + "\"}";
+  }
+  for (const auto& [key, text] : now) {
+    const auto* was = find(keys_, key);
+    if (was != nullptr && was->second == text) continue;
+    op(was != nullptr ? "replace" : "add", "/") += key;
+    value() += text;
+    frame_ += '}';
+  }
+  keys_ = std::move(now);
+}
+
 void StatePatcher::sync(const RoomFacts& f) {
   if (!(f.settings.expansions == settings_.expansions)) {
+    lists_ = figure_lists(f.settings.expansions);
+    figures_.assign(lists_ ? 1 : 0, "[]");
     // The host changed the expansions in the lobby: the bag's kinds change, and the start
     // tile and the players' figures with them.
     write_bag(replace("/bag"), f.game, ruleset(f.settings.expansions));
     frame_ += '}';
     bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
-    write_board_tile(replace("/board/0"), BoardTile{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{},
-                                                    std::nullopt, std::nullopt, Figure::Meeple});
+    const BoardTile start{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
+                          Figure::Meeple};
+    if (lists_) write_board_tile_list(replace("/board/0"), start, "[]");
+    else write_board_tile(replace("/board/0"), start);
     frame_ += '}';
     write_players(replace("/players"), f);
     frame_ += '}';
@@ -193,6 +247,8 @@ void StatePatcher::sync(const RoomFacts& f) {
     for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
   }
   players(f);
+  board_figures_changed(f);
+  expansion_keys(f);
   if (f.phase != phase_) {
     append_name(replace("/phase"), phase_name(f.phase));
     frame_ += '}';

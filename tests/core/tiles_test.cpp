@@ -254,8 +254,8 @@ TEST_CASE("the expansions' figures, kinds, terrains and names: their values and 
   CHECK(terrain_name(river::kRiverSide) == "river");
   CHECK(terrain_name(Terrain::City) == "city");
   CHECK(is_cloister(abbot::kGarden));
-  const std::vector<std::string> expansions = {"river", "abbot", "inns", "traders"};
-  REQUIRE(kExpansionKinds == 4);
+  const std::vector<std::string> expansions = {"river", "abbot", "inns", "traders", "princess"};
+  REQUIRE(kExpansionKinds == 5);
   for (int e = 0; e < kExpansionKinds; ++e) {
     CHECK(expansion_name(static_cast<Expansion>(e)) == expansions[static_cast<std::size_t>(e)]);
     CHECK(expansion_from_name(expansions[static_cast<std::size_t>(e)]) == static_cast<Expansion>(e));

@@ -254,3 +254,39 @@ TEST_CASE("the state names no seed and no bag order") {
   CHECK(text.find("seed") == std::string::npos);
   CHECK(text.find(std::to_string(0x1234ABCD)) == std::string::npos);
 }
+
+TEST_CASE("rooms with the Princess & the Dragon: the written state equals the oracle's, every patch gives it") {
+  int stage_turns = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    Rng rng(seed * 104729);
+    Room r;
+    r.settings.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>((seed % 16) | (1u << static_cast<int>(Expansion::Princess))));
+    r.patcher.reset(r.facts(), 1, 0);
+    r.published = r.written();
+    const int players = 2 + static_cast<int>(seed % 3);
+    for (int i = 0; i < players; ++i) {
+      r.begin();
+      r.names.push_back("P" + std::to_string(i));
+      r.seats.push_back(SeatFacts{});
+      r.host = 0;
+      r.commit();
+    }
+    r.begin();
+    std::vector<Event> ev;
+    r.game = std::make_unique<Game>(Game::seeded(players, seed * 17, r.settings.expansions, &ev));
+    r.phase = RoomPhase::Playing;
+    r.patcher.events_started(r.history);
+    r.oracle_events.append_started();
+    r.patcher.game_events(r.history, ev);
+    r.oracle_events.append(ev);
+    r.all_events = ev;
+    r.commit();
+    RandomPlayer player(seed);
+    while (!r.game->finished()) {
+      r.play(rng, player);
+      stage_turns += r.game->in_stage() ? 1 : 0;
+    }
+    CHECK(r.published["phase"] == "finished");
+  }
+  CHECK(stage_turns > 0);
+}

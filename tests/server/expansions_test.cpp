@@ -75,8 +75,16 @@ TEST_CASE("GET /api/tiles lists every tile with its expansion; ?expansions= give
   const auto all = json::parse(http(server.port(), "GET", "/api/tiles").body);
   std::map<std::string, json> by_id;
   for (const auto& t : all["tiles"]) by_id[t["letter"]] = t;
-  CHECK(by_id.size() == 88);
+  CHECK(by_id.size() == 119);
+  CHECK(by_id["P29"]["expansion"] == "princess");
+  CHECK(by_id["P5"]["symbol"] == "volcano");
+  CHECK(by_id["P11"]["count"] == 2);
+  CHECK(by_id["P25"]["features"][0]["princess"] == true);
+  CHECK(by_id["P28g"]["expansion"] == "abbot");
   CHECK(by_id["I1"]["expansion"] == "inns");
+  CHECK(by_id["P12"]["expansion"] == "princess");
+  CHECK(by_id["P12"]["symbol"] == "dragon");
+  CHECK(by_id["P26"]["features"][0]["princess"] == true);
   CHECK(by_id["T24"]["expansion"] == "traders");
   CHECK(by_id["T11g"]["expansion"] == "abbot");
   CHECK(by_id["A"]["expansion"].is_null());

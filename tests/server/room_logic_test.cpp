@@ -191,12 +191,34 @@ struct Driver {
   // The current player's connection, if any, plays a random legal move (or a bad one).
   void play() {
     if (room->phase() != protocol::RoomPhase::Playing) return;
+    // A step of the dragon's move (princess): the stepping seat's connection, if any.
+    const auto stepper = std::find_if(peers.begin(), peers.end(), [](const auto& p) {
+      if (p->version < 0 || !p->seat || p->state["turn"].is_null()) return false;
+      const json& t = p->state["turn"];
+      return t.value("stage", "") == "dragon" && t["dragon"]["seat"] == *p->seat;
+    });
+    if (stepper != peers.end()) {
+      const json& options = (*stepper)->state["turn"]["dragon"]["options"];
+      protocol::StepMsg m;
+      m.version = (*stepper)->version;
+      if (rng.below(10) == 0 || options.empty()) {  // nonsense: refused, changes nothing
+        m.x = 999;
+        m.y = -999;
+      } else {
+        const json& to = options[rng.below(static_cast<std::uint32_t>(options.size()))];
+        m.x = to["x"];
+        m.y = to["y"];
+      }
+      send(*stepper, m);
+      return;
+    }
     const auto holder = std::find_if(peers.begin(), peers.end(), [](const auto& p) {
       return p->version >= 0 && p->seat && !p->state["turn"].is_null() && p->state["turn"]["seat"] == *p->seat;
     });
     if (holder == peers.end()) return;
     const auto& p = *holder;
     const json& legal = p->state["turn"]["legal"];
+    if (legal.empty()) return;  // the dragon's move: nobody places a tile
     protocol::PlayMsg m;
     m.version = p->version;
     if (rng.below(10) == 0) {  // nonsense: refused, changes nothing
@@ -236,9 +258,9 @@ struct Driver {
         protocol::SettingsMsg s;
         if (rng.below(2)) s.turn_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(10 + static_cast<int>(rng.below(60)));
         if (rng.below(2)) s.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(30)));
-        // Any set of the four expansions (with inns six seats; leaving inns out with six
+        // Any set of the five expansions (with inns six seats; leaving inns out with six
         // seated is refused).
-        if (rng.below(2)) s.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(16)));
+        if (rng.below(2)) s.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(32)));
         send(p, s);
         break;
       }

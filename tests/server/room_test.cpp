@@ -180,7 +180,7 @@ TEST_CASE("a room does not leave memory while its computer player thinks: the mo
   REQUIRE(state["turn"]["seat"] == 0);
   const json& l = state["turn"]["legal"][0];
   f.send(f.a, protocol::PlayMsg{f.room->version(), l["x"].get<std::int64_t>(), l["y"].get<std::int64_t>(),
-                                l["rotation"].get<std::int64_t>(), std::nullopt, std::nullopt, std::nullopt});
+                                l["rotation"].get<std::int64_t>(), std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, std::nullopt});
   f.store.release(true);
   f.run();  // Alice's move applied: the computer player's turn is asked of the pool
   state = json::parse(f.room->state_text());

@@ -7,6 +7,14 @@
 
 namespace carc::test {
 
+namespace oracle_princess {  // oracle_princess.cpp
+void state_keys(const Game* g, const Ruleset& rules, json& out);
+json figures_of(const Game& g, int index);
+void turn_keys(const Game& g, json& turn);
+void legal_keys(const Game& g, const LegalMove& m, json& entry);
+bool event_entry(const ExpansionEvent& e, int turn, json& list, json& out);
+}  // namespace oracle_princess
+
 using protocol::RoomFacts;
 using protocol::RoomPhase;
 
@@ -63,11 +71,22 @@ json players_json(const RoomFacts& f) {
 
 json board_json(const Game* g, const Ruleset& rules) {
   json board = json::array();
+  const bool lists = rules.expansions.has(Expansion::Princess);  // every figure of a tile
   if (g == nullptr) {
     board.push_back(json{{"x", 0}, {"y", 0}, {"tile", letter(rules.start)}, {"rotation", 0}, {"meeple", nullptr}});
+    if (lists) {
+      board[0].erase("meeple");
+      board[0]["meeples"] = json::array();
+    }
     return board;
   }
+  int index = 0;
   for (const BoardTile& t : g->board()) {
+    if (lists) {
+      board.push_back(json{{"x", t.cell.x}, {"y", t.cell.y}, {"tile", letter(t.tile)}, {"rotation", t.rotation.degrees()},
+                           {"meeples", oracle_princess::figures_of(*g, index++)}});
+      continue;
+    }
     json meeple = nullptr;
     if (t.meeple_seat && t.meeple_port) {
       meeple = json{{"seat", *t.meeple_seat}, {"at", std::string(port_name(*t.meeple_port))}};
@@ -102,13 +121,14 @@ json turn_json(const RoomFacts& f, const OracleEvents& log) {
   const Game& g = *f.game;
   const Seat s = g.current_seat();
   const auto held = g.held(s);
-  if (!held) return nullptr;
+  if (!held && !g.in_stage()) return nullptr;
   json turn{{"number", log.turn_number(g.in_extra_part())},
             {"seat", s},
-            {"tile", letter(*held)},
-            {"legal", oracle_legal(g)},
+            {"tile", held ? json(letter(*held)) : json(nullptr)},
+            {"legal", g.in_stage() ? json::array() : oracle_legal(g)},
             {"deadline", f.deadline_ms ? json(*f.deadline_ms) : json(nullptr)}};
   if (g.expansions().has(Expansion::Traders)) turn["extra"] = g.in_extra_part();
+  if (g.expansions().has(Expansion::Princess)) oracle_princess::turn_keys(g, turn);
   return turn;
 }
 
@@ -124,6 +144,7 @@ json room_breakdown(const Game& g, const std::vector<Event>& all) {
     }
     if (traders) line["end"]["pig"] = 0;
   }
+  // The fairy's row comes with the record's breakdown (the princess part marks it in_record).
   for (const Event& e : all) {
     const auto* s = std::get_if<FeatureScored>(&e);
     if (s == nullptr || s->by_action) continue;
@@ -188,6 +209,7 @@ json oracle_legal(const Game& g) {
       entry["return"] = m.action ? json{{"x", m.action->x}, {"y", m.action->y}} : json(nullptr);
       if (m.action) entry["return_points"] = m.action_points;
     }
+    if (g.expansions().has(Expansion::Princess)) oracle_princess::legal_keys(g, m, entry);
     legal.push_back(std::move(entry));
   }
   return legal;
@@ -210,7 +232,18 @@ void OracleEvents::append(const std::vector<Event>& events) {
       continue;
     }
     if (std::holds_alternative<MeepleReturned>(e)) continue;
+    if (const auto* x = std::get_if<ExpansionEvent>(&e); x != nullptr && x->expansion == Expansion::Princess) {
+      json entry;
+      if (oracle_princess::event_entry(*x, current, list_, entry)) add(std::move(entry));
+      continue;
+    }
     json entry = protocol::event_json(e);
+    if (const auto* p = std::get_if<TilePlaced>(&e)) {
+      // The room's history keeps the portal's tile; the fairy and the princess have events of their own.
+      entry.erase("fairy");
+      entry.erase("princess");
+      if (!p->meeple) entry.erase("portal");
+    }
     if (const auto* p = std::get_if<TilePlaced>(&e)) {
       entry["turn"] = p->extra ? current : next_turn_++;  // part 2 of a turn keeps its number
     } else if (const auto* d = std::get_if<TileDiscarded>(&e)) {
@@ -238,7 +271,7 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
   json lines = json::array();
   for (const auto& c : chat) lines.push_back(oracle_chat_line(c));
   const bool finished = f.phase == RoomPhase::Finished && f.game != nullptr;
-  return json{{"room", f.room},
+  json out{{"room", f.room},
               {"phase", protocol::phase_name(f.phase)},
               {"players", players_json(f)},
               {"turn", turn_json(f, log)},
@@ -257,6 +290,10 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
                             {"webhook", f.settings.webhook},
                             {"hints", f.settings.hints}}},
               {"rematch", f.rematch.empty() ? json(nullptr) : json(f.rematch)}};
+  if (f.settings.expansions.has(Expansion::Princess)) {
+    oracle_princess::state_keys(f.game, ruleset(f.settings.expansions), out);
+  }
+  return out;
 }
 
 }  // namespace carc::test

@@ -70,7 +70,7 @@ Result play(const Options& o, std::uint64_t game_index) {
   const BotClock& clock = specs.front().clock;
   Game g = Game::seeded(players, deal_seed, o.expansions);
   while (!g.finished()) {
-    const Seat seat = g.current_seat();
+    const Seat seat = g.acting_seat();
     const int e = entry_of(seat);
     const PlayerView view(g);
     const std::int64_t t0 = clock();

@@ -153,19 +153,27 @@ std::vector<carc::Move> random_game(int players, std::uint64_t seed, carc::Expan
   std::vector<carc::Event>& ev = events != nullptr ? *events : local;
   carc::Game g = carc::Game::seeded(players, seed, expansions, &ev);
   carc::RandomPlayer player(seed ^ 0x5DEECE66DULL);
+  std::vector<carc::Move> moves;
+  // Placements and discards as their events tell them (a seeded game discards by itself);
+  // a step made inside a turn (Move::Type::Step) as it was chosen.
+  const auto take = [&](std::size_t from) {
+    for (std::size_t i = from; i < ev.size(); ++i) {
+      if (const auto* p = std::get_if<carc::TilePlaced>(&ev[i])) {
+        moves.push_back(carc::move_of(*p));
+      } else if (const auto* d = std::get_if<carc::TileDiscarded>(&ev[i])) {
+        carc::Move m = carc::Move::discard(d->tile);
+        m.extra = d->extra;
+        moves.push_back(m);
+      }
+    }
+  };
+  take(0);
   while (!g.finished()) {
     const carc::Move m = player.choose(g);
+    const std::size_t before = ev.size();
     if (g.play(m, &ev)) break;  // cannot happen: the move comes from the generator
-  }
-  std::vector<carc::Move> moves;
-  for (const carc::Event& e : ev) {
-    if (const auto* p = std::get_if<carc::TilePlaced>(&e)) {
-      moves.push_back(carc::move_of(*p));
-    } else if (const auto* d = std::get_if<carc::TileDiscarded>(&e)) {
-      carc::Move m = carc::Move::discard(d->tile);
-      m.extra = d->extra;
-      moves.push_back(m);
-    }
+    if (m.type == carc::Move::Type::Step) moves.push_back(m);
+    take(before);
   }
   return moves;
 }

@@ -37,6 +37,12 @@ std::optional<BotSpec> bot_level(std::string_view level, BotClock clock) {
 }
 
 BotChoice choose(const PlayerView& view, const BotSpec& spec, std::uint64_t seed) {
+  if (view.canonical().in_stage()) {  // a step inside the turn: any of its options
+    std::vector<Cell> options;
+    view.canonical().step_options(options);
+    Rng rng(seed);
+    if (!options.empty()) return BotChoice{Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]), 0};
+  }
   const Seat seat = view.current_seat();
   const std::optional<Tile> held = view.held(seat);
   if (view.finished() || !held) return BotChoice{Move::discard(held.value_or(Tile::A)), 0};

@@ -2,6 +2,8 @@
 // must hold a placeable tile.
 #pragma once
 
+#include <vector>
+
 #include "bot_hooks.hpp"
 #include "carc/core/bot.hpp"
 
@@ -32,6 +34,17 @@ inline Move make_move(const Game& g, Tile t, Placement p, std::uint8_t target) {
     if (const auto back = g.action_offer(t, p, g.current_seat())) return Move::place_with_action(t, p.cell, p.rotation, *back);
   }
   return make_move(t, p, target);
+}
+
+// Steps inside a turn (Game::in_stage(): other seats act in it) made at random until the
+// placement is scored: what bots and playouts do with them.
+inline void play_steps(Game& g, Rng& rng) {
+  if (!g.in_stage()) return;
+  std::vector<Cell> options;
+  while (g.in_stage()) {
+    g.step_options(options);
+    if (options.empty() || g.play(Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]))) return;
+  }
 }
 
 // Every target of a placement for `seat`: no figure first (left out when the action

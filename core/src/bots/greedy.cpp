@@ -27,6 +27,8 @@ BotChoice greedy_move(const PlayerView& view, Rng& rng) {
       const Move m = make_move(base, t, p, targets[k]);
       Game next = base;
       if (next.play(m)) continue;  // cannot happen: the move comes from the generator
+      Rng steps(0x5EED);
+      play_steps(next, steps);
       const double v = Evaluator::margin(eval.expected(next), next.players(), seat);
       // Equal values: a uniform choice among them (reservoir sampling), so that the bot
       // does not always prefer the first cell of the frontier.

@@ -71,6 +71,8 @@ int playout_horizon(const Ruleset& rules) { return bot_hooks(rules).short_playou
 // for `horizon` tiles when that is positive.
 void playout(Game& g, Rng& rng, int horizon = 0) {
   for (int played = 0; !g.finished() && (horizon <= 0 || played < horizon); ++played) {
+    play_steps(g, rng);
+    if (g.finished()) return;
     const Seat seat = g.current_seat();
     const Tile t = *g.held(seat);
     const Placement p = g.random_legal_placement(t, rng).value_or(Placement{});
@@ -130,6 +132,8 @@ class RootGuide {
   double value(Tile t, Placement p, std::uint8_t target) {
     Game next = base_;
     if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
+    Rng steps(0x5EED);
+    play_steps(next, steps);
     return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
   }
 
@@ -212,6 +216,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
       if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
+      play_steps(g, rng);
       if (tree.edges[me].visits == 0 || tree.full()) break;  // a new leaf: play out from here
       if (tree.edges[me].child == kNull) {
         const std::uint32_t next = tree.add_turn();

@@ -14,9 +14,16 @@
 //   turn       an extra part of the turn (Game::in_extra_part);
 //   supply     tokens a seat holds besides its figures (Game::tokens), kept in the part's
 //              state (Game::part_state(): each part owns a fixed byte range of it).
-// Seam left for an expansion whose other seats act inside a turn: a hook asked after
-// `placed` and scoring, before the turn passes on (Game::play), that names the next seat
-// to act; none exists yet.
+//   targets    actions instead of a figure that name a figure on the board (a cell and a
+//              port; Move::action_kind > 0, Ruleset::target_part);
+//   board      a hook for every placed tile, tiles no figure may take, a figure that goes
+//              on another tile than the placed one, a figure leaving the board, a feature
+//              scored, the start of a turn (before its discard or placement);
+//   stage      a series of steps inside a turn (Ruleset::stage_part): after the placement's
+//              figure or action and before its scoring, each seat in turn from the placer's
+//              makes one step (Move::step; Game::acting_seat()), chosen among the part's
+//              options, until it has none; then the placement is scored and the turn goes
+//              on as after any placement.
 // Tiles themselves are data (the expansion's tiles.hpp, assembled into the catalog by
 // tiles.cpp); which tiles a game holds follows from the catalog's `expansion` and its copies
 // of other tiles without a hook.
@@ -78,6 +85,35 @@ struct Part {
   // The names of what this part brings (last: the hooks' offsets are those the hot path
   // has always read).
   std::span<const Named> names = {};
+
+  // ---- board ----
+  // Every placement by a seat, after the tile is laid and before its figure or action.
+  void (*tile_placed)(Game& g, Seat seat, int index, std::vector<Event>* events) = nullptr;
+  // Whether no figure may be put on placed tile `index` (-1: tile `t`, being placed).
+  bool (*blocks_figures)(const Game& g, Tile t, int index) = nullptr;
+  // Whether a placement of `t` may put its figure on another placed tile instead (a feature
+  // that holds no follower and that the placement does not complete; Game::check_elsewhere).
+  bool (*figure_elsewhere)(Tile t) = nullptr;
+  // A figure left the board (scored, sent home, taken back).
+  void (*figure_left)(Game& g, int index, int seg) = nullptr;
+  // A feature is scored (during the game or at its end; also by an action), before its
+  // figures go home.
+  void (*feature_scored)(Game& g, std::uint16_t root, std::vector<Event>* events) = nullptr;
+  // The start of a seat's turn (not of an extra part): before anything else of it.
+  void (*turn_started)(Game& g, Seat seat, std::vector<Event>* events) = nullptr;
+
+  // ---- targets ----
+  void (*action_targets)(const Game& g, Seat seat, std::uint8_t kind, Tile t, Placement p,
+                         std::vector<Spot>& out) = nullptr;
+  void (*act_on)(Game& g, Seat seat, std::uint8_t kind, Spot at, int placed_index,
+                 std::vector<Event>* events) = nullptr;
+
+  // ---- stage ----
+  // After the placement's figure or action: whether a series of steps begins (the part
+  // sets up its state); it goes on while step_options lists any.
+  bool (*steps_begin)(Game& g, Seat seat, int index, std::vector<Event>* events) = nullptr;
+  void (*step_options)(const Game& g, std::vector<Cell>& out) = nullptr;
+  void (*step)(Game& g, Seat seat, Cell to, std::vector<Event>* events) = nullptr;
 };
 
 // Every part the engine knows, by Expansion (null for one not built yet).

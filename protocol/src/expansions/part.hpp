@@ -12,6 +12,10 @@
 //            each kind's name;
 //   rows     its rows in the result's breakdown: what it takes of a scored feature and of
 //            its events (EventHistory::Totals::rows[id]), and their keys.
+//   play     the keys it adds to a `play` message, the message of a step inside a turn
+//            (Game::in_stage) and the refusal codes of its actions and steps;
+//   view     what it adds to the public state: top-level keys, `turn` keys, keys of each
+//            `turn.legal[]` entry, and board entries listing every figure of a tile.
 #pragma once
 
 #include <array>
@@ -20,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "carc/protocol/event_history.hpp"
 #include "carc/protocol/json.hpp"
@@ -70,7 +75,32 @@ struct ProtocolPart {
   int (*count_scored)(const FeatureScored& s, std::size_t seat, int& base, Rows& rows) = nullptr;
   // What one of its events adds to its rows.
   void (*count_event)(const ExpansionEvent& e, Rows& rows) = nullptr;
+  // ---- record keys ----
+  // The keys it adds to a placement (a record entry): read into `m`, the steps made inside
+  // the turn (Move::step) that the entry lists into `steps`; false with `why` when a value
+  // is malformed. Asked only in games with this expansion.
+  bool (*read_move)(const json& entry, Move& m, std::vector<Cell>* steps, std::string* why) = nullptr;
+  // Writes them, with the steps that followed the placement.
+  void (*write_move)(const Move& m, std::span<const Cell> steps, json& out) = nullptr;
+  // Keys it adds to a replay's result, from the game before end-of-game scoring.
+  void (*result_json)(const Game& g, json& out) = nullptr;
+  // ---- play ----
+  // Its events are kept in the room's history as their JSON (event_json) when it has no
+  // `encode`; `merge` may fold an event into the entry before it (true: folded).
+  json (*history_json)(const ExpansionEvent& e) = nullptr;  // the entry (else event_json)
+  bool (*merge)(json& entry, const ExpansionEvent& next) = nullptr;
+  std::string_view elsewhere_key{};           // a placed event's key for Move::figure_cell
+  std::string_view step_type{};               // the message type of a step ("" none)
+  std::string_view step_code{};               // the refusal of a step the rules forbid
+  std::array<std::string_view, 3> target_codes{};  // the refusal of each action kind (0 unused)
+  // ---- public state (room_state.cpp): keys it appends, each starting with a comma ----
+  void (*state_keys)(const Game* g, const Ruleset& rules, std::string& out) = nullptr;  // the top level
+  void (*turn_keys)(const Game& g, std::string& out) = nullptr;           // `turn`
+  void (*legal_keys)(const Game& g, const LegalMove& m, std::string& out) = nullptr;  // a turn.legal[] entry
+  // Keys it adds to a tile of GET /api/tiles (its features are written already).
+  void (*tile_json)(const TileDef& d, json& tile) = nullptr;
 };
+
 
 // The part of an expansion, or null when the protocol has nothing of it.
 const ProtocolPart* protocol_part(Expansion e);
@@ -80,5 +110,17 @@ const ProtocolPart* protocol_part_of_tag(std::uint8_t tag);
 std::string_view action_key();
 // Every part's marks of a scored feature, in expansion id order.
 std::span<const ScoredFlag> scored_flags();
+// A placed event's key for the figure's other tile ("" when no part has one).
+std::string_view elsewhere_key();
+// The message type of a step inside a turn, when a part has one ("" when none is `t`).
+bool is_step_type(std::string_view t);
+// The name of refusal slot `k` (ErrorCode::PartCode0 + k; "" when unused) and the slot of an action's or
+// a step's refusal (-1: none).
+std::string_view part_code_name(int k);
+int target_code_slot(std::uint8_t kind);
+int step_code_slot();
+// Whether a game of `set` lists every figure of a board entry (figures may stand on other
+// tiles than the one placed: Ruleset::elsewhere_part).
+bool figure_lists(ExpansionSet set);
 
 }  // namespace carc::protocol::detail

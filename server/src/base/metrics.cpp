@@ -87,6 +87,7 @@ std::string Metrics::render(const RoomCounts& rooms) const {
       "# TYPE carc_refused_requests_total counter\n");
   for (int i = 0; i < protocol::kErrorCodeCount; ++i) {
     const auto name = protocol::error_code_name(static_cast<protocol::ErrorCode>(i));
+    if (name.empty()) continue;  // a slot no expansion uses
     add("carc_refused_requests_total{code=\"%.*s\"} %llu\n", static_cast<int>(name.size()), name.data(),
         static_cast<unsigned long long>(refused_[static_cast<std::size_t>(i)].load(rel)));
   }

@@ -178,7 +178,7 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       // Optional trailing fields, each written only when it differs from what older rows
       // meant: the expansions (a number), then the pace, the bank and the increment (a
       // word first: turn-based rooms). Each older form reads unchanged.
-      if (in.next_is_number()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, 15)));
+      if (in.next_is_number()) c.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(in.small(0, (1 << kExpansionKinds) - 1)));
       if (!in.at_end()) {
         const std::string_view pace = in.word();
         if (pace == protocol::pace_name(protocol::Pace::TurnBased)) c.pace = protocol::Pace::TurnBased;
@@ -317,7 +317,7 @@ std::variant<DecodedAction, std::string> decode_legacy(std::string_view payload)
         return j.at(k).is_null() ? std::optional<int>() : std::optional<int>(j.at(k).get<int>());
       };
       d.action = SettingsChanged{opt("turn_seconds"), opt("away_seconds"),
-                                 ExpansionSet::from_bits(static_cast<std::uint8_t>(j.value("expansions", 0) & 15))};
+                                 ExpansionSet::from_bits(static_cast<std::uint8_t>(j.value("expansions", 0) & ((1 << kExpansionKinds) - 1)))};
     } else if (type == "rematch") {
       d.action = RematchCreated{j.at("room").get<std::string>()};
     } else {

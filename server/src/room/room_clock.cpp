@@ -20,7 +20,7 @@ constexpr std::int64_t kBotRetryMs = 1000;  // after storage could not take a co
 }
 
 std::optional<RoomLogic::Auto> RoomLogic::auto_reason(std::int64_t now_ms) const {
-  const SeatState& s = seats_[static_cast<std::size_t>(game_->current_seat())];
+  const SeatState& s = seats_[static_cast<std::size_t>(game_->acting_seat())];
   if (s.bot) return std::nullopt;
   if (const auto d = deadline(); d && now_ms >= *d) return Auto::Timeout;
   if (s.holder == nullptr && settings_.away_seconds && !settings_.turn_based() &&
@@ -34,7 +34,7 @@ void RoomLogic::maybe_think(std::int64_t now_ms, Effects& fx) {
   if (phase_ != RoomPhase::Playing || !game_ || game_->finished() || changes_.busy()) return;
   const auto ticket = static_cast<std::uint64_t>(game_version_);
   if (thinking_ == ticket || now_ms < bot_retry_ms_) return;
-  const Seat seat = game_->current_seat();
+  const Seat seat = game_->acting_seat();
   SeatState& s = seats_[static_cast<std::size_t>(seat)];
   BotRequest r;
   if (s.bot) {
@@ -68,7 +68,7 @@ void RoomLogic::seat_back(SeatState& s) {
   // Back before the computer player answered for an absent human: their turn again. A
   // turn whose clock ran out is still played for them.
   if (thinking_ != 0 && thinking_for_ == Auto::Away && game_ &&
-      &seats_[static_cast<std::size_t>(game_->current_seat())] == &s) {
+      &seats_[static_cast<std::size_t>(game_->acting_seat())] == &s) {
     thinking_ = 0;
     thinking_for_ = Auto::No;
   }
@@ -79,10 +79,10 @@ std::optional<std::int64_t> RoomLogic::next_wake() const {
   const auto ticket = static_cast<std::uint64_t>(game_version_);
   if (thinking_ == ticket) return std::nullopt;  // the pool answers
   if (bot_retry_ms_ > 0 && thinking_ == 0) {
-    const SeatState& s = seats_[static_cast<std::size_t>(game_->current_seat())];
+    const SeatState& s = seats_[static_cast<std::size_t>(game_->acting_seat())];
     if (s.bot || s.away) return bot_retry_ms_;
   }
-  const SeatState& s = seats_[static_cast<std::size_t>(game_->current_seat())];
+  const SeatState& s = seats_[static_cast<std::size_t>(game_->acting_seat())];
   if (s.bot) return std::nullopt;  // asked at the start of the turn
   std::optional<std::int64_t> at = deadline();
   if (s.holder == nullptr && settings_.away_seconds && !settings_.turn_based()) {
@@ -105,7 +105,7 @@ void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t n
     return;  // the turn has passed (the human played or came back)
   }
   thinking_ = 0;
-  const Seat seat = game_->current_seat();
+  const Seat seat = game_->acting_seat();
   const bool automatic = !seats_[static_cast<std::size_t>(seat)].bot;
   Move chosen = move;
   std::vector<Event> events;
@@ -116,10 +116,17 @@ void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t n
     spdlog::error("room {}: a computer player's move for seat {} was refused ({}); playing the first legal one", id_,
                   seat, rule_error_name(std::get<RuleError>(next)));
     std::vector<Placement> ps;
-    const Tile t = *game_->held(seat);
-    game_->legal_placements(t, ps);
-    if (ps.empty()) return;
-    chosen = Move::place(t, ps.front().cell, ps.front().rotation);
+    if (game_->in_stage()) {  // a step inside the turn: its first option
+      std::vector<Cell> options;
+      game_->step_options(options);
+      if (options.empty()) return;
+      chosen = Move::step(options.front());
+    } else {
+      const Tile t = *game_->held(seat);
+      game_->legal_placements(t, ps);
+      if (ps.empty()) return;
+      chosen = Move::place(t, ps.front().cell, ps.front().rotation);
+    }
     events.clear();
     next = try_move(chosen, events);
     if (std::holds_alternative<RuleError>(next)) return;

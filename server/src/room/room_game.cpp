@@ -47,11 +47,13 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   }
   if (fx != nullptr) patcher_.game_events(events_, events);
   else events_.append(events, nullptr);
+  if (action.move.type == Move::Type::Step) record_.add_step(action.move);
   record_.add(events, action.automatic);
   SeatState& seat = seats_[static_cast<std::size_t>(action.seat)];
   if (!action.automatic && !seat.bot) seat.away = false;  // they play again themselves
-  ++seat.turns;
-  seat.auto_turns += action.automatic ? 1 : 0;
+  const bool step = action.move.type == Move::Type::Step;  // a step inside a turn is no turn of its own
+  seat.turns += step ? 0 : 1;
+  seat.auto_turns += action.automatic && !step ? 1 : 0;
   seat.last_auto = action.automatic;
   if (fx != nullptr) metrics_.moves.fetch_add(1, std::memory_order_relaxed);
   if (action.automatic && fx != nullptr) metrics_.auto_moves.fetch_add(1, std::memory_order_relaxed);

@@ -21,7 +21,7 @@ void RoomLogic::on_hint(Member& m, std::int64_t, Effects& fx) {
     return refuse(*m.client, ErrorCode::GameOver, "the game is over");
   }
   if (!hints_on()) return refuse(*m.client, ErrorCode::HintsOff, "hints are off in this room");
-  if (game_->current_seat() != m.seat) return refuse(*m.client, ErrorCode::NotYourTurn, "a hint is for your own turn");
+  if (game_->current_seat() != m.seat || game_->in_stage()) return refuse(*m.client, ErrorCode::NotYourTurn, "a hint is for your own turn");
   const int turn = game_->moves_played();
   if (hint_turn_ == turn && hint_move_) return send_hint(*m.client, *hint_move_);
   if (hint_turn_ == turn && hint_ticket_ != 0) return;  // being computed: the answer goes to the seat

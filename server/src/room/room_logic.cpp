@@ -91,7 +91,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* m = std::get_if<MovePlayed>(&action)) {
     if (!game_) return "a move before the start";
     if (m->index != moves_) return "move " + std::to_string(m->index) + " out of order";
-    if (m->seat != game_->current_seat()) return "not that seat's turn";
+    if (m->seat != game_->acting_seat()) return "not that seat's turn";
     std::vector<Event> events;
     Game& next = RoomGame::scratch_copy(*game_);
     if (const auto err = next.play(m->move, &events)) return std::string(rule_error_name(*err));
@@ -125,7 +125,7 @@ std::optional<std::int64_t> RoomLogic::deadline() const {
   if (phase_ != RoomPhase::Playing) return std::nullopt;
   if (settings_.turn_based()) {
     if (!game_ || game_->finished()) return std::nullopt;
-    return turn_started_ms_ + seats_[static_cast<std::size_t>(game_->current_seat())].bank_ms;
+    return turn_started_ms_ + seats_[static_cast<std::size_t>(game_->acting_seat())].bank_ms;
   }
   if (!settings_.turn_seconds) return std::nullopt;
   return turn_started_ms_ + std::int64_t{*settings_.turn_seconds} * 1000;

@@ -267,6 +267,7 @@ class RoomLogic {
   void on_watch(Member& m, std::int64_t now_ms, Effects& fx);
   void on_start(Member& m, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
   void on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
+  void on_step(Member& m, const protocol::StepMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
   void on_chat(Member& m, const protocol::ChatMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0, Effects& fx);
   void on_resync(Member& m, std::int64_t now_ms);
   void on_add_bot(Member& m, const protocol::AddBotMsg& msg, SteadyClock::time_point t0, Effects& fx);

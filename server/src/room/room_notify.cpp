@@ -29,17 +29,20 @@ void RoomLogic::bank_after_move(const MovePlayed& action) {
   SeatState& s = seats_[static_cast<std::size_t>(action.seat)];
   const std::int64_t cap = std::int64_t{settings_.bank_seconds} * 1000;
   const std::int64_t inc = std::int64_t{settings_.increment_seconds} * 1000;
+  // A step inside another seat's turn (Game::in_stage) spends the stepping seat's bank
+  // and earns no increment.
+  const std::int64_t earned = action.move.type == Move::Type::Step ? 0 : inc;
   if (action.automatic) {
     s.bank_ms = std::min(cap, inc);  // the bank ran out: it starts again at the increment
   } else {
     const std::int64_t used = std::max<std::int64_t>(0, action.time_ms - turn_started_ms_);
-    s.bank_ms = std::min(cap, std::max<std::int64_t>(0, s.bank_ms - used) + inc);
+    s.bank_ms = std::min(cap, std::max<std::int64_t>(0, s.bank_ms - used) + earned);
   }
 }
 
 std::optional<std::int64_t> RoomLogic::stored_wake() const {
   if (!settings_.turn_based() || phase_ != RoomPhase::Playing || !game_ || game_->finished()) return std::nullopt;
-  if (seats_[static_cast<std::size_t>(game_->current_seat())].bot) return turn_started_ms_;  // due at once
+  if (seats_[static_cast<std::size_t>(game_->acting_seat())].bot) return turn_started_ms_;  // due at once
   return deadline();
 }
 
@@ -78,7 +81,7 @@ Notice RoomLogic::notice(Notice::Event e, std::optional<int> seat) const {
 void RoomLogic::notify_turn(Effects& fx) {
   // The extra part of a turn (an expansion's, docs/expansions.md) goes on the turn already announced.
   if (!settings_.turn_based() || !game_ || game_->finished() || game_->in_extra_part()) return;
-  const int seat = game_->current_seat();
+  const int seat = game_->acting_seat();
   const SeatState& s = seats_[static_cast<std::size_t>(seat)];
   if (s.bot) return;
   Notice n = notice(Notice::Event::YourTurn, seat);

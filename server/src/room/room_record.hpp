@@ -22,6 +22,8 @@ class RoomRecord {
   void reserve();
   // After a move: the engine's events (the move itself first, then automatic discards).
   void add(const std::vector<Event>& events, bool automatic);
+  // A step inside a turn (Move::Type::Step): the record lists it in the placement's entry.
+  void add_step(const Move& m) { moves_.push_back(m); }
   void finish(std::string result_text) { result_ = std::move(result_text); }
   const std::string& result() const { return result_; }
   std::string json(int players, bool finished, ExpansionSet expansions) const;

@@ -53,6 +53,7 @@ void RoomLogic::on_message(Member& m, const protocol::ClientMessage& msg, std::i
                  [&](const protocol::PushUnsubscribeMsg&) { on_push_unsubscribe(m, t0, fx); },
                  [&](const protocol::HintMsg&) { on_hint(m, now_ms, fx); },
                  [&](const protocol::OpenMsg& v) { on_open(m, v, now_ms); },
+                 [&](const protocol::StepMsg& v) { on_step(m, v, now_ms, t0, fx); },
              },
              msg);
 }
@@ -137,7 +138,10 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "join the game to play");
   if (phase_ == RoomPhase::Lobby) return refuse(*m.client, ErrorCode::NotStarted, "the game has not started");
   if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
-  if (game_->current_seat() != m.seat) return refuse(*m.client, ErrorCode::NotYourTurn, "it is not your turn");
+  // During a series of steps inside the turn (Game::in_stage) nobody plays a tile.
+  if (game_->current_seat() != m.seat || game_->in_stage()) {
+    return refuse(*m.client, ErrorCode::NotYourTurn, "it is not your turn");
+  }
   if (msg.version < game_version_) {
     return refuse(*m.client, ErrorCode::StaleVersion, "the game changed since version " + std::to_string(msg.version));
   }
@@ -167,14 +171,59 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
   if (msg.action) {
     const auto [rx, ry] = *msg.action;
     if (rx < -kFar || rx > kFar || ry < -kFar || ry > kFar) {
+      if (msg.action_kind != 0) return refuse(*m.client, protocol::target_refusal(msg.action_kind), "nothing there for this action");
       return refuse(*m.client, ErrorCode::IllegalReturn, "you have no figure there to take back");
     }
     move.action = Cell{static_cast<int>(rx), static_cast<int>(ry)};
+    move.action_kind = msg.action_kind;
+    move.action_port = msg.action_port;
+  }
+  if (msg.figure_cell) {
+    const auto [fx_, fy] = *msg.figure_cell;
+    if (fx_ < -kFar || fx_ > kFar || fy < -kFar || fy > kFar) {
+      return refuse(*m.client, ErrorCode::IllegalMeeple, "the figure cannot go there");
+    }
+    move.figure_cell = Cell{static_cast<int>(fx_), static_cast<int>(fy)};
   }
   std::vector<Event> events;
   auto next = try_move(move, events);
   if (const auto* err = std::get_if<RuleError>(&next)) {
-    return refuse(*m.client, error_of(*err).value_or(ErrorCode::BadMessage), rule_error_message(*err));
+    const ErrorCode code = *err == RuleError::IllegalTarget ? protocol::target_refusal(move.action_kind)
+                                                            : error_of(*err).value_or(ErrorCode::BadMessage);
+    return refuse(*m.client, code, rule_error_message(*err));
+  }
+  const MovePlayed action{moves_, m.seat, move, false, now_ms};
+  store(PendingMove{m.client, action, std::move(std::get<std::unique_ptr<Game>>(next)), std::move(events)}, action,
+        true, fx, t0);
+}
+
+// A step inside another seat's turn (an expansion's stage: Game::in_stage): only the seat
+// whose step it is (Game::acting_seat) makes it, to one of the step's options.
+void RoomLogic::on_step(Member& m, const protocol::StepMsg& msg, std::int64_t now_ms, SteadyClock::time_point t0,
+                        Effects& fx) {
+  if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "join the game to play");
+  if (phase_ == RoomPhase::Lobby) return refuse(*m.client, ErrorCode::NotStarted, "the game has not started");
+  if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
+  if (!game_->in_stage()) return refuse(*m.client, ErrorCode::BadMessage, "no step is due now");
+  if (game_->acting_seat() != m.seat) return refuse(*m.client, ErrorCode::NotYourTurn, "this step is another seat's");
+  if (msg.version < game_version_) {
+    return refuse(*m.client, ErrorCode::StaleVersion, "the game changed since version " + std::to_string(msg.version));
+  }
+  if (msg.version > version_) {
+    return refuse(*m.client, ErrorCode::BadMessage,
+                  "version " + std::to_string(msg.version) + " is ahead of the room's state (" + std::to_string(version_) + ")");
+  }
+  constexpr std::int64_t kFar = 1000;
+  if (msg.x < -kFar || msg.x > kFar || msg.y < -kFar || msg.y > kFar) {
+    return refuse(*m.client, protocol::step_refusal(), "the step cannot go there");
+  }
+  const Move move = Move::step(Cell{static_cast<int>(msg.x), static_cast<int>(msg.y)});
+  std::vector<Event> events;
+  auto next = try_move(move, events);
+  if (const auto* err = std::get_if<RuleError>(&next)) {
+    const ErrorCode code = *err == RuleError::IllegalStep ? protocol::step_refusal()
+                                                          : error_of(*err).value_or(ErrorCode::BadMessage);
+    return refuse(*m.client, code, rule_error_message(*err));
   }
   const MovePlayed action{moves_, m.seat, move, false, now_ms};
   store(PendingMove{m.client, action, std::move(std::get<PackedGame>(next)), std::move(events)}, action,

@@ -53,8 +53,10 @@ struct Placement {
 // A whole turn: place `tile` (the one the player holds) with an optional figure (`meeple`
 // is its port, `figure` which one), or with an expansion's action instead (`action`: the
 // cell it names; Ruleset::action_part), or discard the tile when it has no legal placement.
+// A Step is a move made inside another seat's turn (Game::in_stage(): an expansion's series
+// of steps, each by the next seat in turn), `placement.cell` naming where it goes.
 struct Move {
-  enum class Type : std::uint8_t { Place, Discard };
+  enum class Type : std::uint8_t { Place, Discard, Step };
   Type type = Type::Place;
   Tile tile = Tile::A;
   Placement placement;
@@ -65,6 +67,13 @@ struct Move {
   // The engine knows when an extra part is due (Game::in_extra_part()); a record's mark
   // is checked against it there.
   bool extra = false;
+  // The figure goes on another placed tile than this one (an expansion's Part::figure_elsewhere),
+  // `meeple` naming the port on that tile; nullopt: on the placed tile.
+  std::optional<Cell> figure_cell = {};
+  // Which action instead of a figure `action` is (0: the one Ruleset::action_part offers;
+  // others: Ruleset::target_part's, which also name a port, `action_port`).
+  std::uint8_t action_kind = 0;
+  std::optional<Port> action_port = {};
 
   static Move place(Tile t, Cell c, Rotation r, std::optional<Port> meeple = std::nullopt,
                     Figure figure = Figure::Meeple) {
@@ -74,6 +83,14 @@ struct Move {
     return Move{Type::Place, t, Placement{c, r}, std::nullopt, Figure::Meeple, at, false};
   }
   static Move discard(Tile t) { return Move{Type::Discard, t, {}, std::nullopt, Figure::Meeple, std::nullopt, false}; }
+  static Move step(Cell to) { return Move{Type::Step, Tile::A, Placement{to, Rotation{}}, std::nullopt, Figure::Meeple, std::nullopt, false}; }
+  static Move place_with_target(Tile t, Cell c, Rotation r, std::uint8_t kind, Cell at, Port port) {
+    Move m = place(t, c, r);
+    m.action = at;
+    m.action_kind = kind;
+    m.action_port = port;
+    return m;
+  }
 };
 
 // Why a move was refused. Stable names via rule_error_name().
@@ -86,6 +103,8 @@ enum class RuleError : std::uint8_t {
   IllegalMeeple,     // not a port of the tile, occupied feature, or empty supply
   IllegalDiscard,    // the tile has a legal placement
   IllegalReturn,     // the move's action (instead of a figure) is not offered with this placement
+  IllegalTarget,     // an action with a target (cell and port) the rules do not offer there
+  IllegalStep,       // a step inside a turn that is not one of its options, or no step is due
 };
 std::string_view rule_error_name(RuleError e);     // "game_over", "wrong_tile", ...
 std::string_view rule_error_message(RuleError e);  // human text
@@ -100,14 +119,21 @@ struct TilePlaced {
   Figure figure = Figure::Meeple;
   std::optional<Cell> action = {};  // the action made instead of a figure (its cell)
   bool extra = false;               // the extra part of a turn (docs/expansions.md)
+  std::optional<Cell> figure_cell = {};  // Move::figure_cell
+  std::uint8_t action_kind = 0;
+  std::optional<Port> action_port = {};
 };
 // The move that placed a tile, from its event (what a record lists).
 inline Move move_of(const TilePlaced& p) {
   Move m = Move::place(p.tile, p.cell, p.rotation, p.meeple, p.meeple ? p.figure : Figure::Meeple);
   m.action = p.action;
   m.extra = p.extra;
+  m.figure_cell = p.figure_cell;
+  m.action_kind = p.action_kind;
+  m.action_port = p.action_port;
   return m;
 }
+
 struct TileDiscarded {
   Seat seat;
   Tile tile;
@@ -165,6 +191,13 @@ struct GameEnded {
 };
 using Event =
     std::variant<TilePlaced, TileDiscarded, TileDrawn, FeatureScored, MeepleReturned, GameEnded, ExpansionEvent>;
+
+// A figure on the board, or a target of one: a placed tile's cell and a port on it.
+struct Spot {
+  Cell cell;
+  Port port;
+  constexpr bool operator==(const Spot&) const = default;
+};
 
 struct LegalMove {
   Placement placement;
@@ -234,6 +267,22 @@ struct Ruleset {
   std::array<const detail::Part*, kTileKinds> placer{};
   // The part that offers an action instead of a figure, or null.
   const detail::Part* action_part = nullptr;
+  // The part whose actions name a target (Move::action_kind > 0), and which kinds (bit per kind).
+  const detail::Part* target_part = nullptr;
+  std::uint8_t target_kinds = 0;
+  // Tiles that wait beside the bag until a part lets them in (Game::release_held_back), and
+  // how many.
+  std::array<std::uint8_t, kTileKinds> held_back{};
+  int held_back_count = 0;
+  // The part that forbids figures on some tiles, lets a placement's figure go on another
+  // tile, runs a series of steps inside a turn; null when none does.
+  const detail::Part* block_part = nullptr;
+  const detail::Part* elsewhere_part = nullptr;
+  const detail::Part* stage_part = nullptr;
+  bool start_hooks = false;   // Part::turn_started
+  bool placed_hooks = false;  // Part::tile_placed
+  bool scored_hooks = false;  // Part::feature_scored
+  bool left_hooks = false;    // Part::figure_left
   // The part that keeps a supply of tokens per seat (Game::tokens), its expansion, and
   // how many kinds.
   const detail::Part* token_part = nullptr;
@@ -271,7 +320,8 @@ class Game {
 
   // A seeded game whose bag is `order` (drawn first to last): exactly the bag's multiset,
   // each pile in its place, else nullopt. Its seed() is 0. What the analysis uses to play
-  // a record again as the game it was (core/src/game_with_bag.cpp).
+  // a record again as the game it was (core/src/game_with_bag.cpp). Tiles held back
+  // (Ruleset::held_back) come in where the order has them, without a shuffle.
   static std::optional<Game> with_bag(int players, ExpansionSet expansions, std::span<const Tile> order);
 
   // Applies one move of the current seat. On error nothing changes.
@@ -312,7 +362,7 @@ class Game {
   int figures(Seat seat, Figure f) const {
     return supply_[static_cast<std::size_t>(seat)][static_cast<std::size_t>(f)];
   }
-  int bag_left() const { return rules_->bag_size - drawn_; }
+  int bag_left() const { return bag_end_ - drawn_; }
   // How many of each tile kind are still in the bag (seeded) / not yet named (replay).
   std::array<int, kTileKinds> bag_counts() const;
   int moves_played() const { return moves_; }       // placements + discards
@@ -340,6 +390,33 @@ class Game {
   std::optional<Cell> action_offer(Tile t, Placement p, Seat seat, int* points = nullptr) const;
   // Legal placements with their meeple targets for the current seat's held tile.
   void legal_moves(std::vector<LegalMove>& out) const;
+
+  // ---- what an expansion adds (docs/expansions.md, "Parts and their hook points") ----
+  // A series of steps inside a turn (Ruleset::stage_part): each by the next seat in turn
+  // from the placer's, as Move::step; the placement is scored when the series ends.
+  bool in_stage() const { return stage_; }
+  // The seat that acts now: the current seat, or in a stage the seat whose step it is.
+  Seat acting_seat() const { return stage_ ? (current_ + stage_step_) % players_ : current_; }
+  int stage_step() const { return stage_step_ + 1; }  // the step due, from 1
+  void step_options(std::vector<Cell>& out) const;
+  // Where a figure may go on other placed tiles with this placement (Part::figure_elsewhere;
+  // empty when it offers none).
+  void figure_targets_elsewhere(Tile t, Placement p, Seat seat, Figure f, std::vector<Spot>& out) const;
+  // The targets of an action with a target (Ruleset::target_part; kind > 0).
+  void action_targets(Tile t, Placement p, Seat seat, std::uint8_t kind, std::vector<Spot>& out) const;
+  // A figure on the board.
+  struct Standing {
+    Seat seat;
+    int tile;  // placed-tile index
+    std::uint8_t seg;
+    Port port;
+    Figure figure;
+  };
+  // Every figure on the board, by tile then port (the placed tile's own figure, then those
+  // put there from elsewhere).
+  void standing(std::vector<Standing>& out) const;
+  // Tiles waiting beside the bag (Ruleset::held_back) until a part lets them in.
+  int held_back_waiting() const { return rules_->bag_size - bag_end_; }
 
   std::vector<BoardTile> board() const;
   std::optional<BoardTile> tile_at(Cell c) const;
@@ -372,7 +449,7 @@ class Game {
   // cells of the placed tiles' bounding box) differs from any other by |dx| + |dy| <= n + 3,
   // and the layout's lattice has no shorter vector: 4096 slots, stride 90 (shortest vector
   // 90) for the base game's 72 tiles; 8192, stride 3969 (128) up to 120 tiles; 16384,
-  // stride 181 (178) up to 127 (checked by a test). A base game touches 8 KB of board,
+  // stride 181 (178) up to 160 (checked by a test). A base game touches 8 KB of board,
   // as it did with one-byte slots and 4096. Every lookup is first checked against the
   // bounding box.
   struct GridLayout {
@@ -380,7 +457,7 @@ class Game {
     int stride;
     int max_tiles;
   };
-  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72}, {8192, 3969, 120}, {16384, 181, 127}}};
+  static constexpr std::array<GridLayout, 3> kGridLayouts = {{{4096, 90, 72}, {8192, 3969, 120}, {16384, 181, 160}}};
   static constexpr int kGridSlots = 16384;
   static constexpr int grid_index(Cell c, int stride, int slots) { return (c.x + stride * c.y) & (slots - 1); }
   int grid_index(Cell c) const { return (c.x + grid_stride_ * c.y) & grid_mask_; }
@@ -404,7 +481,7 @@ class Game {
     std::uint8_t cities;      // fields: the city segments of the same tile it touches
   };
   struct Placed {
-    std::int8_t x, y;
+    std::int16_t x, y;
     Tile tile;
     std::uint8_t rotation;
     std::uint16_t base;          // first node
@@ -414,12 +491,12 @@ class Game {
     Figure figure;
   };
   struct FrontierCell {
-    std::int8_t x, y;
+    std::int16_t x, y;
     std::uint16_t want;   // 2 bits of Terrain per side that touches a tile, 0 where free; kExclusiveWant
   };
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.
-  static constexpr int kPartStateBytes = 32;
+  static constexpr int kPartStateBytes = 48;
   // The scoring helpers the parts use.
   std::uint16_t root_of(int tile_index, int seg) const {
     return find(static_cast<std::uint16_t>(placed_[static_cast<std::size_t>(tile_index)].base + seg));
@@ -437,9 +514,22 @@ class Game {
   }
   // Filled cells among the 8 around `c`.
   int cells_around(Cell c) const { return monastery_neighbours(c); }
-  // Scores the figure on placed tile `index` now as an incomplete feature and returns it
-  // to its owner's supply (an action instead of a figure; the event is `by_action`).
-  void score_and_return(int index, std::vector<Event>* events);
+  // Scores the figure at segment `seg` of placed tile `index` now as an incomplete cloister
+  // and returns it to its owner's supply (an action instead of a figure; the event is
+  // `by_action`).
+  void score_and_return(int index, int seg, std::vector<Event>* events);
+  // The figure at segment `seg` of placed tile `index`, if one stands there.
+  std::optional<Standing> figure_at(int index, int seg) const;
+  // Sends that figure to its owner's supply, scoring nothing (Part::figure_left is told).
+  void send_home(int index, int seg, std::vector<Event>* events);
+  // Sends home every figure that goes only beside its owner's follower (Ruleset::needs_own)
+  // whose feature holds none of its owner's followers any more.
+  void send_home_lonely(std::vector<Event>* events);
+  // Lets the held-back tiles into the bag (once): shuffled in with the tiles left (seeded),
+  // and the seats other than `seat` that hold no tile because the bag had run out draw one
+  // each, in turn after `seat`.
+  void release_held_back(Seat seat, std::vector<Event>* events);
+  bool released() const { return release_draw_ != kNone; }
 
  private:
   friend void list_features(const Game& g, std::vector<FeatureInfo>& out);  // features.cpp
@@ -449,10 +539,20 @@ class Game {
   void start(int players, const Ruleset& rules, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events, bool extra = false);
   void advance_turn();
+  void start_turn(std::vector<Event>* events);
+  void finish_placement(Seat seat, int index, std::vector<Event>* events);
+  std::optional<RuleError> check_elsewhere(const Move& m, int* tile, int* seg) const;
+  std::optional<RuleError> check_target(const Move& m) const;
+  std::optional<RuleError> play_step(const Move& m, std::vector<Event>* events);
+  // The tile laid into the board and the forest, nothing else (its placer's `placed` hook).
+  int lay(Tile t, Placement p);
+  void put_figure(int index, Seat seat, int seg, Port port, Figure figure);
   void settle(std::vector<Event>* events);
-  std::optional<RuleError> check(const Move& m, int* meeple_seg) const;
-  void place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
-             std::vector<Event>* events, std::optional<Cell> action = std::nullopt);
+  std::optional<RuleError> check(const Move& m, int* meeple_seg, int* figure_tile) const;
+  // Lays the tile, puts the figure (on tile `figure_tile`, the placed one when -1) or makes
+  // the action; returns the placed index. Scoring is finish_placement's.
+  int place(Tile t, Placement p, Seat seat, int meeple_seg, std::optional<Port> port, Figure figure,
+            std::vector<Event>* events, const Move* move = nullptr, int figure_tile = -1);
   void score_completed(int tile_index, Seat seat, std::vector<Event>* events);
   void score_feature(std::uint16_t root, Kind kind, bool end, std::vector<Event>* events, int points_override = -1,
                      int cities = 0, int monastery_tile = -1);
@@ -496,7 +596,7 @@ class Game {
   std::uint8_t placed_count_ = 0;
   std::uint8_t drawn_ = 0;
   std::uint8_t players_ = 0;
-  std::int8_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
+  std::int16_t min_x_ = 0, max_x_ = 0, min_y_ = 0, max_y_ = 0;
   std::uint8_t monks_ = 0;  // figures standing on cloisters (skip the scan when 0)
   mutable std::uint8_t free_cache_ = 0;      // last free_segments() answer ...
   mutable std::uint64_t free_cache_key_ = 0;  // ... and what it was for (0: nothing)
@@ -508,6 +608,22 @@ class Game {
   bool seeded_ = false;
   bool extra_ = false;      // the current seat plays an extra part of its turn
   bool extra_due_ = false;  // set by place(): this placement earned an extra part
+  bool stage_ = false;      // a series of steps is under way (Ruleset::stage_part)
+  bool fixed_order_ = false;  // with_bag(): the held-back tiles keep the given order when they come in
+  bool turn_start_due_ = false;  // the current seat's turn has not started yet (Part::turn_started)
+  std::uint8_t stage_step_ = 0;  // steps made in it
+  std::uint8_t stage_index_ = 0;  // the placement it follows, scored when it ends
+  std::uint8_t bag_end_ = 0;      // tiles that can be drawn (the rest are held back)
+  std::uint8_t release_draw_ = kNone;  // drawn_ when the held-back tiles came in
+  // Figures besides each placed tile's own (Placed::meeple_seat ...): put there from
+  // another tile (Part::figure_elsewhere).
+  struct Spare {
+    std::uint8_t tile, seat, seg;
+    Port port;
+    Figure figure;
+  };
+  std::array<Spare, 40> spare_{};
+  std::uint8_t spare_count_ = 0;
   int grid_stride_ = 90;
   int grid_mask_ = 4095;
   // Written before they are read (up to placed_count_, node_count_, frontier_count_ and

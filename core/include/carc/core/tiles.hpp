@@ -23,13 +23,17 @@ enum class Tile : std::uint8_t {
   I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17,
   T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, T17, T18, T19, T20, T21, T22, T23, T24,
   Eg, Hg, Ig, Mg, Ng, Rg, Ug, Vg, R6g, I3g, I15g, T8g, T11g,
+  // Added after the first copies (values are kept in stored history: never renumber).
+  P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, P11, P12, P13, P14, P15, P16, P17, P18, P19, P20, P21, P22, P23, P24,
+  P25, P26, P27, P28, P29,
+  P7g, P28g,
 };
-inline constexpr int kTileKinds = 88;
+inline constexpr int kTileKinds = 119;
 inline constexpr int kBaseTileKinds = 24;
 inline constexpr int kTileCount = 72;   // the base game, including the start tile
 inline constexpr int kBagSize = 71;     // the base game's bag, without the start tile
 // The most tiles one game can hold (every expansion together), start tile included.
-inline constexpr int kMaxTilesInGame = 127;
+inline constexpr int kMaxTilesInGame = 160;
 // Seats a game can have (an expansion may allow a sixth player); a ruleset says how many its
 // game allows (Ruleset::max_players: 5 unless an expansion raises it).
 inline constexpr int kMaxPlayers = 6;
@@ -172,7 +176,7 @@ extern const std::array<TileDef, kTileKinds> kCatalogTable;  // tiles.cpp
 inline const TileDef& tile_def(Tile t) { return detail::kCatalogTable[static_cast<std::size_t>(t)]; }
 std::span<const TileDef, kTileKinds> catalog();
 // The most feature-forest nodes one game can need (every expansion together).
-inline constexpr int kMaxNodesInGame = 496;  // every segment of every expansion together
+inline constexpr int kMaxNodesInGame = 600;  // every segment of every expansion together
 
 // The base game's start tile: a D at (0, 0), rotation 0. An expansion may replace it.
 inline constexpr Tile kStartTile = Tile::D;

@@ -26,12 +26,15 @@ void setup(Ruleset& r) {
   r.action_part = &abbot_part();
 }
 
-// The placed-tile index of `seat`'s abbot, or -1.
-int abbot_of(const Game& g, Seat seat) {
+// Where `seat`'s abbot stands (its tile's index, -1 when in supply) and its segment.
+int abbot_of(const Game& g, Seat seat, int* seg = nullptr) {
   if (g.figures(seat, kAbbot) > 0) return -1;  // in supply
-  for (int i = 0; i < g.placed_count(); ++i) {
-    const Game::Placed& p = g.placed(i);
-    if (p.meeple_seat == seat && p.figure == kAbbot) return i;
+  std::vector<Game::Standing> all;
+  g.standing(all);
+  for (const Game::Standing& f : all) {
+    if (f.seat != seat || f.figure != kAbbot) continue;
+    if (seg != nullptr) *seg = f.seg;
+    return f.tile;
   }
   return -1;
 }
@@ -48,7 +51,11 @@ std::optional<Cell> offer(const Game& g, Seat seat, Tile, Placement p, int* poin
   return at;
 }
 
-void act(Game& g, Seat seat, Cell, std::vector<Event>* events) { g.score_and_return(abbot_of(g, seat), events); }
+void act(Game& g, Seat seat, Cell, std::vector<Event>* events) {
+  int seg = 0;
+  const int tile = abbot_of(g, seat, &seg);
+  g.score_and_return(tile, seg, events);
+}
 
 }  // namespace
 

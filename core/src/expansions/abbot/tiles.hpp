@@ -15,7 +15,7 @@ constexpr TileDef garden_copy(Tile t, std::string_view name, Tile plain) {
   return copy_of(Expansion::Abbot, t, name, plain, garden());
 }
 
-inline constexpr std::array<TileDef, 13> kTiles = {{
+inline constexpr std::array<TileDef, 15> kTiles = {{
     garden_copy(T::Eg, "Eg", T::E),
     garden_copy(T::Hg, "Hg", T::H),
     garden_copy(T::Ig, "Ig", T::I),
@@ -29,6 +29,8 @@ inline constexpr std::array<TileDef, 13> kTiles = {{
     garden_copy(T::I15g, "I15g", T::I15),
     garden_copy(T::T8g, "T8g", T::T8),
     garden_copy(T::T11g, "T11g", T::T11),
+    garden_copy(T::P7g, "P7g", T::P7),
+    garden_copy(T::P28g, "P28g", T::P28),
 }};
 
 }  // namespace carc::abbot::tiles

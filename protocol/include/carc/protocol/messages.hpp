@@ -37,8 +37,14 @@ enum class ErrorCode : std::uint8_t {
   IllegalReturn,  // a refused action instead of a figure (RuleError::IllegalReturn)
   HintsOff,       // a hint asked in a room whose hints are off
   LimitReached,   // the room stores no more of this (chat, notification settings)
+  // An expansion's refusals of its actions with a target and of its steps; their names
+  // come from the expansions' protocol parts (docs/expansions.md), in slot order.
+  PartCode0,
+  PartCode1,
+  PartCode2,
+  PartCode3,
 };
-inline constexpr int kErrorCodeCount = 19;
+inline constexpr int kErrorCodeCount = 23;
 std::string_view error_code_name(ErrorCode c);
 
 struct JoinMsg {
@@ -60,7 +66,21 @@ struct PlayMsg {
   std::optional<std::string> meeple;
   std::optional<std::string> figure;  // with a meeple port; absent: a meeple (docs/expansions.md)
   std::optional<std::pair<std::int64_t, std::int64_t>> action;  // "return": {"x", "y"}: the action instead of a figure
+  // An expansion's keys (docs/expansions.md): the figure on another tile (Move::figure_cell),
+  // an action with a target (kind > 0, with `action` its cell and `action_port` its port).
+  std::optional<std::pair<std::int64_t, std::int64_t>> figure_cell;
+  std::uint8_t action_kind = 0;
+  std::optional<Port> action_port;
 };
+// A step inside another seat's turn (an expansion's stage of steps: Game::in_stage).
+struct StepMsg {
+  std::int64_t version = 0;
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+};
+// The refusal of an action with a target of `kind`, and of a step the rules forbid.
+ErrorCode target_refusal(std::uint8_t kind);
+ErrorCode step_refusal();
 struct ChatMsg {
   std::string text;
 };
@@ -145,7 +165,7 @@ struct OpenMsg {
 
 using ClientMessage = std::variant<JoinMsg, WatchMsg, StartMsg, PlayMsg, ChatMsg, ResyncMsg, AddBotMsg, RemoveBotMsg,
                                    SettingsMsg, LeaveMsg, KickMsg, RematchMsg, PushSubscribeMsg, PushUnsubscribeMsg,
-                                   HintMsg, OpenMsg>;
+                                   HintMsg, OpenMsg, StepMsg>;
 
 struct MessageError {
   ErrorCode code;  // BadJson or BadMessage

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,13 @@ nlohmann::json breakdown_json(int players, const std::vector<Event>& events, Exp
 
 // Convert a move from the core to its record entry and back. parse_move never throws: a
 // shape error gives nullopt with `*why` set. (The compact stored form: move_codec.hpp.)
+// The keys an expansion adds are read and written by its part (protocol/src/expansions/):
+// parse_move with the game's expansions, and the steps the entry lists (Move::step) after
+// it; move_json with the steps that followed the placement.
 nlohmann::json move_json(const Move& m);
+nlohmann::json move_json(const Move& m, std::span<const Cell> steps);
 std::optional<Move> parse_move(const nlohmann::json& entry, std::string* why);
+std::optional<Move> parse_move(const nlohmann::json& entry, std::string* why, ExpansionSet expansions,
+                               std::vector<Cell>* steps);
 
 }  // namespace carc::protocol

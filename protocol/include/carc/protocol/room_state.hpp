@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "carc/core/game.hpp"
@@ -84,6 +85,13 @@ void write_player(std::string& out, const RoomFacts& f, int seat);
 void write_turn(std::string& out, const RoomFacts& f);  // null outside a running game
 void write_legal(std::string& out, const Game& g);      // turn.legal
 void write_board_tile(std::string& out, const BoardTile& t);
+// In rooms whose expansions list every figure of a tile (docs/protocol.md): the entry with
+// `"meeples":[...]` (`figures`: that list's text) instead of `"meeple"`.
+void write_board_tile_list(std::string& out, const BoardTile& t, std::string_view figures);
+// The `meeples` list of placed tile `index` ("[]" without a game).
+std::string board_figures(const Game* g, int index);
+// The expansions' top-level keys of the public state, each `"key"` with its value's text.
+std::vector<std::pair<std::string, std::string>> expansion_state_keys(const RoomFacts& f);
 void write_chat_line(std::string& out, const ChatLine& c);
 void write_settings(std::string& out, const ClockSettings& s);
 // The result object of a finished game: final scores, winners, the breakdown by kind.
@@ -130,7 +138,9 @@ class StatePatcher {
   std::string& replace(std::string_view path);
   void players(const RoomFacts& f);
   static SeatMirror seat_of(const RoomFacts& f, int seat);
-  static std::optional<std::array<int, 3>> turn_key(const RoomFacts& f);
+  static std::optional<std::array<int, 4>> turn_key(const RoomFacts& f);
+  void expansion_keys(const RoomFacts& f);
+  void board_figures_changed(const RoomFacts& f);
 
   std::string frame_;
   bool first_ = true;
@@ -142,7 +152,10 @@ class StatePatcher {
   bool result_ = false;
   int bag_left_ = 0;
   std::array<int, kTileKinds> bag_{};
-  std::optional<std::array<int, 3>> turn_;  // number, seat, tile
+  std::optional<std::array<int, 4>> turn_;  // number, seat, tile, step inside the turn
+  std::vector<std::pair<std::string, std::string>> keys_;  // the expansions' top-level keys
+  bool lists_ = false;                   // board entries list every figure (`meeples`)
+  std::vector<std::string> figures_;     // each board entry's `meeples` text (lists_)
   std::optional<std::int64_t> deadline_;
   int board_size_ = 1;
   int chat_size_ = 0;

@@ -13,3 +13,4 @@
 #define CARC_EXPANSION_1 Abbot, abbot
 #define CARC_EXPANSION_2 Inns, inns
 #define CARC_EXPANSION_3 Traders, traders
+#define CARC_EXPANSION_4 Princess, princess

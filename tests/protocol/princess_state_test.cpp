@@ -1,0 +1,167 @@
+// The Princess & the Dragon in the public state (docs/expansions/princess-dragon.md, "The
+// public state"): whose dragon step it is, its options and the tiles visited, where the
+// dragon and the fairy are, every figure of a tile, and the princess's and the portal's
+// targets; a client that reconnects in the middle of the dragon's move reads them here.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "carc/protocol/json.hpp"
+#include "carc/protocol/record.hpp"
+#include "carc/protocol/room_state.hpp"
+
+using namespace carc;
+using namespace carc::protocol;
+using nlohmann::json;
+
+namespace {
+
+const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
+
+// The contract's worked example, entries 0-6 (6: the dragon tile P12, before its steps).
+const char* kOpening = R"([
+  {"tile": "P5", "x": -1, "y": 0, "rotation": 0},
+  {"tile": "U", "x": 1, "y": 0, "rotation": 0, "meeple": "E"},
+  {"tile": "P18", "x": 2, "y": 0, "rotation": 0, "meeple": "N", "portal": {"x": 0, "y": 0}},
+  {"tile": "P26", "x": 0, "y": -1, "rotation": 180, "princess": {"x": 0, "y": 0, "at": "N"}},
+  {"tile": "B", "x": 0, "y": 1, "rotation": 0, "meeple": "C"},
+  {"tile": "E", "x": 1, "y": -1, "rotation": 270, "fairy": {"x": 1, "y": 0, "at": "E"}},
+  {"tile": "P12", "x": 3, "y": 0, "rotation": 0}])";
+
+json state(const Game& g) {
+  std::vector<SeatFacts> seats(2);
+  RoomFacts f;
+  f.room = "r";
+  f.phase = RoomPhase::Playing;
+  f.seats = seats;
+  f.settings.expansions = kP;
+  f.game = &g;
+  EventHistory h;
+  h.append_started(nullptr);
+  std::string text;
+  write_state(text, f, h, {});
+  return json::parse(text);
+}
+
+// A seeded game whose draws are the worked example's (Game::with_bag), played up to `entries`.
+Game opening(int entries) {
+  std::vector<Tile> order = {Tile::P5, Tile::U, Tile::P18, Tile::P26, Tile::B, Tile::E, Tile::P12, Tile::A, Tile::A};
+  const Ruleset& rules = ruleset(kP);
+  std::array<int, kTileKinds> left{};
+  for (int k = 0; k < kTileKinds; ++k) left[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
+  left[static_cast<std::size_t>(rules.start)]--;
+  for (const Tile t : order) left[static_cast<std::size_t>(t)]--;
+  for (int k = 0; k < kTileKinds; ++k) {
+    for (int i = 0; i < left[static_cast<std::size_t>(k)]; ++i) order.push_back(static_cast<Tile>(k));
+  }
+  auto made = Game::with_bag(2, kP, order);
+  REQUIRE(made.has_value());
+  Game g = *made;
+  const json moves = json::parse(kOpening);
+  for (int i = 0; i < entries; ++i) {
+    std::string why;
+    const auto m = parse_move(moves[static_cast<std::size_t>(i)], &why, kP, nullptr);
+    REQUIRE_MESSAGE(m.has_value(), why);
+    REQUIRE_FALSE(g.play(*m));
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("princess state: the dragon's stage names the seat whose step it is, its options and the tiles visited") {
+  Game g = opening(7);
+  REQUIRE(g.in_stage());
+  json s = state(g);
+  CHECK(s["turn"]["seat"] == 0);
+  CHECK(s["turn"]["stage"] == "dragon");
+  CHECK(s["turn"]["dragon"] == json::parse(R"({"seat": 0, "step": 1, "options": [{"x": 0, "y": 0}], "visited": [{"x": -1, "y": 0}]})"));
+  CHECK(s["dragon"] == json::parse(R"({"x": -1, "y": 0})"));
+  CHECK(s["fairy"] == json::parse(R"({"x": 1, "y": 0, "next_to": {"x": 1, "y": 0, "at": "E", "seat": 1}})"));
+  CHECK(s["dragon_tiles_waiting"] == 0);
+  REQUIRE_FALSE(g.play(Move::step({0, 0})));
+  s = state(g);
+  CHECK(s["turn"]["dragon"]["seat"] == 1);
+  CHECK(s["turn"]["dragon"]["step"] == 2);
+  CHECK(s["turn"]["dragon"]["options"] == json::parse(R"([{"x": 0, "y": -1}, {"x": 0, "y": 1}])"));
+  CHECK(s["turn"]["dragon"]["visited"] == json::parse(R"([{"x": -1, "y": 0}, {"x": 0, "y": 0}])"));
+  REQUIRE_FALSE(g.play(Move::step({0, 1})));
+  s = state(g);
+  CHECK(s["turn"]["stage"] == "place");
+  CHECK_FALSE(s["turn"].contains("dragon"));
+  CHECK(s["turn"]["seat"] == 1);
+  CHECK(s["dragon"] == json::parse(R"({"x": 0, "y": 1})"));
+}
+
+TEST_CASE("princess state: board entries list every figure; the lobby waits for 12 dragon tiles") {
+  const Game g = opening(5);  // seat 0's monk on B at (0,1); seat 1's road meeple on U at (1,0)
+  const json s = state(g);
+  bool monk = false;
+  for (const json& t : s["board"]) {
+    CHECK(t.contains("meeples"));
+    CHECK_FALSE(t.contains("meeple"));
+    if (t["x"] == 0 && t["y"] == 1) monk = t["meeples"] == json::parse(R"([{"seat": 0, "at": "C"}])");
+  }
+  CHECK(monk);
+  CHECK(s["turn"]["stage"] == "place");
+  CHECK(s["turn"]["fairy"] == json::parse(R"([{"x": 1, "y": 0, "at": "E"}])"));  // seat 1's follower
+  for (const json& l : s["turn"]["legal"]) CHECK(l.contains("princess"));
+  std::vector<SeatFacts> seats(2);
+  RoomFacts lobby;
+  lobby.room = "r";
+  lobby.seats = seats;
+  lobby.settings.expansions = kP;
+  EventHistory h;
+  std::string text;
+  write_state(text, lobby, h, {});
+  const json l = json::parse(text);
+  CHECK(l["dragon_tiles_waiting"] == 12);
+  CHECK(l["dragon"].is_null());
+}
+
+TEST_CASE("princess state: a portal tile's legal placements list the tiles a follower may reach through it") {
+  Game g = opening(2);  // seat 0 holds P18 (named by the next entry)
+  std::string why;
+  const json next = json::parse(kOpening)[2];
+  const auto m = parse_move(next, &why, kP, nullptr);
+  REQUIRE(m.has_value());
+  // A replay learns the held tile from the move: play a copy to see the offer for it.
+  std::vector<Spot> spots;
+  g.figure_targets_elsewhere(Tile::P18, m->placement, 0, Figure::Meeple, spots);
+  CHECK(std::find(spots.begin(), spots.end(), Spot{{0, 0}, Port::N}) != spots.end());   // the start tile's city
+  CHECK(std::find_if(spots.begin(), spots.end(), [](const Spot& s) { return s.cell == Cell{-1, 0}; }) == spots.end());  // the dragon's
+  CHECK(std::find_if(spots.begin(), spots.end(), [](const Spot& s) { return s.cell == Cell{1, 0} && s.port == Port::E; }) == spots.end());  // occupied road
+  // The same in turn.legal[]: the entry of P18 at (2,0) lists the start tile's city.
+  const json st = state(g);
+  bool listed = false;
+  for (const json& l : st["turn"]["legal"]) {
+    if (l["x"] != 2 || l["y"] != 0 || l["rotation"] != 0) continue;
+    REQUIRE(l.contains("portal"));
+    for (const json& t : l["portal"]) {
+      if (t["x"] == 0 && t["y"] == 0) listed = std::find(t["meeples"].begin(), t["meeples"].end(), json("N")) != t["meeples"].end();
+      CHECK_FALSE((t["x"] == -1 && t["y"] == 0));  // the dragon's tile
+    }
+  }
+  CHECK(listed);
+}
+
+TEST_CASE("princess tiles in GET /api/tiles: their expansion, their symbol and the princess city") {
+  const json all = tiles_json();
+  std::map<std::string, json> by_id;
+  for (const json& t : all["tiles"]) by_id[t["letter"]] = t;
+  CHECK(by_id.size() == static_cast<std::size_t>(kTileKinds));
+  CHECK(by_id["P1"]["expansion"] == "princess");
+  CHECK(by_id["P5"]["symbol"] == "volcano");
+  CHECK(by_id["P12"]["symbol"] == "dragon");
+  CHECK(by_id["P18"]["symbol"] == "portal");
+  CHECK(by_id["P26"]["symbol"] == "princess");
+  CHECK(by_id["P25"]["features"][0]["princess"] == true);
+  CHECK_FALSE(by_id["P25"]["features"][1].contains("princess"));
+  CHECK_FALSE(by_id["A"].contains("symbol"));
+  const json set = tiles_json(kP);
+  CHECK(set["bag"] == 101);
+}
