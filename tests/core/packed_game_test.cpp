@@ -37,6 +37,28 @@ std::string fingerprint(const Game& g) {
   }
   for (const int c : g.bag_counts()) add(s, c);
   s += '|';
+  // A series of steps inside the turn, and every figure standing (figures on other tiles
+  // than their own included).
+  add(s, g.in_stage() ? 1 : 0);
+  add(s, g.acting_seat());
+  add(s, g.held_back_waiting());
+  if (g.in_stage()) {
+    std::vector<Cell> steps;
+    g.step_options(steps);
+    for (const Cell c : steps) {
+      add(s, c.x);
+      add(s, c.y);
+    }
+  }
+  std::vector<Game::Standing> standing;
+  g.standing(standing);
+  for (const Game::Standing& f : standing) {
+    add(s, f.seat);
+    add(s, f.tile);
+    add(s, static_cast<int>(f.port));
+    add(s, static_cast<int>(f.figure));
+  }
+  s += '|';
   for (const BoardTile& t : g.board()) {
     add(s, static_cast<int>(t.tile));
     add(s, t.cell.x);
@@ -74,7 +96,7 @@ std::string fingerprint(const Game& g) {
   return s;
 }
 
-constexpr std::uint8_t kSets[] = {0x00, 0x01, 0x02, 0x0E, 0x0F};
+constexpr std::uint8_t kSets[] = {0x00, 0x01, 0x02, 0x0E, 0x0F, 0x10, 0x1F};
 
 }  // namespace
 

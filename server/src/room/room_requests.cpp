@@ -193,7 +193,7 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
     return refuse(*m.client, code, rule_error_message(*err));
   }
   const MovePlayed action{moves_, m.seat, move, false, now_ms};
-  store(PendingMove{m.client, action, std::move(std::get<std::unique_ptr<Game>>(next)), std::move(events)}, action,
+  store(PendingMove{m.client, action, std::move(std::get<PackedGame>(next)), std::move(events)}, action,
         true, fx, t0);
 }
 
