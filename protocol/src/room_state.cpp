@@ -365,7 +365,8 @@ std::vector<std::pair<std::string, std::string>> expansion_state_keys(const Room
   if (text.empty()) return out;
   text[0] = '{';  // the keys each start with a comma
   text += '}';
-  const json keys = json::parse(text);
+  const json keys = json::parse(text, nullptr, false);  // the parts' own text; discarded if ever malformed
+  if (keys.is_discarded()) return out;
   for (auto it = keys.begin(); it != keys.end(); ++it) out.emplace_back(it.key(), json_text(it.value()));
   return out;
 }

@@ -69,7 +69,7 @@ void usage() {
       "  many of them are over the whole run's p99: where in the run the tail comes from.\n"
       "  --address-per-room: each room's players connect from their own loopback address (127.1.x.y),\n"
       "  so that per-address limits see many clients, as in production.\n"
-      "  --expansions river,abbot,inns,traders: every room plays with these (our server only).");
+      "  --expansions ID,ID,...: every room plays with these expansions (our server only).");
 }
 
 // A port of 127.0.0.1 that nobody listens on (for --spawn).
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     else if (a == "--timeline") opt.timeline_s = std::stoi(value());
     else if (a == "--address-per-room") opt.address_per_room = true;
     else if (a == "--expansions") {
-      // river,abbot,... -> {"expansions":["river","abbot",...]} (the server checks the ids).
+      // a,b,... -> {"expansions":["a","b",...]} (the server checks the ids).
       std::string list = value(), body = R"({"expansions":[)";
       for (std::size_t at = 0; at <= list.size();) {
         const std::size_t comma = std::min(list.find(',', at), list.size());

@@ -133,7 +133,7 @@ TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expans
     CHECK(got->increment_seconds == want.increment_seconds);
     CHECK(got->hints == want.hints);  // older rows: none (the default that follows the seats)
   }
-  for (const char* bad : {"T 4 1 - 60 16", "T 4 1 - 60 3 3", "T 4 1 - 60 3 slow 1 1", "T 4 1 - 60 turn_based 3600",
+  for (const char* bad : {"T 4 1 - 60 32", "T 4 1 - 60 3 3", "T 4 1 - 60 3 slow 1 1", "T 4 1 - 60 turn_based 3600",
                           "T 4 1 - 60 turn_based 3600 0 3", "T 4 1 - 60 live 3600 0 maybe",
                           "T 4 1 - 60 live 3600 0 hints hints"}) {
     CAPTURE(bad);

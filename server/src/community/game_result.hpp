@@ -21,7 +21,7 @@ struct ResultSeat {
   int turns = 0;       // the seat's moves, its own and those made for it
   int auto_turns = 0;  // made for it by a computer player (away, or out of time)
   bool gone = false;   // its last turn was made for it: it left or timed out before the end
-  // Its points by kind (road, city, monastery, field, and the expansions' kinds: goods, ...),
+  // Its points by kind (road, city, monastery, field, and the kinds the expansions add),
   // during the game and at the end together, from the result's breakdown (docs/protocol.md).
   // Empty for results stored before it was kept.
   std::map<std::string, int> points;

@@ -27,7 +27,7 @@ export function dateText(ms) {
   return new Intl.DateTimeFormat(getLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
 }
 
-/** "river,abbot" as the expansions' names, or the base game. */
+/** "a,b" as the expansions' names, or the base game. */
 export function setText(ids) {
   const list = String(ids ?? '').split(',').filter(Boolean);
   return list.length ? list.map((id) => t(`exp.${id}`)).join(', ') : t('rank.base');

@@ -8,7 +8,7 @@ import { h } from '../platform/dom.js';
 import { offeredIds } from '../expansions/registry.js';
 import { ratingText, paceText, setText, playerPath, PLAYER_ID } from './format.js';
 
-/** {pace: 'live'|'turn-based', expansions: null | ['river', ...]} from an address's query. Pure. */
+/** {pace: 'live'|'turn-based', expansions: null | [id, ...]} from an address's query. Pure. */
 export function boardQuery(search) {
   const q = new URLSearchParams(search ?? '');
   const pace = q.get('pace') === 'turn-based' ? 'turn-based' : 'live';

@@ -86,7 +86,7 @@ export class ProfilePage {
     figure.append(h('figcaption', { text: t('rank.chart') }), svg);
     return h('section', { class: 'pace-rating', 'data-testid': `player-rating-${pace}` },
       h('h2', { text: paceText(pace) }),
-      h('p', { class: 'big-rating' },
+      h('p', { class: 'rating-large' },
         h('strong', { 'data-testid': 'player-rating', text: ratingText(r.rating) }),
         ` · ${t('rank.games')}: `, h('span', { 'data-testid': 'player-games', text: String(r.games) }),
         r.provisional ? h('span', { class: 'muted', text: ` (${t('rank.provisional')})` }) : null),

@@ -196,7 +196,7 @@ void state_keys(const Game* g, const Ruleset& rules, std::string& out) {
   json keys = json::object();
   result_json(*g, keys);
   out += R"(,"dragon":)";
-  out += keys["dragon"].dump();
+  out += json_text(keys["dragon"]);
   out += R"(,"fairy":)";
   json fairy = keys["fairy"];
   if (fairy.is_object() && fairy["next_to"].is_object()) {
@@ -204,7 +204,7 @@ void state_keys(const Game* g, const Ruleset& rules, std::string& out) {
     const auto f = g->figure_at(g->part_state()[kStateFairy] - 1, g->part_state()[kStateFairySeg] - 1);
     if (f) fairy["next_to"]["at"] = std::string(port_name(f->port));
   }
-  out += fairy.dump();
+  out += json_text(fairy);
   out += R"(,"dragon_tiles_waiting":)";
   out += std::to_string(g->held_back_waiting());
 }
@@ -276,7 +276,7 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
     }
   }
   out += R"(,"portal":)";
-  out += portal.dump();
+  out += json_text(portal);
 }
 
 // GET /api/tiles: what the tile shows, and its princess city.
