@@ -25,13 +25,14 @@ async function until(pred, what, ms) {
 
 /**
  * The seat of `token` shown to `key` through the front: the node that answers may not see a
- * room made a moment ago on another node yet (404 "no such room"), so it asks again a while.
+ * room made a moment ago on another node yet (404 "no such room"), or the room may leave that
+ * node while it binds (503: nothing bound), so it asks again a while.
  */
 async function showSeat(room, token, key) {
   const end = Date.now() + 10000;
   for (;;) {
     const res = await fetch(`${cluster.front}/api/keys/seats`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: JSON.stringify({ room, token }) });
-    if (res.status !== 404 || Date.now() > end) {
+    if ((res.status !== 404 && res.status !== 503) || Date.now() > end) {
       assert.equal(res.status, 200);
       return (await res.json()).player;
     }

@@ -184,10 +184,11 @@ void Room::hand_result() {
   });
 }
 
-void Room::bind_player(const std::string& token, const std::string& player) {
-  if (retired_) return;
+bool Room::bind_player(const std::string& token, const std::string& player) {
+  if (retired_) return false;
   logic_->bind_player(token, player, fx_);
   carry_out();
+  return true;
 }
 
 void Room::start() {

@@ -141,7 +141,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // A push service said the seat's subscription to `endpoint` is gone (Web Push).
   void drop_push(int seat, const std::string& endpoint);
   // The seat of `token` was shown to player `player` (a public id; docs/community.md#ratings).
-  void bind_player(const std::string& token, const std::string& player);
+  // Binds the seat of `token` to `player` (docs/community.md#ratings). False when this room
+  // has left this node meanwhile (another node holds it now): nothing was bound.
+  bool bind_player(const std::string& token, const std::string& player);
 };
 
 std::int64_t steady_ms();
