@@ -64,8 +64,9 @@ Game Game::seeded(int players, std::uint64_t seed, std::vector<Event>* events) {
   return seeded(players, seed, ExpansionSet{}, events);
 }
 
-// Each pile in catalog order, shuffled from `seed`: the land bag first (so a base game's
-// bag is what it always was), then the other piles in draw order; laid out in draw order.
+// Each pile in catalog order (Ruleset::unshuffled), shuffled from `seed`: the land bag first
+// (so a base game's bag is what it always was), then the other piles in draw order; the
+// tiles held back wait after their pile, unshuffled.
 Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std::vector<Event>* events) {
   Game g;
   g.seeded_ = true;
@@ -75,23 +76,12 @@ Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std:
   Rng rng(seed);
   std::array<int, 4> begin{};
   for (int p = 1; p < rules.piles; ++p) begin[static_cast<std::size_t>(p)] = begin[static_cast<std::size_t>(p - 1)] + rules.pile_size[static_cast<std::size_t>(p - 1)];
+  std::copy_n(rules.unshuffled.begin(), rules.bag_size, g.bag_.begin());
   auto shuffle_pile = [&](int p) {
-    int n = begin[static_cast<std::size_t>(p)];
-    for (int k = 0; k < kTileKinds; ++k) {
-      if (rules.pile[static_cast<std::size_t>(k)] != p) continue;
-      const int copies = rules.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == rules.start ? 1 : 0);
-      if (rules.held_back[static_cast<std::size_t>(k)] != 0) continue;
-      for (int i = 0; i < copies; ++i) g.bag_[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
-    }
     const int first = begin[static_cast<std::size_t>(p)];
-    for (int i = n - first - 1; i > 0; --i) {
+    for (int i = rules.pile_shuffled[static_cast<std::size_t>(p)] - 1; i > 0; --i) {
       const auto j = rng.below(static_cast<std::uint32_t>(i + 1));
       std::swap(g.bag_[static_cast<std::size_t>(first + i)], g.bag_[static_cast<std::size_t>(first) + j]);
-    }
-    // The tiles held back wait after the pile (Ruleset::held_back), in catalog order.
-    for (int k = 0; k < kTileKinds; ++k) {
-      if (rules.pile[static_cast<std::size_t>(k)] != p || rules.held_back[static_cast<std::size_t>(k)] == 0) continue;
-      for (int i = 0; i < rules.counts[static_cast<std::size_t>(k)]; ++i) g.bag_[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
     }
   };
   shuffle_pile(land);
@@ -139,6 +129,7 @@ void Game::copy_from(const Game& o) {
   prefix(grid_, o.grid_, static_cast<std::size_t>(o.grid_mask_) + 1);
   prefix(placed_, o.placed_, o.placed_count_);
   prefix(nodes_, o.nodes_, o.node_count_);
+  prefix(frontier_want_, o.frontier_want_, o.frontier_count_);
   prefix(frontier_, o.frontier_, o.frontier_count_);
   if (o.rules_ != nullptr) prefix(bag_, o.bag_, static_cast<std::size_t>(o.rules_->bag_size));
   grid_stride_ = o.grid_stride_;
@@ -236,8 +227,7 @@ void Game::advance_turn() {
 
 // What happens at the start of a turn, before its discard or placement (Part::turn_started),
 // once: asked by the turn's first move, so that it counts in that move's record row.
-void Game::start_turn(std::vector<Event>* events) {
-  if (!turn_start_due_) return;
+void Game::run_turn_start(std::vector<Event>* events) {
   turn_start_due_ = false;
   for (int i = 0; i < rules_->part_count; ++i) {
     const detail::Part* part = rules_->parts[static_cast<std::size_t>(i)];

@@ -81,10 +81,9 @@ void Game::legal_placements(Tile t, std::vector<Placement>& out) const {
   }
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
-    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
-    const std::uint8_t m = fits[f.want];
+    const std::uint8_t m = fits[frontier_want_[static_cast<std::size_t>(i)]];
     if (m == 0) continue;
-    const Cell c = cell_of(f);
+    const Cell c = cell_of(frontier_[static_cast<std::size_t>(i)]);
     for (int r = 0; r < 4; ++r) {
       if ((m >> r) & 1) out.push_back(Placement{c, Rotation::quarters(r)});
     }
@@ -97,7 +96,7 @@ bool Game::has_legal_placement(Tile t) const {
   }
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
-    if (fits[frontier_[static_cast<std::size_t>(i)].want] != 0) return true;
+    if (fits[frontier_want_[static_cast<std::size_t>(i)]] != 0) return true;
   }
   return false;
 }
@@ -108,7 +107,7 @@ int Game::count_legal_placements(Tile t) const {
   }
   const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
   int n = 0;
-  for (int i = 0; i < frontier_count_; ++i) n += counts[frontier_[static_cast<std::size_t>(i)].want];
+  for (int i = 0; i < frontier_count_; ++i) n += counts[frontier_want_[static_cast<std::size_t>(i)]];
   return n;
 }
 
@@ -119,15 +118,15 @@ Placement Game::nth_legal_placement(Tile t, int k) const {
   const auto& fits = kTables.fits[static_cast<std::size_t>(t)];
   const auto& counts = kTables.fit_count[static_cast<std::size_t>(t)];
   for (int i = 0; i < frontier_count_; ++i) {
-    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
-    const std::uint8_t m = fits[f.want];
-    const int n = counts[f.want];
+    const std::uint16_t want = frontier_want_[static_cast<std::size_t>(i)];
+    const std::uint8_t m = fits[want];
+    const int n = counts[want];
     if (k >= n) {
       k -= n;
       continue;
     }
     for (int r = 0; r < 4; ++r) {
-      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f), Rotation::quarters(r)};
+      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(frontier_[static_cast<std::size_t>(i)]), Rotation::quarters(r)};
     }
   }
   return Placement{};
@@ -145,7 +144,7 @@ std::optional<Placement> Game::random_legal_placement(Tile t, Rng& rng) const {
   std::array<std::uint8_t, std::tuple_size_v<decltype(frontier_)>> per_cell;
   int n = 0;
   for (int i = 0; i < frontier_count_; ++i) {
-    const std::uint8_t c = counts[frontier_[static_cast<std::size_t>(i)].want];
+    const std::uint8_t c = counts[frontier_want_[static_cast<std::size_t>(i)]];
     per_cell[static_cast<std::size_t>(i)] = c;
     n += c;
   }
@@ -157,10 +156,9 @@ std::optional<Placement> Game::random_legal_placement(Tile t, Rng& rng) const {
       k -= c;
       continue;
     }
-    const FrontierCell& f = frontier_[static_cast<std::size_t>(i)];
-    const std::uint8_t m = fits[f.want];
+    const std::uint8_t m = fits[frontier_want_[static_cast<std::size_t>(i)]];
     for (int r = 0; r < 4; ++r) {
-      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(f), Rotation::quarters(r)};
+      if (((m >> r) & 1) && k-- == 0) return Placement{cell_of(frontier_[static_cast<std::size_t>(i)]), Rotation::quarters(r)};
     }
   }
   return std::nullopt;  // cannot happen: k < n

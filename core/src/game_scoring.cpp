@@ -150,7 +150,7 @@ std::uint8_t Game::owned_segments(Tile t, Placement p, Seat seat) const {
 }
 
 std::uint8_t Game::figure_segments(Tile t, Placement p, Seat seat, Figure f) const {
-  if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, t, -1)) return 0;
+  if (rules_->bare[static_cast<std::size_t>(t)] != 0) return 0;
   if (((rules_->needs_own >> static_cast<int>(f)) & 1) != 0) return owned_segments(t, p, seat);
   return free_segments(t, p);
 }
@@ -198,13 +198,14 @@ int Game::monastery_neighbours(Cell c) const {
 void Game::add_frontier(Cell c, Side towards_tile, Terrain t) {
   std::uint16_t& g = grid_[static_cast<std::size_t>(grid_index(c))];
   if (g == 0) {
-    frontier_[frontier_count_] = FrontierCell{static_cast<std::int16_t>(c.x), static_cast<std::int16_t>(c.y), 0};
+    frontier_[frontier_count_] = FrontierCell{static_cast<std::int16_t>(c.x), static_cast<std::int16_t>(c.y)};
+    frontier_want_[frontier_count_] = 0;
     g = static_cast<std::uint16_t>(kFrontierBase + frontier_count_++);
   }
-  FrontierCell& f = frontier_[static_cast<std::size_t>(g - kFrontierBase)];
+  std::uint16_t& want = frontier_want_[static_cast<std::size_t>(g - kFrontierBase)];
   const std::uint16_t bits = t == Terrain::Exclusive ? kExclusiveWant
                                                  : static_cast<std::uint16_t>(static_cast<int>(t) << (2 * static_cast<int>(towards_tile)));
-  f.want = static_cast<std::uint16_t>(f.want | bits);
+  want = static_cast<std::uint16_t>(want | bits);
 }
 
 void Game::remove_frontier(int grid_idx) {
@@ -213,6 +214,7 @@ void Game::remove_frontier(int grid_idx) {
   const int pos = g - kFrontierBase;
   const FrontierCell last = frontier_[static_cast<std::size_t>(frontier_count_ - 1)];
   frontier_[static_cast<std::size_t>(pos)] = last;
+  frontier_want_[static_cast<std::size_t>(pos)] = frontier_want_[static_cast<std::size_t>(frontier_count_ - 1)];
   grid_[static_cast<std::size_t>(grid_index(cell_of(last)))] = static_cast<std::uint16_t>(kFrontierBase + pos);
   g = 0;
   --frontier_count_;
@@ -371,9 +373,29 @@ void Game::standing(std::vector<Standing>& out) const {
       if (sp.tile == i) out.push_back(Standing{sp.seat, i, sp.seg, sp.port, sp.figure});
     }
   }
+  if (spare_count_ == 0) return;  // one figure a tile at most: in order already
   std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) {
     return a.tile != b.tile ? a.tile < b.tile : a.port < b.port;
   });
+}
+
+std::optional<Game::Standing> Game::find_standing(Seat seat, Figure f) const {
+  std::optional<Standing> best;
+  for (int i = 0; i < placed_count_; ++i) {
+    const Placed& p = placed_[static_cast<std::size_t>(i)];
+    if (p.meeple_seat == seat && p.figure == f) {
+      best = Standing{p.meeple_seat, i, p.meeple_seg, p.meeple_port, p.figure};
+      break;
+    }
+  }
+  for (int k = 0; k < spare_count_; ++k) {
+    const Spare& sp = spare_[static_cast<std::size_t>(k)];
+    if (sp.seat != seat || sp.figure != f) continue;
+    if (!best || sp.tile < best->tile || (sp.tile == best->tile && sp.port < best->port)) {
+      best = Standing{sp.seat, sp.tile, sp.seg, sp.port, sp.figure};
+    }
+  }
+  return best;
 }
 
 void Game::send_home(int index, int seg, std::vector<Event>* events) {

@@ -23,19 +23,22 @@ constexpr bool follows(std::size_t prev, std::size_t size, std::size_t next, std
 
 PackedGame::PackedGame(const Game& g) {
   static_assert(std::is_standard_layout_v<Game>);
-  // Game's layout: the small state, then frontier_, bag_, placed_, nodes_ and grid_, the
+  // Game's layout: the small state, then frontier_want_, frontier_, bag_, placed_, nodes_ and grid_, the
   // grid last (game.hpp). A member among the arrays would be lost: these checks catch it.
+  static_assert(follows(offsetof(Game, frontier_want_), sizeof(Game::frontier_want_), offsetof(Game, frontier_),
+                        alignof(Game::FrontierCell)));
   static_assert(follows(offsetof(Game, frontier_), sizeof(Game::frontier_), offsetof(Game, bag_), alignof(Tile)));
   static_assert(follows(offsetof(Game, bag_), sizeof(Game::bag_), offsetof(Game, placed_), alignof(Game::Placed)));
   static_assert(follows(offsetof(Game, placed_), sizeof(Game::placed_), offsetof(Game, nodes_), alignof(Game::Node)));
   static_assert(follows(offsetof(Game, nodes_), sizeof(Game::nodes_), offsetof(Game, grid_), alignof(std::uint16_t)));
   static_assert(follows(offsetof(Game, grid_), sizeof(Game::grid_), sizeof(Game), alignof(Game)));
-  const std::size_t head = offsetof(Game, frontier_);
+  const std::size_t head = offsetof(Game, frontier_want_);
+  const std::size_t wants = g.frontier_count_ * sizeof(std::uint16_t);
   const std::size_t frontier = g.frontier_count_ * sizeof(Game::FrontierCell);
   const std::size_t bag = g.rules_ != nullptr ? static_cast<std::size_t>(g.rules_->bag_size) : 0;
   const std::size_t placed = g.placed_count_ * sizeof(Game::Placed);
   const std::size_t nodes = g.node_count_ * sizeof(Game::Node);
-  size_ = head + frontier + bag + placed + nodes;
+  size_ = head + wants + frontier + bag + placed + nodes;
   bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(size_);
   std::uint8_t* at = bytes_.get();
   const auto put = [&at](const void* from, std::size_t n) {
@@ -43,6 +46,7 @@ PackedGame::PackedGame(const Game& g) {
     at += n;
   };
   put(&g, head);
+  put(g.frontier_want_.data(), wants);
   put(g.frontier_.data(), frontier);
   put(g.bag_.data(), bag);
   put(g.placed_.data(), placed);
@@ -65,7 +69,8 @@ void PackedGame::unpack(Game& out) const {
     std::memcpy(to, at, n);
     at += n;
   };
-  take(static_cast<void*>(&out), offsetof(Game, frontier_));
+  take(static_cast<void*>(&out), offsetof(Game, frontier_want_));
+  take(out.frontier_want_.data(), out.frontier_count_ * sizeof(std::uint16_t));
   take(out.frontier_.data(), out.frontier_count_ * sizeof(Game::FrontierCell));
   take(out.bag_.data(), out.rules_ != nullptr ? static_cast<std::size_t>(out.rules_->bag_size) : 0);
   take(out.placed_.data(), out.placed_count_ * sizeof(Game::Placed));

@@ -63,6 +63,17 @@ Ruleset make_ruleset(ExpansionSet set) {
     r.bag_size += copies;
     r.pile_size[r.pile[static_cast<std::size_t>(k)]] = static_cast<std::uint8_t>(r.pile_size[r.pile[static_cast<std::size_t>(k)]] + copies);
   }
+  int n = 0;
+  for (int p = 0; p < r.piles; ++p) {
+    for (const bool held : {false, true}) {
+      for (int k = 0; k < kTileKinds; ++k) {
+        if (r.pile[static_cast<std::size_t>(k)] != p || (r.held_back[static_cast<std::size_t>(k)] != 0) != held) continue;
+        const int copies = r.counts[static_cast<std::size_t>(k)] - (static_cast<Tile>(k) == r.start ? 1 : 0);
+        for (int i = 0; i < copies; ++i) r.unshuffled[static_cast<std::size_t>(n++)] = static_cast<Tile>(k);
+        if (!held) r.pile_shuffled[static_cast<std::size_t>(p)] = static_cast<std::uint8_t>(r.pile_shuffled[static_cast<std::size_t>(p)] + copies);
+      }
+    }
+  }
   for (int f = 1; f < kFigureKinds; ++f) r.has_specials = r.has_specials || r.figures[static_cast<std::size_t>(f)] > 0;
   return r;
 }

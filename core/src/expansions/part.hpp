@@ -89,7 +89,8 @@ struct Part {
   // ---- board ----
   // Every placement by a seat, after the tile is laid and before its figure or action.
   void (*tile_placed)(Game& g, Seat seat, int index, std::vector<Event>* events) = nullptr;
-  // Whether no figure may be put on placed tile `index` (-1: tile `t`, being placed).
+  // Whether no figure may be put on placed tile `index` now (`t` its kind). A kind of tile
+  // that never takes a figure as it is placed is Ruleset::bare, set in `setup`.
   bool (*blocks_figures)(const Game& g, Tile t, int index) = nullptr;
   // Whether a placement of `t` may put its figure on another placed tile instead (a feature
   // that holds no follower and that the placement does not complete; Game::check_elsewhere).

@@ -247,6 +247,13 @@ struct Ruleset {
   std::array<std::uint8_t, 4> pile_size{};
   int piles = 1;
   int bag_size = 0;  // every tile but the start tile
+  // The bag before its shuffle, in draw order: each pile's tiles in catalog order, those
+  // held back (held_back) after the pile's others; and how many of each pile are shuffled
+  // (the ones not held back).
+  std::array<Tile, kMaxTilesInGame> unshuffled{};
+  // Tile kinds on which no figure may go as they are placed (set by the parts).
+  std::array<std::uint8_t, kTileKinds> bare{};
+  std::array<std::uint8_t, 4> pile_shuffled{};
   // Figures: how many each player has (0: not in this game), and the kinds of feature
   // each may stand on (bit per Kind).
   std::array<std::uint8_t, kFigureKinds> figures{};
@@ -415,6 +422,8 @@ class Game {
   // Every figure on the board, by tile then port (the placed tile's own figure, then those
   // put there from elsewhere).
   void standing(std::vector<Standing>& out) const;
+  // The first of them (by tile then port) that is `seat`'s figure `f`, without a list.
+  std::optional<Standing> find_standing(Seat seat, Figure f) const;
   // Tiles waiting beside the bag (Ruleset::held_back) until a part lets them in.
   int held_back_waiting() const { return rules_->bag_size - bag_end_; }
 
@@ -490,9 +499,11 @@ class Game {
     Port meeple_port;
     Figure figure;
   };
+  // Where a frontier cell is; what it wants is beside it in frontier_want_ (2 bits of
+  // Terrain per side that touches a tile, 0 where free; kExclusiveWant), so that the walks
+  // that only ask what fits read a dense array of 16-bit words.
   struct FrontierCell {
     std::int16_t x, y;
-    std::uint16_t want;   // 2 bits of Terrain per side that touches a tile, 0 where free; kExclusiveWant
   };
 
   // For the parts (core/src/expansions/): a few bytes of state each part owns.
@@ -539,7 +550,10 @@ class Game {
   void start(int players, const Ruleset& rules, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events, bool extra = false);
   void advance_turn();
-  void start_turn(std::vector<Event>* events);
+  void start_turn(std::vector<Event>* events) {
+    if (turn_start_due_) run_turn_start(events);
+  }
+  void run_turn_start(std::vector<Event>* events);
   void finish_placement(Seat seat, int index, std::vector<Event>* events);
   std::optional<RuleError> check_elsewhere(const Move& m, int* tile, int* seg) const;
   std::optional<RuleError> check_target(const Move& m) const;
@@ -628,6 +642,7 @@ class Game {
   int grid_mask_ = 4095;
   // Written before they are read (up to placed_count_, node_count_, frontier_count_ and
   // the bag's size), so a new game does not clear them: only the grid must start empty.
+  std::array<std::uint16_t, 2 * kMaxTilesInGame + 8> frontier_want_;
   std::array<FrontierCell, 2 * kMaxTilesInGame + 8> frontier_;
   std::array<Tile, kMaxTilesInGame> bag_;
   std::array<Placed, kMaxTilesInGame> placed_;

@@ -29,14 +29,10 @@ void setup(Ruleset& r) {
 // Where `seat`'s abbot stands (its tile's index, -1 when in supply) and its segment.
 int abbot_of(const Game& g, Seat seat, int* seg = nullptr) {
   if (g.figures(seat, kAbbot) > 0) return -1;  // in supply
-  std::vector<Game::Standing> all;
-  g.standing(all);
-  for (const Game::Standing& f : all) {
-    if (f.seat != seat || f.figure != kAbbot) continue;
-    if (seg != nullptr) *seg = f.seg;
-    return f.tile;
-  }
-  return -1;
+  const std::optional<Game::Standing> f = g.find_standing(seat, kAbbot);
+  if (!f) return -1;
+  if (seg != nullptr) *seg = f->seg;
+  return f->tile;
 }
 
 // Offered while the abbot's monastery or garden stays incomplete with this tile placed.

@@ -44,6 +44,7 @@ void setup(Ruleset& r) {
     if (symbol_of(static_cast<Tile>(k)) == Symbol::Dragon && r.counts[static_cast<std::size_t>(k)] > 0) {
       r.held_back[static_cast<std::size_t>(k)] = 1;
     }
+    if (symbol_of(static_cast<Tile>(k)) == Symbol::Volcano) r.bare[static_cast<std::size_t>(k)] = 1;
   }
   r.target_kinds = static_cast<std::uint8_t>(r.target_kinds | (1u << kFairyAction) | (1u << kPrincessAction));
 }
@@ -60,8 +61,7 @@ void tile_placed(Game& g, Seat seat, int index, std::vector<Event>* events) {
   }
 }
 
-bool blocks_figures(const Game& g, Tile t, int index) {
-  if (index < 0) return symbol_of(t) == Symbol::Volcano;
+bool blocks_figures(const Game& g, Tile, int index) {
   return get(g, kStateDragon) == index + 1;
 }
 
