@@ -302,7 +302,9 @@ void write_turn(std::string& out, const RoomFacts& f) {
   out += '}';
 }
 
-void write_board_tile(std::string& out, const BoardTile& t) {
+namespace {
+// What every board entry starts with: where, which tile, how it is turned.
+void write_board_tile_head(std::string& out, const BoardTile& t) {
   out += R"({"x":)";
   append_int(out, t.cell.x);
   out += R"(,"y":)";
@@ -311,20 +313,18 @@ void write_board_tile(std::string& out, const BoardTile& t) {
   append_letter(out, t.tile);
   out += R"(,"rotation":)";
   append_int(out, t.rotation.degrees());
+}
+}  // namespace
+
+void write_board_tile(std::string& out, const BoardTile& t) {
+  write_board_tile_head(out, t);
   out += R"(,"meeple":)";
   write_meeple(out, t.meeple_seat, t.meeple_port, t.figure);
   out += '}';
 }
 
 void write_board_tile_list(std::string& out, const BoardTile& t, std::string_view figures) {
-  out += R"({"x":)";
-  append_int(out, t.cell.x);
-  out += R"(,"y":)";
-  append_int(out, t.cell.y);
-  out += R"(,"tile":)";
-  append_letter(out, t.tile);
-  out += R"(,"rotation":)";
-  append_int(out, t.rotation.degrees());
+  write_board_tile_head(out, t);
   out += R"(,"meeples":)";
   out += figures;
   out += '}';
