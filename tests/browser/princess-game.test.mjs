@@ -75,9 +75,8 @@ async function whereToClick(page, sel) {
 }
 
 /**
- * Clicks the element `sel` where it is drawn (the board fitted first when it is out of view
- * or covered); a board button still covered is taken with the keyboard (focus, Space).
- * Returns how: 'mouse' or 'keyboard'.
+ * Clicks the element `sel` where it is drawn, the board fitted first when it is out of view
+ * or covered; fails, naming what covers it, when a player could still not click it.
  */
 async function clickOn(page, sel, what) {
   let hit = await whereToClick(page, sel);
@@ -85,14 +84,17 @@ async function clickOn(page, sel, what) {
     await page.click('[data-testid="fit"]');
     hit = await whereToClick(page, sel);
   }
-  if (hit) {
-    await page.mouse.click(hit.cx, hit.cy);
-    return 'mouse';
+  if (!hit) {
+    const over = await page.evaluate((q) => {
+      const el = document.querySelector(q);
+      const r = el?.getBoundingClientRect();
+      const top = r && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r ? `at ${Math.round(r.left)},${Math.round(r.top)} under ${top?.parentElement?.outerHTML.slice(0, 160)}` : 'not drawn';
+    }, sel);
+    await page.screenshot({ path: path.join(shotDir, 'princess-covered.png') });
+    assert.fail(`${what} cannot be clicked: ${over}`);
   }
-  assert.equal(await page.getAttribute(sel, 'role'), 'button', `${what} can be clicked or focused`);
-  await page.focus(sel);
-  await page.keyboard.press('Space');
-  return `keyboard (${what})`;
+  await page.mouse.click(hit.cx, hit.cy);
 }
 
 /**
@@ -132,7 +134,7 @@ async function dragonStep(page, seen) {
     seen.pathShot = true;
     await page.screenshot({ path: path.join(shotDir, 'princess-dragon-step.png') });
   }
-  seen.how.push(await clickOn(page, `[data-testid="dragon-option"][data-action="dragon:${to.x},${to.y}"]`, 'a tile the dragon may step to'));
+  await clickOn(page, `[data-testid="dragon-option"][data-action="dragon:${to.x},${to.y}"]`, 'a tile the dragon may step to');
   await page.waitForFunction((v) => window.__carc.store.version > v, version);
   assert.match(await lineOf(page, (e) => e.type === 'dragon_step'), new RegExp(`^Hildegard moved the dragon to ${to.x}, ${to.y}`));
   if (d.step > 1) seen.pathSteps = Math.max(seen.pathSteps ?? 0, d.step - 1);
@@ -149,7 +151,7 @@ async function place(page, tiles, done, seen) {
   if (phone) {
     await page.setViewportSize(PHONE);
   }
-  seen.how.push(await clickOn(page, `[data-testid="cell"][data-x="${x}"][data-y="${y}"]`, `the cell ${x},${y}`));
+  await clickOn(page, `[data-testid="cell"][data-x="${x}"][data-y="${y}"]`, `the cell ${x},${y}`);
   // The tile on the clicked cell, turned until it has the chosen rotation.
   const ghostTurned = (prev) => page.waitForFunction(({ gx, gy, p }) => {
     const g = document.querySelector('[data-testid="ghost"]');
@@ -176,7 +178,7 @@ async function place(page, tiles, done, seen) {
     const rings = await page.$$eval(`[data-testid="${d.kind}-target"]`, (gs) => gs.filter((g) => !/,[a-z]+$/.test(g.dataset.action)).map((g) => `${g.dataset.x},${g.dataset.y},${g.dataset.at}`));
     assert.deepEqual(rings.sort(), want.map((w) => `${w.x},${w.y},${w.at}`).sort(), `the ${d.kind}'s targets on the board`);
     const sel = `[data-testid="${d.kind}-target"][data-action="choose:${d.kind}:${d.target.x},${d.target.y},${d.target.at}"]`;
-    seen.how.push(await clickOn(page, sel, `the ${d.kind}'s target`));
+    await clickOn(page, sel, `the ${d.kind}'s target`);
     await page.waitForSelector(`${sel}.chosen`);
     const words = {
       princess: `The princess sends the knight at ${d.target.x}, ${d.target.y} home`,
@@ -191,13 +193,27 @@ async function place(page, tiles, done, seen) {
       await page.screenshot({ path: path.join(shotDir, 'princess-phone.png') });
     } else await page.screenshot({ path: path.join(shotDir, `princess-${d.kind}.png`) });
   } else if (d.kind === 'meeple') {
-    seen.how.push(await clickOn(page, `[data-testid="meeple-spot"][data-figure="meeple"][data-port="${d.at}"]`, 'a meeple spot'));
+    await clickOn(page, `[data-testid="meeple-spot"][data-figure="meeple"][data-port="${d.at}"]`, 'a meeple spot');
     await page.waitForSelector(`[data-testid="meeple-spot"][data-port="${d.at}"].chosen`);
   }
   const owner = d.kind === 'princess' ? state.board.find((b) => b.x === d.target.x && b.y === d.target.y).meeples.find((m) => m.at === d.target.at).seat : null;
   await page.click('[data-testid="confirm"]');
   await page.waitForFunction((v) => Number(document.getElementById('view-room').dataset.version) > v && !document.querySelector('[data-testid="ghost"]'), version);
   if (phone) await page.setViewportSize(LAPTOP);
+  if (tile.symbol === 'volcano') {
+    // The log says the placement, then the dragon flying to the volcano (the server sends the flight first).
+    const order = await page.evaluate(({ vx, vy }) => {
+      const evs = window.__carc.store.state.events;
+      const placed = evs.findLast((e) => e.type === 'placed' && e.seat === 0 && e.x === vx && e.y === vy);
+      const flew = evs.findLast((e) => e.type === 'dragon_flew' && e.x === vx && e.y === vy);
+      const lis = [...document.querySelectorAll('#log li')];
+      const at = (ev) => lis.findIndex((li) => Number(li.dataset.id) === ev?.id);
+      return { placed: at(placed), flew: at(flew), text: lis[at(flew)]?.textContent };
+    }, { vx: x, vy: y });
+    assert.equal(order.text, `The dragon flies to the volcano at ${x}, ${y}`);
+    assert.equal(order.flew, order.placed + 1, 'the dragon\'s flight right after the volcano\'s placement in the log');
+    seen.volcanoLog = (seen.volcanoLog ?? 0) + 1;
+  }
   const names = Object.fromEntries(state.players.map((p) => [p.seat, p.name]));
   const figureAt = (t) => page.locator(`#board [data-testid="board-meeple"][data-x="${t.x}"][data-y="${t.y}"][data-at="${t.at}"]`).count();
   if (d.kind === 'princess') {
@@ -220,6 +236,30 @@ async function place(page, tiles, done, seen) {
     assert.ok(inCell, 'the fairy stands on its follower\'s tile');
   }
   return d;
+}
+
+/**
+ * At the start of the human's turn, when the dragon moved since the last placement (the
+ * previous player placed a dragon tile; the computer players stepped at once): the board
+ * still shows its path, step by step, from where it began.
+ */
+async function lastMoveShown(page, seen) {
+  const got = await page.evaluate(() => {
+    const evs = window.__carc.store.state.events;
+    const lastStep = evs.findLastIndex((e) => e.type === 'dragon_step');
+    if (lastStep < 0 || evs.findLastIndex((e) => e.type === 'placed') > lastStep) return null;
+    const steps = [];
+    for (let i = lastStep; i >= 0 && evs[i].type !== 'placed'; i--) if (evs[i].type === 'dragon_step') steps.unshift(evs[i]);
+    const from = steps.findLastIndex((e) => e.step === 1);
+    const move = steps.slice(from);
+    const line = document.querySelector('#board [data-testid="dragon-last-path"]');
+    return { steps: move.length, cells: [move[0].from, ...move.map((e) => e.to)].map((c) => `${c.x * 100 + 50} ${c.y * 100 + 50}`).join(' '), shown: line?.dataset.steps ?? null, points: line?.getAttribute('points') ?? null };
+  });
+  if (!got) return;
+  assert.equal(got.shown, String(got.steps), 'the dragon\'s last move is drawn on the board');
+  assert.equal(got.points, got.cells, 'through the tiles it stepped on');
+  seen.lastMoves = (seen.lastMoves ?? 0) + 1;
+  if (seen.lastMoves === 1) await page.screenshot({ path: path.join(shotDir, 'princess-dragon-last-move.png') });
 }
 
 /**
@@ -276,7 +316,7 @@ test('three players, all five expansions: the fairy\'s point, a princess, a port
 
     const prof = { wait: 0, dragon: 0, place: 0 };
     const done = {};
-    const seen = { how: [] };
+    const seen = {};
     let turns = 0;
     let from = 0; // events already looked at
     for (;;) {
@@ -289,6 +329,7 @@ test('three players, all five expansions: the fairy\'s point, a princess, a port
       Object.assign(done, got);
       from = eventCount;
       if (what === 'end') break;
+      if (what === 'place') await lastMoveShown(page, seen);
       if (what === 'dragon') { await dragonStep(page, seen); prof.dragon += Date.now() - t0; }
       else {
         turns++;
@@ -301,9 +342,11 @@ test('three players, all five expansions: the fairy\'s point, a princess, a port
     }
     console.log(JSON.stringify(prof));
     const missing = GOALS.filter((g) => !done[g]);
-    console.log(`seed ${SEED}: ${turns} turns in ${Math.round((Date.now() - started) / 1000)} s, goals: ${Object.keys(done).join(' ')}, clicks ${seen.how.filter((h) => h === 'mouse').length} by mouse, ${seen.how.filter((h) => h !== 'mouse').join(', ') || 'none'} by keyboard`);
+    console.log(`seed ${SEED}: ${turns} turns in ${Math.round((Date.now() - started) / 1000)} s, goals: ${Object.keys(done).join(' ')}, ${seen.lastMoves ?? 0} last moves seen, ${seen.volcanoLog ?? 0} volcanoes`);
     assert.deepEqual(missing, [], `seed ${SEED}: the game reached every goal (see the header to find another seed)`);
     assert.ok(seen.volcano, 'the human held a volcano');
+    assert.ok(seen.volcanoLog >= 1, 'the log said a volcano\'s placement and the dragon\'s flight in order');
+    assert.ok(seen.lastMoves >= 1, 'the human saw the path of a dragon\'s move the computer players made');
     assert.ok(seen.pathSteps >= 1, 'the human stepped the dragon after another seat\'s step, its path drawn');
     assert.ok(turns >= 45, `the human played the whole game (${turns} turns)`);
 

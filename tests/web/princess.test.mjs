@@ -201,9 +201,10 @@ test('a volcano offers no figure and says why; a tile with no spot for another r
 test('the log: the dragon\'s flight and steps with what it ate, the dragon tiles, the fairy, the princess, the fairy\'s points', () => {
   const events = [
     { id: 0, type: 'started' },
-    { id: 1, type: 'placed', turn: 1, seat: 0, tile: 'P5', x: -1, y: 0, rotation: 0, meeple: null },
-    { id: 2, type: 'dragon_flew', turn: 1, seat: 0, x: -1, y: 0 },
-    { id: 3, type: 'dragon_tiles', turn: 1, count: 12 },
+    // As the server sends them: the dragon's flight and the dragon tiles before the volcano's placement.
+    { id: 1, type: 'dragon_flew', turn: 0, seat: 0, x: -1, y: 0 },
+    { id: 2, type: 'dragon_tiles', turn: 0, count: 12 },
+    { id: 3, type: 'placed', turn: 1, seat: 0, tile: 'P5', x: -1, y: 0, rotation: 0, meeple: null },
     { id: 4, type: 'fairy', turn: 6, seat: 1, x: 1, y: 0, at: 'E' },
     { id: 5, type: 'princess', turn: 4, seat: 1, owner: 0, x: 0, y: 0, at: 'N' },
     { id: 6, type: 'dragon_step', turn: 7, seat: 0, step: 1, from: { x: -1, y: 0 }, to: { x: 0, y: 0 }, eaten: [] },
@@ -213,6 +214,7 @@ test('the log: the dragon\'s flight and steps with what it ate, the dragon tiles
     { id: 10, type: 'scored', feature: 'fairy', end: true, points: 3, seats: [0] },
   ];
   const { lines } = narrate(events, tiles, { tile: 'D', x: 0, y: 0, rotation: 0 });
+  assert.deepEqual(lines.slice(0, 4).map((l) => l.id), [0, 3, 1, 2], 'the log says the volcano\'s placement, then the dragon flying to it');
   const own = lines.filter((l) => !['started', 'placed'].includes(l.type));
   assert.deepEqual(own.map((l) => l.type), ['dragon_flew', 'dragon_tiles', 'fairy_moved', 'princess', 'dragon_step', 'dragon_step', 'fairy_points', 'fairy_points', 'fairy_points']);
   assert.deepEqual(own[0].cells, [[-1, 0]]);
