@@ -120,6 +120,12 @@ async function dragonStep(page, seen) {
     banner: document.querySelector('[data-testid="stage-mine"]')?.textContent ?? null,
     hint: document.getElementById('action-hint').textContent,
     dragon: document.querySelectorAll('#board [data-testid="dragon"]').length,
+    // The action bar: the dragon tile whose move it is (nobody holds a tile meanwhile).
+    bar: (() => {
+      const st = window.__carc.store.state;
+      const box = document.getElementById('current-tile');
+      return { tile: box.dataset.tile, want: st.events.findLast((e) => e.type === 'placed' && e.seat === st.turn.seat)?.tile, sign: !!box.querySelector('[data-mark="dragonmark"]') };
+    })(),
   }));
   assert.deepEqual(shown.mine.sort(), d.options.map(key).sort(), 'the board offers exactly the tiles the dragon may step to');
   for (const [label, want] of shown.labels) assert.equal(label, want, 'each tile says where the dragon would go');
@@ -129,6 +135,8 @@ async function dragonStep(page, seen) {
   assert.equal(shown.banner, `The dragon: your step (${d.step} of 6)`);
   assert.equal(shown.hint, `Move the dragon: choose a highlighted tile (step ${d.step} of 6)`);
   assert.equal(shown.dragon, 1, 'one dragon on the board');
+  assert.equal(shown.bar.tile, shown.bar.want, 'the action bar shows the dragon tile whose move it is');
+  assert.ok(shown.bar.sign, 'with the dragon\'s sign');
   const to = dragonChoice(state, state.players.find((p) => p.name === 'Hildegard').seat);
   if (d.step > 1 && !seen.pathShot) {
     seen.pathShot = true;

@@ -144,9 +144,10 @@ test('the portal: every other tile\'s spot is a choice, and the play sends the f
   assert.deepEqual(playFields(portalEntry, 'portal:5,5,N'), { meeple: null }, 'a portal spot the server did not offer sends nothing');
   setLanguage('en');
   assert.equal(choiceHint(tiles.P18, portalEntry, 'portal:0,0,N,big'), 'Your big meeple goes through the magic portal to the tile at 0, 0');
-  // On the board: a ring per portal spot on the older tile, the chosen one pressed.
+  // On the board: a ring per portal spot on the older tile (the meeple's where the big meeple may go too), the chosen one pressed.
   const layer = expansionLayerMarkup(portalState, cleanBoard(portalState), tiles, { seat: 0, entry: portalEntry, choice: 'portal:0,0,N', turn: portalState.turn });
-  assert.equal((layer.match(/data-testid="portal-target"/g) ?? []).length, 4);
+  assert.equal((layer.match(/data-testid="portal-target"/g) ?? []).length, 3);
+  assert.doesNotMatch(layer, /choose:portal:0,0,N,big/);
   assert.match(layer, /aria-pressed="true"[^>]*data-action="choose:portal:0,0,N"/);
   assert.match(layer, /aria-label="meeple through the magic portal: city at 0, 0"/);
   assert.deepEqual(ask('boardAction', 'choose:portal:0,0,WR', { state: portalState, seat: 0, version: 1 }), { choose: 'portal:0,0,WR' });

@@ -72,7 +72,7 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
   const lines = [];
   let lastPlaced = null;
   // Lines of events the server sends before the placement that caused them (an expansion's
-  // line with `afterPlacement`: the dragon flying to the volcano just placed): after its line.
+  // line with `afterPlacement`, expansions/registry.js): said after that placement's line.
   let held = [];
   for (const ev of events ?? []) {
     switch (ev.type) {

@@ -73,10 +73,10 @@ export function princessLayer(state, ctx) {
 }
 
 /**
- * The choices drawn: one ring per spot. A portal spot that several figures may take (a
- * meeple, a big meeple) shows the figure the picker has picked (ctx.figure, or the chosen
- * choice's), else the meeple, else the first listed: rings on the same spot would cover
- * each other, and a click would take the one on top.
+ * The choices drawn: one ring per spot. A portal spot that several figures may take shows
+ * the figure the picker has picked (ctx.figure, or the chosen choice's), else the meeple,
+ * else the first listed: rings on the same spot would cover each other, and a click would
+ * take the one on top.
  */
 export function shownChoices(choices, picked, chosen = null) {
   const want = parseChoice(chosen)?.kind === 'portal' ? parseChoice(chosen).figure : picked;
