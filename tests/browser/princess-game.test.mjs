@@ -1,12 +1,15 @@
 // The Princess & the Dragon end to end: a three-player game with all five expansions (the River,
 // the Abbot, Inns & Cathedrals, Traders & Builders, the Princess & the Dragon) in Chromium, the
 // human against two computer players ("easy": greedy and fast), played to the end through the
-// page. On the way the human moves the fairy next to their farmer and gets its point at the
-// start of the next turn (the log and the score say so), places a princess tile and sends a
-// knight home (on a phone-size viewport), puts a meeple through a magic portal onto another
-// tile, holds a volcano (the action bar says why no figure goes on it) and steps the dragon by
-// clicking one of the tiles the board offers, its path drawn; the end screen has the fairy's
-// column. docs/expansions/princess-dragon.md, docs/web-client-expansions.md.
+// page, every choice clicked with the mouse where the board draws it. On the way the human
+// moves the fairy next to their farmer and gets its point with their next turn's move (the
+// log and the score say so), places a princess tile and sends a knight home (on a phone-size
+// viewport), puts a follower through a magic portal onto another tile (one ring per spot, the
+// picked figure's), holds a volcano (the action bar says why no figure goes on it, the log
+// says the placement before the dragon's flight) and steps the dragon by clicking one of the
+// tiles the board offers (its path, the tiles visited, the dragon tile in the action bar);
+// a dragon's move the computer players made stays drawn until the next placement; the end
+// screen has the fairy's column. docs/expansions/princess-dragon.md, docs/web-client-expansions.md.
 //
 // The game is a known one: the test server (carcassonne-server-test) starts it with
 // CARC_TEST_SEED, which fixes the bag and the computer players' choices (server/src/base/
@@ -16,8 +19,10 @@
 // test then says which goal it missed; `node tests/browser/princess-seeds.mjs 1 20` plays the
 // same game over the protocol in about 2 s a seed and lists the goals each reaches (every seed
 // of 1..4 reached all of them), and CARC_PRINCESS_SEED=N runs this file with another.
+// 125-190 s on 2 cores under a load of 9-13.
 //
 //   CARC_SERVER_BIN=build/carcassonne-server node --test --test-concurrency=1 tests/browser/princess-game.test.mjs
+//   (it runs build/carcassonne-server-test, beside CARC_SERVER_BIN)
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -337,9 +342,27 @@ test('three players, all five expansions: the fairy\'s point, a princess, a port
       Object.assign(done, got);
       from = eventCount;
       if (what === 'end') break;
-      if (what === 'place') await lastMoveShown(page, seen);
-      if (what === 'dragon') { await dragonStep(page, seen); prof.dragon += Date.now() - t0; }
-      else {
+      if (what === 'place') {
+        await lastMoveShown(page, seen);
+        // A scoring's flash still over the board takes no click meant for the tile under it.
+        const fx = await page.evaluate(() => {
+          const c = [...document.querySelectorAll('#board [data-testid="score-fx"] .score-cell')].find((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left + r.width / 2 > 0 && r.top + r.height / 2 > 0 && r.left + r.width / 2 < innerWidth && r.top + r.height / 2 < innerHeight;
+          });
+          if (!c) return null;
+          const r = c.getBoundingClientRect();
+          return !!document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-testid="score-fx"]');
+        });
+        if (fx !== null) {
+          assert.equal(fx, false, 'a scoring\'s flash takes no click');
+          seen.flashes = (seen.flashes ?? 0) + 1;
+        }
+      }
+      if (what === 'dragon') {
+        await dragonStep(page, seen);
+        prof.dragon += Date.now() - t0;
+      } else {
         turns++;
         // The fairy's point comes with the turn's first move (fairyPoint).
         const before = done.fairyPoint ? null : Number(await page.getAttribute('[data-testid="player"][data-seat="0"]', 'data-score'));
@@ -348,9 +371,8 @@ test('three players, all five expansions: the fairy\'s point, a princess, a port
         if (!done.fairyPoint && goalsIn((await stateOf(page, from)).state, 0, 0).fairyPoint) await fairyPoint(page, before);
       }
     }
-    console.log(JSON.stringify(prof));
     const missing = GOALS.filter((g) => !done[g]);
-    console.log(`seed ${SEED}: ${turns} turns in ${Math.round((Date.now() - started) / 1000)} s, goals: ${Object.keys(done).join(' ')}, ${seen.lastMoves ?? 0} last moves seen, ${seen.volcanoLog ?? 0} volcanoes`);
+    console.log(`seed ${SEED}: ${turns} turns in ${Math.round((Date.now() - started) / 1000)} s (${Math.round(prof.place / 1000)} s placing, ${Math.round(prof.dragon / 1000)} s stepping, ${Math.round(prof.wait / 1000)} s waiting), goals: ${Object.keys(done).join(' ')}, ${seen.lastMoves ?? 0} last moves seen, ${seen.volcanoLog ?? 0} volcanoes, ${seen.flashes ?? 0} flashes clicked through`);
     assert.deepEqual(missing, [], `seed ${SEED}: the game reached every goal (see the header to find another seed)`);
     assert.ok(seen.volcano, 'the human held a volcano');
     assert.ok(seen.volcanoLog >= 1, 'the log said a volcano\'s placement and the dragon\'s flight in order');
