@@ -144,9 +144,10 @@ test('the portal: every other tile\'s spot is a choice, and the play sends the f
   assert.deepEqual(playFields(portalEntry, 'portal:5,5,N'), { meeple: null }, 'a portal spot the server did not offer sends nothing');
   setLanguage('en');
   assert.equal(choiceHint(tiles.P18, portalEntry, 'portal:0,0,N,big'), 'Your big meeple goes through the magic portal to the tile at 0, 0');
-  // On the board: a ring per portal spot on the older tile, the chosen one pressed.
+  // On the board: a ring per portal spot on the older tile (the meeple's where the big meeple may go too), the chosen one pressed.
   const layer = expansionLayerMarkup(portalState, cleanBoard(portalState), tiles, { seat: 0, entry: portalEntry, choice: 'portal:0,0,N', turn: portalState.turn });
-  assert.equal((layer.match(/data-testid="portal-target"/g) ?? []).length, 4);
+  assert.equal((layer.match(/data-testid="portal-target"/g) ?? []).length, 3);
+  assert.doesNotMatch(layer, /choose:portal:0,0,N,big/);
   assert.match(layer, /aria-pressed="true"[^>]*data-action="choose:portal:0,0,N"/);
   assert.match(layer, /aria-label="meeple through the magic portal: city at 0, 0"/);
   assert.deepEqual(ask('boardAction', 'choose:portal:0,0,WR', { state: portalState, seat: 0, version: 1 }), { choose: 'portal:0,0,WR' });
@@ -201,9 +202,10 @@ test('a volcano offers no figure and says why; a tile with no spot for another r
 test('the log: the dragon\'s flight and steps with what it ate, the dragon tiles, the fairy, the princess, the fairy\'s points', () => {
   const events = [
     { id: 0, type: 'started' },
-    { id: 1, type: 'placed', turn: 1, seat: 0, tile: 'P5', x: -1, y: 0, rotation: 0, meeple: null },
-    { id: 2, type: 'dragon_flew', turn: 1, seat: 0, x: -1, y: 0 },
-    { id: 3, type: 'dragon_tiles', turn: 1, count: 12 },
+    // As the server sends them: the dragon's flight and the dragon tiles before the volcano's placement.
+    { id: 1, type: 'dragon_flew', turn: 0, seat: 0, x: -1, y: 0 },
+    { id: 2, type: 'dragon_tiles', turn: 0, count: 12 },
+    { id: 3, type: 'placed', turn: 1, seat: 0, tile: 'P5', x: -1, y: 0, rotation: 0, meeple: null },
     { id: 4, type: 'fairy', turn: 6, seat: 1, x: 1, y: 0, at: 'E' },
     { id: 5, type: 'princess', turn: 4, seat: 1, owner: 0, x: 0, y: 0, at: 'N' },
     { id: 6, type: 'dragon_step', turn: 7, seat: 0, step: 1, from: { x: -1, y: 0 }, to: { x: 0, y: 0 }, eaten: [] },
@@ -213,6 +215,7 @@ test('the log: the dragon\'s flight and steps with what it ate, the dragon tiles
     { id: 10, type: 'scored', feature: 'fairy', end: true, points: 3, seats: [0] },
   ];
   const { lines } = narrate(events, tiles, { tile: 'D', x: 0, y: 0, rotation: 0 });
+  assert.deepEqual(lines.slice(0, 4).map((l) => l.id), [0, 3, 1, 2], 'the log says the volcano\'s placement, then the dragon flying to it');
   const own = lines.filter((l) => !['started', 'placed'].includes(l.type));
   assert.deepEqual(own.map((l) => l.type), ['dragon_flew', 'dragon_tiles', 'fairy_moved', 'princess', 'dragon_step', 'dragon_step', 'fairy_points', 'fairy_points', 'fairy_points']);
   assert.deepEqual(own[0].cells, [[-1, 0]]);

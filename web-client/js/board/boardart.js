@@ -107,7 +107,8 @@ export function meeplesMarkup(board, tiles, state) {
 
 /**
  * What the expansions draw over the figures (expansions/registry.js: boardLayer): neutral
- * pieces, a path, buttons with `data-action`. ctx: {seat, entry, choice, turn} of the room;
+ * pieces, a path, buttons with `data-action`. ctx: {seat, entry, choice, turn, figure (the
+ * figure picker's, or null)} of the room;
  * the layer gets where a figure on a placed tile stands and what feature it is.
  */
 export function expansionLayerMarkup(state, board, tiles, ctx = {}) {

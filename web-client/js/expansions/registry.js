@@ -15,6 +15,7 @@
 //   tileSymbol(tile) the symbol a whole tile shows (a catalog tile's own `symbol`), or null
 //   tileDefs()    shared SVG <defs>; tileLayers {under, over}(shapes) a tile's drawing
 //   eventLine(ev), scoredLine(ev, common), logLine(li, line, helpers), lineEvents
+//                 (a line with `afterPlacement` is said after the placement the server sends next)
 //   figureCell(placed) the cell a placement's figure stands on when not the placed tile
 //   figuresGone(ev) [{x, y, at}] the figures an event takes off the board
 //   placedNote(line) words the log adds to a placement's line, or null

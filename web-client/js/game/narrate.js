@@ -71,6 +71,9 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
   map.place({ ...start, meeple: null, seat: null });
   const lines = [];
   let lastPlaced = null;
+  // Lines of events the server sends before the placement that caused them (an expansion's
+  // line with `afterPlacement`, expansions/registry.js): said after that placement's line.
+  let held = [];
   for (const ev of events ?? []) {
     switch (ev.type) {
       case 'started':
@@ -95,6 +98,8 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
           what: d.what, feature: d.feature, owners: d.owners ?? [], cells: first(d.cells, ev.x, ev.y), extra: ev.extra === true,
           ...(away ? { away: { x: away.x, y: away.y } } : {}),
         });
+        lines.push(...held);
+        held = [];
         break;
       }
       case 'scored': {
@@ -113,11 +118,15 @@ export function narrate(events, tiles, start = { tile: 'D', x: 0, y: 0, rotation
         }
         break;
       }
-      default:
+      default: {
         for (const gone of hooks('figuresGone').flatMap((f) => f(ev) ?? [])) map.removeFigure(gone.x, gone.y, gone.at);
-        lines.push(ask('eventLine', ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] });
+        const line = ask('eventLine', ev) ?? { type: ev.type ?? '?', id: ev.id, cells: [] };
+        if (line.afterPlacement) held.push(line);
+        else lines.push(line);
+      }
     }
   }
+  lines.push(...held);
   return { lines, map };
 }
 

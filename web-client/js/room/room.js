@@ -10,6 +10,7 @@ import { bindLog } from './panels.js';
 import { PlayFeel } from './feel.js';
 import { copyInvite } from '../lobby/lobby-card.js';
 import { cycleMeeple, markPending, keepDraft, draftView, entryOf } from '../turn/draft.js';
+import { pickedFigure } from '../game/figure-picker.js';
 import { roomKeyAction, describeKey } from '../turn/keyboard.js';
 import { renderActionBar, TitleCue, ConnIndicator } from './roomview.js';
 import { RoomPanels } from './panel-updates.js';
@@ -335,7 +336,7 @@ export class RoomPage {
       previewTile: state.turn?.tile,
       cellLabel: (c) => t('board.cell', { x: c.x, y: c.y }),
       // What an expansion draws over the figures (expansions/registry.js: boardLayer).
-      layerCtx: { seat: mySeat, entry: mine && this.draft ? entryOf(this.draft) : null, choice: this.draft?.meeple ?? null, turn: state.turn ?? null },
+      layerCtx: { seat: mySeat, entry: mine && this.draft ? entryOf(this.draft) : null, choice: this.draft?.meeple ?? null, turn: state.turn ?? null, figure: mine && this.draft ? pickedFigure(entryOf(this.draft), this.draft) : null },
     });
 
     renderActionBar({ state, store: this.store, draft: this.draft, tiles: this.tiles, spots: dv?.spots, queued: !!this.queued });

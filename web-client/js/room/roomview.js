@@ -83,8 +83,11 @@ export function renderActionBar({ state, store, draft, tiles, spots = [], queued
   $('current-tile-btn').disabled = !mine || !!draft?.pending;
   if (!mine) {
     label.textContent = t('action.beingPlaced');
-    $('current-tile').innerHTML = tileDef ? tileMarkup(tileDef, 0) : '';
-    $('current-tile').dataset.tile = state.turn.tile;
+    // During a stage of the turn (expansions/registry.js: turnStage) nobody holds a tile: the one whose placement it finishes.
+    const placed = !tileDef && turnStage(state) ? (state.events ?? []).findLast((e) => e.type === 'placed' && e.seat === state.turn.seat) : null;
+    const shown = tileDef ?? tiles[placed?.tile];
+    $('current-tile').innerHTML = shown ? tileMarkup(shown, placed?.rotation ?? 0) : '';
+    $('current-tile').dataset.tile = state.turn.tile ?? placed?.tile ?? '';
     const stage = turnStage(state); // a stage of the turn: the stepping seat's words
     if (stage?.seat === store.seat && store.seat !== null) $('action-hint').textContent = t(stage.hintKey ?? stage.mineKey, stage.params);
     else if (stage) $('action-hint').replaceChildren(...withName(stage.otherKey, playerBySeat(state, stage.seat), stage.params));

@@ -9,7 +9,7 @@
 import { t } from '../../i18n/i18n.js';
 import { meepleMarkup } from '../../tiles/meeple-art.js';
 import { dragonMarkup, fairyMarkup } from './art.js';
-import { dragonStage, dragonMessage } from './dragon.js';
+import { dragonStage, dragonMessage, lastDragonMove } from './dragon.js';
 import { entryActions, parseChoice } from './choices.js';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -43,6 +43,17 @@ export function princessLayer(state, ctx) {
       out += `<g class="dragon-option${stage.mine ? ' mine' : ''}" data-testid="dragon-option" data-x="${c.x}" data-y="${c.y}"${attrs}>`
         + `<rect x="${c.x * T + 4}" y="${c.y * T + 4}" width="${T - 8}" height="${T - 8}" rx="8"/></g>`;
     });
+  } else {
+    // The move just made, until the next placement (its steps may all have been a computer player's).
+    const last = lastDragonMove(state);
+    if (last) {
+      const pts = last.path.map((c) => mid(c).join(' ')).join(' ');
+      out += `<polyline class="dragon-path done" data-testid="dragon-last-path" data-steps="${last.steps}" points="${pts}"/>`;
+      for (const c of last.eaten) {
+        const [x, y] = mid(c);
+        out += `<circle class="dragon-ate" data-testid="dragon-ate" data-x="${c.x}" data-y="${c.y}" cx="${x}" cy="${y}" r="9"/>`;
+      }
+    }
   }
   const d = state?.dragon;
   if (d && Number.isInteger(d.x) && Number.isInteger(d.y)) {
@@ -61,10 +72,29 @@ export function princessLayer(state, ctx) {
   return out;
 }
 
-/** The figure step's targets on the board: rings on other tiles, one per choice. */
+/**
+ * The choices drawn: one ring per spot. A portal spot that several figures may take shows
+ * the figure the picker has picked (ctx.figure, or the chosen choice's), else the meeple,
+ * else the first listed: rings on the same spot would cover each other, and a click would
+ * take the one on top.
+ */
+export function shownChoices(choices, picked, chosen = null) {
+  const want = parseChoice(chosen)?.kind === 'portal' ? parseChoice(chosen).figure : picked;
+  const bySpot = new Map();
+  for (const choice of choices) {
+    const c = parseChoice(choice);
+    const key = `${c.kind}:${c.x},${c.y},${c.at}`;
+    const have = bySpot.get(key);
+    const rank = (x) => (x.figure === want ? 0 : x.figure === 'meeple' ? 1 : 2);
+    if (!have || rank(c) < rank(parseChoice(have))) bySpot.set(key, choice);
+  }
+  return choices.filter((choice) => [...bySpot.values()].includes(choice));
+}
+
+/** The figure step's targets on the board: rings on other tiles, one per spot. */
 function targetsMarkup(ctx, T, color) {
   let out = '';
-  const choices = entryActions(ctx.entry, ctx.turn);
+  const choices = shownChoices(entryActions(ctx.entry, ctx.turn), ctx.figure ?? 'meeple', ctx.choice);
   const stop = choices.includes(ctx.choice) ? ctx.choice : null;
   for (const choice of choices) {
     const c = parseChoice(choice);

@@ -40,6 +40,32 @@ export function dragonStage(state, mySeat = null) {
   };
 }
 
+/**
+ * The dragon's last move once it has ended, until the next placement: {path, steps, eaten}
+ * from the events (its `dragon_step` events after the placement that began it), or null.
+ * Computer players and absent seats step at once, so without it a player would see the
+ * dragon jump and figures vanish; `path` runs from where the move began through each step,
+ * `eaten` lists the tiles where it ate. During a move the stage draws the path instead.
+ */
+export function lastDragonMove(state) {
+  if (state?.phase !== 'playing' || state.turn?.stage === 'dragon') return null;
+  const events = Array.isArray(state.events) ? state.events : [];
+  let i = events.length - 1;
+  while (i >= 0 && events[i]?.type !== 'dragon_step') {
+    if (events[i]?.type === 'placed' || events[i]?.type === 'discarded') return null; // a newer turn has begun
+    i--;
+  }
+  const steps = [];
+  for (; i >= 0 && events[i]?.type !== 'placed'; i--) if (events[i]?.type === 'dragon_step') steps.unshift(events[i]);
+  // One move: its steps numbered from 1 (a move that follows another in the same turn keeps its own).
+  const first = steps.findLastIndex((e) => e.step === 1);
+  const move = first >= 0 ? steps.slice(first) : steps;
+  if (!move.length || !isCell(move[0].from) || !move.every((e) => isCell(e.to))) return null;
+  const path = [{ x: move[0].from.x, y: move[0].from.y }, ...move.map((e) => ({ x: e.to.x, y: e.to.y }))];
+  const eaten = move.filter((e) => Array.isArray(e.eaten) && e.eaten.length).map((e) => ({ x: e.to.x, y: e.to.y }));
+  return { path, steps: move.length, eaten };
+}
+
 /** The `dragon` message for a step to `to`, or null when `to` is not one of the stage's options. */
 export function dragonMessage(stage, to, version) {
   if (!stage?.mine || !isCell(to) || !stage.options.some((o) => cellKey(o) === cellKey(to))) return null;

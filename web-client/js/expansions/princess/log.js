@@ -23,7 +23,8 @@ export function princessLine(ev) {
   switch (ev?.type) {
     case 'dragon_flew': {
       const c = cell(ev);
-      return { type: 'dragon_flew', id: ev.id, seat: seatOf(ev.seat), cells: c ? [c] : [] };
+      // The server sends it before the volcano's placement: the log says it after (narrate.js).
+      return { type: 'dragon_flew', id: ev.id, seat: seatOf(ev.seat), cells: c ? [c] : [], afterPlacement: true };
     }
     case 'dragon_step': {
       const to = cell(ev.to);
@@ -34,7 +35,7 @@ export function princessLine(ev) {
       };
     }
     case 'dragon_tiles':
-      return { type: 'dragon_tiles', id: ev.id, n: Number.isInteger(ev.count) ? ev.count : 12, cells: [] };
+      return { type: 'dragon_tiles', id: ev.id, n: Number.isInteger(ev.count) ? ev.count : 12, cells: [], afterPlacement: true };
     case 'fairy': {
       const c = cell(ev);
       return { type: 'fairy_moved', id: ev.id, seat: seatOf(ev.seat), cells: c ? [c] : [] };
