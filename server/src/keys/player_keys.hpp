@@ -2,7 +2,7 @@
 // random bits the browser keeps (localStorage) and sends only in an Authorization header,
 // never in a URL the server sees (the transfer link carries it in the fragment). The server
 // stores its SHA-256; each seat shown to the key keeps its token sealed with the key (XOR
-// with SHA-256(key, room)), so the database alone gives no seat away and only the key's
+// with SHA-256(key, room), then SHA-256(key, room, ":1") for a longer token), so the database alone gives no seat away and only the key's
 // holder gets the token back. Stored hashes are compared in constant time; a key can be
 // revoked (deleted with its seats).
 #pragma once
