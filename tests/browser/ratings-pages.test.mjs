@@ -1,7 +1,7 @@
 // The ratings as players see them (docs/community.md, "The pages"): three players on their
 // own browser contexts (one a phone) find an open game from the start page, play it to its
 // end (the first legal placement each turn, sent at once, two of them with meeples), and read their rating changes on
-// the end screen, the leaderboard (with its expansion-set filter) and their own pages (the
+// the end screen (again after a reload), the leaderboard (with its expansion-set filter) and their own pages (the
 // rating, the chart, the recent game's replay and review, the statistics); afterwards the
 // open games show the host's rating. The numbers on every page are the server's.
 //
@@ -98,6 +98,16 @@ test('three players find an open game, play it to the end and see their rating c
       assert.equal(await row.locator('[data-testid="rated-change"]').textContent(), new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(change).replace('-', '−'));
       await fitsWidth(page, 'the end screen');
     }
+    // Ben reloads the finished game: the end screen still shows everybody's rating change, now
+    // read from the server (the `rated` message came only once, before the reload).
+    const rows = (page) => page.locator('[data-testid="rated-seat"]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.seat, tr.textContent]));
+    const shown = await rows(ben);
+    await ben.reload();
+    await skipToEnd(ben);
+    await ben.waitForFunction(() => document.querySelectorAll('[data-testid="rated-seat"]').length === 3, null, { timeout: 15000 });
+    assert.deepEqual(await rows(ben), shown);
+    assert.equal(await ben.evaluate(() => window.__carc.rated ?? null), null, 'no message after the reload: the table is the server\'s answer');
+
     // The winner gained more than the last (in a first game every sigma shrinks, so even the
     // last one's mu - 3 sigma may rise).
     const byPlace = [...rated[0].msg.seats].sort((a, b) => a.place - b.place);

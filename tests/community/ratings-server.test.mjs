@@ -46,6 +46,10 @@ test('a finished game between two bound players is rated as openskill rates it, 
     assert.equal(s.games, 1);
     assert.equal(s.provisional, true);
   }
+  // The end screen after a reload reads the same message again from the stored result.
+  const again = await srv.json(`/api/rooms/${room}/rated`);
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body, players[0].rated);
 
   for (const [i, id] of ids.entries()) {
     const body = await playerWhen(srv, id, (b) => b.ratings.live?.games === 1, `player ${i}`);
@@ -102,6 +106,9 @@ test('a game with a computer player, or a seat not bound to a key, is not rated'
   await waitFor(() => srv.log.includes(`room ${unbound.room}: not rated (seat 0 has no player key)`), 'the unbound game judged', 10000);
   assert.equal((await srv.json(`/api/players/${withBot.ids[0]}`)).status, 404);
   assert.equal(withBot.players[0].rated, undefined);
+  for (const room of [withBot.room, unbound.room, 'no-such-room-0123', 'bad%20id']) {
+    assert.equal((await srv.json(`/api/rooms/${room}/rated`)).status, 404, `${room}: no rated result`);
+  }
 });
 
 test('with --rated-play invite, players with neither sign-in nor an invite bind nothing and their game is not rated', { timeout: 180000 }, async () => {

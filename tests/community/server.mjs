@@ -121,3 +121,30 @@ export async function playerWhen(server, id, ok, what, ms = 20000) {
     await sleep(100);
   }
 }
+
+/** One JSON request to `server` with the player key as bearer: answers {status, body}. */
+export async function call(server, method, pathname, { key, body } = {}) {
+  const headers = { 'Content-Type': 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const res = await fetch(server.base + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Polls `get` (async) until it answers something; answers that. */
+export async function until(get, what, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await get();
+    if (got) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** A new player key and its public id. */
+export async function newPlayer(server) {
+  const { body } = await call(server, 'POST', '/api/keys', { body: {} });
+  if (!body.key) throw new Error(`no key: ${JSON.stringify(body)}`);
+  const me = await call(server, 'GET', '/api/me', { key: body.key });
+  return { key: body.key, id: me.body.player_id };
+}

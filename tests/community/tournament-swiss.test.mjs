@@ -6,7 +6,7 @@
 // computes again, on its own, from the stored results the API shows.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Player, Server, sleep } from './server.mjs';
+import { Player, Server, call as callServer, until } from './server.mjs';
 
 let server;
 before(async () => {
@@ -20,23 +20,7 @@ after(async () => {
   server?.remove();
 });
 
-async function call(method, path, { key, body } = {}) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (key) headers.Authorization = `Bearer ${key}`;
-  const res = await fetch(server.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-// Polls `get` (async) until it answers something; answers that.
-async function until(get, what, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const got = await get();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const call = (method, pathname, opts) => callServer(server, method, pathname, opts);
 
 async function newKey() {
   const { body } = await call('POST', '/api/keys', { body: {} });

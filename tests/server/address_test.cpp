@@ -151,6 +151,10 @@ TEST_CASE("the routing decision") {
   const auto rec = route(HttpMethod::Head, "/api/rooms/abc/record?download=1");
   CHECK(rec.kind == K::RoomRecord);
   CHECK(rec.arg == "abc");
+  const auto rated = route(HttpMethod::Get, "/api/rooms/abc/rated");
+  CHECK(rated.kind == K::RoomRated);
+  CHECK(rated.arg == "abc");
+  CHECK(route(HttpMethod::Post, "/api/rooms/abc/rated").kind == K::MethodNotAllowed);
   CHECK(route(HttpMethod::Post, "/api/rooms/abc").kind == K::MethodNotAllowed);
   const auto up = route(HttpMethod::Get, "/ws/room1?v=2", true);
   CHECK(up.kind == K::Upgrade);

@@ -67,7 +67,8 @@ std::vector<RoomAction> samples() {
       SeatTaken{2, "Bob", std::string(64, 'b'), std::nullopt, false, std::string(64, 'c')},
       SeatTaken{0, "Ann", std::string(64, 'd'), std::nullopt, true, std::string(64, 'e')},
       RematchCreated{"AbCdEfGhIj_-12", {std::string(160, 'f'), "", "="}},
-      // A seat's player for the ratings (docs/community.md#ratings).
+      // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
+      NeverRated{},
       PlayerBound{3, "AbCdEfGhIjKlMn_-"},
   };
 }
@@ -96,6 +97,7 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   CHECK(move == "M 57 57 0 1 1764575000001 D,2,-1,90,N");
   CHECK(encode_action(58, 57, samples()[11]) == "M 58 57 3 0 9 X,discard auto");
   CHECK(encode_action(60, 57, samples().back()) == "B 60 57 3 16:AbCdEfGhIjKlMn_-");
+  CHECK(encode_action(61, 57, samples()[samples().size() - 2]) == "N 61 57");
   CHECK(encode_action(3, 1, samples()[0]) == "S 3 1 0 5:Alice 64:" + std::string(64, 'a') + " - host");
   CHECK(encode_action(3, 1, samples()[2]) == "S 3 1 1 0: 1:h easy");
   // Live settings at the defaults keep the oldest format; others carry the pace.

@@ -4,18 +4,22 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <future>
 #include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "carc/server/key_store.hpp"
 #include "carc/server/pg_store.hpp"
 #include "carc/server/rating_store.hpp"
 #include "carc/server/sqlite_store.hpp"
 #include "community/game_result.hpp"
 #include "community/player_stats.hpp"
 #include "community/rating_book.hpp"
+#include "keys/player_id.hpp"
+#include "keys/player_keys.hpp"
 #include "helpers.hpp"
 #include "pg_server.hpp"
 
@@ -31,6 +35,7 @@ struct Backend {
   std::string name;
   std::unique_ptr<RoomStore> rooms;
   std::function<std::unique_ptr<RatingStore>()> open_ratings;
+  std::function<std::unique_ptr<KeyStore>()> open_keys;
   std::unique_ptr<RatingStore> ratings;
   std::shared_ptr<TempDir> dir;
 };
@@ -44,6 +49,7 @@ std::vector<Backend> backends(bool open_ratings = true) {
     b.rooms = SqliteStore::open(b.dir->path(), {});
     const auto file = b.dir->path() / SqliteStore::kFileName;
     b.open_ratings = [file] { return RatingStore::sqlite(file); };
+    b.open_keys = [file] { return KeyStore::sqlite(file); };
     out.push_back(std::move(b));
   }
   {
@@ -54,6 +60,7 @@ std::vector<Backend> backends(bool open_ratings = true) {
     o.node_id = "test-node";
     b.rooms = PgStore::open(url, o);
     b.open_ratings = [url] { return RatingStore::postgres(url); };
+    b.open_keys = [url] { return KeyStore::postgres(url); };
     out.push_back(std::move(b));
   }
   {
@@ -77,9 +84,11 @@ std::vector<Backend> backends(bool open_ratings = true) {
         return s->leaderboard(pace, e, n);
       }
       std::variant<std::vector<PlayerGame>, std::string> games(const std::string& p, int n) override { return s->games(p, n); }
+      std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& r) override { return s->room_points(r); }
       std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return s->unrecorded_rooms(); }
     };
     b.open_ratings = [shared] { return std::make_unique<Same>(shared); };
+    b.open_keys = [] { return KeyStore::memory(); };
     out.push_back(std::move(b));
   }
   for (Backend& b : out) {
@@ -197,6 +206,31 @@ TEST_CASE("ratings: a result recorded again counts nothing twice") {
     CHECK(points[0].room == "room-once-1");
     CHECK(points[0].rank == 2);
     CHECK(std::get<std::vector<StoredResult>>(b.ratings->results()).size() == 1);
+  }
+}
+
+TEST_CASE("ratings: a room's rated seats are read again with each player's games so far (the end screen after a reload)") {
+  for (Backend& b : backends()) {
+    CAPTURE(b.name);
+    CHECK(record(*b.ratings, GameResult{"room-again-1", "live", "", 1'700'000'000'000, {seat(kPlayers[0], 80), seat(kPlayers[1], 50)}}));
+    CHECK(record(*b.ratings, GameResult{"room-again-2", "live", "", 1'700'000'060'000,
+                                        {seat(kPlayers[2], 10), seat(kPlayers[1], 90), seat(kPlayers[0], 40)}}));
+    CHECK(record(*b.ratings, GameResult{"room-again-3", "live", "", 1'700'000'120'000, {seat(kPlayers[0], 10), {}}}));  // unrated
+    b.ratings = b.open_ratings();
+    const auto read = b.ratings->room_points("room-again-2");
+    REQUIRE(std::holds_alternative<std::vector<RoomRatingPoint>>(read));
+    const auto& seats = std::get<std::vector<RoomRatingPoint>>(read);
+    REQUIRE(seats.size() == 3);
+    const auto mine = std::get<std::vector<StoredRatingPoint>>(b.ratings->points(kPlayers[0], "live", 10));
+    REQUIRE(mine.size() == 2);
+    for (int i = 0; i < 3; ++i) CHECK(seats[static_cast<std::size_t>(i)].point.seat == i);
+    CHECK(seats[2].point == mine[0]);  // the newest point of player 0 is this room's
+    CHECK(seats[0].games == 1);
+    CHECK(seats[1].games == 2);
+    CHECK(seats[2].games == 2);
+    CHECK(seats[1].point.rank == 1);
+    CHECK(std::get<std::vector<RoomRatingPoint>>(b.ratings->room_points("room-again-3")).empty());
+    CHECK(std::get<std::vector<RoomRatingPoint>>(b.ratings->room_points("no-such-room")).empty());
   }
 }
 
@@ -342,4 +376,55 @@ TEST_CASE("ratings: a player's games and statistics come from the stored results
       if (b.rooms) CHECK(other["analysis"]["average_loss"] == 2.5);
     }
   }
+}
+
+TEST_CASE("ratings: a seat whose binding the room's log lost gets its player from the keys it was shown to") {
+  for (Backend& b : backends(false)) {
+    CAPTURE(b.name);
+    auto store = b.open_keys();
+    const std::string a(64, 'a'), c(64, 'c'), d(64, 'd'), e(64, 'e');
+    for (const std::string& h : {a, c, d, e}) REQUIRE(store->add_key(h, 1));
+    REQUIRE(store->add_seat(a, KeySeat{"room-keys-1", 0, "s0", 100}));
+    REQUIRE(store->add_seat(c, KeySeat{"room-keys-1", 1, "s1", 200}));
+    REQUIRE(store->add_seat(d, KeySeat{"room-keys-1", 1, "s1", 300}));  // the same seat shown to a second key later
+    REQUIRE(store->add_seat(e, KeySeat{"room-keys-2", 0, "s2", 50}));
+    const auto rows = store->room_seats("room-keys-1");
+    REQUIRE(std::holds_alternative<std::vector<RoomKeySeat>>(rows));
+    CHECK(std::get<std::vector<RoomKeySeat>>(rows) ==
+          std::vector<RoomKeySeat>{{a, 0, 100}, {c, 1, 200}, {d, 1, 300}});
+    CHECK(std::get<std::vector<RoomKeySeat>>(store->room_seats("room-keys-3")).empty());
+
+    PlayerKeys keys(std::move(store));
+    auto players_of = [&](RatedPlay mode) {
+      std::promise<std::optional<std::map<int, std::string>>> p;
+      keys.seat_players("room-keys-1", mode, [&](std::optional<std::map<int, std::string>> m) { p.set_value(std::move(m)); });
+      const auto m = p.get_future().get();
+      REQUIRE(m.has_value());
+      return *m;
+    };
+    // The first key of each seat, as the first binding wins.
+    CHECK(players_of(RatedPlay::Open) == std::map<int, std::string>{{0, player_id_of_hash(a)}, {1, player_id_of_hash(c)}});
+    CHECK(players_of(RatedPlay::Invite).empty());  // nobody invited nor signed in: nobody plays rated
+  }
+  // Only seats without a player are filled, never a computer player's, never in a room that is never rated.
+  GameResult g{"room-keys-1", "live", "", 1, {seat("", 10), seat("", 20), seat(kPlayers[2], 30), seat("", 40)}};
+  g.seats[3].bot = true;
+  CHECK(has_unbound_seats(g));
+  const std::map<int, std::string> found{{0, kPlayers[0]}, {2, kPlayers[1]}, {3, kPlayers[3]}};
+  GameResult never = g;
+  never.never_rated = true;
+  fill_unbound(g, found);
+  CHECK(g.seats[0].player == kPlayers[0]);
+  CHECK(g.seats[1].player.empty());
+  CHECK(g.seats[2].player == kPlayers[2]);
+  CHECK(g.seats[3].player.empty());
+  CHECK(has_unbound_seats(g));  // seat 1 still
+  CHECK_FALSE(has_unbound_seats(never));
+  fill_unbound(never, found);
+  CHECK(never.seats[0].player.empty());
+  never.seats[3].bot = false;
+  for (std::size_t i = 0; i < 4; ++i) never.seats[i].player = kPlayers[i];
+  CHECK(unrated_reason(never) == std::optional<std::string>("its room is never rated (an unrated tournament's table)"));
+  never.never_rated = false;
+  CHECK_FALSE(unrated_reason(never).has_value());
 }

@@ -45,3 +45,12 @@ test('/t/<id> is the tournament page', () => {
   assert.deepEqual(parseRoute('/t/'), { page: 'home' });
   assert.equal(tournamentPath('abc'), '/t/abc');
 });
+
+test('the new tournament form sends the settings the API takes: rounds only for a Swiss, numbers as numbers', async () => {
+  const { createBody } = await import('../../web-client/js/tournament/tournament-create.js');
+  assert.deepEqual(createBody({ name: ' Cup ', format: 'swiss', rounds: '3', seats: '8', pace: 'live', rated: true }),
+    { name: 'Cup', format: 'swiss', seats: 8, pace: 'live', rated: true, rounds: 3 });
+  assert.deepEqual(createBody({ name: 'K', format: 'single_elimination', rounds: '3', seats: '4', pace: 'turn_based', rated: false }),
+    { name: 'K', format: 'single_elimination', seats: 4, pace: 'turn_based', rated: false });
+  assert.deepEqual(parseRoute('/t/new'), { page: 'tournament', id: 'new' });
+});

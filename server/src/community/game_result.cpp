@@ -9,6 +9,7 @@
 namespace carc::server::community {
 
 std::optional<std::string> unrated_reason(const GameResult& g) {
+  if (g.never_rated) return std::string("its room is never rated (an unrated tournament's table)");
   if (g.seats.size() < 2) return "fewer than two players";
   std::set<std::string> players;
   for (std::size_t i = 0; i < g.seats.size(); ++i) {
@@ -25,6 +26,23 @@ std::optional<std::string> unrated_reason(const GameResult& g) {
     }
   }
   return std::nullopt;
+}
+
+bool has_unbound_seats(const GameResult& g) {
+  if (g.never_rated) return false;
+  for (const ResultSeat& s : g.seats) {
+    if (!s.bot && s.player.empty()) return true;
+  }
+  return false;
+}
+
+void fill_unbound(GameResult& g, const std::map<int, std::string>& players) {
+  if (g.never_rated) return;
+  for (std::size_t i = 0; i < g.seats.size(); ++i) {
+    ResultSeat& s = g.seats[i];
+    const auto it = players.find(static_cast<int>(i));
+    if (!s.bot && s.player.empty() && it != players.end()) s.player = it->second;
+  }
 }
 
 std::vector<int> places(const GameResult& g) {

@@ -34,12 +34,20 @@ struct GameResult {
   std::string expansions;  // ids, comma-separated, "" for the base game
   std::int64_t finished_ms = 0;
   std::vector<ResultSeat> seats;
+  bool never_rated = false;  // the room stored NeverRated (an unrated tournament's table)
 };
 
-// Why the game rates nobody, or nullopt when it is rated: two seats at least, no computer
+// Why the game rates nobody, or nullopt when it is rated: not a never-rated room, two seats at least, no computer
 // player's seat, every seat bound to a player and no player in two seats, and nobody still
 // seated at the end whose turns a computer played for more than a quarter.
 std::optional<std::string> unrated_reason(const GameResult& g);
+
+// A seat's binding lost with the room's log (an append fenced in a cluster's handoff) is
+// found again from the keys the seat was shown to (PlayerKeys::seat_players): whether `g` has
+// a human seat without a player in a room that may be rated, and each such seat filled from
+// `players` (seat -> player); the bindings the log had stay.
+bool has_unbound_seats(const GameResult& g);
+void fill_unbound(GameResult& g, const std::map<int, std::string>& players);
 
 // Each seat's place, 1 = first (equal places are ties): the seats still seated by score, then
 // those gone before the end below every one of them, by score among themselves.

@@ -61,6 +61,18 @@ std::int64_t unix_ms() {
 
 }  // namespace
 
+std::string rated_message(const std::string& pace, const std::vector<RoomRatingPoint>& seats) {
+  json out = json::array();
+  for (const auto& [p, games] : seats) {
+    const StoredRating before{p.player, p.pace, p.mu_before, p.sigma_before, games - 1, {}, 0};
+    const StoredRating after{p.player, p.pace, p.mu, p.sigma, games, {}, 0};
+    out.push_back({{"seat", p.seat}, {"player", p.player}, {"place", p.rank}, {"before", shown(before)},
+                   {"after", shown(after)}, {"change", shown(after) - shown(before)}, {"games", games},
+                   {"provisional", provisional(after)}});
+  }
+  return protocol::json_text(json{{"type", "rated"}, {"pace", pace}, {"seats", std::move(out)}});
+}
+
 std::optional<BoardQuery> parse_board_query(std::string_view query, std::string* why) {
   BoardQuery q;
   bool have_pace = false;
@@ -123,16 +135,9 @@ void Ratings::record(GameResult g, std::function<void(std::string)> rated) {
     if (!std::get<bool>(r) || !stored.rated) return;  // recorded before: counted once
     for (const StoredRating& after : made.ratings) remember(after.player, after.pace, shown(after));
     if (!rated) return;
-    json seats = json::array();
-    for (std::size_t i = 0; i < made.points.size(); ++i) {
-      const StoredRatingPoint& p = made.points[i];
-      const StoredRating before{p.player, p.pace, p.mu_before, p.sigma_before, made.ratings[i].games - 1, {}, 0};
-      const StoredRating& after = made.ratings[i];
-      seats.push_back({{"seat", p.seat}, {"player", p.player}, {"place", p.rank}, {"before", shown(before)},
-                       {"after", shown(after)}, {"change", shown(after) - shown(before)}, {"games", after.games},
-                       {"provisional", provisional(after)}});
-    }
-    rated(protocol::json_text(json{{"type", "rated"}, {"pace", g.pace}, {"seats", std::move(seats)}}));
+    std::vector<RoomRatingPoint> seats;
+    for (std::size_t i = 0; i < made.points.size(); ++i) seats.push_back({made.points[i], made.ratings[i].games});
+    rated(rated_message(g.pace, seats));
   });
   if (!queued) spdlog::error("ratings: room {}: the ratings' queue is full; it is rated at the next start", g.room);
 }
@@ -186,6 +191,19 @@ void Ratings::player(std::string id, std::function<void(Answer)> done) {
         }
         out["stats"] = player_stats(gs);
         done({200, protocol::json_text(out)});
+      })) {
+    done(unavailable());
+  }
+}
+
+void Ratings::room(std::string id, std::function<void(Answer)> done) {
+  auto store = store_;
+  if (!worker_.post([store, id, done] {
+        const auto points = store->room_points(id);
+        if (std::holds_alternative<std::string>(points)) return done(unavailable());
+        const auto& seats = std::get<std::vector<RoomRatingPoint>>(points);
+        if (seats.empty()) return done(error(404, "not_found", "no rated result for this room (not rated, or not yet)"));
+        done({200, rated_message(seats.front().point.pace, seats)});
       })) {
     done(unavailable());
   }

@@ -38,6 +38,10 @@ class Ratings {
   // GET /api/players/<id> and GET /api/leaderboard?pace=...[&expansions=...]; `done` on the worker.
   void player(std::string id, std::function<void(Answer)> done);
   void leaderboard(std::string query, std::function<void(Answer)> done);
+  // GET /api/rooms/<id>/rated: the room's `rated` message again, from the stored result (the
+  // end screen after a reload); 404 while the room has no rated result. The caller checks the
+  // id's form (valid_room_id). `done` on the worker.
+  void room(std::string id, std::function<void(Answer)> done);
 
   // The open games' rater (docs/community.md, "Open games and quick play"): the shown rating
   // of `player` in `pace` ("live" | "turn-based") as last read, never waiting: a player not
@@ -64,6 +68,9 @@ class Ratings {
   std::map<std::pair<std::string, std::string>, Cached> cache_;
   Worker worker_;  // last: stops first
 };
+
+// The `rated` message (docs/protocol-details.md#ratings) of a rated game's seats.
+std::string rated_message(const std::string& pace, const std::vector<RoomRatingPoint>& seats);
 
 // Sets `games`' rater (OpenGames::set_rater): each listing's host rating, from `ratings`' cache.
 void rate_open_games(OpenGames& games, std::shared_ptr<Ratings> ratings);

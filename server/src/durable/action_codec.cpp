@@ -272,6 +272,7 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       d.action = std::move(b);
       break;
     }
+    case 'N': d.action = NeverRated{}; break;
     default: return "unknown action tag '" + std::string(1, tag) + "'";
   }
   if (auto err = in.error()) return *err;
@@ -385,6 +386,7 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           },
           [&](const HintGiven& h) { return head('H').num(h.seat).num(h.turn).take(); },
           [&](const PlayerBound& b) { return head('B').num(b.seat).str(b.player).take(); },
+          [&](const NeverRated&) { return head('N').take(); },
       },
       action);
 }

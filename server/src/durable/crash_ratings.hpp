@@ -52,6 +52,9 @@ class CrashRatings final : public RatingStore {
   std::variant<std::vector<PlayerGame>, std::string> games(const std::string& p, int limit) override {
     return inner_->games(p, limit);
   }
+  std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& room) override {
+    return inner_->room_points(room);
+  }
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return inner_->unrecorded_rooms(); }
 
  private:

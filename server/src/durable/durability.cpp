@@ -91,7 +91,8 @@ Durability::Durability(std::unique_ptr<RoomStore> store, const Config& config)
     : backend_(std::move(store)),
       store_(backend_.get()),
       keep_finished_ms_(std::int64_t{config.keep_finished_hours} * 3600 * 1000),
-      commit_delay_us_(config.db_commit_delay_us) {}
+      commit_delay_us_(config.db_commit_delay_us),
+      rated_play_(config.rated_play) {}
 
 void Durability::start_wakes(Server& server) {
   // Several nodes: poll, since another node's rooms become this one's when its lease ends.
@@ -257,9 +258,21 @@ std::vector<std::string> Durability::start_ratings(Server& server) {
   community::rate_open_games(server.open_games(), ratings);  // hosts' ratings, quick play's match
   // A listener set before (the tournaments, docs/tournaments.md) hears every result too.
   auto before = server.rooms().services().game_result;
-  server.rooms().set_game_result([ratings, before](community::GameResult g, std::function<void(std::string)> rated) {
+  // A seat whose binding the room's log lost (its append fenced in a cluster's handoff) gets
+  // its player from the keys the seat was shown to, so the game is still rated.
+  auto keys = server.turn_based().keys;
+  server.rooms().set_game_result([ratings, before, keys, mode = rated_play_](community::GameResult g,
+                                                                             std::function<void(std::string)> rated) {
     if (before) before(g, {});
-    ratings->record(std::move(g), std::move(rated));
+    if (!keys || !community::has_unbound_seats(g)) return ratings->record(std::move(g), std::move(rated));
+    const std::string room = g.room;
+    keys->seat_players(room, mode, [ratings, g = std::move(g), rated = std::move(rated)](
+                                       std::optional<std::map<int, std::string>> players) mutable {
+      // Not recorded when the keys cannot be read: the room's log derives it again at the next start.
+      if (!players) return spdlog::error("ratings: room {}: its seats' keys cannot be read; it is rated at the next start", g.room);
+      community::fill_unbound(g, *players);
+      ratings->record(std::move(g), std::move(rated));
+    });
   });
   return std::get<std::vector<std::string>>(std::move(unrecorded));
 }

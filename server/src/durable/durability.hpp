@@ -59,6 +59,7 @@ class Durability {
   RoomStore* store_;                      // decorated_ if set, else backend_
   std::int64_t keep_finished_ms_;
   int commit_delay_us_;
+  RatedPlay rated_play_;  // --rated-play: whose seats the ratings' fallback binds
   StoreWriter* writer_ = nullptr;         // owned by the Server
   std::int64_t lease_ms_ = 0;             // several nodes: the lease, for the wakes' poll
   std::unique_ptr<WakeStore> wake_store_;  // handed to wakes_ in restore()

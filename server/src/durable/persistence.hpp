@@ -98,8 +98,12 @@ struct PlayerBound {
   int seat = 0;
   std::string player;
 };
+// The room's games are never rated (docs/community.md#ratings): an unrated tournament's table
+// (docs/tournaments.md) stores it before its start. Its seats bind no player, and its result
+// rates nobody, whoever's keys the seats are shown to.
+struct NeverRated {};
 using RoomAction = std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted,
-                                RematchCreated, WebhookChanged, PushChanged, HintGiven, PlayerBound>;
+                                RematchCreated, WebhookChanged, PushChanged, HintGiven, PlayerBound, NeverRated>;
 
 // What storage gives back to rebuild a room: its accepted actions in order (Room::restore
 // replays them), and the highest versions stored with them or bumped since.

@@ -77,8 +77,10 @@ Route route_request(HttpMethod method, std::string_view target, bool websocket_u
     if (record) rest.remove_suffix(7);
     const bool analysis = !record && rest.ends_with("/analysis");
     if (analysis) rest.remove_suffix(9);
+    const bool rated = !record && !analysis && rest.ends_with("/rated");
+    if (rated) rest.remove_suffix(6);
     if (!get) return {K::MethodNotAllowed, {}, "GET, HEAD"};
-    return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : K::RoomInfo, rest, {}};
+    return {record ? K::RoomRecord : analysis ? K::RoomAnalysis : rated ? K::RoomRated : K::RoomInfo, rest, {}};
   }
   if (path == "/api/keys" || path.starts_with("/api/keys/") || path.starts_with("/api/push/")) return {K::KeysApi, {}, {}};
   // The community's API (docs/community.md); the handler checks the methods.

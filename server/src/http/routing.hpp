@@ -23,6 +23,7 @@ struct Route {
     RoomInfo,          // arg: the room id (unchecked: the registry looks it up)
     RoomRecord,        // arg: the room id
     RoomAnalysis,      // arg: the room id (GET /api/rooms/<id>/analysis)
+    RoomRated,         // arg: the room id (GET /api/rooms/<id>/rated, docs/community.md#ratings)
     Upgrade,           // arg: the room id of /ws/<room>
     UpgradeRequired,   // /ws/... without an upgrade: 426
     MethodNotAllowed,  // allow: the Allow header

@@ -101,21 +101,44 @@ void PlayerKeys::bind(std::string key_hash, BoundSubject who, std::function<void
   }
 }
 
+bool PlayerKeys::allowed(const std::string& player_id, RatedPlay mode) {
+  if (mode == RatedPlay::Open) return true;
+  if (!ids_) return false;
+  const auto who = ids_->subject_of(player_id);
+  if (const auto* why = failed(who)) {
+    spdlog::warn("rated play: {}", *why);
+    return false;  // unknown: not counted, rather than counted wrongly
+  }
+  if (std::get<std::optional<BoundSubject>>(who)) return true;
+  if (mode != RatedPlay::Invite) return false;
+  const auto invited = ids_->invited(player_id);
+  return std::holds_alternative<bool>(invited) && std::get<bool>(invited);
+}
+
 void PlayerKeys::rated_allowed(std::string player_id, RatedPlay mode, std::function<void(bool)> done) {
   if (mode == RatedPlay::Open) return done(true);
   if (!ids_) return done(false);
-  if (!worker_.post([this, player_id = std::move(player_id), mode, done] {
-        const auto who = ids_->subject_of(player_id);
-        if (const auto* why = failed(who)) {
-          spdlog::warn("rated play: {}", *why);
-          return done(false);  // unknown: not counted, rather than counted wrongly
+  if (!worker_.post([this, player_id = std::move(player_id), mode, done] { done(allowed(player_id, mode)); })) done(false);
+}
+
+void PlayerKeys::seat_players(std::string room, RatedPlay mode,
+                              std::function<void(std::optional<std::map<int, std::string>>)> done) {
+  if (!worker_.post([this, room = std::move(room), mode, done] {
+        const auto rows = store_->room_seats(room);
+        if (const auto* why = failed(rows)) {
+          spdlog::warn("player keys: {}", *why);
+          return done(std::nullopt);
         }
-        if (std::get<std::optional<BoundSubject>>(who)) return done(true);
-        if (mode != RatedPlay::Invite) return done(false);
-        const auto invited = ids_->invited(player_id);
-        done(std::holds_alternative<bool>(invited) && std::get<bool>(invited));
+        std::map<int, std::string> out;
+        for (const RoomKeySeat& s : std::get<std::vector<RoomKeySeat>>(rows)) {  // oldest first: the first binding wins
+          if (out.contains(s.seat)) continue;
+          auto id = player_of_hash(s.key_hash);
+          if (!id) return done(std::nullopt);  // sign-in's rows cannot be read now
+          if (allowed(*id, mode)) out.emplace(s.seat, std::move(*id));
+        }
+        done(std::move(out));
       })) {
-    done(false);
+    done(std::nullopt);
   }
 }
 

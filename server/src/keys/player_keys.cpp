@@ -11,16 +11,22 @@ namespace carc::server {
 namespace {
 
 constexpr std::size_t kKeyBytes = 32;
-constexpr std::size_t kMaxToken = 32;  // a seat token's characters (kTokenBytes as base64url)
+// A seat token's characters at most: a room's are 32 (kTokenBytes as base64url), a
+// tournament table's 43 (an HMAC-SHA256 as base64url, docs/tournaments.md#rounds).
+constexpr std::size_t kMaxToken = 64;
 
+// The seal's pad: SHA-256(key, room), and for a token longer than 32 characters
+// SHA-256(key, room, ":1") after it (a room's tokens are sealed as they always were).
 std::string pad(std::string_view key, std::string_view room) {
   std::string material = "carc-seat-seal:";
   material += key;
   material += ':';
   material += room;
-  const std::string hex = sha256_hex(material);
-  std::string out(32, '\0');
-  for (std::size_t i = 0; i < 32; ++i) out[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  std::string out;
+  for (const std::string& part : {material, material + ":1"}) {
+    const std::string hex = sha256_hex(part);
+    for (std::size_t i = 0; i < 32; ++i) out += static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  }
   return out;
 }
 

@@ -2,12 +2,13 @@
 // random bits the browser keeps (localStorage) and sends only in an Authorization header,
 // never in a URL the server sees (the transfer link carries it in the fragment). The server
 // stores its SHA-256; each seat shown to the key keeps its token sealed with the key (XOR
-// with SHA-256(key, room)), so the database alone gives no seat away and only the key's
+// with SHA-256(key, room), then SHA-256(key, room, ":1") for a longer token), so the database alone gives no seat away and only the key's
 // holder gets the token back. Stored hashes are compared in constant time; a key can be
 // revoked (deleted with its seats).
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,12 @@ class PlayerKeys {
   void bind(std::string key_hash, BoundSubject who, std::function<void(Outcome, std::string player_id)> done);
   // Rated play (--rated-play): whether this player's games may count for ratings.
   void rated_allowed(std::string player_id, RatedPlay mode, std::function<void(bool)> done);
+  // The ratings' fallback (docs/community.md#ratings): for each seat of `room` shown to a key
+  // whose player may play rated, the player of the first such key; a seat whose binding the
+  // room's log lost (its append fenced in a cluster's handoff) still has its player here.
+  // None when the keys cannot be read (then nothing may be recorded: the result is derived
+  // again at the next start).
+  void seat_players(std::string room, RatedPlay mode, std::function<void(std::optional<std::map<int, std::string>>)> done);
   // Invite codes for --rated-play invite: a new one (shown once, stored hashed), and its use.
   void make_invite(std::function<void(Outcome, std::string code)> done);
   void redeem_invite(std::string key, std::string code, std::function<void(Outcome, bool redeemed)> done);
@@ -71,6 +78,8 @@ class PlayerKeys {
   Outcome known(const std::string& key, std::string* hash);
   // Under the worker: the public id of the player a stored key hash plays as.
   std::optional<std::string> player_of_hash(const std::string& hash);
+  // Under the worker: rated_allowed's answer.
+  bool allowed(const std::string& player_id, RatedPlay mode);
 
   std::shared_ptr<KeyStore> store_;
   std::shared_ptr<IdentityStore> ids_;

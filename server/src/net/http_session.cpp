@@ -220,6 +220,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       case K::RoomInfo:
       case K::RoomRecord: return room_json(req, r.arg, r.kind == K::RoomRecord);
       case K::RoomAnalysis: return room_analysis(req, r.arg);
+      case K::RoomRated: return ratings_api(req, r);
       case K::Upgrade: return upgrade(req, r.arg);
       case K::UpgradeRequired:
         return send(make_response(http::status::upgrade_required, "WebSocket only\n", req.version(), false));
@@ -361,12 +362,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     });
   }
 
-  // A player's page and the leaderboard (docs/community.md#ratings): read on the ratings'
-  // worker, charged to the address like a room lookup.
+  // A player's page, the leaderboard and a room's rating changes (docs/community.md#ratings):
+  // read on the ratings' worker, charged to the address like a room lookup.
   void ratings_api(const Request& req, const Route& r) {
     auto ratings = ctx_.turn_based.ratings;
     if (!ratings) {
       return send(json_response(req, http::status::service_unavailable, R"({"error":"unavailable","message":"ratings are off"})"), req);
+    }
+    if (r.kind == Route::Kind::RoomRated && !valid_room_id(r.arg)) {
+      return send(json_response(req, http::status::not_found, R"({"error":"not_found"})"), req);
     }
     if (!charge_lookup(req, true)) return;
     auto reply = [self = shared_from_this(), req](community::Ratings::Answer a) {
@@ -375,6 +379,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       });
     };
     if (r.kind == Route::Kind::Player) return ratings->player(std::string(r.arg), std::move(reply));
+    if (r.kind == Route::Kind::RoomRated) return ratings->room(std::string(r.arg), std::move(reply));
     ratings->leaderboard(std::string(r.arg), std::move(reply));
   }
 

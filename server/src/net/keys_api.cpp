@@ -58,14 +58,16 @@ void attach_seat(ServerContext& ctx, std::string key, const json& body, std::fun
         keys->player_id(std::move(key), [keys, reply, id, seat, r, tok, mode](PlayerKeys::Outcome o2, std::string player) {
           if (o2 != PlayerKeys::Outcome::Ok) return reply(outcome_error(o2));
           keys->rated_allowed(player, mode, [reply, id, seat, r, tok, player](bool allowed) {
-            auto ok = [reply, id, seat, player, allowed] {
-              reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}, {"player", player}, {"rated", allowed}})});
+            auto ok = [reply, id, seat, player](bool counts) {
+              reply({http::status::ok, protocol::json_text(json{{"room", id}, {"seat", *seat}, {"player", player}, {"rated", counts}})});
             };
-            if (!allowed) return ok();
+            if (!allowed) return ok(false);
             // Answered once the room took the binding: a room that left this node meanwhile
-            // (a cluster's handoff) bound nothing, and the browser shows the seat again.
+            // (a cluster's handoff) bound nothing, and the browser shows the seat again. A
+            // never rated room (an unrated tournament's table) binds nothing either: not rated.
             boost::asio::post(r->strand(), [r, tok, player, reply, ok] {
-              if (r->bind_player(tok, player)) return ok();
+              if (r->never_rated()) return ok(false);
+              if (r->bind_player(tok, player)) return ok(true);
               reply(error(http::status::service_unavailable, "unavailable", "the room moved to another node meanwhile: show the seat again"));
             });
           });

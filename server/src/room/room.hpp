@@ -144,6 +144,13 @@ class Room : public std::enable_shared_from_this<Room> {
   // Binds the seat of `token` to `player` (docs/community.md#ratings). False when this room
   // has left this node meanwhile (another node holds it now): nothing was bound.
   bool bind_player(const std::string& token, const std::string& player);
+  bool never_rated() const { return logic_->never_rated(); }  // an unrated tournament's table: nothing binds
+  // The game as it stands (a tournament round's deadline, docs/tournaments.md#rounds): each
+  // seat's score and whether it is gone, and the seat whose turn it is (none once it is over).
+  community::GameResult standing(std::optional<int>* on_move) const {
+    *on_move = logic_->seat_on_move();
+    return logic_->result();
+  }
 };
 
 std::int64_t steady_ms();

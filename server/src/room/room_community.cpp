@@ -16,7 +16,7 @@ void RoomLogic::bind_player(std::string_view token, const std::string& player, E
   const auto seat = seat_of_token(token);
   if (!seat) return;  // the seat was given up meanwhile
   const SeatState& s = seats_.at(*seat);
-  if (s.bot || !s.player.empty()) return;  // the first binding wins
+  if (s.bot || !s.player.empty() || never_rated_) return;  // the first binding wins; a never rated room binds none
   const RoomAction action = PlayerBound{*seat, player};
   store(PendingAction{nullptr, action}, action, false, fx, SteadyClock::now());
 }
@@ -35,6 +35,7 @@ community::GameResult RoomLogic::result() const {
     r.expansions += (r.expansions.empty() ? "" : ",") + std::string(expansion_name(static_cast<Expansion>(e)));
   }
   r.finished_ms = turn_started_ms_;  // the last move's time: the same whenever it is derived
+  r.never_rated = never_rated_;
   // Each seat's points by kind: the result's breakdown (docs/protocol.md), its rows during
   // the game and at the end added up, so the players' pages can say where points came from.
   nlohmann::json breakdown;
@@ -63,6 +64,11 @@ community::GameResult RoomLogic::result() const {
     r.seats.push_back(std::move(seat));
   }
   return r;
+}
+
+std::optional<int> RoomLogic::seat_on_move() const {
+  if (phase_ != RoomPhase::Playing || !game_) return std::nullopt;
+  return static_cast<int>(game_->acting_seat());
 }
 
 void RoomLogic::tell_rated(const std::string& frame) {

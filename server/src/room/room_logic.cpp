@@ -109,6 +109,8 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
   } else if (const auto* b = std::get_if<PlayerBound>(&action)) {
     if (b->seat < 0 || b->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(b->seat);
     player_bound(*b);
+  } else if (std::holds_alternative<NeverRated>(action)) {
+    never_rated_ = true;
   } else if (const auto* h = std::get_if<HintGiven>(&action)) {
     if (!game_) return "a hint before the start";
     if (h->seat < 0 || h->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(h->seat);
@@ -347,6 +349,10 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
   }
   if (const auto* b = std::get_if<PlayerBound>(&action)) {
     player_bound(*b);
+    return publish(nullptr, fx, changes_.received());  // nothing public: no patch
+  }
+  if (std::holds_alternative<NeverRated>(action)) {
+    never_rated_ = true;
     return publish(nullptr, fx, changes_.received());  // nothing public: no patch
   }
   if (const auto* r = std::get_if<RematchCreated>(&action)) {

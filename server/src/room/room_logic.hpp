@@ -141,6 +141,10 @@ class RoomLogic {
   void bind_player(std::string_view token, const std::string& player, Effects& fx);
   // The finished game as the ratings see it (a function of the stored log).
   community::GameResult result() const;
+  // The seat whose turn it is while the game is played (a tournament round's deadline,
+  // docs/tournaments.md#rounds); none in the lobby or once it is over.
+  std::optional<int> seat_on_move() const;
+  bool never_rated() const { return never_rated_; }  // NeverRated stored: no seat binds a player
   // Tells every connection what the game did to the seats' ratings (the `rated` message).
   void tell_rated(const std::string& frame);
   // ---- open games (room_open.cpp, docs/community.md) ----
@@ -204,6 +208,7 @@ class RoomLogic {
   std::size_t notify_changes_stored_ = 0;
   bool notify_bound_reached(Member& m);
   std::string rematch_;  // the rematch room's id
+  bool never_rated_ = false;  // NeverRated stored: no seat binds a player, the result rates nobody
   // Per seat, its player's token in the rematch, sealed to the seat (RematchCreated::seats);
   // while the rematch is being created, the ones it will store.
   std::vector<std::string> rematch_seats_, rematch_sealing_;

@@ -134,6 +134,22 @@ void TournamentService::create(std::string organiser, t9s::Settings settings, st
   }
 }
 
+// After a change, on the worker: the tournament read again, started if its last seat was just
+// taken ("when full") or moved on, and answered as GET answers it.
+void TournamentService::answer(const std::string& id, After after, const Done& done) {
+  Answer failure;
+  auto l = load(id, failure);
+  if (!l) return done(failure);
+  const bool full = !l->t.settings.start_ms && static_cast<int>(t9s::registered(l->t).size()) >= l->t.settings.seats;
+  if ((after == After::start_when_full && full) || after == After::move_on) {
+    if (after == After::move_on) move_on(*l);
+    else start_now(*l);
+    l = load(id, failure);
+    if (!l) return done(failure);
+  }
+  done({200, protocol::json_text(t9s::view(l->t))});
+}
+
 void TournamentService::get(std::string id, Done done) {
   if (!worker_.post([this, id = std::move(id), done] {
         Answer failure;
@@ -181,15 +197,7 @@ void TournamentService::enter(std::string id, std::string player, std::string na
           case Entry::closed: return done(error(409, "started", "the tournament has started: registration is closed"));
           case Entry::unknown: return done(error(404, "not_found", "no such tournament"));
         }
-        l = load(id, failure);
-        if (!l) return done(failure);
-        // "When full": the last seat taken starts it.
-        if (!l->t.settings.start_ms && static_cast<int>(t9s::registered(l->t).size()) >= l->t.settings.seats) {
-          start_now(*l);
-          l = load(id, failure);
-          if (!l) return done(failure);
-        }
-        done({200, protocol::json_text(t9s::view(l->t))});
+        answer(id, After::start_when_full, done);
       })) {
     done(unavailable());
   }
@@ -207,9 +215,7 @@ void TournamentService::remove(std::string id, std::string asker, std::string pl
         auto removed = store_->withdraw(id, player);
         if (std::holds_alternative<std::string>(removed)) return done(unavailable());
         if (!std::get<bool>(removed)) return done(error(404, "not_registered", "that player is not registered"));
-        l = load(id, failure);
-        if (!l) return done(failure);
-        done({200, protocol::json_text(t9s::view(l->t))});
+        answer(id, After::nothing, done);
       })) {
     done(unavailable());
   }
@@ -233,14 +239,7 @@ void TournamentService::add_bot(std::string id, std::string asker, std::string l
           case Entry::unknown: return done(error(404, "not_found", "no such tournament"));
           default: return done(unavailable());
         }
-        l = load(id, failure);
-        if (!l) return done(failure);
-        if (!l->t.settings.start_ms && static_cast<int>(t9s::registered(l->t).size()) >= l->t.settings.seats) {
-          start_now(*l);
-          l = load(id, failure);
-          if (!l) return done(failure);
-        }
-        done({200, protocol::json_text(t9s::view(l->t))});
+        answer(id, After::start_when_full, done);
       })) {
     done(unavailable());
   }
@@ -260,12 +259,7 @@ void TournamentService::drop(std::string id, std::string asker, std::string play
         if (!std::get<bool>(dropped)) {
           return done(error(409, "not_entrant", "that player is not in the tournament (or was dropped already)"));
         }
-        l = load(id, failure);
-        if (!l) return done(failure);
-        move_on(*l);  // a knockout match against the dropped player is forfeited
-        l = load(id, failure);
-        if (!l) return done(failure);
-        done({200, protocol::json_text(t9s::view(l->t))});
+        answer(id, After::move_on, done);  // a knockout match against the dropped player is forfeited
       })) {
     done(unavailable());
   }
@@ -285,9 +279,7 @@ void TournamentService::start(std::string id, std::string asker, Done done) {
                                                         std::to_string(l->t.settings.rounds + 1) + " players at least"));
         }
         if (!start_now(*l)) return done(unavailable());
-        l = load(id, failure);
-        if (!l) return done(failure);
-        done({200, protocol::json_text(t9s::view(l->t))});
+        answer(id, After::nothing, done);
       })) {
     done(unavailable());
   }

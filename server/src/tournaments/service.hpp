@@ -42,6 +42,15 @@ class TournamentService {
                        std::function<void(std::map<std::string, double>)> done)>
         ratings;
     std::function<std::int64_t()> now;
+    // A turn-based round's deadline (docs/tournaments.md#rounds): the table's game as it
+    // stands in its room, each seat's score and whether it is gone, and the seat on move
+    // (-1: none); none when the room cannot be read.
+    struct Standing {
+      std::vector<int> scores;
+      std::vector<bool> gone;
+      int on_move = -1;
+    };
+    std::function<void(std::string room, std::function<void(std::optional<Standing>)> done)> standing;
   };
 
   TournamentService(std::unique_ptr<TournamentStore> store, Hooks hooks);
@@ -79,9 +88,12 @@ class TournamentService {
   };
   std::optional<Loaded> load(const std::string& id, Answer& error);
   void move_on(Loaded& t);
+  enum class After { nothing, start_when_full, move_on };
+  void answer(const std::string& id, After after, const Done& done);
   bool start_now(Loaded& t);
   static std::vector<TableRow> rows_for(const tournaments::Plan& plan);
   void fill_rooms(const Loaded& t, bool late_only);
+  bool settle_late(const Loaded& t);
   static constexpr std::int64_t kRoomGraceMs = 3000;
 
   std::unique_ptr<TournamentStore> store_;

@@ -154,6 +154,43 @@ void TournamentService::record(community::GameResult g) {
   });
 }
 
+// A turn-based round whose deadline (its start + round_hours) passed: each table still playing
+// is settled as its game stands: the seat on move loses on time (gone: below every seat still
+// there), the others keep their scores. Stored once (set_result: only a table without a
+// result), like a game's own result, which then changes nothing; then the round moves on.
+bool TournamentService::settle_late(const Loaded& l) {
+  if (l.t.state != "running" || l.t.settings.pace != "turn_based" || !hooks_.standing) return false;
+  const std::int64_t deadline = l.t.round_started_ms + std::int64_t{l.t.settings.round_hours} * 3'600'000;
+  if (hooks_.now() < deadline) return false;
+  bool settled = false;
+  for (const t9s::Table& table : l.t.tables) {
+    if (table.round != l.t.round || table.result || table.room.empty()) continue;
+    auto got = wait_for<std::optional<Hooks::Standing>>([&](std::function<void(std::optional<Hooks::Standing>)> done) {
+      hooks_.standing(table.room, std::move(done));
+    });
+    if (!got || !*got || (*got)->scores.size() != table.players.size() || (*got)->gone.size() != table.players.size()) {
+      spdlog::warn("tournaments: {}: round {} table {}: room {} cannot be read at the deadline (tried again by the next tick)",
+                   l.t.id, table.round, table.table, table.room);
+      continue;
+    }
+    const Hooks::Standing& s = **got;
+    t9s::TableResult result{table.round, table.table, table.game, {}};
+    for (std::size_t i = 0; i < table.players.size(); ++i) {
+      result.seats.push_back({table.players[i], s.scores[i], s.gone[i] || static_cast<int>(i) == s.on_move});
+    }
+    auto stored = store_->set_result(l.t.id, table.round, table.table, table.game, t9s::result_text(result));
+    if (auto* why = std::get_if<std::string>(&stored)) {
+      spdlog::warn("tournaments: {}: {}", l.t.id, *why);
+      continue;
+    }
+    if (!std::get<bool>(stored)) continue;  // its game's own result, or another node, came first
+    spdlog::info("tournaments: {}: round {} table {} settled at the round's deadline (seat {} on move loses on time)", l.t.id,
+                 table.round, table.table, s.on_move);
+    settled = true;
+  }
+  return settled;
+}
+
 void TournamentService::tick() {
   worker_.post([this] {
     const std::int64_t now = hooks_.now();
@@ -175,6 +212,8 @@ void TournamentService::tick() {
       for (const TournamentRow& r : *rows) {
         Answer failure;
         auto l = load(r.id, failure);
+        if (!l) continue;
+        if (settle_late(*l)) l = load(r.id, failure);
         if (!l) continue;
         fill_rooms(*l, true);
         move_on(*l);

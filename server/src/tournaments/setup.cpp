@@ -61,11 +61,14 @@ void make_room(RoomRegistry& rooms, const t9s::Tournament& t, const t9s::Table& 
     host = true;
   }
   actions.push_back(settings);
-  // A rated tournament's seats are bound to their players, so the ratings count the game.
+  // A rated tournament's seats are bound to their players, so the ratings count the game; an
+  // unrated one's room is never rated, whoever's player keys its seats are shown to.
   if (t.settings.rated) {
     for (std::size_t i = 0; i < table.players.size(); ++i) {
       if (t9s::bot_level(table.players[i]).empty()) actions.push_back(PlayerBound{static_cast<int>(i), table.players[i]});
     }
+  } else {
+    actions.push_back(NeverRated{});
   }
   actions.push_back(GameStarted{static_cast<int>(table.players.size()), game_seed(), unix_ms()});
   // Started like a restored room (its clock armed, a computer player to move asked), since
@@ -126,6 +129,22 @@ void start_tournaments(Server& server, const Config& config) {
     ratings_of(tb.ratings, std::move(players), std::move(pace), std::move(done));
   };
   hooks.now = [] { return unix_ms(); };
+  hooks.standing = [&rooms](std::string room, std::function<void(std::optional<TournamentService::Hooks::Standing>)> done) {
+    rooms.find(room, [done](std::shared_ptr<Room> r) {
+      if (!r) return done(std::nullopt);
+      boost::asio::post(r->strand(), [r, done] {
+        std::optional<int> on_move;
+        const community::GameResult g = r->standing(&on_move);
+        TournamentService::Hooks::Standing s;
+        for (const community::ResultSeat& seat : g.seats) {
+          s.scores.push_back(seat.score);
+          s.gone.push_back(seat.gone);
+        }
+        s.on_move = on_move.value_or(-1);
+        done(std::move(s));
+      });
+    });
+  };
   auto service = std::make_shared<TournamentService>(std::move(store), std::move(hooks));
   server.community().tournaments = service;
   // Every finished game's result reaches the tournaments; the ratings chain it after theirs.

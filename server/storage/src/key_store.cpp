@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -19,6 +20,7 @@ class SqliteKeys final : public KeyStore {
  public:
   explicit SqliteKeys(const std::filesystem::path& file) : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
+    db_.exec("CREATE INDEX IF NOT EXISTS key_seats_by_room ON key_seats(room)");  // room_seats
   }
   Status add_key(const std::string& hash, std::int64_t created_ms) override {
     return guard([&] { db_.prepare("INSERT INTO player_keys(hash, created_ms) VALUES(?1, ?2)").bind(1, hash).bind(2, created_ms).run(); });
@@ -52,6 +54,17 @@ class SqliteKeys final : public KeyStore {
       auto q = db_.prepare("SELECT room, seat, sealed, added_ms FROM key_seats WHERE key_hash = ?1 ORDER BY added_ms DESC");
       q.bind(1, hash);
       while (q.step()) out.push_back(KeySeat{q.text(0), static_cast<int>(q.int64(1)), q.text(2), q.int64(3)});
+      return out;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+  std::variant<std::vector<RoomKeySeat>, std::string> room_seats(const std::string& room) override {
+    try {
+      std::vector<RoomKeySeat> out;
+      auto q = db_.prepare("SELECT key_hash, seat, added_ms FROM key_seats WHERE room = ?1 ORDER BY added_ms, key_hash");
+      q.bind(1, room);
+      while (q.step()) out.push_back(RoomKeySeat{q.text(0), static_cast<int>(q.int64(1)), q.int64(2)});
       return out;
     } catch (const SqlError& e) {
       return std::string(e.what());
@@ -126,6 +139,15 @@ class MemoryKeys final : public KeyStore {
     std::lock_guard lock(mu_);
     return keys_.erase(hash) > 0;
   }
+  std::variant<std::vector<RoomKeySeat>, std::string> room_seats(const std::string& room) override {
+    std::lock_guard lock(mu_);
+    std::vector<RoomKeySeat> out;
+    for (const auto& [hash, seats] : keys_) {
+      if (auto it = seats.find(room); it != seats.end()) out.push_back(RoomKeySeat{hash, it->second.seat, it->second.added_ms});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const RoomKeySeat& a, const RoomKeySeat& b) { return a.added_ms < b.added_ms; });
+    return out;
+  }
   Status mark_sent(const std::string& id, std::int64_t) override {
     std::lock_guard lock(mu_);
     sent_[id] = true;
@@ -146,6 +168,11 @@ class PgKeys final : public KeyStore {
  public:
   explicit PgKeys(const std::string& url) : conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
+    // room_seats' index; several nodes may make it at once: one at a time.
+    conn_.exec("SELECT pg_advisory_lock(7261003)");
+    const PgResult made = conn_.exec("CREATE INDEX IF NOT EXISTS key_seats_by_room ON key_seats(room)");
+    conn_.exec("SELECT pg_advisory_unlock(7261003)");
+    if (!made.ok()) throw PgError(made.error());
     conn_.prepare("notice_mark", "INSERT INTO notices_sent(id, sent_ms) VALUES($1, $2) ON CONFLICT(id) DO NOTHING");
     conn_.prepare("notice_sent", "SELECT 1 FROM notices_sent WHERE id = $1");
     conn_.prepare("key_add", "INSERT INTO player_keys(hash, created_ms) VALUES($1, $2)");
@@ -155,6 +182,7 @@ class PgKeys final : public KeyStore {
                   "ON CONFLICT(key_hash, room) DO UPDATE SET seat = EXCLUDED.seat, sealed = EXCLUDED.sealed, "
                   "added_ms = EXCLUDED.added_ms");
     conn_.prepare("key_seats", "SELECT room, seat, sealed, added_ms FROM key_seats WHERE key_hash = $1 ORDER BY added_ms DESC");
+    conn_.prepare("room_key_seats", "SELECT key_hash, seat, added_ms FROM key_seats WHERE room = $1 ORDER BY added_ms, key_hash");
     conn_.prepare("key_revoke",
                   "WITH s AS (DELETE FROM key_seats WHERE key_hash = $1) DELETE FROM player_keys WHERE hash = $1");
   }
@@ -184,6 +212,17 @@ class PgKeys final : public KeyStore {
       for (int i = 0; i < r.rows(); ++i) {
         out.push_back(KeySeat{r.text(i, 0), static_cast<int>(r.int64(i, 1)), r.text(i, 2), r.int64(i, 3)});
       }
+      return out;
+    } catch (const PgError& e) {
+      return std::string(e.what());
+    }
+  }
+  std::variant<std::vector<RoomKeySeat>, std::string> room_seats(const std::string& room) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("room_key_seats", {room});
+      std::vector<RoomKeySeat> out;
+      for (int i = 0; i < r.rows(); ++i) out.push_back(RoomKeySeat{r.text(i, 0), static_cast<int>(r.int64(i, 1)), r.int64(i, 2)});
       return out;
     } catch (const PgError& e) {
       return std::string(e.what());

@@ -94,6 +94,18 @@ class MemoryRatings final : public RatingStore {
     }
     return out;
   }
+  std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& room) override {
+    std::lock_guard lock(mu_);
+    std::vector<RoomRatingPoint> out;
+    for (const StoredRatingPoint& p : points_) {
+      if (p.room != room) continue;
+      std::int64_t games = 0;
+      for (const StoredRatingPoint& q : points_) games += q.player == p.player && q.pace == p.pace && q.seq <= p.seq;
+      out.push_back({p, games});
+    }
+    std::sort(out.begin(), out.end(), [](const RoomRatingPoint& a, const RoomRatingPoint& b) { return a.point.seat < b.point.seat; });
+    return out;
+  }
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override { return std::vector<std::string>{}; }
 
  private:

@@ -151,6 +151,23 @@ class PgRatings final : public RatingStore {
     }
   }
 
+  std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& room) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("room_points", {room});
+      std::vector<RoomRatingPoint> out;
+      for (int i = 0; i < r.rows(); ++i) {
+        out.push_back({{r.text(i, 0), r.text(i, 1), r.int64(i, 2), r.text(i, 3), static_cast<int>(r.int64(i, 4)),
+                        static_cast<int>(r.int64(i, 5)), number(r.text(i, 6)), number(r.text(i, 7)), number(r.text(i, 8)),
+                        number(r.text(i, 9)), r.int64(i, 10)},
+                       r.int64(i, 11)});
+      }
+      return out;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override {
     try {
       ensure();
@@ -195,6 +212,10 @@ class PgRatings final : public RatingStore {
                               "COALESCE(a.moves, '') FROM rating_points p JOIN results s ON s.seq = p.seq "
                               "LEFT JOIN analyses a ON a.room = p.room AND a.status = 'done' "
                               "WHERE p.player = $1 ORDER BY p.seq DESC LIMIT $2");
+    conn_.prepare("room_points",
+                  "SELECT p.player, p.pace, p.seq, p.room, p.seat, p.rank, p.mu_before, p.sigma_before, p.mu, p.sigma, "
+                  "p.finished_ms, (SELECT COUNT(*) FROM rating_points o WHERE o.player = p.player AND o.pace = p.pace "
+                  "AND o.seq <= p.seq) FROM rating_points p WHERE p.room = $1 ORDER BY p.seat");
     conn_.prepare("unrecorded", "SELECT id FROM rooms WHERE phase = 'finished' AND quarantined IS NULL "
                                 "AND id NOT IN (SELECT room FROM results) ORDER BY updated_ms");
   }

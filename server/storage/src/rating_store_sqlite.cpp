@@ -161,6 +161,24 @@ class SqliteRatings final : public RatingStore {
     }
   }
 
+  std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& room) override {
+    try {
+      std::vector<RoomRatingPoint> out;
+      auto q = db_.prepare("SELECT p.player, p.pace, p.seq, p.room, p.seat, p.rank, p.mu_before, p.sigma_before, p.mu, p.sigma, p.finished_ms, "
+                           "(SELECT COUNT(*) FROM rating_points o WHERE o.player = p.player AND o.pace = p.pace AND o.seq <= p.seq) "
+                           "FROM rating_points p WHERE p.room = ?1 ORDER BY p.seat");
+      q.bind(1, room);
+      while (q.step()) {
+        out.push_back({{q.text(0), q.text(1), q.int64(2), q.text(3), static_cast<int>(q.int64(4)), static_cast<int>(q.int64(5)),
+                        number(q.text(6)), number(q.text(7)), number(q.text(8)), number(q.text(9)), q.int64(10)},
+                       q.int64(11)});
+      }
+      return out;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<std::vector<std::string>, std::string> unrecorded_rooms() override {
     try {
       std::vector<std::string> out;

@@ -38,7 +38,8 @@ inline constexpr const char* kSqliteSchema =
     "CREATE TABLE IF NOT EXISTS rating_points(player TEXT NOT NULL, pace TEXT NOT NULL, seq INTEGER NOT NULL,"
     "  room TEXT NOT NULL, seat INTEGER NOT NULL, rank INTEGER NOT NULL, mu_before TEXT NOT NULL,"
     "  sigma_before TEXT NOT NULL, mu TEXT NOT NULL, sigma TEXT NOT NULL, finished_ms INTEGER NOT NULL,"
-    "  PRIMARY KEY(player, pace, seq)) WITHOUT ROWID;";
+    "  PRIMARY KEY(player, pace, seq)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS rating_points_by_room ON rating_points(room);";
 
 inline constexpr const char* kPgSchema =
     "CREATE TABLE IF NOT EXISTS results(seq BIGINT PRIMARY KEY, room TEXT NOT NULL UNIQUE, pace TEXT NOT NULL,"
@@ -50,7 +51,8 @@ inline constexpr const char* kPgSchema =
     "CREATE TABLE IF NOT EXISTS rating_points(player TEXT NOT NULL, pace TEXT NOT NULL, seq BIGINT NOT NULL,"
     "  room TEXT NOT NULL, seat INTEGER NOT NULL, rank INTEGER NOT NULL, mu_before TEXT NOT NULL,"
     "  sigma_before TEXT NOT NULL, mu TEXT NOT NULL, sigma TEXT NOT NULL, finished_ms BIGINT NOT NULL,"
-    "  PRIMARY KEY(player, pace, seq));";
+    "  PRIMARY KEY(player, pace, seq));"
+    "CREATE INDEX IF NOT EXISTS rating_points_by_room ON rating_points(room);";
 
 // The games finished before the ratings existed have no player bound to any seat: when the
 // tables are made, they are recorded at once as unrated, so the first start does not load

@@ -360,7 +360,7 @@ export class RoomPage {
       // The end dialog waits for the final scoring played on the board.
       end: {
         show: state.phase === 'finished' && !!state.result && !this.endDismissed && !this.feel.finalScoring,
-        life: this.life, rerender: () => this.render(), rated: this.rated ?? null,
+        life: this.life, rerender: () => this.render(), rated: this.rated ?? this.life.rated ?? null,
       },
     });
     expansionControls($('action-bar'), { state, store: this.store, draft: this.draft, onChoose: (c) => this.chooseSpot(c), onDraft: (d) => this.updateDraft(d) });

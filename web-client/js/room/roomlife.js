@@ -29,6 +29,7 @@ export class RoomLife {
     this.offered = null; // a rematch seat kept for one click: {room}
     this.open = null; // whether the lobby is listed among the open games (the server's word)
     this.openSent = false;
+    this.rated = null; // the game's rating changes as GET /api/rooms/<id>/rated read them (watchRated)
   }
 
   /** The server's word on the open flag: a welcome's `open`, or an {"type":"open"} frame. */
@@ -190,6 +191,34 @@ export class RoomLife {
     ask();
   }
 
+  /**
+   * The game's rating changes (docs/community.md, "The end of a rated game") read again from
+   * the server when the end dialog shows without the `rated` message (a reload, another
+   * device): 404 while the game has none; asked a few more times just after the end, while
+   * its ratings may still be being stored.
+   */
+  watchRated(rerender) {
+    if (this.ratedWatched === this.room) return;
+    this.ratedWatched = this.room;
+    const room = this.room;
+    let misses = 0;
+    const ask = async () => {
+      let rated = null;
+      try {
+        const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/rated`);
+        rated = res.ok ? await res.json() : null;
+      } catch {
+        rated = null;
+      }
+      if (this.room !== room) return;
+      if (rated) {
+        this.rated = rated;
+        rerender();
+      } else if (++misses <= 3) setTimeout(ask, 2000 * misses);
+    };
+    ask();
+  }
+
   askRematch() {
     if (this.send({ type: 'rematch' })) this.rematchAsked = true;
   }
@@ -223,6 +252,7 @@ export class RoomLife {
     // The review (docs/analysis.md) is the replay with the analysis: once it is done, the replay's
     // link offers it; meanwhile a line says how long it takes (the dialog stays as tall).
     this.watchReview(rerender);
+    this.watchRated(rerender);
     const review = this.review;
     const done = review?.status === 'done';
     parts.push(h('a', { class: 'btn', href: replayPath(this.room), 'data-testid': done ? 'end-review' : 'end-replay', text: t(done ? 'end.review' : 'end.replay') }));

@@ -8,6 +8,11 @@ import { h } from '../platform/dom.js';
 import { currentKey, ensureKey } from '../platform/playerkey.js';
 import { KEYS, local } from '../platform/storage.js';
 import { isEntrant, roundRows, standingRows } from './tournament-view.js';
+import { renderCreate } from './tournament-create.js';
+import { tournamentPath } from '../pages/routes.js';
+
+// The page that makes a tournament (a tournament's id is never this word).
+export const NEW_TOURNAMENT = 'new';
 
 const POLL_MS = 3000;
 
@@ -23,6 +28,7 @@ export class TournamentPage {
 
   async enter() {
     document.body.appendChild(this.root);
+    if (this.id === NEW_TOURNAMENT) return renderCreate(this.root);
     const key = currentKey(local);
     if (key) {
       const me = await fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json()).catch(() => null);
@@ -32,7 +38,10 @@ export class TournamentPage {
     setInterval(() => { if (document.visibilityState === 'visible') this.refresh(); }, POLL_MS);
   }
 
-  relabel() { this.render(); }
+  relabel() {
+    if (this.id === NEW_TOURNAMENT) renderCreate(this.root);
+    else this.render();
+  }
 
   async refresh() {
     const res = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}`).catch(() => null);
@@ -62,6 +71,31 @@ export class TournamentPage {
     await this.refresh();
   }
 
+  // The player drops out (docs/tournaments.md: after the round being played).
+  async dropOut() {
+    const key = currentKey(local);
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/drop`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ player: this.me }),
+    }).catch(() => null);
+    this.confirmDrop = false;
+    this.error = res?.ok ? '' : t('tour.failed');
+    await this.refresh();
+  }
+
+  /** The entrant's own line while it runs: drop out (asked twice), or that it has. */
+  dropRow(d) {
+    const mine = d.entrants.find((e) => e.player === this.me);
+    if (d.state !== 'running' || !mine) return null;
+    if (mine.dropped_after) return h('p', { class: 'muted', 'data-testid': 'tour-dropped', text: t('tour.youDropped', { n: mine.dropped_after }) });
+    if (!this.confirmDrop) {
+      return h('p', {}, h('button', { type: 'button', class: 'btn', 'data-testid': 'tour-drop', text: t('tour.drop'),
+        onclick: () => { this.confirmDrop = true; this.render(); } }));
+    }
+    return h('p', {}, h('button', { type: 'button', class: 'btn primary', 'data-testid': 'tour-drop-confirm', text: t('tour.dropSure'),
+      onclick: () => this.dropOut() }),
+    ' ', h('button', { type: 'button', class: 'btn', text: t('tour.dropKeep'), onclick: () => { this.confirmDrop = false; this.render(); } }));
+  }
+
   render() {
     const d = this.data;
     this.root.replaceChildren();
@@ -84,6 +118,8 @@ export class TournamentPage {
         input, h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'tour-register', text: t('tour.register') }));
       head.append(form);
     }
+    const drop = this.dropRow(d);
+    if (drop) head.append(drop);
     if (this.error) head.append(h('p', { class: 'form-error', role: 'alert', text: this.error }));
     if (this.seats.length) {
       head.append(h('p', {}, ...this.seats.map((x) => h('a', { class: 'btn primary', href: `/r/${x.room}`, 'data-testid': 'tour-my-table', text: t('tour.play', { n: x.round }) }))));
@@ -108,5 +144,6 @@ export class TournamentPage {
         x.room ? h('a', { class: 'link-btn', href: x.done ? `/replay/${x.room}` : `/r/${x.room}`, text: x.done ? t('tour.replay') : t('tour.watch') }) : null)));
       this.root.append(h('section', { class: 'home-card' }, h('h2', { text: t('tour.round', { n: r.round }) }), list));
     }
+    this.root.append(h('p', {}, h('a', { class: 'link-btn', href: tournamentPath(NEW_TOURNAMENT), 'data-testid': 'tour-create-link', text: t('tour.create') })));
   }
 }

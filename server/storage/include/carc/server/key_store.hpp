@@ -26,6 +26,15 @@ struct KeySeat {
   std::int64_t added_ms = 0;
 };
 
+// A seat of one room shown to a key (the ratings' fallback for a seat whose binding the room's
+// log lost, docs/community.md#ratings).
+struct RoomKeySeat {
+  std::string key_hash;
+  int seat = 0;
+  std::int64_t added_ms = 0;
+  bool operator==(const RoomKeySeat&) const = default;
+};
+
 class KeyStore {
  public:
   virtual ~KeyStore() = default;
@@ -36,6 +45,8 @@ class KeyStore {
   // Adds or replaces the key's seat in `room`.
   virtual Status add_seat(const std::string& hash, const KeySeat& seat) = 0;
   virtual std::variant<std::vector<KeySeat>, std::string> seats(const std::string& hash) = 0;
+  // The keys `room`'s seats were shown to, oldest first.
+  virtual std::variant<std::vector<RoomKeySeat>, std::string> room_seats(const std::string& room) = 0;
   // Deletes the key and its seats; false when there was no such key.
   virtual std::variant<bool, std::string> revoke(const std::string& hash) = 0;
 

@@ -66,6 +66,14 @@ struct RatedResult {
   std::vector<StoredRatingPoint> points;  // seq is filled in by the store
 };
 
+// One seat of a rated game as its end screen shows it again (docs/community.md, "The end of a
+// rated game"): its chart point and how many rated games its player had in that pace with it.
+struct RoomRatingPoint {
+  StoredRatingPoint point;
+  std::int64_t games = 0;
+  bool operator==(const RoomRatingPoint&) const = default;
+};
+
 struct LeaderRow {
   StoredRating rating;
   std::int64_t games = 0;  // rated games counted by the board (all, or those with the expansions asked)
@@ -110,6 +118,9 @@ class RatingStore {
                                                                         int limit) = 0;
   // The player's newest rated games of both paces (newest first), at most `limit`.
   virtual std::variant<std::vector<PlayerGame>, std::string> games(const std::string& player, int limit) = 0;
+  // The seats of `room`'s rated result, by seat; empty when the room has none (not rated, or
+  // not yet).
+  virtual std::variant<std::vector<RoomRatingPoint>, std::string> room_points(const std::string& room) = 0;
   // Finished rooms of the rooms' store that have no result yet (a crash came between a
   // game's end and its result): the server loads them once at start-up, which derives their
   // results again. The memory store has no rooms to look at.
