@@ -15,11 +15,10 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
   auto fitting = [&](Cell c) {
     const std::uint16_t want = g.constraint(c);
     int n = 0;
-    const Ruleset& rules = g.rules();
-    for (int k = 0; k < rules.kind_count; ++k) {
-      const Tile t = rules.kinds[static_cast<std::size_t>(k)];
+    const int end = g.rules().kind_end;
+    for (int t = 0; t < end; ++t) {
       const std::uint8_t left = g.unseen_[static_cast<std::size_t>(t)];
-      if (left != 0 && Game::fitting_rotations(t, want) != 0) n += left;
+      if (left != 0 && Game::fitting_rotations(static_cast<Tile>(t), want) != 0) n += left;
     }
     return static_cast<std::uint8_t>(n);
   };

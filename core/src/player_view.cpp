@@ -14,11 +14,9 @@ std::array<Tile, kMaxTilesInGame> undrawn(const Game& g, Rng* rng) {
   const Ruleset& rules = g.rules();
   for (int pile = 0; pile < rules.piles; ++pile) {
     const int first = n;
-    for (int k = 0; k < rules.kind_count; ++k) {
-      const Tile t = rules.kinds[static_cast<std::size_t>(k)];
-      const auto i = static_cast<std::size_t>(t);
-      if (rules.pile[i] != pile) continue;
-      for (int c = 0; c < counts[i]; ++c) order[static_cast<std::size_t>(n++)] = t;
+    for (int t = 0; t < rules.kind_end; ++t) {
+      if (rules.pile[static_cast<std::size_t>(t)] != pile) continue;
+      for (int i = 0; i < counts[static_cast<std::size_t>(t)]; ++i) order[static_cast<std::size_t>(n++)] = static_cast<Tile>(t);
     }
     if (rng != nullptr) {
       for (int i = n - first - 1; i > 0; --i) {

@@ -63,9 +63,9 @@ Ruleset make_ruleset(ExpansionSet set) {
     r.bag_size += copies;
     r.pile_size[r.pile[static_cast<std::size_t>(k)]] = static_cast<std::uint8_t>(r.pile_size[r.pile[static_cast<std::size_t>(k)]] + copies);
   }
-  r.kind_count = 0;
+  r.kind_end = 0;
   for (int k = 0; k < kTileKinds; ++k) {
-    if (r.counts[static_cast<std::size_t>(k)] > 0) r.kinds[static_cast<std::size_t>(r.kind_count++)] = static_cast<Tile>(k);
+    if (r.counts[static_cast<std::size_t>(k)] > 0) r.kind_end = k + 1;
   }
   int n = 0;
   for (int p = 0; p < r.piles; ++p) {

@@ -251,9 +251,9 @@ struct Ruleset {
   // held back (held_back) after the pile's others; and how many of each pile are shuffled
   // (the ones not held back).
   std::array<Tile, kMaxTilesInGame> unshuffled{};
-  // The kinds in this game (counts > 0), in catalog order: what walks over kinds visit.
-  std::array<Tile, kTileKinds> kinds{};
-  int kind_count = 0;
+  // One past the last kind in this game (counts > 0): walks over kinds stop there (24 in a
+  // base game, of kTileKinds).
+  int kind_end = 0;
   // Tile kinds on which no figure may go as they are placed (set by the parts).
   std::array<std::uint8_t, kTileKinds> bare{};
   std::array<std::uint8_t, 4> pile_shuffled{};
