@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { optionIds, optionsOf, optionToggleMessage } from '../../web-client/js/options/registry.js';
 import * as strings from '../../web-client/js/options/strings.js';
 import { breakdownKinds } from '../../web-client/js/end/breakdown.js';
+import { parseRecord } from '../../web-client/js/game/record.js';
+import { hasExpansions } from '../../web-client/js/replay/server-replay.js';
 
 test('options: ids in the server order, toggles keep the others, unknown ids ignored', () => {
   assert.deepEqual(optionIds(), ['no_fields', 'small_city']);
@@ -34,4 +36,13 @@ test('options: no fields column when the breakdown has no field row', () => {
   assert.deepEqual(breakdownKinds(base), ['road', 'city', 'monastery', 'field']);
   const noFields = [{ game: { road: 1, city: 2, monastery: 0 }, end: { road: 0, city: 0, monastery: 0 } }];
   assert.deepEqual(breakdownKinds(noFields), ['road', 'city', 'monastery']);
+});
+
+test('options: a record with options is replayed by the server, never by the base rules here', () => {
+  const moves = [{ tile: 'E', x: 0, y: -1, rotation: 180, meeple: 'S' }];
+  assert.equal(parseRecord({ players: 2, moves }).players, 2);
+  assert.equal(parseRecord({ players: 2, options: [], moves }).players, 2);
+  assert.equal(parseRecord({ players: 2, options: ['small_city'], moves }).reason?.code, 'expansions');
+  assert.equal(hasExpansions({ players: 2, options: ['small_city'], moves }), true);
+  assert.equal(hasExpansions({ players: 2, options: null, moves }), false);
 });
