@@ -242,7 +242,6 @@ struct FeatureTally {
 // Built once per set, never changed.
 struct Ruleset {
   ExpansionSet expansions;
-  OptionSet options;
   Tile start = kStartTile;
   std::array<std::uint8_t, kTileKinds> counts{};  // copies in the game, start tile included
   // Draw order: pile 0 first. pile[k]: the pile tile kind k is drawn from.
@@ -293,6 +292,9 @@ struct Ruleset {
   int token_kinds = 0;
   std::array<const detail::Part*, kExpansionKinds + kOptionKinds> parts{};
   int part_count = 0;
+  // The rule options (docs/options.md): last, so the fields the hot path reads keep their
+  // places.
+  OptionSet options;
 
   // The pile the `draw`-th draw of the game (0 first) comes from.
   int pile_of_draw(int draw) const;
