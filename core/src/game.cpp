@@ -68,10 +68,16 @@ Game Game::seeded(int players, std::uint64_t seed, std::vector<Event>* events) {
 // (so a base game's bag is what it always was), then the other piles in draw order; the
 // tiles held back wait after their pile, unshuffled.
 Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std::vector<Event>* events) {
+  return seeded(players, seed, expansions, OptionSet{}, events);
+}
+
+// Options change no tile: a game with options draws the bag of the same seed without them.
+Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, OptionSet options,
+                  std::vector<Event>* events) {
   Game g;
   g.seeded_ = true;
   g.seed_ = seed;
-  const Ruleset& rules = ruleset(expansions);
+  const Ruleset& rules = ruleset(expansions, options);
   const int land = rules.piles - 1;
   Rng rng(seed);
   std::array<int, 4> begin{};
@@ -90,10 +96,10 @@ Game Game::seeded(int players, std::uint64_t seed, ExpansionSet expansions, std:
   return g;
 }
 
-Game Game::replay(int players, ExpansionSet expansions) {
+Game Game::replay(int players, ExpansionSet expansions, OptionSet options) {
   Game g;
   g.seeded_ = false;
-  g.start(players, ruleset(expansions), nullptr);
+  g.start(players, ruleset(expansions, options), nullptr);
   return g;
 }
 

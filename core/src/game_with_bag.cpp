@@ -5,7 +5,12 @@
 namespace carc {
 
 std::optional<Game> Game::with_bag(int players, ExpansionSet expansions, std::span<const Tile> order) {
-  const Ruleset& rules = ruleset(expansions);
+  return with_bag(players, expansions, OptionSet{}, order);
+}
+
+std::optional<Game> Game::with_bag(int players, ExpansionSet expansions, OptionSet options,
+                                   std::span<const Tile> order) {
+  const Ruleset& rules = ruleset(expansions, options);
   if (static_cast<int>(order.size()) != rules.bag_size) return std::nullopt;
   std::array<int, kTileKinds> counts{};
   for (std::size_t i = 0; i < order.size(); ++i) {

@@ -237,6 +237,11 @@ std::variant<ClientMessage, MessageError> parse_settings(const json& j) {
     if (const auto* why = std::get_if<std::string>(&set)) return bad("settings: " + *why);
     s.expansions = std::get<ExpansionSet>(set);
   }
+  if (const auto x = j.find("options"); x != j.end()) {
+    auto set = parse_options(&*x);
+    if (const auto* why = std::get_if<std::string>(&set)) return bad("settings: " + *why);
+    s.options = std::get<OptionSet>(set);
+  }
   if (const auto p = j.find("pace"); p != j.end()) {
     if (p->is_string() && p->get_ref<const std::string&>() == kPaceNames[0]) s.pace = Pace::Live;
     else if (p->is_string() && p->get_ref<const std::string&>() == kPaceNames[1]) s.pace = Pace::TurnBased;

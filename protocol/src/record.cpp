@@ -163,6 +163,38 @@ std::variant<ExpansionSet, std::string> parse_expansions(const json* value) {
 // that some expansions have: Game::in_stage, docs/protocol.md).
 std::variant<ExpansionSet, std::string> parse_room_expansions(const json* value) { return parse_expansions(value); }
 
+std::variant<OptionSet, std::string> parse_options(const json* value) {
+  OptionSet set;
+  if (value == nullptr || value->is_null()) return set;
+  if (!value->is_array()) return std::string("\"options\" must be an array of option ids");
+  for (const json& id : *value) {
+    if (!id.is_string()) return std::string("\"options\" must be an array of option ids");
+    const auto o = option_from_name(id.get_ref<const std::string&>());
+    if (!o) return "unknown option \"" + id.get<std::string>() + "\"";
+    if (set.has(*o)) return "option \"" + id.get<std::string>() + "\" is listed twice";
+    set = set.with(*o);
+  }
+  return set;
+}
+
+json options_json(OptionSet set) {
+  json out = json::array();
+  for (int o = 0; o < kOptionKinds; ++o) {
+    if (set.has(static_cast<Option>(o))) out.push_back(std::string(option_name(static_cast<Option>(o))));
+  }
+  return out;
+}
+
+bool fields_played(const Ruleset& rules) {
+  for (int f = 0; f < kFigureKinds; ++f) {
+    if (rules.figures[static_cast<std::size_t>(f)] > 0 &&
+        ((rules.figure_kinds[static_cast<std::size_t>(f)] >> static_cast<int>(Kind::Field)) & 1) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 json expansions_json(ExpansionSet set) {
   json out = json::array();
   for (int e = 0; e < kExpansionKinds; ++e) {
@@ -187,7 +219,11 @@ std::variant<Record, RecordError> parse_record(const json& j) {
   auto expansions = parse_expansions(exp_it == j.end() ? nullptr : &*exp_it);
   if (auto* why = std::get_if<std::string>(&expansions)) return err(*why);
   r.expansions = std::get<ExpansionSet>(expansions);
-  const Ruleset& rules = ruleset(r.expansions);
+  const auto opt_it = j.find("options");
+  auto options = parse_options(opt_it == j.end() ? nullptr : &*opt_it);
+  if (auto* why = std::get_if<std::string>(&options)) return err(*why);
+  r.options = std::get<OptionSet>(options);
+  const Ruleset& rules = ruleset(r.expansions, r.options);
   if (n > rules.max_players) return err("\"players\" must be between 2 and " + std::to_string(rules.max_players) + " with these expansions");
   const auto final_it = j.find("final");
   if (final_it != j.end() && !final_it->is_null()) {
@@ -242,7 +278,7 @@ json move_json(const Move& m, std::span<const Cell> steps) {
   return out;
 }
 
-json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions) {
+json record_json(int players, const std::vector<Move>& moves, bool final, ExpansionSet expansions, OptionSet options) {
   json ms = json::array();
   // The steps made inside a turn (Move::Type::Step) go in the entry of the placement before them.
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -253,12 +289,13 @@ json record_json(int players, const std::vector<Move>& moves, bool final, Expans
   }
   json out{{"format", "carcassonne-record/1"}, {"players", players}};
   if (!expansions.empty()) out["expansions"] = expansions_json(expansions);
+  if (!options.empty()) out["options"] = options_json(options);
   out["moves"] = std::move(ms);
   out["final"] = final;
   return out;
 }
 
-json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions) {
+json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet expansions, OptionSet options) {
   // A replay's breakdown: a kind's row holds its features' whole points (a part's share
   // included); only the rows a part marks in_record stand apart (protocol/src/expansions/).
   struct Line {
@@ -307,6 +344,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
   for (int x = 0; x < kExpansionKinds; ++x) {
     if (expansions.has(static_cast<Expansion>(x)) && part_of(x) != nullptr) kinds_shown |= part_of(x)->kinds_shown;
   }
+  const bool fields = fields_played(ruleset(expansions, options));
   json out = json::array();
   for (int seat = 0; seat < players; ++seat) {
     const auto i = static_cast<std::size_t>(seat);
@@ -315,7 +353,8 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
     for (int k = 0; k < 5; ++k) total += l.game[k] + l.end[k];
     json line{{"seat", seat},
               {"game", {{"road", l.game[0]}, {"city", l.game[1]}, {"monastery", l.game[2]}}},
-              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}, {"field", l.end[3]}}}};
+              {"end", {{"road", l.end[0]}, {"city", l.end[1]}, {"monastery", l.end[2]}}}};
+    if (fields) line["end"]["field"] = l.end[3];
     // The kinds past the base game's four that an expansion shows (ProtocolPart::kinds_shown).
     for (int k = static_cast<int>(Kind::Field) + 1; k < static_cast<int>(std::size(l.game)); ++k) {
       if (((kinds_shown >> k) & 1) == 0) continue;
@@ -340,7 +379,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
 }
 
 std::variant<json, RecordError> replay(const Record& r) {
-  Game g = Game::replay(r.players, r.expansions);
+  Game g = Game::replay(r.players, r.expansions, r.options);
   std::vector<Event> events;
   json scores_after = json::array();
   json event_log = json::array();
@@ -428,7 +467,7 @@ std::variant<json, RecordError> replay(const Record& r) {
            {"final_scores", finals},
            {"meeples_in_supply", supply},
            {"winners", winners},
-           {"breakdown", breakdown_json(r.players, events, r.expansions)},
+           {"breakdown", breakdown_json(r.players, events, r.expansions, r.options)},
            {"events", event_log}};
   if (!figures.is_null()) out["figures_in_supply"] = std::move(figures);
   if (!tokens.is_null()) out[std::string(token_part->tokens_key)] = std::move(tokens);

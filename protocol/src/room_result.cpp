@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "carc/protocol/json_text.hpp"
+#include "carc/protocol/record.hpp"
 #include "carc/protocol/room_state.hpp"
 #include "expansions/part.hpp"
 
@@ -44,7 +45,9 @@ std::string result_text(const Game& g, const EventHistory& events) {
     append_int(out, points);
     total += points;
   };
-  // Road, city, monastery (and field at the end), then the kinds an expansion adds.
+  // Road, city, monastery (and field at the end, when fields are played: docs/options.md), then
+  // the kinds an expansion adds.
+  const bool fields = fields_played(g.rules());
   const auto kind_rows = [&](const auto& points, std::size_t kinds, int& total) {
     for (std::size_t k = 0; k < kinds; ++k) {
       if (k > 0) out += ',';
@@ -77,7 +80,7 @@ std::string result_text(const Game& g, const EventHistory& events) {
     kind_rows(game, 3, total);
     part_rows(false, i, total);
     out += R"(},"end":{)";
-    kind_rows(end, 4, total);
+    kind_rows(end, fields ? 4 : 3, total);
     part_rows(true, i, total);
     out += R"(},"total":)";
     append_int(out, total);

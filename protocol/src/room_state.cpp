@@ -37,7 +37,7 @@ int meeples_of(const RoomFacts& f, int seat) {
 // Special figures in supply (index by Figure); the lobby shows the game's starting supply.
 std::array<int, kFigureKinds> figures_of(const RoomFacts& f, int seat) {
   std::array<int, kFigureKinds> out{};
-  const Ruleset& rules = ruleset(f.settings.expansions);
+  const Ruleset& rules = f.settings.rules();
   for (int k = 1; k < kFigureKinds; ++k) {
     out[static_cast<std::size_t>(k)] = f.game != nullptr && seat < f.game->players()
                                            ? f.game->figures(seat, static_cast<Figure>(k))
@@ -60,7 +60,7 @@ void write_figures(std::string& out, const Ruleset& rules, const std::array<int,
 }
 
 const ProtocolPart* token_part(const RoomFacts& f) {
-  const Ruleset& rules = ruleset(f.settings.expansions);
+  const Ruleset& rules = f.settings.rules();
   return rules.token_expansion ? protocol_part(*rules.token_expansion) : nullptr;
 }
 
@@ -185,14 +185,14 @@ void write_player(std::string& out, const RoomFacts& f, int seat) {
   append_int(out, s.hints);
   out += R"(,"meeples":)";
   append_int(out, meeples_of(f, seat));
-  if (const Ruleset& rules = ruleset(f.settings.expansions); rules.has_specials) {
+  if (const Ruleset& rules = f.settings.rules(); rules.has_specials) {
     out += R"(,"figures":)";
     write_figures(out, rules, figures_of(f, seat));
   }
   if (const ProtocolPart* tokens = token_part(f)) {
     out += ',';
     append_key(out, tokens->tokens_key);
-    write_tokens(out, *tokens, ruleset(f.settings.expansions).token_kinds, tokens_of(f, seat));
+    write_tokens(out, *tokens, f.settings.rules().token_kinds, tokens_of(f, seat));
   }
   out += R"(,"connected":)";
   append_bool(out, s.connected);
@@ -358,7 +358,7 @@ std::string board_figures(const Game* g, int index) {
 std::vector<std::pair<std::string, std::string>> expansion_state_keys(const RoomFacts& f) {
   std::vector<std::pair<std::string, std::string>> out;
   std::string text;
-  const Ruleset& rules = ruleset(f.settings.expansions);
+  const Ruleset& rules = f.settings.rules();
   each_part(rules, [&](const ProtocolPart& part) {
     if (part.state_keys != nullptr) part.state_keys(f.game, rules, text);
   });
@@ -398,6 +398,15 @@ void write_settings(std::string& out, const ClockSettings& s) {
     append_name(out, expansion_name(static_cast<Expansion>(e)));
   }
   out += ']';
+  out += R"(,"options":[)";
+  first = true;
+  for (int o = 0; o < kOptionKinds; ++o) {
+    if (!s.options.has(static_cast<Option>(o))) continue;
+    if (!first) out += ',';
+    first = false;
+    append_name(out, option_name(static_cast<Option>(o)));
+  }
+  out += ']';
   out += R"(,"pace":)";
   append_name(out, pace_name(s.pace));
   out += R"(,"bank_seconds":)";
@@ -423,7 +432,7 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
   out += R"(,"board":[)";
   const bool lists = figure_lists(f.settings.expansions);
   if (f.game == nullptr) {
-    const BoardTile start{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
+    const BoardTile start{f.settings.rules().start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
                           Figure::Meeple};
     if (lists) write_board_tile_list(out, start, "[]");
     else write_board_tile(out, start);
@@ -437,9 +446,9 @@ void write_state(std::string& out, const RoomFacts& f, const EventHistory& event
     }
   }
   out += R"(],"bag":)";
-  write_bag(out, f.game, ruleset(f.settings.expansions));
-  each_part(ruleset(f.settings.expansions), [&](const ProtocolPart& part) {
-    if (part.state_keys != nullptr) part.state_keys(f.game, ruleset(f.settings.expansions), out);
+  write_bag(out, f.game, f.settings.rules());
+  each_part(f.settings.rules(), [&](const ProtocolPart& part) {
+    if (part.state_keys != nullptr) part.state_keys(f.game, f.settings.rules(), out);
   });
   out += R"(,"spectators":)";
   append_int(out, f.spectators);

@@ -44,7 +44,7 @@ void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
   settings_ = f.settings;
   rematch_ = std::string(f.rematch);
   result_ = !f.result.empty();
-  bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
+  bag_ = bag_of(f.game, f.settings.rules(), &bag_left_);
   turn_ = turn_key(f);
   deadline_ = f.deadline_ms;
   keys_ = expansion_state_keys(f);
@@ -175,11 +175,11 @@ void StatePatcher::players(const RoomFacts& f) {
     if (now.hints != was.hints) append_int(field("hints"), now.hints), frame_ += '}';
     if (now.tile != was.tile) append_letter(field("tile"), now.tile), frame_ += '}';
     if (now.figures != was.figures) {
-      write_figures(field("figures"), ruleset(f.settings.expansions), now.figures);
+      write_figures(field("figures"), f.settings.rules(), now.figures);
       frame_ += '}';
     }
     if (const ProtocolPart* tokens = token_part(f); tokens != nullptr && now.tokens != was.tokens) {
-      write_tokens(field(tokens->tokens_key), *tokens, ruleset(f.settings.expansions).token_kinds, now.tokens);
+      write_tokens(field(tokens->tokens_key), *tokens, f.settings.rules().token_kinds, now.tokens);
       frame_ += '}';
     }
     was = std::move(now);
@@ -228,15 +228,15 @@ void StatePatcher::expansion_keys(const RoomFacts& f) {
 }
 
 void StatePatcher::sync(const RoomFacts& f) {
-  if (!(f.settings.expansions == settings_.expansions)) {
+  if (!(f.settings.expansions == settings_.expansions && f.settings.options == settings_.options)) {
     lists_ = figure_lists(f.settings.expansions);
     figures_.assign(lists_ ? 1 : 0, "[]");
     // The host changed the expansions in the lobby: the bag's kinds change, and the start
     // tile and the players' figures with them.
-    write_bag(replace("/bag"), f.game, ruleset(f.settings.expansions));
+    write_bag(replace("/bag"), f.game, f.settings.rules());
     frame_ += '}';
-    bag_ = bag_of(f.game, ruleset(f.settings.expansions), &bag_left_);
-    const BoardTile start{ruleset(f.settings.expansions).start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
+    bag_ = bag_of(f.game, f.settings.rules(), &bag_left_);
+    const BoardTile start{f.settings.rules().start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
                           Figure::Meeple};
     if (lists_) write_board_tile_list(replace("/board/0"), start, "[]");
     else write_board_tile(replace("/board/0"), start);
@@ -255,7 +255,7 @@ void StatePatcher::sync(const RoomFacts& f) {
     phase_ = f.phase;
   }
   int left = 0;
-  const auto bag = bag_of(f.game, ruleset(f.settings.expansions), &left);
+  const auto bag = bag_of(f.game, f.settings.rules(), &left);
   if (left != bag_left_) {
 
     append_int(replace("/bag/left"), left);

@@ -104,7 +104,7 @@ TEST_CASE("random games of all 16 sets replay from their records, extra parts an
         }
       }
       CHECK(static_cast<int>(moves.size()) == ruleset(set).bag_size);
-      const auto out = protocol::replay(protocol::Record{players, set, moves, true});
+      const auto out = protocol::replay(protocol::Record{players, set, {}, moves, true});
       REQUIRE(std::holds_alternative<nlohmann::json>(out));
       const auto& res = std::get<nlohmann::json>(out);
       for (Seat s = 0; s < players; ++s) CHECK(res["final_scores"][static_cast<std::size_t>(s)] == g.score(s));

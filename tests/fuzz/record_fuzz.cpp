@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const auto& record = std::get<Record>(parsed);
-  FUZZ_CHECK(record.players >= 2 && record.players <= carc::ruleset(record.expansions).max_players);
+  FUZZ_CHECK(record.players >= 2 && record.players <= carc::ruleset(record.expansions, record.options).max_players);
   const auto result = carc::protocol::replay(record);
   if (const auto* err = std::get_if<RecordError>(&result)) {
     FUZZ_CHECK(!err->message.empty());
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)out.dump();  // the result serializes (valid UTF-8 and all)
 
   // Written out and read back, the record is the same game.
-  const auto again = carc::protocol::parse_record(carc::protocol::record_json(record.players, record.moves, record.final, record.expansions));
+  const auto again = carc::protocol::parse_record(carc::protocol::record_json(record.players, record.moves, record.final, record.expansions, record.options));
   FUZZ_CHECK(std::holds_alternative<Record>(again));
   const auto replayed = carc::protocol::replay(std::get<Record>(again));
   FUZZ_CHECK(std::holds_alternative<nlohmann::json>(replayed));

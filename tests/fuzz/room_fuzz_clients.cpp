@@ -149,6 +149,13 @@ void Harness::lobby(Tracked* t) {
           if ((b >> (4 + e)) & 1) ids.push_back(std::string(expansion_name(static_cast<Expansion>(e))));
         }
         m["expansions"] = ids;
+        // With them, a set of the rule options (docs/options.md), now and then one repeated.
+        json options = json::array();
+        for (int o = 0; o < kOptionKinds; ++o) {
+          if ((a >> (2 + o)) & 1) options.push_back(std::string(option_name(static_cast<Option>(o))));
+        }
+        if ((a & 0x40) != 0 && !options.empty()) options.push_back(options[0]);
+        m["options"] = options;
       }
       return send(t, m);
     }

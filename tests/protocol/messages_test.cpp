@@ -64,3 +64,18 @@ TEST_CASE("names and chat count code points") {
   CHECK(error_code_name(ErrorCode::StaleVersion) == "stale_version");
   CHECK(error_code_name(ErrorCode::Unavailable) == "unavailable");
 }
+
+TEST_CASE("settings: the rule options (docs/options.md); unknown, repeated or malformed ids are bad_message") {
+  const auto both = parsed<SettingsMsg>(R"({"type":"settings","options":["small_city","no_fields"]})");
+  REQUIRE(both.options.has_value());
+  CHECK(*both.options == carc::OptionSet{}.with(carc::Option::NoFields).with(carc::Option::SmallCity));
+  CHECK(both.lobby_keys_given());
+  CHECK(parsed<SettingsMsg>(R"({"type":"settings","options":[]})").options == carc::OptionSet{});
+  CHECK(parsed<SettingsMsg>(R"({"type":"settings","options":null})").options == carc::OptionSet{});
+  CHECK_FALSE(parsed<SettingsMsg>(R"({"type":"settings","turn_seconds":60})").options.has_value());
+  for (const char* bad : {R"({"type":"settings","options":["tiny_city"]})", R"({"type":"settings","options":["no_fields","no_fields"]})",
+                          R"({"type":"settings","options":"no_fields"})", R"({"type":"settings","options":[1]})"}) {
+    CAPTURE(bad);
+    CHECK(code_of(bad) == ErrorCode::BadMessage);
+  }
+}

@@ -124,6 +124,7 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
   int total_ops = 0;
   int extra_parts = 0;
   std::array<int, 16> by_set{};
+  std::array<int, 4> by_options{};
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     Rng rng(seed * 7919);
     Room r;
@@ -165,6 +166,8 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
           r.settings.away_seconds = rng.below(3) == 0 ? std::optional<int>() : std::optional<int>(5 + static_cast<int>(rng.below(100)));
           // The expansions too (docs/expansions.md): any set of the four.
           r.settings.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(16)));
+          // And the rule options (docs/options.md): the players' figures change with them.
+          r.settings.options = OptionSet::from_bits(static_cast<std::uint8_t>(rng.below(4)));
           r.settings.pace = rng.below(2) == 0 ? protocol::Pace::Live : protocol::Pace::TurnBased;
           r.settings.bank_seconds = 3600 + static_cast<int>(rng.below(1000));
           r.settings.webhook = rng.below(2) == 0;
@@ -185,13 +188,15 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
     }
     r.begin();
     r.settings.expansions = set;
+    r.settings.options = OptionSet::from_bits(static_cast<std::uint8_t>((seed / 3) % 4));
     r.commit();
     // The start.
     r.begin();
     std::vector<Event> ev;
-    r.game = std::make_unique<Game>(Game::seeded(players, seed, r.settings.expansions, &ev));
+    r.game = std::make_unique<Game>(Game::seeded(players, seed, r.settings.expansions, r.settings.options, &ev));
     r.phase = RoomPhase::Playing;
     ++by_set[r.settings.expansions.bits()];
+    ++by_options[r.settings.options.bits()];
     if (r.settings.turn_seconds) r.deadline = 1700000000000;
     r.patcher.events_started(r.history);
     r.oracle_events.append_started();
@@ -232,6 +237,7 @@ TEST_CASE("the written state equals the oracle's, and every patch turns the prev
   CHECK(extra_parts > 0);
   CHECK(total_ops > 10000);
   for (int bits = 0; bits < 16; ++bits) CHECK(by_set[static_cast<std::size_t>(bits)] > 0);  // every set was played
+  for (int bits = 0; bits < 4; ++bits) CHECK(by_options[static_cast<std::size_t>(bits)] > 0);  // and every set of options
 }
 
 TEST_CASE("the state names no seed and no bag order") {

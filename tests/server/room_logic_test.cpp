@@ -261,6 +261,8 @@ struct Driver {
         // Any set of the five expansions (with inns six seats; leaving inns out with six
         // seated is refused).
         if (rng.below(2)) s.expansions = ExpansionSet::from_bits(static_cast<std::uint8_t>(rng.below(32)));
+        // And any set of the rule options (docs/options.md).
+        if (rng.below(3) == 0) s.options = OptionSet::from_bits(static_cast<std::uint8_t>(rng.below(4)));
         send(p, s);
         break;
       }

@@ -30,6 +30,11 @@ namespace {
 
 const carc::ExpansionSet kRiverAbbot = carc::ExpansionSet{}.with(carc::Expansion::River).with(carc::Expansion::Abbot);
 
+SettingsChanged with_options(SettingsChanged c, std::uint8_t bits) {
+  c.options = carc::OptionSet::from_bits(bits);
+  return c;
+}
+
 std::vector<RoomAction> samples() {
   using carc::Cell;
   using carc::Move;
@@ -67,8 +72,14 @@ std::vector<RoomAction> samples() {
       SeatTaken{2, "Bob", std::string(64, 'b'), std::nullopt, false, std::string(64, 'c')},
       SeatTaken{0, "Ann", std::string(64, 'd'), std::nullopt, true, std::string(64, 'e')},
       RematchCreated{"AbCdEfGhIj_-12", {std::string(160, 'f'), "", "="}},
-      // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
+      // A room that is never rated (docs/community.md#ratings).
       NeverRated{},
+      // The rule options (docs/options.md), with and without hints.
+      with_options(SettingsChanged{std::nullopt, 60, kRiverAbbot}, 3),
+      with_options(SettingsChanged{60, std::nullopt, {}, carc::protocol::Pace::Live, carc::protocol::kDefaultBankSeconds,
+                                   carc::protocol::kDefaultIncrementSeconds, true},
+                   2),
+      // A seat's player for the ratings (docs/community.md#ratings).
       PlayerBound{3, "AbCdEfGhIjKlMn_-"},
   };
 }
@@ -109,6 +120,25 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   CHECK(encode_action(4, 1, samples()[22]) == "T 4 1 90 - 3 turn_based 3600 0");
   CHECK(encode_action(3, 1, samples()[26]) == "S 3 1 0 3:Ann 64:" + std::string(64, 'd') + " - host key " + std::string(64, 'e'));
   CHECK(encode_action(9, 8, samples()[27]) == "R 9 8 14:AbCdEfGhIj_-12 160:" + std::string(160, 'f') + " 0: 1:=");
+  // The options (their bits) last, after the pace part written in full.
+  CHECK(encode_action(4, 1, samples()[28]) == "T 4 1 - 60 3 live 259200 86400 options 3");
+  CHECK(encode_action(4, 1, samples()[29]) == "T 4 1 60 - live 259200 86400 hints options 2");
+}
+
+TEST_CASE("codec: a settings row's options read back; zero, out of range or repeated ones are refused") {
+  const auto d = decode_action("T 4 1 - 60 3 live 259200 86400 no_hints options 1");
+  REQUIRE(std::holds_alternative<DecodedAction>(d));
+  const auto* got = std::get_if<SettingsChanged>(&std::get<DecodedAction>(d).action);
+  REQUIRE(got != nullptr);
+  CHECK(got->options == carc::OptionSet{}.with(carc::Option::NoFields));
+  CHECK(got->hints == false);
+  CHECK(got->expansions == kRiverAbbot);
+  for (const char* bad : {"T 4 1 - 60 live 3600 0 options 0", "T 4 1 - 60 live 3600 0 options 4",
+                          "T 4 1 - 60 live 3600 0 options", "T 4 1 - 60 live 3600 0 options 1 options 1",
+                          "T 4 1 - 60 live 3600 0 options 1 hints"}) {
+    CAPTURE(bad);
+    CHECK(std::holds_alternative<std::string>(decode_action(bad)));
+  }
 }
 
 TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expansions only, pace only, both)") {
@@ -134,6 +164,7 @@ TEST_CASE("codec: settings rows in every stored form read back (base 1.1, expans
     CHECK(got->bank_seconds == want.bank_seconds);
     CHECK(got->increment_seconds == want.increment_seconds);
     CHECK(got->hints == want.hints);  // older rows: none (the default that follows the seats)
+    CHECK(got->options.empty());      // rows from before the options: none
   }
   for (const char* bad : {"T 4 1 - 60 32", "T 4 1 - 60 3 3", "T 4 1 - 60 3 slow 1 1", "T 4 1 - 60 turn_based 3600",
                           "T 4 1 - 60 turn_based 3600 0 3", "T 4 1 - 60 live 3600 0 maybe",

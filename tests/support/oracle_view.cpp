@@ -22,6 +22,14 @@ namespace {
 
 std::string letter(Tile t) { return std::string(tile_name(t)); }
 
+// The room's options by name, in the list's order (docs/options.md).
+json options_of(OptionSet set) {
+  json out = json::array();
+  if (set.has(Option::NoFields)) out.push_back("no_fields");
+  if (set.has(Option::SmallCity)) out.push_back("small_city");
+  return out;
+}
+
 json players_json(const RoomFacts& f) {
   json players = json::array();
   for (std::size_t i = 0; i < f.seats.size(); ++i) {
@@ -40,7 +48,7 @@ json players_json(const RoomFacts& f) {
            {"bot", s.bot ? json(protocol::bot_level_name(*s.bot)) : json(nullptr)},
            {"away", s.away},
            {"bank_ms", s.bank_ms ? json(*s.bank_ms) : json(nullptr)}};
-    const Ruleset& rules = ruleset(f.settings.expansions);
+    const Ruleset& rules = ruleset(f.settings.expansions, f.settings.options);
     if (rules.has_specials) {
       json figures = json::object();
       for (int k = 1; k < kFigureKinds; ++k) {
@@ -136,6 +144,10 @@ json turn_json(const RoomFacts& f, const OracleEvents& log) {
 // cathedrals and pigs changed moved out of their feature's row into rows of their own.
 json room_breakdown(const Game& g, const std::vector<Event>& all) {
   json out = protocol::breakdown_json(g.players(), all, g.expansions());
+  // No fields row where fields are not played (docs/options.md).
+  if (g.options().has(Option::NoFields)) {
+    for (json& line : out) line["end"].erase("field");
+  }
   const bool inns = g.expansions().has(Expansion::Inns);
   const bool traders = g.expansions().has(Expansion::Traders);
   for (json& line : out) {
@@ -275,8 +287,8 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
               {"phase", protocol::phase_name(f.phase)},
               {"players", players_json(f)},
               {"turn", turn_json(f, log)},
-              {"board", board_json(f.game, ruleset(f.settings.expansions))},
-              {"bag", bag_json(f.game, ruleset(f.settings.expansions))},
+              {"board", board_json(f.game, ruleset(f.settings.expansions, f.settings.options))},
+              {"bag", bag_json(f.game, ruleset(f.settings.expansions, f.settings.options))},
               {"spectators", f.spectators},
               {"events", log.list()},
               {"chat", std::move(lines)},
@@ -284,6 +296,7 @@ json oracle_state(const RoomFacts& f, const OracleEvents& log, const std::deque<
               {"settings", {{"turn_seconds", f.settings.turn_seconds ? json(*f.settings.turn_seconds) : json(nullptr)},
                             {"away_seconds", f.settings.away_seconds ? json(*f.settings.away_seconds) : json(nullptr)},
                             {"expansions", protocol::expansions_json(f.settings.expansions)},
+                            {"options", options_of(f.settings.options)},
                             {"pace", protocol::pace_name(f.settings.pace)},
                             {"bank_seconds", f.settings.bank_seconds},
                             {"increment_seconds", f.settings.increment_seconds},

@@ -51,13 +51,13 @@ int cmd_analyse(const std::vector<std::string>& args) {
   json moves = json::array();
   std::int64_t playouts = 0;
   const std::span<const Move> all(record.moves);
-  auto game = seeded_replay(record.players, record.expansions, all, 0);
+  auto game = seeded_replay(record.players, record.expansions, all, 0, record.options);
   if (auto* r = std::get_if<ReplayRefusal>(&game)) {
     print_error(std::string(rule_error_message(r->error)), r->move);
     return 2;
   }
   Game g = std::get<Game>(std::move(game));
-  Game seats = Game::replay(record.players, record.expansions);  // who made each move, discards included
+  Game seats = Game::replay(record.players, record.expansions, record.options);  // who made each move, discards included
   for (std::size_t i = 0; i < record.moves.size(); ++i) {
     const Seat seat = seats.current_seat();
     if (seats.play(record.moves[i])) return 3;  // cannot happen: replay() accepted the record

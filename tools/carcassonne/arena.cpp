@@ -31,6 +31,7 @@ struct Options {
   unsigned threads = 1;
   bool cpu_clock = false;
   ExpansionSet expansions;
+  OptionSet options;
 };
 
 // What one entry did in one game.
@@ -68,7 +69,7 @@ Result play(const Options& o, std::uint64_t game_index) {
     specs.back().clock = o.cpu_clock ? BotClock(thread_cpu_ns) : BotClock(wall_ns);
   }
   const BotClock& clock = specs.front().clock;
-  Game g = Game::seeded(players, deal_seed, o.expansions);
+  Game g = Game::seeded(players, deal_seed, o.expansions, o.options);
   while (!g.finished()) {
     const Seat seat = g.acting_seat();
     const int e = entry_of(seat);
@@ -192,6 +193,7 @@ std::optional<std::string> parse(const std::vector<std::string>& args, Options* 
   }
   if (players == 0) players = o->entries.size();
   if (std::string why; !expansions_flag(args, &o->expansions, &why)) return why;
+  if (std::string why; !options_flag(args, &o->options, &why)) return why;
   if (players < 2 || players > static_cast<std::uint64_t>(ruleset(o->expansions).max_players)) {
     return "--players must be 2..5 (2..6 if an expansion allows it)";
   }

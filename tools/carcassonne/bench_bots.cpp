@@ -22,13 +22,15 @@ int cmd_bench_bots(const std::vector<std::string>& args) {
   cli::flag(args, "--tiles-placed", &placed, &bad);
   ExpansionSet expansions;
   if (std::string why; !expansions_flag(args, &expansions, &why)) return usage_error(why);
+  OptionSet options;
+  if (std::string why; !options_flag(args, &options, &why)) return usage_error(why);
   if (bad || players < 2 || players > static_cast<std::uint64_t>(ruleset(expansions).max_players) || positions == 0 || iterations == 0 ||
       iterations > static_cast<std::uint64_t>(BotSpec::kMaxIterations) || placed < 1 || placed > 60) {
     return usage_error("bench-bots [--players 2..5 (6 if an expansion allows it)] [--positions N] [--iterations K] [--tiles-placed 1..60]");
   }
   std::vector<PlayerView> views;
   for (std::uint64_t i = 0; views.size() < positions; ++i) {
-    Game g = Game::seeded(static_cast<int>(players), 7000 + i, expansions);
+    Game g = Game::seeded(static_cast<int>(players), 7000 + i, expansions, options);
     RandomPlayer player(i + 3);
     while (!g.finished() && g.tiles_placed() < static_cast<int>(placed)) {
       if (g.play(player.choose(g))) break;

@@ -43,5 +43,8 @@ inline constexpr std::uint64_t kDefaultAnalysisMs = 1000;
 // `--expansions ID,ID` (absent: the base game). False with `*why` on an unknown,
 // repeated or unimplemented id.
 bool expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why);
+// `--options ID,ID` (absent: none; docs/options.md). False with `*why` on an unknown or
+// repeated id.
+bool options_flag(const std::vector<std::string>& args, OptionSet* out, std::string* why);
 
 }  // namespace carc::tools

@@ -25,18 +25,18 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage:\n"
     "  carcassonne replay FILE|-                     replay a carcassonne-record/1 record\n"
-    "  carcassonne random --players N --seed S [--expansions ID,...]\n"
+    "  carcassonne random --players N --seed S [--expansions ID,...] [--options ID,...]\n"
     "                                                play one random game, print its record\n"
     "  carcassonne legal FILE --tile T               after a record's moves, every legal placement of T for\n"
     "                                                the seat to play, with its figures and take-back (JSON)\n"
     "  carcassonne analyse FILE|- [--ms-per-move M] [--iterations K] [--seed S] [--clock wall|cpu]\n"
     "                                                move-by-move analysis of a record: each move's value, the best\n"
     "                                                move found, loss, spread and label (JSON; default 1000 ms a move)\n"
-    "  carcassonne bench [--games N] [--players P] [--expansions ...]\n"
+    "  carcassonne bench [--games N] [--players P] [--expansions ...] [--options ...]\n"
     "                                                benchmark the engine on one thread\n"
     "  carcassonne arena --bots A,B[,C...] --games N [--players P] [--ms-per-move M]\n"
     "                    [--iterations K] [--seed S] [--threads T] [--clock wall|cpu]\n"
-    "                    [--expansions ID,...]\n"
+    "                    [--expansions ID,...] [--options ID,...]\n"
     "      bots play paired deals (each deal once per rotation of the seats, so N is\n"
     "      rounded up to a multiple of P; one bot per seat, P defaults to their number);\n"
     "      prints one JSON object (wins, win_rate, ci95, mean_score, mean_margin,\n"
@@ -46,7 +46,7 @@ constexpr const char* kUsage =
     "      medium (mcts:300ms), hard (mcts:1500ms). --clock cpu measures think time in\n"
     "      each thread's CPU time (fair on a busy machine); --threads plays games in parallel.\n"
     "  carcassonne bench-bots [--players P] [--positions N] [--iterations K] [--tiles-placed T]\n"
-    "                         [--expansions ...]\n"
+    "                         [--expansions ...] [--options ...]\n"
     "      each bot's think time and mcts playouts per second on mid-game boards, one thread\n"
     "  carcassonne bench-view [--games N] [--players P]\n"
     "      the public state on the hot path: rules and patch per move, the whole state\n"
@@ -61,11 +61,48 @@ std::string expansion_ids() {
   return out;
 }
 
+// The rule options' ids (docs/options.md), likewise.
+std::string option_ids() {
+  std::string out;
+  for (int o = 0; o < carc::kOptionKinds; ++o) {
+    out += (o > 0 ? "," : "") + std::string(carc::option_name(static_cast<carc::Option>(o)));
+  }
+  return out;
+}
+
+// The ids of a comma-separated flag's value, as a JSON array for the record's parsers.
+json id_list(const std::string& v) {
+  json ids = json::array();
+  std::stringstream list(v);
+  for (std::string id; std::getline(list, id, ',');) ids.push_back(id);
+  return ids;
+}
+
 }  // namespace
 
 int carc::tools::usage_error(const std::string& why) {
-  std::cerr << "carcassonne: " << why << "\n" << kUsage << "expansion ids: " << expansion_ids() << "\n";
+  std::cerr << "carcassonne: " << why << "\n" << kUsage << "expansion ids: " << expansion_ids() << "\n"
+            << "option ids: " << option_ids() << "\n";
   return 64;
+}
+
+bool carc::tools::options_flag(const std::vector<std::string>& args, OptionSet* out, std::string* why) {
+  bool bad = false;
+  const std::string* v = carc::cli::value(args, "--options", &bad);
+  *out = OptionSet{};
+  if (bad) {
+    *why = "--options needs a list of ids (" + option_ids() + ")";
+    return false;
+  }
+  if (v == nullptr) return true;
+  const json ids = id_list(*v);
+  auto set = carc::protocol::parse_options(&ids);
+  if (const auto* w = std::get_if<std::string>(&set)) {
+    *why = *w;
+    return false;
+  }
+  *out = std::get<OptionSet>(set);
+  return true;
 }
 
 bool carc::tools::expansions_flag(const std::vector<std::string>& args, ExpansionSet* out, std::string* why) {
@@ -77,9 +114,7 @@ bool carc::tools::expansions_flag(const std::vector<std::string>& args, Expansio
     return false;
   }
   if (v == nullptr) return true;
-  json ids = json::array();
-  std::stringstream list(*v);
-  for (std::string id; std::getline(list, id, ',');) ids.push_back(id);
+  const json ids = id_list(*v);
   auto set = carc::protocol::parse_expansions(&ids);
   if (const auto* w = std::get_if<std::string>(&set)) {
     *why = *w;
@@ -148,10 +183,10 @@ int cmd_replay(const std::vector<std::string>& args) {
 
 // Plays a seeded game with random players; returns the moves in record order.
 std::vector<carc::Move> random_game(int players, std::uint64_t seed, carc::ExpansionSet expansions,
-                                    std::vector<carc::Event>* events) {
+                                    carc::OptionSet options, std::vector<carc::Event>* events) {
   std::vector<carc::Event> local;
   std::vector<carc::Event>& ev = events != nullptr ? *events : local;
-  carc::Game g = carc::Game::seeded(players, seed, expansions, &ev);
+  carc::Game g = carc::Game::seeded(players, seed, expansions, options, &ev);
   carc::RandomPlayer player(seed ^ 0x5DEECE66DULL);
   std::vector<carc::Move> moves;
   // Placements and discards as their events tell them (a seeded game discards by itself);
@@ -186,12 +221,14 @@ int cmd_random(const std::vector<std::string>& args) {
   if (!flag(args, "--seed", &seed, &bad) || bad) return usage_error("random needs --seed S (an unsigned 64-bit integer)");
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
+  carc::OptionSet options;
+  if (std::string why; !carc::tools::options_flag(args, &options, &why)) return usage_error(why);
   if (players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
     return usage_error("--players must be 2..5 (2..6 if an expansion allows it)");
   }
-  const auto moves = random_game(static_cast<int>(players), seed, expansions, nullptr);
-  json record = carc::protocol::record_json(static_cast<int>(players), moves, true, expansions);
-  carc::protocol::Record r{static_cast<int>(players), expansions, moves, true};
+  const auto moves = random_game(static_cast<int>(players), seed, expansions, options, nullptr);
+  json record = carc::protocol::record_json(static_cast<int>(players), moves, true, expansions, options);
+  carc::protocol::Record r{static_cast<int>(players), expansions, options, moves, true};
   auto result = carc::protocol::replay(r);
   if (auto* e = std::get_if<carc::protocol::RecordError>(&result)) {
     print_error("internal error: the random game does not replay: " + e->message, e->move);
@@ -204,9 +241,9 @@ int cmd_random(const std::vector<std::string>& args) {
 }
 
 [[gnu::noinline]] void play_games(std::uint64_t games, int players, carc::ExpansionSet expansions,
-                                  std::uint64_t* placements, std::uint64_t* checksum) {
+                                  carc::OptionSet options, std::uint64_t* placements, std::uint64_t* checksum) {
   for (std::uint64_t i = 0; i < games; ++i) {
-    carc::Game g = carc::Game::seeded(players, i, expansions);
+    carc::Game g = carc::Game::seeded(players, i, expansions, options);
     carc::RandomPlayer player(i * 0x9E3779B97F4A7C15ULL + 1);
     while (!g.finished()) {
       if (g.play(player.choose(g))) break;
@@ -225,6 +262,8 @@ int cmd_bench(const std::vector<std::string>& args) {
   flag(args, "--players", &players, &bad);
   carc::ExpansionSet expansions;
   if (std::string why; !carc::tools::expansions_flag(args, &expansions, &why)) return usage_error(why);
+  carc::OptionSet options;
+  if (std::string why; !carc::tools::options_flag(args, &options, &why)) return usage_error(why);
   if (bad || games == 0 || players < 2 || players > static_cast<std::uint64_t>(carc::ruleset(expansions).max_players)) {
     return usage_error("bench [--games N>0] [--players 2..5 (6 if an expansion allows it)]");
   }
@@ -233,13 +272,13 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::uint64_t placements = 0;
   std::uint64_t checksum = 0;
   const auto t0 = Clock::now();
-  play_games(games, static_cast<int>(players), expansions, &placements, &checksum);
+  play_games(games, static_cast<int>(players), expansions, options, &placements, &checksum);
   const double game_secs = std::chrono::duration<double>(Clock::now() - t0).count();
 
   // Legal placement listing on mid-game boards: 36 tiles placed.
   std::vector<carc::Game> boards;
   for (std::uint64_t i = 0; i < 16; ++i) {
-    carc::Game g = carc::Game::seeded(static_cast<int>(players), 1000 + i, expansions);
+    carc::Game g = carc::Game::seeded(static_cast<int>(players), 1000 + i, expansions, options);
     carc::RandomPlayer player(i + 7);
     while (!g.finished() && g.tiles_placed() < 37) {
       if (g.play(player.choose(g))) break;
@@ -268,6 +307,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   json report{{"games", games},
               {"players", players},
               {"expansions", carc::protocol::expansions_json(expansions)},
+              {"options", carc::protocol::options_json(options)},
               {"seconds", game_secs},
               {"games_per_second", static_cast<double>(games) / game_secs},
               {"tiles_placed_per_second", static_cast<double>(placements) / game_secs},
@@ -290,7 +330,7 @@ int cmd_legal(const std::vector<std::string>& args) {
   const carc::protocol::Record& record = *read;
   const auto tile = carc::tile_from_name(*tile_name);
   if (!tile) return usage_error("unknown tile " + *tile_name);
-  carc::Game g = carc::Game::replay(record.players, record.expansions);
+  carc::Game g = carc::Game::replay(record.players, record.expansions, record.options);
   int index = 0;
   for (const carc::Move& m : record.moves) {
     if (auto e = g.play(m)) {

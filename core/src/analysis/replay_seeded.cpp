@@ -8,8 +8,8 @@
 namespace carc {
 
 std::variant<Game, ReplayRefusal> seeded_replay(int players, ExpansionSet expansions, std::span<const Move> moves,
-                                                std::size_t upto) {
-  Game check = Game::replay(players, expansions);
+                                                std::size_t upto, OptionSet options) {
+  Game check = Game::replay(players, expansions, options);
   const Ruleset& rules = check.rules();
   const int bag = rules.bag_size;
   std::array<int, kMaxTilesInGame> order{};
@@ -48,7 +48,7 @@ std::variant<Game, ReplayRefusal> seeded_replay(int players, ExpansionSet expans
     }
     tiles[static_cast<std::size_t>(d)] = static_cast<Tile>(k);
   }
-  std::optional<Game> g = Game::with_bag(players, expansions, std::span<const Tile>(tiles.data(), static_cast<std::size_t>(bag)));
+  std::optional<Game> g = Game::with_bag(players, expansions, options, std::span<const Tile>(tiles.data(), static_cast<std::size_t>(bag)));
   if (!g) return ReplayRefusal{0, RuleError::TileExhausted};  // cannot happen after a clean replay
   // The seeded game discards unplaceable tiles by itself: the record's discards are then
   // already done (moves_played() counts them).

@@ -48,6 +48,8 @@ struct Named {
 };
 
 struct Part {
+  // The expansion; an option's part (core/src/options/, docs/options.md) leaves it unset:
+  // it is read only of the part that offers an action (Ruleset::action_part).
   Expansion id;
   // Adjusts the ruleset after the generic tile set is made (counts, piles, start, figures).
   void (*setup)(Ruleset& rules) = nullptr;
@@ -119,6 +121,8 @@ struct Part {
 
 // Every part the engine knows, by Expansion (null for one not built yet).
 const Part* part_of(Expansion e);
+// The part of each option (core/src/options/registry.cpp).
+const Part* option_part_of(Option o);
 // The name some part gives a figure, kind or terrain ("" when none does).
 std::string_view name_in_parts(Named::What what, std::uint8_t value);
 

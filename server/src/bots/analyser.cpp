@@ -19,6 +19,7 @@ struct Analyser::Job {
   std::string record;  // its text, stored with the analysis
   int players = 0;
   ExpansionSet expansions;
+  OptionSet options;
   std::vector<Move> moves;
   std::vector<Seat> seats;            // who made each move
   std::vector<std::string> entries;  // analysed so far, each an entry's JSON text
@@ -49,7 +50,8 @@ std::shared_ptr<Analyser::Job> Analyser::make_job(const std::string& room, const
   job->record = record;
   job->players = r.players;
   job->expansions = r.expansions;
-  Game seats = Game::replay(r.players, r.expansions);
+  job->options = r.options;
+  Game seats = Game::replay(r.players, r.expansions, r.options);
   for (const Move& m : r.moves) {
     job->seats.push_back(seats.current_seat());
     if (const auto e = seats.play(m)) {
@@ -201,7 +203,7 @@ bool Analyser::step(const std::function<bool()>& preempt) {
   std::optional<std::string> entry;
   bool preempted = false;
   try {
-    auto before = seeded_replay(job->players, job->expansions, job->moves, k);
+    auto before = seeded_replay(job->players, job->expansions, job->moves, k, job->options);
     if (auto* g = std::get_if<Game>(&before)) {
       if (g->moves_played() > static_cast<int>(k) || job->moves[k].type == Move::Type::Discard) {
         MoveAnalysis a;

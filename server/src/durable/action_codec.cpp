@@ -186,12 +186,16 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
         c.bank_seconds = in.small(0, INT32_MAX);
         c.increment_seconds = in.small(0, INT32_MAX);
       }
-      // Then the hints, when the host set them ("hints" or "no_hints").
+      // Then the hints, when the host set them ("hints" or "no_hints"), and the rule options
+      // ("options" and their bits), when there are any.
       if (in.ok() && !in.at_end()) {
-        const std::string_view hints = in.word();
-        if (hints == "hints") c.hints = true;
-        else if (hints == "no_hints") c.hints = false;
-        else in.fail("unknown hints");
+        std::string_view word = in.word();
+        if (word == "hints" || word == "no_hints") {
+          c.hints = word == "hints";
+          word = in.ok() && !in.at_end() ? in.word() : std::string_view{};
+        }
+        if (word == "options") c.options = OptionSet::from_bits(static_cast<std::uint8_t>(in.small(1, (1 << kOptionKinds) - 1)));
+        else if (!word.empty()) in.fail("unknown hints");
       }
       d.action = c;
       break;
@@ -358,9 +362,12 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
             if (!c.expansions.empty()) w.num(c.expansions.bits());  // absent: the base game (older rows)
             const bool plain = c.pace == protocol::Pace::Live && c.bank_seconds == protocol::kDefaultBankSeconds &&
                                c.increment_seconds == protocol::kDefaultIncrementSeconds;
-            // The pace part is written in full when the hints follow it.
-            if (!plain || c.hints) w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
+            // The pace part is written in full when the hints or the options follow it.
+            if (!plain || c.hints || !c.options.empty()) {
+              w.word(protocol::pace_name(c.pace)).num(c.bank_seconds).num(c.increment_seconds);
+            }
             if (c.hints) w.word(*c.hints ? "hints" : "no_hints");
+            if (!c.options.empty()) w.word("options").num(c.options.bits());
             return w.take();
           },
           [&](const WebhookChanged& c) {

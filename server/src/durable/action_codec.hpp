@@ -18,7 +18,8 @@
 //
 // In T, each optional part is left out at its default (no expansions; live at the default
 // bank; hints following the seats), so rows written before either existed read unchanged;
-// when the host set the hints, the pace part is written too and the hints word follows it. Fields are separated by one
+// when the host set the hints, the pace part is written too and the hints word follows it; with
+// rule options (docs/options.md) the pace part too, then "options" and their bits. Fields are separated by one
 // space; <name>, <token hash>, <text> and <room> are length-prefixed ("5:Alice") so they may
 // hold any bytes. Example:
 //   M 57 57 12 1 1764575000000 D,2,-1,90,N

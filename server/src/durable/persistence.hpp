@@ -45,6 +45,7 @@ struct SettingsChanged {
   // Hints on or off as the host set them; none: the default, which follows the
   // seats (on when exactly one human plays against computer players).
   std::optional<bool> hints = std::nullopt;
+  OptionSet options = {};  // the game's rule options (docs/options.md)
 };
 // The room's webhook (docs/turn-based.md), set or removed by the host: a secret of the room.
 struct WebhookChanged {

@@ -144,4 +144,13 @@ std::variant<ExpansionSet, std::string> requested_expansions(const Request& req)
   return protocol::parse_room_expansions(ids);
 }
 
+std::variant<OptionSet, std::string> requested_options(const Request& req) {
+  if (req.body().empty()) return OptionSet{};
+  const auto body = nlohmann::json::parse(req.body(), nullptr, false);
+  if (!body.is_object()) return std::string("the body must be a JSON object");
+  const nlohmann::json* ids = nullptr;
+  if (const auto it = body.find("options"); it != body.end()) ids = &*it;
+  return protocol::parse_options(ids);
+}
+
 }  // namespace carc::server

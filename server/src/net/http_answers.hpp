@@ -41,5 +41,7 @@ Response replay_answer(const Request& req);
 // The expansions POST /api/rooms asks for (`{"expansions": [...]}`, or no body), or why
 // they are refused.
 std::variant<ExpansionSet, std::string> requested_expansions(const Request& req);
+// The rule options it asks for (`{"options": [...]}`, docs/options.md), or why they are refused.
+std::variant<OptionSet, std::string> requested_options(const Request& req);
 
 }  // namespace carc::server

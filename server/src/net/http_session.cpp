@@ -251,16 +251,23 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       ctx_.metrics.rooms_rate_limited.fetch_add(1, std::memory_order_relaxed);
       return send(rate_limited(req, wait, "new games"));
     }
-    // `{"expansions": [...]}` (docs/expansions.md): the new room's settings.
+    // `{"expansions": [...], "options": [...]}` (docs/expansions.md, docs/options.md): the new
+    // room's settings.
     auto set = requested_expansions(req);
-    if (const auto* why = std::get_if<std::string>(&set)) {
+    auto opts = requested_options(req);
+    const std::string* why = std::get_if<std::string>(&set);
+    if (why == nullptr) why = std::get_if<std::string>(&opts);
+    if (why != nullptr) {
       return send(json_response(req, http::status::bad_request,
                                 protocol::json_text(nlohmann::json{{"error", "bad_request"}, {"message", *why}})));
     }
     const ExpansionSet expansions = std::get<ExpansionSet>(set);
-    if (!expansions.empty()) {
+    const OptionSet options = std::get<OptionSet>(opts);
+    if (!expansions.empty() || !options.empty()) {
       // Made as a rematch is: stored with its settings before it is announced.
-      std::vector<RoomAction> actions{SettingsChanged{std::nullopt, protocol::kDefaultAwaySeconds, expansions}};
+      SettingsChanged settings{std::nullopt, protocol::kDefaultAwaySeconds, expansions};
+      settings.options = options;
+      std::vector<RoomAction> actions{settings};
       ctx_.rooms.create_rematch(std::move(actions), [self = shared_from_this(), req](std::string id) {
         asio::dispatch(self->stream_.get_executor(), [self, req, id = std::move(id)] {
           if (id.empty()) {

@@ -11,7 +11,7 @@ using protocol::RoomPhase;
 
 void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
-  game_.set(Game::seeded(g.players, g.seed, settings_.expansions, &events));
+  game_.set(Game::seeded(g.players, g.seed, settings_.expansions, settings_.options, &events));
   phase_ = RoomPhase::Playing;
   // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
   record_.reserve();

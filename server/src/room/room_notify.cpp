@@ -18,6 +18,7 @@ void RoomLogic::settings_changed(const SettingsChanged& c) {
   settings_.turn_seconds = c.turn_seconds;
   settings_.away_seconds = c.away_seconds;
   settings_.expansions = c.expansions;
+  settings_.options = c.options;
   settings_.pace = c.pace;
   settings_.bank_seconds = c.bank_seconds;
   settings_.increment_seconds = c.increment_seconds;

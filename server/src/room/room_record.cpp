@@ -28,8 +28,8 @@ void RoomRecord::add(const std::vector<Event>& events, bool automatic) {
   }
 }
 
-std::string RoomRecord::json(int players, bool finished, ExpansionSet expansions) const {
-  nlohmann::json record = protocol::record_json(players, moves_, finished, expansions);
+std::string RoomRecord::json(int players, bool finished, ExpansionSet expansions, OptionSet options) const {
+  nlohmann::json record = protocol::record_json(players, moves_, finished, expansions, options);
   auto& moves = record["moves"];
   for (std::size_t i = 0; i < automatic_.size() && i < moves.size(); ++i) {
     if (automatic_[i]) moves[i]["auto"] = true;

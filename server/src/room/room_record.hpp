@@ -26,7 +26,7 @@ class RoomRecord {
   void add_step(const Move& m) { moves_.push_back(m); }
   void finish(std::string result_text) { result_ = std::move(result_text); }
   const std::string& result() const { return result_; }
-  std::string json(int players, bool finished, ExpansionSet expansions) const;
+  std::string json(int players, bool finished, ExpansionSet expansions, OptionSet options = {}) const;
   std::size_t memory_bytes() const;
 };
 

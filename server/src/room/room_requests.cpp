@@ -315,6 +315,7 @@ void RoomLogic::on_settings(Member& m, const protocol::SettingsMsg& msg, SteadyC
   if (msg.bank_seconds) next.bank_seconds = *msg.bank_seconds;
   if (msg.increment_seconds) next.increment_seconds = *msg.increment_seconds;
   if (msg.hints) next.hints = *msg.hints;
+  next.options = msg.options ? *msg.options : settings_.options;
   // More seats than the chosen expansions allow: leaving them out with that many seated changes nothing.
   if (seats_.count() > ruleset(next.expansions).max_players) {
     return refuse(*m.client, ErrorCode::BadMessage,
@@ -388,9 +389,11 @@ void RoomLogic::on_rematch(Member& m, std::int64_t, Effects& fx) {
     }
     r.actions.push_back(std::move(seat));
   }
-  r.actions.push_back(SettingsChanged{settings_.turn_seconds, settings_.away_seconds, settings_.expansions,
-                                      settings_.pace, settings_.bank_seconds, settings_.increment_seconds,
-                                      hints_choice_});
+  SettingsChanged same{settings_.turn_seconds, settings_.away_seconds, settings_.expansions,
+                       settings_.pace,        settings_.bank_seconds, settings_.increment_seconds,
+                       hints_choice_};
+  same.options = settings_.options;  // a rematch keeps the options (docs/options.md)
+  r.actions.push_back(same);
   fx.rematch = std::move(r);
 }
 

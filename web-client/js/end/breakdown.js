@@ -14,7 +14,10 @@ const BASE = ['road', 'city', 'monastery', 'field'];
 /** The kinds of a breakdown, in the order the table shows them. */
 export function breakdownKinds(rows) {
   const has = (k) => (rows ?? []).some((r) => (r?.game && k in r.game) || (r?.end && k in r.end));
-  return [...BASE, ...listed('breakdown').map((c) => c.kind).filter(has)];
+  // A game whose fields are not played (docs/options.md, no_fields) has no field row at the
+  // end beside its other base rows: no column for it then.
+  const noFields = (rows ?? []).length > 0 && rows.every((r) => r?.end && 'city' in r.end && !('field' in r.end));
+  return [...BASE.filter((k) => k !== 'field' || !noFields), ...listed('breakdown').map((c) => c.kind).filter(has)];
 }
 
 export function expansionLabels() {

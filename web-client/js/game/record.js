@@ -60,10 +60,11 @@ export function parseRecord(record) {
   if (record.format !== undefined && record.format !== 'carcassonne-record/1') return refuse('format');
   if (!isInt(record.players) || record.players < 2 || record.players > 5) return refuse('players');
   // These rules are the base game, kept as the independent oracle: a game with expansions
-  // (docs/expansions.md) is replayed by the server instead.
-  const exp = record.expansions;
-  if (exp !== undefined && exp !== null && !(Array.isArray(exp) && exp.length === 0)) {
-    return refuse('expansions', null, { expansions: Array.isArray(exp) ? exp.filter((e) => typeof e === 'string').join(', ') : '?' });
+  // (docs/expansions.md) or rule options (docs/options.md) is replayed by the server instead.
+  for (const exp of [record.expansions, record.options]) {
+    if (exp !== undefined && exp !== null && !(Array.isArray(exp) && exp.length === 0)) {
+      return refuse('expansions', null, { expansions: Array.isArray(exp) ? exp.filter((e) => typeof e === 'string').join(', ') : '?' });
+    }
   }
   if (record.final !== undefined && record.final !== null && typeof record.final !== 'boolean') return refuse('final');
   if (!Array.isArray(record.moves)) return refuse('moves');

@@ -160,3 +160,8 @@ import * as ranking from './strings/ranking.js';
 import * as tournaments from './strings/tournaments.js';
 
 for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, ranking[code], tournaments[code]);
+
+// The rule options (docs/options.md).
+import * as options from '../options/strings.js';
+
+for (const [code, dict] of Object.entries(RAW)) Object.assign(dict, options[code]);

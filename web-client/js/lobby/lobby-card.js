@@ -7,6 +7,7 @@
 import { t, playerName } from '../i18n/i18n.js';
 import { h, add, colorChip, nameSpan, bankText } from '../room/panels.js';
 import { expansionsSection } from './lobby-expansions.js';
+import { optionsSection } from './lobby-options.js';
 import { hintsSetting } from '../turn/hint.js';
 import { webhookSection, readHookDraft } from './webhook.js';
 import { notifyControl } from '../platform/notify.js';
@@ -135,6 +136,7 @@ export function renderLobby(card, state, opts) {
   }
 
   card.append(expansionsSection(state, { canSet: controls.canSetClock, onSettings, bagSize: opts.bagSize ?? null }));
+  card.append(optionsSection(state, { canSet: controls.canSetClock, onSettings }));
   card.append(hintsSetting(state, { canSet: controls.canSetClock, onSettings }));
 
   // The clock: everyone reads it in one line; the host opens it to change it.

@@ -6,8 +6,10 @@ import { t } from '../i18n/i18n.js';
 import { recordExpansionReplay, roomExpansionReplay } from './event-replay.js';
 import { wsUrl } from '../platform/net.js';
 
+/** Whether the server's engine replays `record`: expansions, or rule options (docs/options.md). */
 export function hasExpansions(record) {
-  return Array.isArray(record?.expansions) && record.expansions.length > 0;
+  const some = (list) => Array.isArray(list) && list.length > 0;
+  return some(record?.expansions) || some(record?.options);
 }
 
 /** -> {replay} | {problem: text} */

@@ -59,7 +59,7 @@ struct ReplayRefusal {
   RuleError error = RuleError::GameOver;
 };
 std::variant<Game, ReplayRefusal> seeded_replay(int players, ExpansionSet expansions, std::span<const Move> moves,
-                                                std::size_t upto);
+                                                std::size_t upto, OptionSet options = {});
 
 // Analyses move `played` of the current seat of `before` (a seeded game, such as
 // seeded_replay's: only its PlayerView is read, never its bag order) with a search of

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "carc/core/options.hpp"
 #include "carc/core/tiles.hpp"
 
 namespace carc {
@@ -236,8 +237,9 @@ struct FeatureTally {
   std::array<std::uint8_t, kMaxPlayers> figures;  // per seat: bit per Figure standing in it
 };
 
-// The rules of one set of expansions: the tile set and its piles, the figures, and the
-// parts (expansions) the engine asks at fixed points. Built once per set, never changed.
+// The rules of one set of expansions and options: the tile set and its piles, the figures,
+// and the parts (expansions, then options: docs/options.md) the engine asks at fixed points.
+// Built once per set, never changed.
 struct Ruleset {
   ExpansionSet expansions;
   Tile start = kStartTile;
@@ -298,15 +300,18 @@ struct Ruleset {
   const detail::Part* token_part = nullptr;
   std::optional<Expansion> token_expansion;
   int token_kinds = 0;
-  std::array<const detail::Part*, kExpansionKinds> parts{};
+  std::array<const detail::Part*, kExpansionKinds + kOptionKinds> parts{};
   int part_count = 0;
+  // The rule options (docs/options.md): last, so the fields the hot path reads keep their
+  // places.
+  OptionSet options;
 
   // The pile the `draw`-th draw of the game (0 first) comes from.
   int pile_of_draw(int draw) const;
 };
 
-// The ruleset of a set of expansions (every set is built once, at start-up).
-const Ruleset& ruleset(ExpansionSet set);
+// The ruleset of a set of expansions and options (every set is built once, at start-up).
+const Ruleset& ruleset(ExpansionSet set, OptionSet options = {});
 // Whether this engine implements an expansion (a record or a room naming one it does not
 // is refused).
 bool expansion_implemented(Expansion e);
@@ -322,17 +327,21 @@ class Game {
   // discarded automatically and the game ends (with end-of-game scoring) by itself.
   static Game seeded(int players, std::uint64_t seed, std::vector<Event>* events = nullptr);
   static Game seeded(int players, std::uint64_t seed, ExpansionSet expansions, std::vector<Event>* events = nullptr);
+  static Game seeded(int players, std::uint64_t seed, ExpansionSet expansions, OptionSet options,
+                     std::vector<Event>* events = nullptr);
 
   // A game replayed from a record: which tile each draw gives is unknown until a move
   // names it (the record's tile), and discards come as explicit moves. End-of-game scoring
   // runs only when finish() is called.
-  static Game replay(int players, ExpansionSet expansions = {});
+  static Game replay(int players, ExpansionSet expansions = {}, OptionSet options = {});
 
   // A seeded game whose bag is `order` (drawn first to last): exactly the bag's multiset,
   // each pile in its place, else nullopt. Its seed() is 0. What the analysis uses to play
   // a record again as the game it was (core/src/game_with_bag.cpp). Tiles held back
   // (Ruleset::held_back) come in where the order has them, without a shuffle.
   static std::optional<Game> with_bag(int players, ExpansionSet expansions, std::span<const Tile> order);
+  static std::optional<Game> with_bag(int players, ExpansionSet expansions, OptionSet options,
+                                      std::span<const Tile> order);
 
   // Applies one move of the current seat. On error nothing changes.
   std::optional<RuleError> play(const Move& m, std::vector<Event>* events = nullptr);
@@ -344,6 +353,7 @@ class Game {
   int players() const { return players_; }
   const Ruleset& rules() const { return *rules_; }
   ExpansionSet expansions() const { return rules_->expansions; }
+  OptionSet options() const { return rules_->options; }
   Phase phase() const { return phase_; }
   bool finished() const { return phase_ == Phase::Finished; }
   bool is_seeded() const { return seeded_; }

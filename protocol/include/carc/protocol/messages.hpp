@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carc/core/options.hpp"
 #include "carc/core/tiles.hpp"
 
 namespace carc::protocol {
@@ -130,9 +131,10 @@ struct SettingsMsg {
   std::optional<int> increment_seconds;
   std::optional<std::optional<WebhookSetting>> webhook;  // given: set, or null to remove
   std::optional<bool> hints;  // true/false sets it; absent keeps it
+  std::optional<OptionSet> options;  // the rule options (docs/options.md)
   // Whether any of the lobby-only keys is given (the webhook goes in a message of its own).
   bool lobby_keys_given() const {
-    return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds || hints;
+    return turn_seconds || away_seconds || expansions || pace || bank_seconds || increment_seconds || hints || options;
   }
 };
 // A Web Push subscription (the browser's PushSubscription.toJSON()).

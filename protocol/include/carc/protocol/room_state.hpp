@@ -44,7 +44,10 @@ struct ClockSettings {
   int increment_seconds = kDefaultIncrementSeconds;
   bool webhook = false;  // whether the host set one (its URL is never public)
   bool hints = false;    // whether players may ask for a hint (the room's choice or its default)
+  OptionSet options = {};  // the room's rule options (docs/options.md)
   bool turn_based() const { return pace == Pace::TurnBased; }
+  // The rules of the room's expansions and options.
+  const Ruleset& rules() const { return ruleset(expansions, options); }
   bool operator==(const ClockSettings&) const = default;
 };
 
