@@ -120,6 +120,34 @@ TEST_CASE("every level plays princess games and all-five games to the end with l
     if (kind == BotKind::Greedy) CHECK(alone.princesses + five.princesses > 0);
   }
 }
+TEST_CASE("every set of expansions with princess: two levels a game, every move legal to the end") {
+  // The 16 sets that hold princess, each played once by two of the three levels (in turn),
+  // so that each level meets every other expansion with the dragon, the fairy, the princess
+  // and the portal.
+  const std::array<BotSpec, 3> levels = {level(BotKind::Random, 0), level(BotKind::Greedy, 0), level(BotKind::Mcts, 10)};
+  int games = 0;
+  int steps = 0;
+  for (int bits = 0; bits < (1 << kExpansionKinds); ++bits) {
+    const ExpansionSet set = ExpansionSet::from_bits(static_cast<std::uint8_t>(bits));
+    if (!set.has(Expansion::Princess)) continue;
+    CAPTURE(bits);
+    const std::array<const BotSpec*, 2> seats = {&levels[static_cast<std::size_t>(games % 3)],
+                                                 &levels[static_cast<std::size_t>((games + 1) % 3)]};
+    Game g = Game::seeded(2, 900 + static_cast<std::uint64_t>(bits), set);
+    while (!g.finished()) {
+      const Seat seat = g.acting_seat();
+      const BotChoice c = choose(PlayerView(g), *seats[static_cast<std::size_t>(seat)], static_cast<std::uint64_t>(g.moves_played()));
+      CAPTURE(g.moves_played());
+      REQUIRE(std::holds_alternative<Applied>(apply(g, seat, c.move)));
+      REQUIRE(error_name(g.play(c.move)) == "ok");
+      steps += c.move.type == Move::Type::Step ? 1 : 0;
+    }
+    ++games;
+  }
+  CHECK(games == 16);
+  CHECK(steps > 0);
+}
+
 namespace {
 
 // Every move of `seat` placing `t` at `p`, listed from the rules' queries (Game): no figure,
