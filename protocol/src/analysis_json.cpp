@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "expansions/part.hpp"
+
 namespace carc::protocol {
 namespace {
 
@@ -32,7 +34,13 @@ nlohmann::json move_analysis_json(const MoveAnalysis& a) {
   json best{{"x", m.placement.cell.x}, {"y", m.placement.cell.y}, {"rotation", m.placement.rotation.degrees()}};
   best["meeple"] = m.meeple ? json(std::string(port_name(*m.meeple))) : json(nullptr);
   if (m.meeple && m.figure != Figure::Meeple) best["figure"] = std::string(figure_name(m.figure));
-  if (m.action) best["return"] = json{{"x", m.action->x}, {"y", m.action->y}};
+  if (m.action && m.action_kind == 0) best["return"] = json{{"x", m.action->x}, {"y", m.action->y}};
+  // What the expansions add to a move (a figure put on another tile, an action with a
+  // target), in their record keys.
+  for (int e = 0; e < kExpansionKinds; ++e) {
+    const detail::ProtocolPart* part = detail::protocol_part(static_cast<Expansion>(e));
+    if (part != nullptr && part->write_move != nullptr) part->write_move(m, {}, best);
+  }
   out["best"] = std::move(best);
   out["playouts"] = a.playouts;
   return out;

@@ -2,6 +2,7 @@
 // was, and labels that are right where the answer is clear.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <vector>
 
 #include "carc/core/analysis.hpp"
@@ -61,6 +62,59 @@ TEST_CASE("a record's seeded replay is the game it was: same scores, same held t
       CHECK(std::get<Game>(mid).current_seat() == live.current_seat());
     }
   }
+}
+
+TEST_CASE("a Princess & the Dragon record's seeded replay is the game it was: steps draw nothing") {
+  // docs/analysis.md: the record's steps inside a turn are moves that draw no tile; the dragon
+  // tiles wait beside the bag until the first volcano.
+  const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
+  const ExpansionSet kAll = kP.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
+  int steps = 0;
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    CAPTURE(seed);
+    const ExpansionSet set = seed % 2 == 0 ? kP : kAll;
+    const int players = 2 + static_cast<int>(seed % 3);
+    std::vector<Event> events;
+    Game g = Game::seeded(players, 70 + seed, set, &events);
+    RandomPlayer player(seed);
+    std::vector<Move> moves;
+    std::size_t seen = 0;
+    const auto take = [&] {
+      for (; seen < events.size(); ++seen) {
+        if (const auto* p = std::get_if<TilePlaced>(&events[seen])) moves.push_back(move_of(*p));
+        if (const auto* d = std::get_if<TileDiscarded>(&events[seen])) moves.push_back(Move::discard(d->tile));
+      }
+    };
+    take();
+    std::vector<std::size_t> marks;  // record lengths at some turns, with what the seats held then
+    std::vector<std::vector<std::optional<Tile>>> held_then;
+    while (!g.finished()) {
+      if (!g.in_stage() && g.moves_played() % 17 == 5) {
+        marks.push_back(moves.size());
+        std::vector<std::optional<Tile>> h;
+        for (Seat s = 0; s < players; ++s) h.push_back(g.held(s));
+        held_then.push_back(h);
+      }
+      const Move m = player.choose(g);
+      REQUIRE(!g.play(m, &events));
+      if (m.type == Move::Type::Step) {
+        moves.push_back(m);
+        ++steps;
+      }
+      take();
+    }
+    auto again = seeded_replay(players, set, moves, moves.size());
+    REQUIRE(std::holds_alternative<Game>(again));
+    const Game& h = std::get<Game>(again);
+    CHECK(h.finished());
+    for (Seat s = 0; s < players; ++s) CHECK(h.score(s) == g.score(s));
+    for (std::size_t k = 0; k < marks.size(); ++k) {
+      auto mid = seeded_replay(players, set, moves, marks[k]);
+      REQUIRE(std::holds_alternative<Game>(mid));
+      for (Seat s = 0; s < players; ++s) CHECK(std::get<Game>(mid).held(s) == held_then[k][static_cast<std::size_t>(s)]);
+    }
+  }
+  CHECK(steps > 0);
 }
 
 TEST_CASE("a record that breaks a rule is refused at that move") {

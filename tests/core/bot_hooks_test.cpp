@@ -58,9 +58,10 @@ TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tok
     CHECK(h.supply_with_meeples.size == (rules.figures[idx(abbot::kAbbot)] > 0 ? 1 : 0));
     CHECK(h.supply_after.size == (big ? 1 : 0) + (builder ? 1 : 0));
     // Goods: the tokens of the whole game, 9 wine, 6 grain and 5 cloth
-    // (docs/expansions/traders-builders.md), whatever else is in play.
-    REQUIRE(h.tokens.size == (rules.token_kinds > 0 ? 1 : 0));
-    if (h.tokens.size == 1) {
+    // (docs/expansions/traders-builders.md), whatever else is in play; the fairy's points
+    // after them (docs/bots.md).
+    REQUIRE(h.tokens.size == (rules.token_kinds > 0 ? 1 : 0) + (set.has(Expansion::Princess) ? 1 : 0));
+    if (rules.token_kinds > 0) {
       CHECK(h.tallies[0].n[0] == 9);
       CHECK(h.tallies[0].n[1] == 6);
       CHECK(h.tallies[0].n[2] == 5);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "carc/core/expansions/princess/princess.hpp"
+#include "carc/core/random_player.hpp"
 #include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
 #include "carc/protocol/room_state.hpp"
@@ -32,13 +34,13 @@ const char* kOpening = R"([
   {"tile": "E", "x": 1, "y": -1, "rotation": 270, "fairy": {"x": 1, "y": 0, "at": "E"}},
   {"tile": "P12", "x": 3, "y": 0, "rotation": 0}])";
 
-json state(const Game& g) {
-  std::vector<SeatFacts> seats(2);
+json state(const Game& g, ExpansionSet set = kP) {
+  std::vector<SeatFacts> seats(static_cast<std::size_t>(g.players()));
   RoomFacts f;
   f.room = "r";
   f.phase = RoomPhase::Playing;
   f.seats = seats;
-  f.settings.expansions = kP;
+  f.settings.expansions = set;
   f.game = &g;
   EventHistory h;
   h.append_started(nullptr);
@@ -147,6 +149,44 @@ TEST_CASE("princess state: a portal tile's legal placements list the tiles a fol
     }
   }
   CHECK(listed);
+}
+
+TEST_CASE("princess state: every portal entry lists every figure of the game besides the meeple, each with its ports") {
+  // docs/protocol.md: "figures" holds every figure in the game, as a placement's own
+  // "figures" does, possibly with no port (builders and pigs never go through the portal).
+  const ExpansionSet set = kP.with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
+  const std::vector<std::string> names = {"big", "abbot", "builder", "pig"};
+  int entries = 0;
+  int abbots = 0;
+  for (std::uint64_t seed = 1; seed <= 6 && entries < 200; ++seed) {
+    Game g = Game::seeded(2, seed * 7919, set);
+    RandomPlayer player(seed);
+    while (g.anyone_holds()) {
+      const auto t = g.held(g.current_seat());
+      if (!g.in_stage() && t && carc::princess::symbol_of(*t) == carc::princess::Symbol::Portal) {
+        const json s = state(g, set);
+        for (const json& l : s["turn"]["legal"]) {
+          REQUIRE(l.contains("portal"));
+          for (const json& e : l["portal"]) {
+            CAPTURE(e.dump());
+            REQUIRE(e["figures"].is_object());
+            CHECK(e["figures"].size() == names.size());
+            for (const std::string& name : names) {
+              REQUIRE(e["figures"].contains(name));
+              CHECK(e["figures"][name].is_array());
+            }
+            CHECK(e["figures"]["builder"].empty());
+            CHECK(e["figures"]["pig"].empty());
+            abbots += e["figures"]["abbot"].empty() ? 0 : 1;
+            ++entries;
+          }
+        }
+      }
+      REQUIRE_FALSE(g.play(player.choose(g)));
+    }
+  }
+  CHECK(entries > 0);
+  CHECK(abbots > 0);  // and the abbot's ports are there where it may go
 }
 
 TEST_CASE("princess tiles in GET /api/tiles: their expansion, their symbol and the princess city") {

@@ -22,8 +22,12 @@ inline json analysis_of(const ServerProcess& server, const std::string& room, in
 // A host and one easy computer player; the host leaves at once, so that computers play the
 // whole game (the host's seat stays a human's: the game is analysed). `longest_turn`: the
 // longest wait between two turns of the game, from the third (the host is away by then).
-inline std::string play_out(ServerProcess& server, std::chrono::steady_clock::duration* longest_turn = nullptr) {
-  const std::string room = create_room(server.port());
+// `room_body`: the room's settings as POST /api/rooms takes them.
+inline std::string play_out(ServerProcess& server, std::chrono::steady_clock::duration* longest_turn = nullptr,
+                            const std::string& room_body = "{}") {
+  const auto made = http(server.port(), "POST", "/api/rooms", room_body);
+  REQUIRE(made.status == 201);
+  const std::string room = json::parse(made.body).at("room").get<std::string>();
   Peer host(server.port(), room);
   host.join("Host");
   host.send({{"type", "settings"}, {"away_seconds", 5}});

@@ -98,7 +98,12 @@ void legal_keys(const Game& g, const LegalMove& m, json& entry) {
         if (x["x"] == s.cell.x && x["y"] == s.cell.y) e = &x;
       }
       if (e == nullptr) {
-        portal.push_back(json{{"x", s.cell.x}, {"y", s.cell.y}, {"meeples", json::array()}, {"figures", json::object()}});
+        // Every figure of the game besides the meeple, each with its ports (docs/expansions/princess-dragon.md).
+        json figures = json::object();
+        for (int k = 1; k < kFigureKinds; ++k) {
+          if (g.rules().figures[static_cast<std::size_t>(k)] != 0) figures[std::string(figure_name(static_cast<Figure>(k)))] = json::array();
+        }
+        portal.push_back(json{{"x", s.cell.x}, {"y", s.cell.y}, {"meeples", json::array()}, {"figures", std::move(figures)}});
         e = &portal.back();
       }
       if (f == 0) (*e)["meeples"].push_back(std::string(port_name(s.port)));

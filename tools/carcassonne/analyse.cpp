@@ -58,20 +58,30 @@ int cmd_analyse(const std::vector<std::string>& args) {
   }
   Game g = std::get<Game>(std::move(game));
   Game seats = Game::replay(record.players, record.expansions, record.options);  // who made each move, discards included
+  // One entry per record entry: the steps inside a turn are played with their placement's
+  // (docs/analysis.md).
+  int entry = -1;
+  int steps = 0;
   for (std::size_t i = 0; i < record.moves.size(); ++i) {
     const Seat seat = seats.current_seat();
     if (seats.play(record.moves[i])) return 3;  // cannot happen: replay() accepted the record
-    if (g.moves_played() > static_cast<int>(i)) {  // the seeded game discarded it by itself
+    if (record.moves[i].type == Move::Type::Step) {
+      ++steps;
+      if (g.play(record.moves[i])) return 3;  // cannot happen: replay() accepted the record
+      continue;
+    }
+    ++entry;
+    if (g.moves_played() + steps > static_cast<int>(i)) {  // the seeded game discarded it by itself
       MoveAnalysis a;
-      a.move = static_cast<int>(i);
+      a.move = entry;
       a.seat = seat;
       a.discard = true;
       moves.push_back(protocol::move_analysis_json(a));
       continue;
     }
-    const auto a = analyse_move(g, record.moves[i], static_cast<int>(i), spec, analysis_seed(seed, static_cast<int>(i)));
+    const auto a = analyse_move(g, record.moves[i], entry, spec, analysis_seed(seed, entry));
     if (!a) {
-      print_error("internal error: the analysis could not play the record's move", static_cast<int>(i));
+      print_error("internal error: the analysis could not play the record's move", entry);
       return 3;
     }
     playouts += a->playouts;

@@ -33,12 +33,6 @@ int margin(const Game& g, Seat seat) {
   return g.score(seat) - best_other;
 }
 
-std::uint8_t target_of(const Move& m) {
-  if (m.action) return bots::kTakeBack;
-  if (!m.meeple) return bots::kNoMeeple;
-  return bots::figure_target(*m.meeple, m.figure);
-}
-
 }  // namespace
 
 std::string_view move_label_name(MoveLabel l) {
@@ -82,7 +76,7 @@ std::optional<MoveAnalysis> analyse_move(const Game& before, const Move& played,
   const Seat seat = a.seat;
   std::unordered_map<std::uint32_t, Stat> stats;
   bots::SearchHooks hooks;
-  hooks.forced = std::make_pair(played.placement, target_of(played));
+  hooks.forced = std::make_pair(played.placement, bots::target_of(played));
   hooks.on_playout = [&](std::uint32_t edge, bool forced, const Game& end) {
     Stat& s = stats[edge];
     const double m = margin(end, seat);
@@ -113,7 +107,7 @@ std::optional<MoveAnalysis> analyse_move(const Game& before, const Move& played,
       const auto it = stats.find(j);
       if (it == stats.end()) continue;
       const Stat& s = it->second;
-      if (pe.placement() == played.placement && tree.edges[j].meeple == target_of(played)) played_edge = j;
+      if (pe.placement() == played.placement && tree.edges[j].target() == bots::target_of(played)) played_edge = j;
       const int own = s.n - s.forced;
       if (own > best_visits || (own == best_visits && best_edge != bots::kNull && s.mean() > stats[best_edge].mean())) {
         best_visits = own;
@@ -133,7 +127,7 @@ std::optional<MoveAnalysis> analyse_move(const Game& before, const Move& played,
     return a;
   }
   const Stat& b = stats[best_edge];
-  a.best = bots::make_move(view.canonical(), tree.nodes[place].tile, best_placement, tree.edges[best_edge].meeple);
+  a.best = bots::make_move(view.canonical(), tree.nodes[place].tile, best_placement, tree.edges[best_edge].target());
   a.best_value = b.mean();
   a.spread = 2.0 * std::sqrt(p.error2() + b.error2());
   a.loss = std::max(0.0, a.best_value - a.played_value);

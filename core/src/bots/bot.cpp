@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "bots.hpp"
+#include "evaluation.hpp"
 
 namespace carc {
 
@@ -37,11 +38,15 @@ std::optional<BotSpec> bot_level(std::string_view level, BotClock clock) {
 }
 
 BotChoice choose(const PlayerView& view, const BotSpec& spec, std::uint64_t seed) {
-  if (view.canonical().in_stage()) {  // a step inside the turn: any of its options
+  if (view.canonical().in_stage()) {  // a step inside the turn (docs/bots.md, "Steps inside a turn")
     std::vector<Cell> options;
     view.canonical().step_options(options);
     Rng rng(seed);
-    if (!options.empty()) return BotChoice{Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]), 0};
+    if (!options.empty()) {
+      if (spec.kind == BotKind::Random) return BotChoice{Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]), 0};
+      bots::Evaluator eval;  // greedy and mcts: the step after which the seat stands best
+      if (const auto to = bots::best_step(view.canonical(), eval)) return BotChoice{Move::step(*to), 0};
+    }
   }
   const Seat seat = view.current_seat();
   const std::optional<Tile> held = view.held(seat);

@@ -1,4 +1,3 @@
-#include <array>
 #include <vector>
 
 #include "bots.hpp"
@@ -17,18 +16,16 @@ BotChoice greedy_move(const PlayerView& view, Rng& rng) {
   double best = -1e18;
   Move chosen = make_move(t, placements.front(), kNoMeeple);
   int ties = 0;
+  std::vector<Target> targets;
   for (const Placement& p : placements) {
-    std::array<std::uint8_t, 32> targets{};
-    std::size_t count = 0;
-    for_each_target(base, t, p, seat, [&](std::uint8_t target) {
-      if (count < targets.size()) targets[count++] = target;
-    });
-    for (std::size_t k = 0; k < count; ++k) {
-      const Move m = make_move(base, t, p, targets[k]);
+    targets.clear();
+    for_each_target(base, t, p, seat, [&](Target target) { targets.push_back(target); });
+    for (const Target target : targets) {
+      const Move m = make_move(base, t, p, target);
       Game next = base;
       if (next.play(m)) continue;  // cannot happen: the move comes from the generator
-      Rng steps(0x5EED);
-      play_steps(next, steps);
+      // The steps inside the turn the move begins (the other seats' too), each seat's best.
+      play_best_steps(next, eval);
       const double v = Evaluator::margin(eval.expected(next), next.players(), seat);
       // Equal values: a uniform choice among them (reservoir sampling), so that the bot
       // does not always prefer the first cell of the frontier.

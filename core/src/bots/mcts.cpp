@@ -70,25 +70,26 @@ int playout_horizon(const Ruleset& rules) { return bot_hooks(rules).short_playou
 // Plays `g` with uniform placements and, on some of them, a uniform meeple: to its end, or
 // for `horizon` tiles when that is positive.
 void playout(Game& g, Rng& rng, int horizon = 0) {
+  std::vector<Target> targets;
   for (int played = 0; !g.finished() && (horizon <= 0 || played < horizon); ++played) {
     play_steps(g, rng);
     if (g.finished()) return;
     const Seat seat = g.current_seat();
     const Tile t = *g.held(seat);
     const Placement p = g.random_legal_placement(t, rng).value_or(Placement{});
-    std::uint8_t target = kNoMeeple;
-    if (!g.rules().has_specials) {
+    Target target(kNoMeeple);
+    const Ruleset& rules = g.rules();
+    if (!rules.has_specials && rules.elsewhere_part == nullptr && rules.target_part == nullptr) {
       if (g.meeples(seat) > 0 && rng.below(kPlayoutMeeple) == 0) {
         const PortList ports = g.meeple_targets(t, p, seat);
-        if (ports.size > 0) target = static_cast<std::uint8_t>(ports.ports[rng.below(ports.size)]);
+        if (ports.size > 0) target = figure_target(ports.ports[rng.below(ports.size)], Figure::Meeple);
       }
     } else if (rng.below(kPlayoutMeeple) == 0) {
-      std::array<std::uint8_t, 32> targets{};
-      std::uint32_t n_targets = 0;
-      for_each_target(g, t, p, seat, [&](std::uint8_t x) {
-        if (x != kNoMeeple && n_targets < targets.size()) targets[n_targets++] = x;
+      targets.clear();
+      for_each_target(g, t, p, seat, [&](Target x) {
+        if (x != Target(kNoMeeple)) targets.push_back(x);
       });
-      if (n_targets > 0) target = targets[rng.below(n_targets)];
+      if (!targets.empty()) target = targets[rng.below(static_cast<std::uint32_t>(targets.size()))];
     }
     if (g.play(make_move(g, t, p, target))) return;  // cannot happen: the move comes from the generator
   }
@@ -109,7 +110,7 @@ class RootGuide {
       for (std::uint32_t i = 0; i < n.edge_count; ++i) {
         const Placement p = tree.edges[n.first_edge + i].placement();
         double best = -1e18;
-        for_each_target(base_, n.tile, p, n.seat, [&](std::uint8_t target) { best = std::max(best, value(n.tile, p, target)); }, tree.prune);
+        for_each_target(base_, n.tile, p, n.seat, [&](Target target) { best = std::max(best, value(n.tile, p, target)); }, tree.prune);
         h[i] = best;
       }
       placements_ = biases(h);
@@ -123,17 +124,16 @@ class RootGuide {
     }
     const Node& n = tree.nodes[node];
     std::vector<double> h(n.edge_count);
-    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = value(n.tile, p, tree.edges[n.first_edge + i].meeple);
+    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = value(n.tile, p, tree.edges[n.first_edge + i].target());
     meeples_.emplace_back(node, biases(h));
     return meeples_.back().second.data();
   }
 
  private:
-  double value(Tile t, Placement p, std::uint8_t target) {
+  double value(Tile t, Placement p, Target target) {
     Game next = base_;
     if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
-    Rng steps(0x5EED);
-    play_steps(next, steps);
+    play_best_steps(next, eval_);
     return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
   }
 
@@ -165,11 +165,11 @@ int iteration_budget(const BotSpec& spec) {
 }
 
 // The edge of node `node` whose placement (or, for a meeple node, target) is the forced one.
-std::uint32_t find_edge(const Tree& tree, std::uint32_t node, const Placement* p, std::uint8_t target) {
+std::uint32_t find_edge(const Tree& tree, std::uint32_t node, const Placement* p, Target target) {
   const Node& n = tree.nodes[node];
   for (std::uint32_t i = n.first_edge; i < n.first_edge + n.edge_count; ++i) {
     const Edge& e = tree.edges[i];
-    if (p != nullptr ? e.placement() == *p : e.meeple == target) return i;
+    if (p != nullptr ? e.placement() == *p : e.target() == target) return i;
   }
   return kNull;
 }
@@ -203,11 +203,11 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       const Seat seat = tree.nodes[place].seat;
       const bool here = force && turn == root;
       const bool guided = guide && turn == root;
-      std::uint32_t pe = here ? find_edge(tree, place, &hooks->forced->first, 0) : kNull;
+      std::uint32_t pe = here ? find_edge(tree, place, &hooks->forced->first, Target()) : kNull;
       if (pe == kNull) pe = tree.select(place, kExploration, guided ? guide->placements(tree, place) : nullptr);
       const Placement p = tree.edges[pe].placement();
       if (tree.edges[pe].child == kNull) {
-        const std::uint32_t m = tree.add_meeples(g, place, p, rng, kNoMeeple);
+        const std::uint32_t m = tree.add_meeples(g, place, p, rng);
         tree.edges[pe].child = m;
       }
       const std::uint32_t meeples = tree.edges[pe].child;
@@ -215,7 +215,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       if (me == kNull) me = tree.select(meeples, kExploration, guided ? guide->meeples(tree, meeples, p) : nullptr);
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
-      if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].meeple))) break;  // cannot happen
+      if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].target()))) break;  // cannot happen
       play_steps(g, rng);
       if (tree.edges[me].visits == 0 || tree.full()) break;  // a new leaf: play out from here
       if (tree.edges[me].child == kNull) {
@@ -248,7 +248,7 @@ BotChoice mcts_move(const PlayerView& view, const BotSpec& spec, Rng& rng) {
   const std::uint32_t place = tree.nodes[root].first_branch;
   const Edge& pe = tree.edges[tree.most_visited(place)];
   const Edge& me = tree.edges[tree.most_visited(pe.child)];
-  return BotChoice{make_move(view.canonical(), tree.nodes[place].tile, pe.placement(), me.meeple), done};
+  return BotChoice{make_move(view.canonical(), tree.nodes[place].tile, pe.placement(), me.target()), done};
 }
 
 }  // namespace carc::bots

@@ -21,12 +21,25 @@ struct Edge {
   std::uint32_t child = kNull;  // placement edge: its meeple node; meeple edge: the next turn node
   std::uint32_t visits = 0;
   float reward = 0;             // sum over visits, for the seat that decides here
-  std::int8_t x = 0;            // placement edges: cell and rotation
+  std::int8_t x = 0;            // placement edges: cell and rotation; meeple edges: the target's cell
   std::int8_t y = 0;
-  std::uint8_t rotation = 0;
-  std::uint8_t meeple = 0;      // meeple edges: a target (bots.hpp: figure and port, kNoMeeple, kTakeBack)
+  std::uint8_t rotation = 0;    // meeple edges: the target's arg
+  std::uint8_t meeple = 0;      // meeple edges: the target's code (bots.hpp, Target)
 
   Placement placement() const { return Placement{Cell{x, y}, Rotation::quarters(rotation)}; }
+  Target target() const {
+    Target t(meeple);
+    t.x = x;
+    t.y = y;
+    t.arg = rotation;
+    return t;
+  }
+  void set_target(Target t) {
+    meeple = t.code;
+    x = t.x;
+    y = t.y;
+    rotation = t.arg;
+  }
 };
 
 struct Node {
@@ -96,15 +109,15 @@ class Tree {
   }
 
   // The meeple node below placement `p` of node `place` (seat and tile from it).
-  std::uint32_t add_meeples(const Game& g, std::uint32_t place, Placement p, Rng& rng, std::uint8_t no_meeple) {
+  std::uint32_t add_meeples(const Game& g, std::uint32_t place, Placement p, Rng& rng) {
     Node n;
     n.seat = nodes[place].seat;
     n.tile = nodes[place].tile;
     n.first_edge = static_cast<std::uint32_t>(edges.size());
     int count = 0;
-    for_each_target(g, n.tile, p, n.seat, [&](std::uint8_t target) {
+    for_each_target(g, n.tile, p, n.seat, [&](Target target) {
       Edge e;
-      e.meeple = target == kNoMeeple ? no_meeple : target;
+      e.set_target(target);
       edges.push_back(e);
       ++count;
     }, prune);

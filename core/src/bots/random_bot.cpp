@@ -1,4 +1,4 @@
-#include <array>
+#include <vector>
 
 #include "bots.hpp"
 
@@ -11,12 +11,9 @@ BotChoice random_move(const PlayerView& view, Rng& rng) {
   const int n = g.count_legal_placements(t);
   const Placement p = g.nth_legal_placement(t, static_cast<int>(rng.below(static_cast<std::uint32_t>(n))));
   Game scratch = g;  // meeple_targets() writes a cache
-  std::array<std::uint8_t, 32> targets{};
-  std::uint32_t count = 0;
-  for_each_target(scratch, t, p, seat, [&](std::uint8_t target) {
-    if (count < targets.size()) targets[count++] = target;
-  });
-  return BotChoice{make_move(scratch, t, p, targets[rng.below(count)]), 0};
+  std::vector<Target> targets;
+  for_each_target(scratch, t, p, seat, [&](Target target) { targets.push_back(target); });
+  return BotChoice{make_move(scratch, t, p, targets[rng.below(static_cast<std::uint32_t>(targets.size()))]), 0};
 }
 
 }  // namespace carc::bots

@@ -15,7 +15,7 @@ struct SearchHooks {
   // A root move (placement and target, bots.hpp) that every `forced_every`-th iteration
   // follows instead of UCB1's choice, so that the move a player made gets enough playouts
   // to be measured even when the search would rather look elsewhere.
-  std::optional<std::pair<Placement, std::uint8_t>> forced;
+  std::optional<std::pair<Placement, Target>> forced;
   int forced_every = 4;
   // Told every iteration's root meeple edge (the whole first move), whether it was forced,
   // and the finished game it led to.

@@ -20,12 +20,18 @@ struct Analyser::Job {
   int players = 0;
   ExpansionSet expansions;
   OptionSet options;
-  std::vector<Move> moves;
-  std::vector<Seat> seats;            // who made each move
+  std::vector<Move> moves;            // the record's moves, the steps inside a turn on their own
+  // One per record entry (a placement with its steps, or a discard): the index of its move
+  // in `moves`, the steps before it, and who made it. The steps are reviewed with their
+  // placement (docs/analysis.md).
+  std::vector<std::size_t> at;
+  std::vector<int> steps_before;
+  std::vector<Seat> seats;
   std::vector<std::string> entries;  // analysed so far, each an entry's JSON text
   std::uint64_t seed = 0;
   bool busy = false;  // a worker is on its next move
-  bool done() const { return entries.size() >= moves.size(); }
+  std::size_t total() const { return at.size(); }
+  bool done() const { return entries.size() >= at.size(); }
 };
 
 Analyser::Analyser(Options options) : options_(options) {}
@@ -52,8 +58,16 @@ std::shared_ptr<Analyser::Job> Analyser::make_job(const std::string& room, const
   job->expansions = r.expansions;
   job->options = r.options;
   Game seats = Game::replay(r.players, r.expansions, r.options);
-  for (const Move& m : r.moves) {
-    job->seats.push_back(seats.current_seat());
+  int steps = 0;
+  for (std::size_t i = 0; i < r.moves.size(); ++i) {
+    const Move& m = r.moves[i];
+    if (m.type == Move::Type::Step) {
+      ++steps;
+    } else {
+      job->at.push_back(i);
+      job->steps_before.push_back(steps);
+      job->seats.push_back(seats.current_seat());
+    }
     if (const auto e = seats.play(m)) {
       *why = std::string(rule_error_message(*e));
       return nullptr;
@@ -96,7 +110,7 @@ bool Analyser::resume(const StoredAnalysis& stored) {
   const auto entries = nlohmann::json::parse(stored.moves, nullptr, false);
   if (entries.is_array()) {
     for (const auto& e : entries) {
-      if (job->entries.size() >= job->moves.size()) break;
+      if (job->done()) break;
       job->entries.push_back(protocol::json_text(e));
     }
   }
@@ -132,11 +146,11 @@ std::string Analyser::answer_locked(const Job& job) const {
   std::size_t ahead = 0;
   for (const auto& q : queue_) {
     if (q.get() == &job) break;
-    ahead += q->moves.size() - q->entries.size();
+    ahead += q->total() - q->entries.size();
   }
-  const std::size_t left = job.moves.size() - job.entries.size();
+  const std::size_t left = job.total() - job.entries.size();
   const std::int64_t ms = static_cast<std::int64_t>(ahead + left) * options_.ms_per_move / std::max(1, options_.concurrent);
-  std::string out = R"({"status":")" + s.status + R"(","total":)" + std::to_string(job.moves.size()) +
+  std::string out = R"({"status":")" + s.status + R"(","total":)" + std::to_string(job.total()) +
                     R"(,"done":)" + std::to_string(job.entries.size()) + R"(,"eta_seconds":)" +
                     std::to_string((ms + 999) / 1000) + R"(,"moves":)" + s.moves + "}";
   return out;
@@ -203,9 +217,10 @@ bool Analyser::step(const std::function<bool()>& preempt) {
   std::optional<std::string> entry;
   bool preempted = false;
   try {
-    auto before = seeded_replay(job->players, job->expansions, job->moves, k, job->options);
+    const std::size_t i = job->at[k];
+    auto before = seeded_replay(job->players, job->expansions, job->moves, i, job->options);
     if (auto* g = std::get_if<Game>(&before)) {
-      if (g->moves_played() > static_cast<int>(k) || job->moves[k].type == Move::Type::Discard) {
+      if (g->moves_played() + job->steps_before[k] > static_cast<int>(i) || job->moves[i].type == Move::Type::Discard) {
         MoveAnalysis a;
         a.move = static_cast<int>(k);
         a.seat = job->seats[k];
@@ -219,7 +234,7 @@ bool Analyser::step(const std::function<bool()>& preempt) {
         // current playout, and this move is done again.
         spec.clock = preemptible_clock(preempt, spec.think_ns, &preempted);
         if (!preempt()) {
-          const auto a = analyse_move(*g, job->moves[k], static_cast<int>(k), spec, analysis_seed(job->seed, static_cast<int>(k)));
+          const auto a = analyse_move(*g, job->moves[i], static_cast<int>(k), spec, analysis_seed(job->seed, static_cast<int>(k)));
           if (!preempted && a) entry = protocol::json_text(protocol::move_analysis_json(*a));
           if (!preempted && !a) throw std::runtime_error("the move does not replay");
         } else {

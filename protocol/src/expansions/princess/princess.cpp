@@ -260,7 +260,13 @@ void legal_keys(const Game& g, const LegalMove& m, std::string& out) {
     for (json& e : portal) {
       if (e["x"] == c.x && e["y"] == c.y) return e;
     }
-    portal.push_back(json{{"x", c.x}, {"y", c.y}, {"meeples", json::array()}, {"figures", json::object()}});
+    // Every figure in the game besides the meeple has its list, possibly empty (a figure
+    // that is no follower never goes through), as in the placement's own `figures`.
+    json figures = json::object();
+    for (int f = 1; f < kFigureKinds; ++f) {
+      if (g.rules().figures[static_cast<std::size_t>(f)] != 0) figures[std::string(figure_name(static_cast<Figure>(f)))] = json::array();
+    }
+    portal.push_back(json{{"x", c.x}, {"y", c.y}, {"meeples", json::array()}, {"figures", std::move(figures)}});
     return portal.back();
   };
   for (int f = 0; f < kFigureKinds; ++f) {

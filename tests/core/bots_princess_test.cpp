@@ -1,0 +1,257 @@
+// The computer players with The Princess & the Dragon (docs/bots.md, "What the expansions
+// tell the bots"): every level plays whole games, alone and with all five expansions, with
+// legal moves only, the dragon's steps included, and uses the fairy, the princess and the
+// portal; greedy takes a princess's removal or a portal's figure when it clearly pays, and
+// chooses the dragon's steps by its estimate.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "bots/evaluation.hpp"  // core/src: greedy's estimate
+#include "carc/core/bot.hpp"
+#include "carc/core/expansions/princess/princess.hpp"
+#include "carc/core/player_view.hpp"
+#include "carc/core/random_player.hpp"
+#include "carc/protocol/record.hpp"
+#include "support.hpp"
+
+namespace carc::test {
+namespace {
+
+using nlohmann::json;
+const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
+const ExpansionSet kAll = kP.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
+
+// What one level did over some games.
+struct Usage {
+  int games = 0;
+  int steps = 0;
+  int portals = 0;
+  int fairies = 0;
+  int princesses = 0;
+};
+
+BotSpec level(BotKind kind, int iterations) {
+  BotSpec s;
+  s.kind = kind;
+  s.iterations = iterations;
+  return s;
+}
+
+// Plays every seat (the steps inside a turn included) of seeded games with `spec`; each move
+// must be one the rules accept from the seat that acts.
+void play_games(const BotSpec& spec, ExpansionSet set, int players, std::uint64_t first_seed, int games, Usage& u) {
+  for (int k = 0; k < games; ++k) {
+    const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(k);
+    Game g = Game::seeded(players, seed, set);
+    while (!g.finished()) {
+      const BotChoice c = choose(PlayerView(g), spec, seed * 1000 + static_cast<std::uint64_t>(g.moves_played()) * 8 +
+                                                          static_cast<std::uint64_t>(g.in_stage() ? g.stage_step() : 0));
+      CAPTURE(seed);
+      CAPTURE(g.moves_played());
+      REQUIRE(std::holds_alternative<Applied>(apply(g, g.acting_seat(), c.move)));
+      REQUIRE(error_name(g.play(c.move)) == "ok");
+      u.steps += c.move.type == Move::Type::Step ? 1 : 0;
+      u.portals += c.move.figure_cell ? 1 : 0;
+      u.fairies += c.move.action_kind == princess::kFairyAction ? 1 : 0;
+      u.princesses += c.move.action_kind == princess::kPrincessAction ? 1 : 0;
+    }
+    ++u.games;
+  }
+}
+
+// The contract's worked example (docs/expansions/princess-dragon.md), entries 0-6: a seeded
+// game whose draws are its tiles, played up to `entries`.
+const char* kOpening = R"([
+  {"tile": "P5", "x": -1, "y": 0, "rotation": 0},
+  {"tile": "U", "x": 1, "y": 0, "rotation": 0, "meeple": "E"},
+  {"tile": "P18", "x": 2, "y": 0, "rotation": 0, "meeple": "N", "portal": {"x": 0, "y": 0}},
+  {"tile": "P26", "x": 0, "y": -1, "rotation": 180, "princess": {"x": 0, "y": 0, "at": "N"}},
+  {"tile": "B", "x": 0, "y": 1, "rotation": 0, "meeple": "C"},
+  {"tile": "E", "x": 1, "y": -1, "rotation": 270, "fairy": {"x": 1, "y": 0, "at": "E"}},
+  {"tile": "P12", "x": 3, "y": 0, "rotation": 0}])";
+
+const std::vector<Tile> kDraws = {Tile::P5, Tile::U, Tile::P18, Tile::P26, Tile::B, Tile::E, Tile::P12, Tile::A, Tile::A};
+
+Game opening(int entries, const char* opening_moves = kOpening, const std::vector<Tile>& draws = kDraws) {
+  std::vector<Tile> order = draws;
+  const Ruleset& rules = ruleset(kP);
+  std::array<int, kTileKinds> left{};
+  for (int k = 0; k < kTileKinds; ++k) left[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
+  left[static_cast<std::size_t>(rules.start)]--;
+  for (const Tile t : order) left[static_cast<std::size_t>(t)]--;
+  for (int k = 0; k < kTileKinds; ++k) {
+    for (int i = 0; i < left[static_cast<std::size_t>(k)]; ++i) order.push_back(static_cast<Tile>(k));
+  }
+  auto made = Game::with_bag(2, kP, order);
+  REQUIRE(made.has_value());
+  Game g = *made;
+  const json moves = json::parse(opening_moves);
+  for (int i = 0; i < entries; ++i) {
+    std::string why;
+    const auto m = protocol::parse_move(moves[static_cast<std::size_t>(i)], &why, kP, nullptr);
+    REQUIRE_MESSAGE(m.has_value(), why);
+    REQUIRE(error_name(g.play(*m)) == "ok");
+  }
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("every level plays princess games and all-five games to the end with legal moves, steps included") {
+  for (const BotKind kind : {BotKind::Random, BotKind::Greedy, BotKind::Mcts}) {
+    CAPTURE(bot_kind_name(kind));
+    const BotSpec spec = level(kind, 40);
+    Usage alone;
+    Usage five;
+    play_games(spec, kP, 2, 500, 3, alone);
+    play_games(spec, kAll, 2, 600, 1, five);
+    play_games(spec, kAll, 3, 700, 1, five);
+    CHECK(alone.games == 3);
+    CHECK(five.games == 2);
+    CHECK(alone.steps + five.steps > 0);
+    // Every level puts figures through the portal and moves the fairy over these games; the
+    // princess needs her tile to join an occupied city, which greedy seeks out.
+    CHECK(alone.portals + five.portals > 0);
+    CHECK(alone.fairies + five.fairies > 0);
+    if (kind == BotKind::Greedy) CHECK(alone.princesses + five.princesses > 0);
+  }
+}
+TEST_CASE("every set of expansions with princess: two levels a game, every move legal to the end") {
+  // The 16 sets that hold princess, each played once by two of the three levels (in turn),
+  // so that each level meets every other expansion with the dragon, the fairy, the princess
+  // and the portal.
+  const std::array<BotSpec, 3> levels = {level(BotKind::Random, 0), level(BotKind::Greedy, 0), level(BotKind::Mcts, 10)};
+  int games = 0;
+  int steps = 0;
+  for (int bits = 0; bits < (1 << kExpansionKinds); ++bits) {
+    const ExpansionSet set = ExpansionSet::from_bits(static_cast<std::uint8_t>(bits));
+    if (!set.has(Expansion::Princess)) continue;
+    CAPTURE(bits);
+    const std::array<const BotSpec*, 2> seats = {&levels[static_cast<std::size_t>(games % 3)],
+                                                 &levels[static_cast<std::size_t>((games + 1) % 3)]};
+    Game g = Game::seeded(2, 900 + static_cast<std::uint64_t>(bits), set);
+    while (!g.finished()) {
+      const Seat seat = g.acting_seat();
+      const BotChoice c = choose(PlayerView(g), *seats[static_cast<std::size_t>(seat)], static_cast<std::uint64_t>(g.moves_played()));
+      CAPTURE(g.moves_played());
+      REQUIRE(std::holds_alternative<Applied>(apply(g, seat, c.move)));
+      REQUIRE(error_name(g.play(c.move)) == "ok");
+      steps += c.move.type == Move::Type::Step ? 1 : 0;
+    }
+    ++games;
+  }
+  CHECK(games == 16);
+  CHECK(steps > 0);
+}
+
+namespace {
+
+// Every move of `seat` placing `t` at `p`, listed from the rules' queries (Game): no figure,
+// each figure's ports, the action instead of a figure, figures on other tiles, actions with
+// a target.
+std::vector<Move> every_move(const Game& g, Tile t, Placement p, Seat seat) {
+  std::vector<Move> out{Move::place(t, p.cell, p.rotation)};
+  std::vector<Spot> spots;
+  for (int f = 0; f < kFigureKinds; ++f) {
+    const auto figure = static_cast<Figure>(f);
+    for (const Port port : g.figure_targets(t, p, seat, figure)) out.push_back(Move::place(t, p.cell, p.rotation, port, figure));
+    g.figure_targets_elsewhere(t, p, seat, figure, spots);
+    for (const Spot& s : spots) {
+      Move m = Move::place(t, p.cell, p.rotation, s.port, figure);
+      m.figure_cell = s.cell;
+      out.push_back(m);
+    }
+  }
+  if (const auto back = g.action_offer(t, p, seat)) out.push_back(Move::place_with_action(t, p.cell, p.rotation, *back));
+  for (int kind = 1; kind < 8; ++kind) {
+    if (((g.rules().target_kinds >> kind) & 1) == 0) continue;
+    g.action_targets(t, p, seat, static_cast<std::uint8_t>(kind), spots);
+    for (const Spot& s : spots) out.push_back(Move::place_with_target(t, p.cell, p.rotation, static_cast<std::uint8_t>(kind), s.cell, s.port));
+  }
+  return out;
+}
+
+// Positions of random games where the seat to move holds a tile of `symbol`, and the best
+// move of one kind (`special`) beats every other move by at least `gap` points of greedy's
+// estimate (the margin over the best other seat): there greedy must take a move of that kind.
+template <typename Special>
+void greedy_takes_when_it_pays(princess::Symbol symbol, Special special, double gap, int* found, int* taken) {
+  bots::Evaluator eval;
+  for (std::uint64_t seed = 1; seed <= 40 && *found < 6; ++seed) {
+    Game g = Game::seeded(2, seed * 31337, kP);
+    RandomPlayer player(seed);
+    while (g.anyone_holds() && *found < 6) {
+      const auto t = g.held(g.current_seat());
+      if (!g.in_stage() && t && princess::symbol_of(*t) == symbol) {
+        const Seat seat = g.current_seat();
+        double best_special = -1e18;
+        double best_other = -1e18;
+        std::vector<Placement> placements;
+        g.legal_placements(*t, placements);
+        for (const Placement& p : placements) {
+          for (const Move& m : every_move(g, *t, p, seat)) {
+            Game next = g;
+            REQUIRE(error_name(next.play(m)) == "ok");
+            const double v = bots::Evaluator::margin(eval.expected(next), next.players(), seat);
+            double& best = special(m) ? best_special : best_other;
+            best = std::max(best, v);
+          }
+        }
+        if (best_special > best_other + gap) {
+          ++*found;
+          const Move m = choose_move(PlayerView(g), level(BotKind::Greedy, 0), seed);
+          CAPTURE(protocol::move_json(m).dump());
+          CHECK(special(m));
+          *taken += special(m) ? 1 : 0;
+        }
+      }
+      REQUIRE_FALSE(g.play(player.choose(g)));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("greedy sends a knight home with the princess when that clearly pays") {
+  int found = 0;
+  int taken = 0;
+  greedy_takes_when_it_pays(princess::Symbol::Princess, [](const Move& m) { return m.action_kind == princess::kPrincessAction; },
+                            3.0, &found, &taken);
+  CHECK(found >= 3);
+  CHECK(taken == found);
+}
+
+TEST_CASE("greedy puts a figure through the portal when that clearly pays") {
+  int found = 0;
+  int taken = 0;
+  greedy_takes_when_it_pays(princess::Symbol::Portal, [](const Move& m) { return m.figure_cell.has_value(); }, 3.0, &found,
+                            &taken);
+  CHECK(found >= 3);
+  CHECK(taken == found);
+}
+
+TEST_CASE("greedy and mcts step the dragon onto the other seat's monk rather than onto their own tile") {
+  // The worked example up to the dragon tile P12 (docs/expansions/princess-dragon.md): seat 0
+  // steps from the volcano onto the start tile (its only option), then seat 1 chooses between
+  // its own princess tile (0,-1) and seat 0's monastery with its monk (0,1).
+  for (const BotKind kind : {BotKind::Greedy, BotKind::Mcts}) {
+    CAPTURE(bot_kind_name(kind));
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      Game g = opening(7);
+      REQUIRE(g.in_stage());
+      REQUIRE(g.acting_seat() == 0);
+      REQUIRE(error_name(g.play(choose_move(PlayerView(g), level(kind, 20), seed))) == "ok");
+      REQUIRE(g.acting_seat() == 1);
+      const Move m = choose_move(PlayerView(g), level(kind, 20), seed);
+      CHECK(m.type == Move::Type::Step);
+      CHECK(m.placement.cell == Cell{0, 1});
+      REQUIRE(error_name(g.play(m)) == "ok");
+    }
+  }
+}
+
+}  // namespace carc::test
