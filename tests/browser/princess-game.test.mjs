@@ -14,11 +14,12 @@
 // The game is a known one: the test server (carcassonne-server-test) starts it with
 // CARC_TEST_SEED, which fixes the bag and the computer players' choices (server/src/base/
 // random.hpp), and the human's choices come from the state alone (princess-plan.mjs), so every
-// run plays the same game. With seed 3 (SEED below) the human reaches every goal by their 17th
-// of 51 turns. A change of the rules, the bag, the bots or the plan may change the game: the
+// run plays the same game. With seed 2 (SEED below) the human reaches every goal by their 33rd
+// of 52 turns. A change of the rules, the bag, the bots or the plan may change the game: the
 // test then says which goal it missed; `node tests/browser/princess-seeds.mjs 1 20` plays the
-// same game over the protocol in about 2 s a seed and lists the goals each reaches (every seed
-// of 1..4 reached all of them), and CARC_PRINCESS_SEED=N runs this file with another.
+// same game over the protocol in about 2 s a seed and lists the goals each reaches (since the
+// computer players use the fairy, the princess and the portal: seeds 1 and 2 reach all of
+// them), and CARC_PRINCESS_SEED=N runs this file with another. 101 s with nothing else running,
 // 125-190 s on 2 cores under a load of 9-13.
 //
 //   CARC_SERVER_BIN=build/carcassonne-server node --test --test-concurrency=1 tests/browser/princess-game.test.mjs
@@ -32,7 +33,7 @@ import { cleanCatalog } from '../../web-client/js/tiles/tile-catalog.js';
 import { GOALS, decide, dragonChoice, goalsIn } from './princess-plan.mjs';
 import { EXPANSIONS } from './princess-seeds.mjs';
 
-const SEED = process.env.CARC_PRINCESS_SEED || '3';
+const SEED = process.env.CARC_PRINCESS_SEED || '2';
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -234,7 +235,7 @@ async function place(page, tiles, done, seen) {
     assert.equal(await lineOf(page, (e) => e.type === 'princess'), `Hildegard’s princess sent ${names[owner].replace(/ \(\w+\)$/, '')}’s knight home`);
     assert.equal(await figureAt(d.target), 0, 'the knight left the board');
   } else if (d.kind === 'portal') {
-    assert.match(await lineOf(page, (e) => e.type === 'placed'), /^Hildegard put (their meeple|a farmer) on .* \(through the magic portal\)$/);
+    assert.match(await lineOf(page, (e) => e.type === 'placed'), /^Hildegard (put (their meeple|a farmer) on|claimed) .* \(through the magic portal\)$/);
     const st = (await stateOf(page, 1e9)).state;
     // On the board at the portal's target, unless its feature scored at once.
     if (st.board.find((b) => b.x === d.target.x && b.y === d.target.y).meeples.some((m) => m.seat === seat && m.at === d.target.at)) assert.equal(await figureAt(d.target), 1, 'the meeple stands on the other tile');
