@@ -97,7 +97,7 @@ TEST_CASE("add_bot, remove_bot and settings: the host's, in the lobby; every ref
   alice.send({{"type", "settings"}, {"away_seconds", nullptr}});
   alice.expect("patch");
   t.sync();
-  CHECK(bob.state()["settings"] == json{{"turn_seconds", 45}, {"away_seconds", nullptr}, {"expansions", json::array()}, {"pace", "live"}, {"bank_seconds", 259200}, {"increment_seconds", 86400}, {"webhook", false}, {"hints", false}});
+  CHECK(bob.state()["settings"] == json{{"turn_seconds", 45}, {"away_seconds", nullptr}, {"expansions", json::array()}, {"pace", "live"}, {"bank_seconds", 259200}, {"increment_seconds", 86400}, {"webhook", false}, {"hints", false}, {"options", json::array()}});
   // Once started: refused.
   t.start();
   alice.send({{"type", "add_bot"}, {"level", "easy"}});

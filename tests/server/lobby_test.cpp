@@ -172,7 +172,7 @@ TEST_CASE("lobby changes are stored: after a crash the seats, host and settings 
   CHECK(players[2]["bot"] == "hard");
   CHECK(carol.state()["settings"] == json{{"turn_seconds", 120}, {"away_seconds", 30}, {"expansions", {"river", "abbot"}},
                                           {"pace", "turn_based"}, {"bank_seconds", 7200}, {"increment_seconds", 600},
-                                          {"webhook", true}, {"hints", true}});  // set by the host: not the default
+                                          {"webhook", true}, {"hints", true}, {"options", json::array()}});  // set by the host: not the default
 }
 
 TEST_CASE("rematch: the same players rotated by one, the same host and clock, one room, tokens that work there") {

@@ -240,6 +240,10 @@ TEST_CASE("princess: a computer player steps at once; each step has its own dead
     const std::int64_t deadline = s["turn"]["deadline"];
     if (s["turn"]["stage"] != "dragon") {
       last_deadline = deadline;
+      // A moment into the turn, so that a step's clock, which starts at the placement, ends
+      // later than the placement's (the times are in milliseconds, and a loopback answer
+      // can come within the same one).
+      std::this_thread::sleep_for(20ms);
       me.send(some_play(s, rng, me.version()));
       me.expect("patch");
       continue;

@@ -72,14 +72,13 @@ std::vector<RoomAction> samples() {
       SeatTaken{2, "Bob", std::string(64, 'b'), std::nullopt, false, std::string(64, 'c')},
       SeatTaken{0, "Ann", std::string(64, 'd'), std::nullopt, true, std::string(64, 'e')},
       RematchCreated{"AbCdEfGhIj_-12", {std::string(160, 'f'), "", "="}},
-      // A room that is never rated (docs/community.md#ratings).
-      NeverRated{},
       // The rule options (docs/options.md), with and without hints.
       with_options(SettingsChanged{std::nullopt, 60, kRiverAbbot}, 3),
       with_options(SettingsChanged{60, std::nullopt, {}, carc::protocol::Pace::Live, carc::protocol::kDefaultBankSeconds,
                                    carc::protocol::kDefaultIncrementSeconds, true},
                    2),
-      // A seat's player for the ratings (docs/community.md#ratings).
+      // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
+      NeverRated{},
       PlayerBound{3, "AbCdEfGhIjKlMn_-"},
   };
 }
