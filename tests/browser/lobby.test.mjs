@@ -69,7 +69,7 @@ test('the lobby: computer players, the clock, leaving, the host hand-over and re
     assert.equal(await A.locator('[data-testid="clock-away_seconds"]').isVisible(), true, 'it stays open through the redraws');
     await B.waitForFunction(() => /2 min.*30 s/.test(document.querySelector('[data-testid="clock-summary"]')?.textContent ?? ''));
     assert.equal(await B.evaluate(() => JSON.stringify(window.__carc.store.state.settings)),
-      '{"turn_seconds":120,"away_seconds":30,"expansions":[],"pace":"live","bank_seconds":259200,"increment_seconds":86400,"webhook":false,"hints":false}');
+      '{"turn_seconds":120,"away_seconds":30,"expansions":[],"options":[],"pace":"live","bank_seconds":259200,"increment_seconds":86400,"webhook":false,"hints":false}');
     await A.selectOption('[data-testid="clock-away_seconds"]', '');
     await C.waitForFunction(() => /waited for/.test(document.querySelector('[data-testid="clock-summary"]')?.textContent ?? ''));
     await A.screenshot({ path: path.join(shotDir, 'lobby-host.png') });
