@@ -121,7 +121,9 @@ test('three players find an open game, play it to the end and see their rating c
       player: r.dataset.player, rating: r.querySelector('[data-testid="board-rating"]').textContent, games: r.querySelector('[data-testid="board-games"]').textContent,
     })));
     const expected = ids.map((id, i) => ({ player: id, rating: `${oneDecimal(profiles[i].ratings.live.rating)} (provisional)`, games: '1' }))
-      .sort((a, b) => profiles[ids.indexOf(b.player)].ratings.live.rating - profiles[ids.indexOf(a.player)].ratings.live.rating);
+      // Best first; players tied (a shared place gives the same rating) by their id, as the server orders them.
+      .sort((a, b) => (profiles[ids.indexOf(b.player)].ratings.live.rating - profiles[ids.indexOf(a.player)].ratings.live.rating)
+        || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
     assert.deepEqual(board, expected);
     assert.equal(await ben.locator('th', { hasText: 'Rating' }).count(), 1, 'a column header');
     await ben.check('[data-testid="board-exact"]');
