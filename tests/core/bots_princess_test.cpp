@@ -17,6 +17,7 @@
 #include "carc/core/random_player.hpp"
 #include "carc/protocol/record.hpp"
 #include "support.hpp"
+#include "../support/princess_example.hpp"
 
 namespace carc::test {
 namespace {
@@ -63,41 +64,7 @@ void play_games(const BotSpec& spec, ExpansionSet set, int players, std::uint64_
   }
 }
 
-// The contract's worked example (docs/expansions/princess-dragon.md), entries 0-6: a seeded
-// game whose draws are its tiles, played up to `entries`.
-const char* kOpening = R"([
-  {"tile": "P5", "x": -1, "y": 0, "rotation": 0},
-  {"tile": "U", "x": 1, "y": 0, "rotation": 0, "meeple": "E"},
-  {"tile": "P18", "x": 2, "y": 0, "rotation": 0, "meeple": "N", "portal": {"x": 0, "y": 0}},
-  {"tile": "P26", "x": 0, "y": -1, "rotation": 180, "princess": {"x": 0, "y": 0, "at": "N"}},
-  {"tile": "B", "x": 0, "y": 1, "rotation": 0, "meeple": "C"},
-  {"tile": "E", "x": 1, "y": -1, "rotation": 270, "fairy": {"x": 1, "y": 0, "at": "E"}},
-  {"tile": "P12", "x": 3, "y": 0, "rotation": 0}])";
-
-const std::vector<Tile> kDraws = {Tile::P5, Tile::U, Tile::P18, Tile::P26, Tile::B, Tile::E, Tile::P12, Tile::A, Tile::A};
-
-Game opening(int entries, const char* opening_moves = kOpening, const std::vector<Tile>& draws = kDraws) {
-  std::vector<Tile> order = draws;
-  const Ruleset& rules = ruleset(kP);
-  std::array<int, kTileKinds> left{};
-  for (int k = 0; k < kTileKinds; ++k) left[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
-  left[static_cast<std::size_t>(rules.start)]--;
-  for (const Tile t : order) left[static_cast<std::size_t>(t)]--;
-  for (int k = 0; k < kTileKinds; ++k) {
-    for (int i = 0; i < left[static_cast<std::size_t>(k)]; ++i) order.push_back(static_cast<Tile>(k));
-  }
-  auto made = Game::with_bag(2, kP, order);
-  REQUIRE(made.has_value());
-  Game g = *made;
-  const json moves = json::parse(opening_moves);
-  for (int i = 0; i < entries; ++i) {
-    std::string why;
-    const auto m = protocol::parse_move(moves[static_cast<std::size_t>(i)], &why, kP, nullptr);
-    REQUIRE_MESSAGE(m.has_value(), why);
-    REQUIRE(error_name(g.play(*m)) == "ok");
-  }
-  return g;
-}
+using example::princess_opening;
 
 }  // namespace
 
@@ -241,7 +208,7 @@ TEST_CASE("greedy and mcts step the dragon onto the other seat's monk rather tha
   for (const BotKind kind : {BotKind::Greedy, BotKind::Mcts}) {
     CAPTURE(bot_kind_name(kind));
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      Game g = opening(7);
+      Game g = princess_opening(7);
       REQUIRE(g.in_stage());
       REQUIRE(g.acting_seat() == 0);
       REQUIRE(error_name(g.play(choose_move(PlayerView(g), level(kind, 20), seed))) == "ok");

@@ -15,6 +15,7 @@
 #include "carc/protocol/json.hpp"
 #include "carc/protocol/record.hpp"
 #include "carc/protocol/room_state.hpp"
+#include "princess_example.hpp"
 
 using namespace carc;
 using namespace carc::protocol;
@@ -24,15 +25,8 @@ namespace {
 
 const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
 
-// The contract's worked example, entries 0-6 (6: the dragon tile P12, before its steps).
-const char* kOpening = R"([
-  {"tile": "P5", "x": -1, "y": 0, "rotation": 0},
-  {"tile": "U", "x": 1, "y": 0, "rotation": 0, "meeple": "E"},
-  {"tile": "P18", "x": 2, "y": 0, "rotation": 0, "meeple": "N", "portal": {"x": 0, "y": 0}},
-  {"tile": "P26", "x": 0, "y": -1, "rotation": 180, "princess": {"x": 0, "y": 0, "at": "N"}},
-  {"tile": "B", "x": 0, "y": 1, "rotation": 0, "meeple": "C"},
-  {"tile": "E", "x": 1, "y": -1, "rotation": 270, "fairy": {"x": 1, "y": 0, "at": "E"}},
-  {"tile": "P12", "x": 3, "y": 0, "rotation": 0}])";
+using carc::example::kPrincessOpening;
+using carc::example::princess_opening;
 
 json state(const Game& g, ExpansionSet set = kP) {
   std::vector<SeatFacts> seats(static_cast<std::size_t>(g.players()));
@@ -49,34 +43,11 @@ json state(const Game& g, ExpansionSet set = kP) {
   return json::parse(text);
 }
 
-// A seeded game whose draws are the worked example's (Game::with_bag), played up to `entries`.
-Game opening(int entries) {
-  std::vector<Tile> order = {Tile::P5, Tile::U, Tile::P18, Tile::P26, Tile::B, Tile::E, Tile::P12, Tile::A, Tile::A};
-  const Ruleset& rules = ruleset(kP);
-  std::array<int, kTileKinds> left{};
-  for (int k = 0; k < kTileKinds; ++k) left[static_cast<std::size_t>(k)] = rules.counts[static_cast<std::size_t>(k)];
-  left[static_cast<std::size_t>(rules.start)]--;
-  for (const Tile t : order) left[static_cast<std::size_t>(t)]--;
-  for (int k = 0; k < kTileKinds; ++k) {
-    for (int i = 0; i < left[static_cast<std::size_t>(k)]; ++i) order.push_back(static_cast<Tile>(k));
-  }
-  auto made = Game::with_bag(2, kP, order);
-  REQUIRE(made.has_value());
-  Game g = *made;
-  const json moves = json::parse(kOpening);
-  for (int i = 0; i < entries; ++i) {
-    std::string why;
-    const auto m = parse_move(moves[static_cast<std::size_t>(i)], &why, kP, nullptr);
-    REQUIRE_MESSAGE(m.has_value(), why);
-    REQUIRE_FALSE(g.play(*m));
-  }
-  return g;
-}
 
 }  // namespace
 
 TEST_CASE("princess state: the dragon's stage names the seat whose step it is, its options and the tiles visited") {
-  Game g = opening(7);
+  Game g = princess_opening(7);
   REQUIRE(g.in_stage());
   json s = state(g);
   CHECK(s["turn"]["seat"] == 0);
@@ -100,7 +71,7 @@ TEST_CASE("princess state: the dragon's stage names the seat whose step it is, i
 }
 
 TEST_CASE("princess state: board entries list every figure; the lobby waits for 12 dragon tiles") {
-  const Game g = opening(5);  // seat 0's monk on B at (0,1); seat 1's road meeple on U at (1,0)
+  const Game g = princess_opening(5);  // seat 0's monk on B at (0,1); seat 1's road meeple on U at (1,0)
   const json s = state(g);
   bool monk = false;
   for (const json& t : s["board"]) {
@@ -126,9 +97,9 @@ TEST_CASE("princess state: board entries list every figure; the lobby waits for 
 }
 
 TEST_CASE("princess state: a portal tile's legal placements list the tiles a follower may reach through it") {
-  Game g = opening(2);  // seat 0 holds P18 (named by the next entry)
+  Game g = princess_opening(2);  // seat 0 holds P18 (named by the next entry)
   std::string why;
-  const json next = json::parse(kOpening)[2];
+  const json next = json::parse(kPrincessOpening)[2];
   const auto m = parse_move(next, &why, kP, nullptr);
   REQUIRE(m.has_value());
   // A replay learns the held tile from the move: play a copy to see the offer for it.

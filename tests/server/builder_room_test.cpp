@@ -16,6 +16,7 @@
 #include "base/metrics.hpp"
 #include "base/random.hpp"
 #include "room/room_logic.hpp"
+#include "recording_client.hpp"
 
 namespace carc::server {
 namespace {
@@ -75,21 +76,8 @@ Script find_builder_turn(ExpansionSet set, int players) {
   return {};
 }
 
-struct Conn final : Client {
-  std::vector<json> frames;
-  std::int64_t version = 0;
-  void send(std::shared_ptr<const std::string> frame) override {
-    frames.push_back(json::parse(*frame));
-    if (frames.back().contains("version")) version = frames.back()["version"];
-  }
-  void close(CloseReason) override {}
-  std::optional<std::string> last_error() const {
-    if (frames.empty() || frames.back()["type"] != "error") return std::nullopt;
-    return frames.back()["code"].get<std::string>();
-  }
-};
-
-std::string token_of(int seat) { return "seat-token-" + std::to_string(seat); }
+using Conn = test::RecordingClient;
+constexpr auto token_of = test::seat_token;
 
 // The stored log of a room at `script`'s trigger (its placements before it, one second
 // apart), with `settings` (expansions set here) and seat `bot_seat` a computer player.

@@ -18,6 +18,7 @@
 #include "base/metrics.hpp"
 #include "base/random.hpp"
 #include "room/room_logic.hpp"
+#include "recording_client.hpp"
 
 namespace carc::server {
 namespace {
@@ -62,21 +63,8 @@ Script find_dragon_turn() {
   return {};
 }
 
-struct Conn final : Client {
-  std::vector<json> frames;
-  std::int64_t version = 0;
-  void send(std::shared_ptr<const std::string> frame) override {
-    frames.push_back(json::parse(*frame));
-    if (frames.back().contains("version")) version = frames.back()["version"];
-  }
-  void close(CloseReason) override {}
-  std::optional<std::string> last_error() const {
-    if (frames.empty() || frames.back()["type"] != "error") return std::nullopt;
-    return frames.back()["code"].get<std::string>();
-  }
-};
-
-std::string token_of(int seat) { return "seat-token-" + std::to_string(seat); }
+using Conn = test::RecordingClient;
+constexpr auto token_of = test::seat_token;
 
 struct Fixture {
   Metrics metrics;
