@@ -69,7 +69,13 @@ test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothi
   for (let i = 0; i < 20; i++) {
     rooms.push(await playingRoom(cluster.front, 2 + (i % 3), 100 + i, sets[i % 4]));
   }
-  await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 8), 'a few moves in every room', 60000);
+  // A room that has its moves waits for the others (on a loaded machine the first rooms
+  // could otherwise finish while the last ones are still being set up).
+  await waitFor(() => rooms.every(({ players }) => {
+    const ready = moves(players[0]) >= 8;
+    if (ready) players.forEach((p) => { p.hold = true; p.silenceMs = 1e9; }); // silent, not gone
+    return ready;
+  }), 'a few moves in every room', 60000);
 
   // The node holding the most rooms dies.
   const owners = ownersOf(rooms);
@@ -82,6 +88,7 @@ test('failover: kill -9 one node of 3 mid-game; its games move and finish, nothi
   const killedAt = Date.now();
   process.kill(victim.pid, 'SIGKILL');
   const before = new Map(moved.map((r) => [r.room, Math.max(...r.players.map(moves))]));
+  for (const { players } of rooms) players.forEach((p) => { p.hold = false; p.silenceMs = 2500; p.act(); });
 
   await finishAndCheck(rooms);
   // Every moved room now has another owner, and the time to its first move after the kill.
@@ -163,17 +170,26 @@ test('fence: a node paused past its lease is refused by the fence, its clients g
 test('postgresql restart mid-game: nodes answer unavailable, change nothing, and carry on', { timeout: 200000 }, async () => {
   const rooms = [];
   for (let i = 0; i < 6; i++) rooms.push(await playingRoom(cluster.front, 2, 500 + i));
-  await waitFor(() => rooms.every(({ players }) => moves(players[0]) >= 5), 'a few moves in every room', 60000);
+  // Each room waits once it has its moves, so that none finishes before the database stops.
+  await waitFor(() => rooms.every(({ players }) => {
+    const ready = moves(players[0]) >= 5;
+    if (ready) players.forEach((p) => { p.hold = true; p.silenceMs = 1e9; }); // silent, not gone
+    return ready;
+  }), 'a few moves in every room', 60000);
   // Down: every move is refused as unavailable and no version moves on.
-  for (const { players } of rooms) players.forEach((p) => { p.silenceMs = 1e9; });
   cluster.pg('stop');
-  await sleep(300); // what was stored before the stop reaches the clients (execFileSync held this loop)
-  const versions = rooms.map(({ players }) => players.map((p) => p.version));
-  await sleep(1500);
-  const refused = rooms.flatMap(({ players }) => players).filter((p) => p.errors.includes('unavailable')).length;
-  assert.ok(refused > 0, 'some move was refused as unavailable');
-  assert.deepEqual(rooms.map(({ players }) => players.map((p) => p.version)), versions, 'nothing changed while PostgreSQL was down');
-  cluster.pg('start');
+  try {
+    await sleep(300); // what was stored before the stop reaches the clients (execFileSync held this loop)
+    const versions = rooms.map(({ players }) => players.map((p) => p.version));
+    // The players move again (a refused move is sent again 200 ms later).
+    for (const { players } of rooms) players.forEach((p) => { p.hold = false; p.act(); });
+    const refused = () => rooms.flatMap(({ players }) => players).filter((p) => p.errors.includes('unavailable')).length;
+    await waitFor(() => refused() > 0, 'some move to be refused as unavailable', 15000);
+    await sleep(1000);
+    assert.deepEqual(rooms.map(({ players }) => players.map((p) => p.version)), versions, 'nothing changed while PostgreSQL was down');
+  } finally {
+    cluster.pg('start'); // also when an assertion failed: the next tests need the database
+  }
   for (const { players } of rooms) players.forEach((p) => { p.silenceMs = 2500; p.act(); });
   await sleep(1000);
   cluster.pg('restart'); // pg_ctl restart -m fast, mid-game
