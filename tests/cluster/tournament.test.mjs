@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cluster, Player, waitFor, sleep } from './cluster.mjs';
+import { until } from '../community/server.mjs';
 
 const LEASE_MS = 2000;
 let cluster;
@@ -23,16 +24,6 @@ async function call(method, path, { key, body } = {}) {
     const res = await fetch(cluster.front + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (res.status !== 503 || attempt > 50) return { status: res.status, body: await res.json().catch(() => null) };
     await sleep(200); // a node going away: the front retries elsewhere
-  }
-}
-
-async function until(get, what, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const got = await get();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
   }
 }
 
