@@ -159,6 +159,15 @@ test('a new round\'s table is told once to each seated player, by webhook and pu
   // Every delivery once (a player with both targets gets the same id by each).
   const ids = [...delivered().map((d) => `hook ${d.id}`), ...newTables().map((m) => `push ${m.id}`)];
   assert.equal(new Set(ids).size, ids.length, 'every notice once');
+  // A push subscription is also its seat's in the table's room: the first turn (seat 0's) of
+  // every table where seat 0 has one is pushed as in any turn-based room.
+  const yourTurns = () => pushes.got.filter((g) => g.status === 201).map((g) => {
+    const sub = [...subs.values()].find((x) => g.url === new URL(x.json.endpoint).pathname);
+    return decrypt(sub.ecdh, sub.auth, g.body);
+  }).filter((m) => m.event === 'your_turn');
+  const firstTurns = [table1, table2].filter((x) => subs.has(x.players[0]));
+  assert.ok(firstTurns.length > 0, 'the schedule seats a subscriber first at some table');
+  for (const x of firstTurns) assert.ok(yourTurns().some((m) => m.room === x.room && m.seat === 0), `your_turn in ${x.room}`);
   // The bye is told nothing.
   const bye = t2.rounds[1].tables.find((x) => x.bye)?.players[0];
   if (bye) assert.ok(!byRoom(table2.room).some((d) => table2.players[d.seat] === bye));
