@@ -153,6 +153,11 @@ test('a turn-based round\'s deadline: the node holding its table is killed; the 
   process.kill(holder.pid, 'SIGKILL');
   cluster.addNode(holder.name);
   const before = logLengths();
+  // The dead node's lease runs out: the failover alone settles nothing before the deadline.
+  await sleep(LEASE_MS + 1000);
+  const waiting = (await call('GET', `/api/tournaments/${id}`)).body;
+  assert.equal(waiting.round, 1);
+  assert.equal(waiting.rounds[0].tables.find((x) => x.table === table.table).result, null);
   fs.writeFileSync(clockFile, String(HOUR + 60000));
   const second = await until(async () => {
     const t = (await call('GET', `/api/tournaments/${id}`)).body;
