@@ -16,17 +16,35 @@ using nlohmann::json;
 std::string link(const Notice& n, const std::string& base) { return base + "/r/" + n.room; }
 
 std::string text_of(const Notice& n, const std::string& url) {
-  if (n.event == Notice::Event::YourTurn) return "Your turn in Carcassonne, " + n.name + ": " + url;
-  return "The Carcassonne game is over: " + url;
+  switch (n.event) {
+    case Notice::Event::YourTurn: return "Your turn in Carcassonne, " + n.name + ": " + url;
+    case Notice::Event::GameOver: return "The Carcassonne game is over: " + url;
+    case Notice::Event::NewTable:
+      return "Round " + std::to_string(n.round) + " of " + n.tournament_name + ": your table is ready, " + n.name + ": " + url;
+  }
+  return url;
+}
+
+const char* title_of(const Notice& n) {
+  switch (n.event) {
+    case Notice::Event::YourTurn: return "Your turn in Carcassonne";
+    case Notice::Event::GameOver: return "Carcassonne: game over";
+    case Notice::Event::NewTable: return "Carcassonne tournament: new round";
+  }
+  return "Carcassonne";
 }
 
 json body_of(const Notice& n, const std::string& base) {
-  return json{{"id", n.id},
-              {"event", notice_event_name(n.event)},
-              {"room", n.room},
-              {"seat", n.seat ? json(*n.seat) : json(nullptr)},
-              {"name", n.seat ? json(n.name) : json(nullptr)},
-              {"url", link(n, base)}};
+  json j{{"id", n.id},
+         {"event", notice_event_name(n.event)},
+         {"room", n.room},
+         {"seat", n.seat ? json(*n.seat) : json(nullptr)},
+         {"name", n.seat ? json(n.name) : json(nullptr)},
+         {"url", link(n, base)}};
+  if (n.event == Notice::Event::NewTable) {
+    j["tournament"] = {{"id", n.tournament}, {"name", n.tournament_name}, {"round", n.round}, {"url", base + "/t/" + n.tournament}};
+  }
+  return j;
 }
 
 }  // namespace
@@ -47,7 +65,7 @@ push::OutRequest Notifier::webhook_request(const Notice& n, const std::string& b
       break;
     case protocol::HookFormat::Ntfy:
       r.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
-      r.headers.emplace_back("Title", n.event == Notice::Event::YourTurn ? "Your turn in Carcassonne" : "Carcassonne: game over");
+      r.headers.emplace_back("Title", title_of(n));
       r.headers.emplace_back("Click", url);
       r.body = text_of(n, url);
       break;
@@ -57,7 +75,7 @@ push::OutRequest Notifier::webhook_request(const Notice& n, const std::string& b
 
 std::string Notifier::push_payload(const Notice& n, const std::string& base) {
   json j = body_of(n, base);
-  j["title"] = n.event == Notice::Event::YourTurn ? "Your turn in Carcassonne" : "Carcassonne: game over";
+  j["title"] = title_of(n);
   j["body"] = text_of(n, link(n, base));
   return protocol::json_text(j);
 }

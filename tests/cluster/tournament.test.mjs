@@ -1,38 +1,49 @@
-// A tournament in a cluster (docs/tournaments.md): a turn-based round robin of 4 on two
-// nodes sharing PostgreSQL. The last table of round 1 is held until the node that holds its
+// Tournaments in a cluster (docs/tournaments.md): turn-based round robins on two nodes
+// sharing PostgreSQL. First, the last table of round 1 is held until the node that holds its
 // room is killed (SIGKILL) between the rounds; the game finishes on the other node, which
 // records it and starts round 2. Every round is stored once (one compare-and-set per round,
 // whichever node computes it), starts within seconds of the previous round's end, and no
-// table gets two rooms.
+// table gets two rooms. Second, a round's deadline: the node holding its table is killed
+// (and started again) before the deadline; past it the table is settled once and the next
+// round made once. Rounds last an hour at least: every node reads its clock offset from one
+// file (CARC_TEST_CLOCK_FILE, read by the test build of the server only).
 //
 //   node --test tests/cluster/tournament.test.mjs   (needs the build and PostgreSQL)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Cluster, Player, waitFor, sleep } from './cluster.mjs';
+import { until } from '../community/server.mjs';
 
 const LEASE_MS = 2000;
+const HOUR = 3600 * 1000;
+const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'carc-clock-')), 'offset');
+fs.writeFileSync(clockFile, '0');
+process.env.CARC_TEST_CLOCK_FILE = clockFile;
+process.env.CARC_TEST_SERVER = '1';
 let cluster;
 
 before(async () => { cluster = await Cluster.up(2, { leaseMs: LEASE_MS }); });
-after(() => { Player.stopAll(); cluster?.down(); });
+after(() => { Player.stopAll(); cluster?.down(); fs.rmSync(path.dirname(clockFile), { recursive: true, force: true }); });
+
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const names = () => [...new Set(cluster.pids().nodes.map((n) => n.name))];
+// Every node's log from `from` on (a length per node name, as logLengths() gave).
+const logsSince = (from = {}) => names().map((name) => cluster.log(name).slice(from[name] ?? 0)).join('\n');
+const logLengths = () => Object.fromEntries(names().map((name) => [name, cluster.log(name).length]));
 
 async function call(method, path, { key, body } = {}) {
   const headers = { 'Content-Type': 'application/json' };
   if (key) headers.Authorization = `Bearer ${key}`;
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(cluster.front + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status !== 503 || attempt > 50) return { status: res.status, body: await res.json().catch(() => null) };
-    await sleep(200); // a node going away: the front retries elsewhere
-  }
-}
-
-async function until(get, what, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const got = await get();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
+    // A node going away answers 503, and HAProxy reloading for a node that came back may
+    // close the connection: the front retries elsewhere.
+    const res = await fetch(cluster.front + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      .catch((e) => { if (attempt > 50) throw e; return null; });
+    if (res && (res.status !== 503 || attempt > 50)) return { status: res.status, body: await res.json().catch(() => null) };
+    await sleep(200);
   }
 }
 
@@ -111,4 +122,62 @@ test('a turn-based round robin of 4; a node killed between rounds; every round s
   }
   assert.equal((logs.match(new RegExp(`tournaments: ${id}: finished`, 'g')) ?? []).length, 1);
   console.log(`round robin in a cluster: node ${killed.name} killed between rounds 1 and 2; rounds ended at +${roundEnds.map((e) => e - roundEnds[0]).join(', +')} ms`);
+});
+
+test('a turn-based round\'s deadline: the node holding its table is killed; the table is settled once, the next round made once', { timeout: 120000 }, async () => {
+  // Both nodes up (the test before killed one).
+  for (const n of cluster.pids().nodes) if (!alive(n.pid)) cluster.addNode(n.name);
+  const [[roomsAtStart]] = cluster.sql('SELECT count(*) FROM rooms');
+  const roomsBefore = Number(roomsAtStart);
+  const keys = [];
+  for (let i = 0; i < 3; i++) keys.push((await call('POST', '/api/keys', { body: {} })).body.key);
+  const made = await call('POST', '/api/tournaments', {
+    key: keys[0], body: { name: 'Deadline cup', format: 'round_robin', seats: 3, pace: 'turn_based', round_hours: 1 },
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await call('POST', `/api/tournaments/${id}/register`, { key: keys[i], body: { name: `D${i}` } })).status, 200);
+  }
+  const first = await until(async () => {
+    const t = (await call('GET', `/api/tournaments/${id}`)).body;
+    return t?.round === 1 && t.rounds[0]?.tables.every((x) => x.bye || x.room) ? t : null;
+  }, 'round 1 with its room', 30000);
+  const table = first.rounds[0].tables.find((x) => !x.bye);
+
+  // Nobody plays. The node holding the table's room dies before the deadline and comes back
+  // as a new process: two nodes then tick past the deadline.
+  const [[owner]] = cluster.sql(`SELECT owner FROM rooms WHERE id = '${table.room}'`);
+  const holder = cluster.node(owner.replace(/-\d+$/, ''));
+  assert.ok(holder, `owner ${owner}`);
+  process.kill(holder.pid, 'SIGKILL');
+  cluster.addNode(holder.name);
+  const before = logLengths();
+  // The dead node's lease runs out: the failover alone settles nothing before the deadline.
+  await sleep(LEASE_MS + 1000);
+  const waiting = (await call('GET', `/api/tournaments/${id}`)).body;
+  assert.equal(waiting.round, 1);
+  assert.equal(waiting.rounds[0].tables.find((x) => x.table === table.table).result, null);
+  fs.writeFileSync(clockFile, String(HOUR + 60000));
+  const second = await until(async () => {
+    const t = (await call('GET', `/api/tournaments/${id}`)).body;
+    return t?.round === 2 && t.rounds[1]?.tables.every((x) => x.bye || x.room) ? t : null;
+  }, 'round 2 after the deadline', 60000);
+  const settled = second.rounds[0].tables.find((x) => x.table === table.table).result;
+  assert.deepEqual(settled.map((s) => [s.player, s.gone]), [[table.players[0], true], [table.players[1], false]], 'seat 0, on move, loses on time');
+  await sleep(3000); // every node has ticked past the deadline a few times
+
+  // Settled once, round 2 stored once with one room per table, and nothing more.
+  const logs = logsSince(before);
+  const count = (re) => (logs.match(new RegExp(re, 'g')) ?? []).length;
+  assert.equal(count(`tournaments: ${id}: round 1 table ${table.table} settled at the round's deadline`), 1, 'settled once');
+  assert.equal(count(`tournaments: ${id}: tables made \\(round 2\\)`), 1, 'round 2 stored once');
+  const rows = cluster.sql(`SELECT round, tbl, room, result <> '' FROM tournament_tables WHERE tournament = '${id}' ORDER BY round, tbl`);
+  assert.ok(rows.filter((r) => r[0] === '1').every((r) => r[3] === 't'), JSON.stringify(rows));
+  assert.deepEqual(rows.filter((r) => r[0] === '2').map((r) => [r[2] !== '', r[3]]).sort(), [[false, 't'], [true, 'f']], 'round 2: a bye and a table');
+  const [[rooms]] = cluster.sql('SELECT count(*) FROM rooms');
+  assert.equal(Number(rooms) - roomsBefore, 2, 'one room per table: no table got a second');
+  const final = (await call('GET', `/api/tournaments/${id}`)).body;
+  assert.equal(final.round, 2, 'no round made twice');
+  assert.equal(final.round_started, second.round_started);
 });

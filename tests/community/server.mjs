@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Player, createRoom, freePort, sleep, waitFor } from '../cluster/cluster.mjs';
 
@@ -147,4 +148,20 @@ export async function newPlayer(server) {
   if (!body.key) throw new Error(`no key: ${JSON.stringify(body)}`);
   const me = await call(server, 'GET', '/api/me', { key: body.key });
   return { key: body.key, id: me.body.player_id };
+}
+
+/**
+ * A Server for a test file's tests: made now, started before them (with `env`, test hooks)
+ * and stopped and removed after them, its log printed with CARC_TEST_LOG=1.
+ */
+export function serverForTests({ args = [], env = {} } = {}) {
+  const server = new Server({ args });
+  before(async () => { await server.start(env); });
+  after(async () => {
+    if (process.env.CARC_TEST_LOG) console.log(server.log);
+    Player.stopAll();
+    await server.stop();
+    server.remove();
+  });
+  return server;
 }

@@ -7,24 +7,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { Player, Server, call, newPlayer, sleep, until, waitFor } from './server.mjs';
+import { after, test } from 'node:test';
+import { Player, call, newPlayer, serverForTests, sleep, until, waitFor } from './server.mjs';
 
 const clockFile = path.join(os.tmpdir(), `carc-tournament-clock-${process.pid}`);
 const HOUR = 3600 * 1000;
-let server;
-before(async () => {
-  fs.writeFileSync(clockFile, '0');
-  server = new Server();
-  await server.start({ CARC_TEST_CLOCK_FILE: clockFile });
-});
-after(async () => {
-  if (process.env.CARC_TEST_LOG) console.log(server?.log);
-  Player.stopAll();
-  await server?.stop();
-  server?.remove();
-  fs.rmSync(clockFile, { force: true });
-});
+fs.writeFileSync(clockFile, '0');
+const server = serverForTests({ env: { CARC_TEST_CLOCK_FILE: clockFile } });
+after(() => fs.rmSync(clockFile, { force: true }));
 
 const tournament = async (id) => (await call(server, 'GET', `/api/tournaments/${id}`)).body;
 

@@ -3,20 +3,10 @@
 // player shows its seat to its player key as the browser does, and still no game is rated
 // (its rooms are never rated, docs/community.md#ratings).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { Player, Server, call, newPlayer, until, waitFor } from './server.mjs';
+import { test } from 'node:test';
+import { Player, call, newPlayer, serverForTests, until, waitFor } from './server.mjs';
 
-let server;
-before(async () => {
-  server = new Server();
-  await server.start();
-});
-after(async () => {
-  if (process.env.CARC_TEST_LOG) console.log(server?.log);
-  Player.stopAll();
-  await server?.stop();
-  server?.remove();
-});
+const server = serverForTests();
 
 // A 2-player table's winner: not gone, then the higher score; a tie goes to the better seed.
 function winnerOf(table, seeds) {

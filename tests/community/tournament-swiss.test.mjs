@@ -5,20 +5,10 @@
 // decided by the clock (a player who never comes), and final standings that this test
 // computes again, on its own, from the stored results the API shows.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { Player, Server, call as callServer, until } from './server.mjs';
+import { test } from 'node:test';
+import { Player, call as callServer, serverForTests, until } from './server.mjs';
 
-let server;
-before(async () => {
-  server = new Server();
-  await server.start();
-});
-after(async () => {
-  if (process.env.CARC_TEST_LOG) console.log(server?.log);
-  Player.stopAll();
-  await server?.stop();
-  server?.remove();
-});
+const server = serverForTests();
 
 const call = (method, pathname, opts) => callServer(server, method, pathname, opts);
 

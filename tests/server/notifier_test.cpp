@@ -2,7 +2,8 @@
 // whose webhook fails, however many notices they make, neither fill the notifier nor hold up
 // another room's "your turn", which reaches its live receiver at once; a failing receiver
 // rests without delaying the others of its own host. The queue's rules alone, with the
-// time given: the caps, who gives way, turns, and rests.
+// time given: the caps, who gives way, turns, and rests. A tournament's new_table notice in
+// each webhook format and as a push payload (docs/tournaments.md#notifications).
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "push/delivery_queue.hpp"
@@ -250,6 +252,39 @@ TEST_CASE("delivery queue: per-room and total caps, who gives way, turns between
   CHECK(q.failed(next.start, *next.wake) == 4s);  // a second failure in a row: twice as long
   CHECK(q.failed(next.start, *next.wake, 30s) == 30s);  // or what Retry-After asks
   CHECK(q.failed(next.start, *next.wake, 1h) == 60s);   // at most a minute
+}
+
+TEST_CASE("notifier: a tournament's new_table notice names the room's link, the seat and the tournament in every format") {
+  Notice n;
+  n.event = Notice::Event::NewTable;
+  n.id = "t-abc-2-1-0-1";
+  n.room = "room42";
+  n.seat = 1;
+  n.name = "Ann";
+  n.tournament = "abc";
+  n.tournament_name = "Weekly";
+  n.round = 2;
+  n.hook = protocol::WebhookSetting{"https://hooks.example/x", protocol::HookFormat::Json};
+  const auto json_req = Notifier::webhook_request(n, "https://carc.example");
+  const auto body = nlohmann::json::parse(json_req.body);
+  CHECK(body["event"] == "new_table");
+  CHECK(body["url"] == "https://carc.example/r/room42");
+  CHECK(body["seat"] == 1);
+  CHECK(body["name"] == "Ann");
+  CHECK(body["tournament"] == nlohmann::json{{"id", "abc"}, {"name", "Weekly"}, {"round", 2}, {"url", "https://carc.example/t/abc"}});
+  n.hook->format = protocol::HookFormat::Discord;
+  CHECK(nlohmann::json::parse(Notifier::webhook_request(n, "https://carc.example").body)["content"] ==
+        "Round 2 of Weekly: your table is ready, Ann: https://carc.example/r/room42");
+  n.hook->format = protocol::HookFormat::Ntfy;
+  const auto ntfy = Notifier::webhook_request(n, "https://carc.example");
+  CHECK(ntfy.body == "Round 2 of Weekly: your table is ready, Ann: https://carc.example/r/room42");
+  bool titled = false;
+  for (const auto& [k, v] : ntfy.headers) titled = titled || (k == "Title" && v == "Carcassonne tournament: new round");
+  CHECK(titled);
+  const auto payload = nlohmann::json::parse(Notifier::push_payload(n, "https://carc.example"));
+  CHECK(payload["title"] == "Carcassonne tournament: new round");
+  CHECK(payload["tournament"]["round"] == 2);
+  CHECK(payload["id"] == "t-abc-2-1-0-1");
 }
 
 }  // namespace carc::server

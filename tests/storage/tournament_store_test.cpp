@@ -149,3 +149,24 @@ TEST_CASE("tournament store: two nodes decide the same round at once; one stores
     CHECK(ok(a->tables("race")).size() == 6);
   });
 }
+
+TEST_CASE("tournament store: an entrant's notification targets set, replaced, forgotten, kept when reopened") {
+  on_every_backend([](const Open& open) {
+    using Targets = std::vector<std::pair<std::string, std::string>>;
+    {
+      auto s = open();
+      REQUIRE(s->create(row("t1", 1)));
+      CHECK(ok(s->targets("t1")).empty());
+      REQUIRE(s->set_targets("t1", "bob", R"({"push":{"endpoint":"https://p.example/1"}})"));
+      REQUIRE(s->set_targets("t1", "ann", R"({"webhook":{"url":"https://h.example/a","format":"json"}})"));
+      REQUIRE(s->set_targets("t1", "bob", R"({"push":{"endpoint":"https://p.example/2"}})"));  // replaced
+      REQUIRE(s->set_targets("t2", "cat", R"({"push":{"endpoint":"https://p.example/3"}})"));  // another tournament's
+    }
+    auto s = open();
+    CHECK(ok(s->targets("t1")) == Targets{{"ann", R"({"webhook":{"url":"https://h.example/a","format":"json"}})"},
+                                           {"bob", R"({"push":{"endpoint":"https://p.example/2"}})"}});
+    REQUIRE(s->set_targets("t1", "ann", ""));  // forgotten
+    CHECK(ok(s->targets("t1")) == Targets{{"bob", R"({"push":{"endpoint":"https://p.example/2"}})"}});
+    CHECK(ok(s->targets("t2")).size() == 1);
+  });
+}

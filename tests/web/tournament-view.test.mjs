@@ -54,3 +54,18 @@ test('the new tournament form sends the settings the API takes: rounds only for 
     { name: 'K', format: 'single_elimination', seats: 4, pace: 'turn_based', rated: false });
   assert.deepEqual(parseRoute('/t/new'), { page: 'tournament', id: 'new' });
 });
+
+test('the new tournament form sends the clock of its pace only, in the API\'s units, and one request per computer entrant', async () => {
+  const { createBody, botRequests } = await import('../../web-client/js/tournament/tournament-create.js');
+  const clock = { turnSeconds: '90', bankDays: '2', incrementHours: '12', roundHours: '48' };
+  assert.deepEqual(createBody({ name: 'L', format: 'round_robin', seats: '4', pace: 'live', rated: false, ...clock }),
+    { name: 'L', format: 'round_robin', seats: 4, pace: 'live', rated: false, turn_seconds: 90 });
+  assert.deepEqual(createBody({ name: 'T', format: 'round_robin', seats: '4', pace: 'turn_based', rated: false, ...clock }),
+    { name: 'T', format: 'round_robin', seats: 4, pace: 'turn_based', rated: false, bank_seconds: 172800, increment_seconds: 43200, round_hours: 48 });
+  // An emptied field keeps the server's default.
+  assert.deepEqual(createBody({ name: 'T', format: 'round_robin', seats: '4', pace: 'turn_based', rated: false, bankDays: '', incrementHours: '0' }),
+    { name: 'T', format: 'round_robin', seats: 4, pace: 'turn_based', rated: false, increment_seconds: 0 });
+  assert.deepEqual(botRequests('2', 'hard'), [{ level: 'hard' }, { level: 'hard' }]);
+  assert.deepEqual(botRequests('', 'easy'), []);
+  assert.deepEqual(botRequests('-3', 'easy'), []);
+});

@@ -11,6 +11,7 @@
 #include "community/services.hpp"
 #include "keys/player_id.hpp"
 #include "keys/player_keys.hpp"
+#include "push/targets.hpp"
 #include "room/room.hpp"
 #include "tournaments/model.hpp"
 #include "tournaments/service.hpp"
@@ -91,6 +92,53 @@ void create(ServerContext& ctx, const Request& req, const TournamentCaller& call
   });
 }
 
+// Where the asker's notices go (docs/tournaments.md#notifications): {"webhook": {url, format}
+// | null, "push": <a PushSubscription's JSON> | null}, each key optional (absent: kept). Checked
+// as a room checks the same settings (the address rules of docs/turn-based.md) before any
+// storage work: a refused body changes nothing.
+void set_targets(ServerContext& ctx, const Request& req, std::string id, const Reply& reply) {
+  const json body = json::parse(req.body(), nullptr, false);
+  const auto shape = [&] {
+    return reply(error(req, http::status::bad_request, "bad_request",
+                       "send {\"webhook\": {\"url\", \"format\"} | null, \"push\": <a push subscription> | null}"));
+  };
+  if (!body.is_object() || body.empty()) return shape();
+  for (const auto& [k, v] : body.items()) {
+    if (k != "webhook" && k != "push") return shape();
+  }
+  const bool allow_private = ctx.config.allow_private_hooks;
+  // The room's own parsers and address rules, so a tournament refuses what a room refuses.
+  using Checked = std::variant<protocol::ClientMessage, std::string>;
+  const auto check = [&](const json& message) -> Checked {
+    auto parsed = protocol::parse_client_message(protocol::json_text(message));
+    if (auto* bad = std::get_if<protocol::MessageError>(&parsed)) return Checked(std::in_place_index<1>, bad->message);
+    const auto& msg = std::get<protocol::ClientMessage>(parsed);
+    if (auto why = push::refuse_message(msg, allow_private)) return Checked(std::in_place_index<1>, *why);
+    return Checked(std::in_place_index<0>, msg);
+  };
+  TournamentService::HookChange hook;
+  TournamentService::PushChange push;
+  if (auto w = body.find("webhook"); w != body.end()) {
+    auto got = check(json{{"type", "settings"}, {"webhook", *w}});
+    if (auto* why = std::get_if<std::string>(&got)) return reply(error(req, http::status::bad_request, "bad_target", *why));
+    hook = *std::get<protocol::SettingsMsg>(std::get<protocol::ClientMessage>(got)).webhook;
+  }
+  if (auto p = body.find("push"); p != body.end()) {
+    if (p->is_null()) {
+      push = std::optional<PushTarget>();
+    } else {
+      auto got = check(json{{"type", "push_subscribe"}, {"subscription", *p}});
+      if (auto* why = std::get_if<std::string>(&got)) return reply(error(req, http::status::bad_request, "bad_target", *why));
+      const auto& sub = std::get<protocol::PushSubscribeMsg>(std::get<protocol::ClientMessage>(got));
+      push = std::optional<PushTarget>(PushTarget{sub.endpoint, sub.p256dh, sub.auth});
+    }
+  }
+  auto service = ctx.community.tournaments;
+  with_player(ctx, req, reply, [service, id = std::move(id), hook, push, req, reply](std::string player, bool) {
+    service->set_targets(id, player, hook, push, relay(req, reply));
+  });
+}
+
 void act(ServerContext& ctx, const Request& req, std::string id, std::string_view action, const Reply& reply) {
   auto service = ctx.community.tournaments;
   if (action == "register") {
@@ -166,6 +214,15 @@ void serve_tournaments_api(ServerContext& ctx, const Request& req, TournamentCal
     return with_player(ctx, req, reply, [service, id, req, reply](std::string player, bool) {
       service->seats(id, player, relay(req, reply));
     });
+  }
+  if (action == "notify") {
+    if (get) {
+      return with_player(ctx, req, reply, [service, id, req, reply](std::string player, bool) {
+        service->targets(id, player, relay(req, reply));
+      });
+    }
+    if (!post) return reply(method_not_allowed(req, "GET, HEAD, POST"));
+    return set_targets(ctx, req, id, reply);
   }
   if (!post) return reply(method_not_allowed(req, "POST"));
   act(ctx, req, id, action, reply);

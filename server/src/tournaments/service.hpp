@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "base/worker.hpp"
 #include "carc/server/tournament_store.hpp"
 #include "community/game_result.hpp"
+#include "room/notice.hpp"
 #include "tournaments/model.hpp"
 
 namespace carc::server {
@@ -33,10 +35,17 @@ class TournamentService {
   using Done = std::function<void(Answer)>;
   struct Hooks {
     // Makes a table's room with its players seated; `done` gets the room's id ("" on failure).
-    // `tokens` are the seats' tokens (seat order).
+    // `tokens` are the seats' tokens, `push` the seats' Web Push subscriptions (seat order).
     std::function<void(const tournaments::Tournament&, const tournaments::Table&, const std::vector<std::string>& names,
-                       const std::vector<std::string>& tokens, std::function<void(std::string)> done)>
+                       const std::vector<std::string>& tokens, const std::vector<std::optional<PushTarget>>& push,
+                       std::function<void(std::string)> done)>
         make_room;
+    // Hands notices to the notifier; false when it cannot take them yet (asked again later).
+    std::function<bool(std::vector<Notice>)> notify;
+    // How long after a round's start a table's notices are derived again from the rows by
+    // the ticker (docs/tournaments.md#notifications): 0 on one node, longer with several, so
+    // that the node that made the rooms sends them first.
+    std::int64_t notice_grace_ms = 0;
     // The players' ratings in the tournament's pace (absent: unrated, 0).
     std::function<void(std::vector<std::string> players, std::string pace,
                        std::function<void(std::map<std::string, double>)> done)>
@@ -67,6 +76,12 @@ class TournamentService {
   void start(std::string id, std::string asker, Done done);
   // The asker's seats at the tables still playing: room, seat and token.
   void seats(std::string id, std::string player, Done done);
+  // Where an entrant's notices go (docs/tournaments.md#notifications); each given, checked
+  // already: a value sets it, nullopt forgets it; absent keeps it.
+  using HookChange = std::optional<std::optional<protocol::WebhookSetting>>;
+  using PushChange = std::optional<std::optional<PushTarget>>;
+  void set_targets(std::string id, std::string player, HookChange hook, PushChange push, Done done);
+  void targets(std::string id, std::string player, Done done);
   // A finished game's result (every room's, as the ratings get them): stored once when its
   // room is a tournament table, and the tournament moves on.
   void record(community::GameResult g);
@@ -94,10 +109,22 @@ class TournamentService {
   static std::vector<TableRow> rows_for(const tournaments::Plan& plan);
   void fill_rooms(const Loaded& t, bool late_only);
   bool settle_late(const Loaded& t);
+  struct Targets {
+    std::optional<protocol::WebhookSetting> hook;
+    std::optional<PushTarget> push;
+  };
+  std::map<std::string, Targets> targets_of(const std::string& id);
+  // A table's "your table is ready" notices to its players' targets, once per process (sent_).
+  void notify_table(const Loaded& t, const tournaments::Table& table, const std::map<std::string, Targets>& targets,
+                    bool replayed);
+  // Derived again from the rows: the current round's tables still playing (a restart, or
+  // another node that died before it sent them).
+  void notify_late(const Loaded& t);
   static constexpr std::int64_t kRoomGraceMs = 3000;
 
   std::unique_ptr<TournamentStore> store_;
   Hooks hooks_;
+  std::set<std::string> sent_;  // worker only: the notices handed to the notifier by this process
   Worker worker_;
   std::mutex tick_mu_;
   std::condition_variable_any tick_cv_;

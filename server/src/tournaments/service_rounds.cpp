@@ -47,19 +47,26 @@ std::vector<TableRow> TournamentService::rows_for(const t9s::Plan& plan) {
 // Makes the room of every stored table that has none and stores it once (set_room): the
 // node that stored the round does it at once; any node's tick does it for a round stored
 // more than kRoomGraceMs ago (its node died before). Two nodes racing make two rooms, one is
-// stored, the other is never joined.
+// stored, the other is never joined. The node that stored a room tells its players.
 void TournamentService::fill_rooms(const Loaded& l, bool late_only) {
   if (l.t.state != "running") return;
   if (late_only && hooks_.now() < l.t.round_started_ms + kRoomGraceMs) return;
+  bool missing = false;
+  for (const t9s::Table& table : l.t.tables) missing = missing || (!table.result && table.room.empty());
+  if (!missing) return;
+  const auto targets = targets_of(l.t.id);
   for (const t9s::Table& table : l.t.tables) {
     if (table.result || !table.room.empty()) continue;
     std::vector<std::string> names, tokens;
+    std::vector<std::optional<PushTarget>> push;
     for (const std::string& p : table.players) {
       names.push_back(name_of(l.t, p));
       tokens.push_back(seat_token(l.row.secret, table, p));
+      const auto it = targets.find(p);
+      push.push_back(it == targets.end() ? std::nullopt : it->second.push);
     }
     auto room = wait_for<std::string>([&](std::function<void(std::string)> done) {
-      hooks_.make_room(l.t, table, names, tokens, std::move(done));
+      hooks_.make_room(l.t, table, names, tokens, push, std::move(done));
     });
     if (!room || room->empty()) {
       spdlog::warn("tournaments: {}: no room for round {} table {} (tried again by the next tick)", l.t.id, table.round, table.table);
@@ -67,6 +74,10 @@ void TournamentService::fill_rooms(const Loaded& l, bool late_only) {
     }
     auto stored = store_->set_room(l.t.id, table.round, table.table, table.game, *room);
     if (auto* why = std::get_if<std::string>(&stored)) spdlog::warn("tournaments: {}: {}", l.t.id, *why);
+    if (!std::holds_alternative<bool>(stored) || !std::get<bool>(stored)) continue;  // another node's room is the table's
+    t9s::Table made = table;
+    made.room = *room;
+    notify_table(l, made, targets, false);
   }
 }
 
@@ -217,6 +228,7 @@ void TournamentService::tick() {
         if (!l) continue;
         fill_rooms(*l, true);
         move_on(*l);
+        if ((l = load(r.id, failure))) notify_late(*l);
       }
     }
   });

@@ -17,6 +17,7 @@
 #include "durable/persistence.hpp"
 #include "keys/seat_seal.hpp"
 #include "net/server.hpp"
+#include "push/notifier.hpp"
 #include "room/room.hpp"
 #include "rooms/registry.hpp"
 #include "tournaments/service.hpp"
@@ -33,7 +34,8 @@ namespace t9s = tournaments;
 // the game started: a player who does not come is played for by the clock's away rules and
 // loses the table.
 void make_room(RoomRegistry& rooms, const t9s::Tournament& t, const t9s::Table& table, const std::vector<std::string>& names,
-               const std::vector<std::string>& tokens, std::function<void(std::string)> done) {
+               const std::vector<std::string>& tokens, const std::vector<std::optional<PushTarget>>& push,
+               std::function<void(std::string)> done) {
   const json ids = t.settings.expansions;
   auto set = protocol::parse_room_expansions(&ids);
   if (std::holds_alternative<std::string>(set)) return done({});
@@ -61,6 +63,11 @@ void make_room(RoomRegistry& rooms, const t9s::Tournament& t, const t9s::Table& 
     host = true;
   }
   actions.push_back(settings);
+  // An entrant's Web Push subscription is its seat's too: each of its turns is told, as in any
+  // turn-based room (docs/tournaments.md#notifications).
+  for (std::size_t i = 0; i < push.size() && i < table.players.size(); ++i) {
+    if (push[i]) actions.push_back(PushChanged{static_cast<int>(i), push[i]->endpoint, push[i]->p256dh, push[i]->auth});
+  }
   // A rated tournament's seats are bound to their players, so the ratings count the game; an
   // unrated one's room is never rated, whoever's player keys its seats are shown to.
   if (t.settings.rated) {
@@ -122,8 +129,17 @@ void start_tournaments(Server& server, const Config& config) {
   TurnBasedServices& tb = server.turn_based();
   TournamentService::Hooks hooks;
   hooks.make_room = [&rooms](const t9s::Tournament& t, const t9s::Table& table, const std::vector<std::string>& names,
-                             const std::vector<std::string>& tokens,
-                             std::function<void(std::string)> done) { make_room(rooms, t, table, names, tokens, std::move(done)); };
+                             const std::vector<std::string>& tokens, const std::vector<std::optional<PushTarget>>& push,
+                             std::function<void(std::string)> done) {
+    make_room(rooms, t, table, names, tokens, push, std::move(done));
+  };
+  // The notifier and the keys (where deliveries are marked) are set up by Durability::restore.
+  hooks.notify = [&tb](std::vector<Notice> notices) {
+    if (!tb.notifier || !tb.keys) return false;
+    tb.notifier->send(std::move(notices));
+    return true;
+  };
+  hooks.notice_grace_ms = config.db_url.empty() ? 0 : 10000;
   hooks.ratings = [&tb](std::vector<std::string> players, std::string pace,
                         std::function<void(std::map<std::string, double>)> done) {
     ratings_of(tb.ratings, std::move(players), std::move(pace), std::move(done));

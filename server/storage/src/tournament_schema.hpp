@@ -12,6 +12,8 @@ inline constexpr const char* kTournamentSchema =
     "PRIMARY KEY(tournament, player));"
     "CREATE TABLE IF NOT EXISTS tournament_tables(tournament TEXT NOT NULL, round INTEGER NOT NULL, tbl INTEGER NOT NULL, "
     "game INTEGER NOT NULL, room TEXT NOT NULL, players TEXT NOT NULL, result TEXT NOT NULL, "
-    "PRIMARY KEY(tournament, round, tbl, game));";
+    "PRIMARY KEY(tournament, round, tbl, game));"
+    "CREATE TABLE IF NOT EXISTS tournament_notify(tournament TEXT NOT NULL, player TEXT NOT NULL, targets TEXT NOT NULL, "
+    "PRIMARY KEY(tournament, player));";
 
 }  // namespace carc::server

@@ -53,6 +53,10 @@ class PgTournaments final : public TournamentStore {
                              "WHERE tournament = $1 ORDER BY round, tbl, game");
     conn_.prepare("tb_room", "UPDATE tournament_tables SET room = $5 WHERE tournament = $1 AND round = $2 AND "
                              "tbl = $3 AND game = $4 AND room = ''");
+    conn_.prepare("n_set", "INSERT INTO tournament_notify(tournament, player, targets) VALUES($1, $2, $3) "
+                           "ON CONFLICT(tournament, player) DO UPDATE SET targets = excluded.targets");
+    conn_.prepare("n_forget", "DELETE FROM tournament_notify WHERE tournament = $1 AND player = $2");
+    conn_.prepare("n_list", "SELECT player, targets FROM tournament_notify WHERE tournament = $1 ORDER BY player");
     conn_.prepare("tb_result", "UPDATE tournament_tables SET result = $5 WHERE tournament = $1 AND round = $2 AND "
                                "tbl = $3 AND game = $4 AND result = ''");
   }
@@ -188,6 +192,30 @@ class PgTournaments final : public TournamentStore {
       ensure();
       return conn_.run("tb_room", {id, std::to_string(round), std::to_string(table), std::to_string(game), room})
                  .affected() > 0;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  }
+
+  Status set_targets(const std::string& id, const std::string& player, const std::string& targets) override {
+    try {
+      ensure();
+      if (targets.empty()) check(conn_.run("n_forget", {id, player}));
+      else check(conn_.run("n_set", {id, player, targets}));
+      return Status::ok();
+    } catch (const std::exception& e) {
+      return Status::failed(e.what());
+    }
+  }
+
+  std::variant<std::vector<std::pair<std::string, std::string>>, std::string> targets(const std::string& id) override {
+    try {
+      ensure();
+      const PgResult r = conn_.run("n_list", {id});
+      check(r);
+      std::vector<std::pair<std::string, std::string>> out;
+      for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), r.text(i, 1));
+      return out;
     } catch (const std::exception& e) {
       return std::string(e.what());
     }

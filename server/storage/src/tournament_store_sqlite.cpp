@@ -192,6 +192,33 @@ class SqliteTournaments final : public TournamentStore {
     }
   }
 
+  Status set_targets(const std::string& id, const std::string& player, const std::string& targets) override {
+    try {
+      if (targets.empty()) {
+        db_.prepare("DELETE FROM tournament_notify WHERE tournament = ?1 AND player = ?2").bind(1, id).bind(2, player).run();
+      } else {
+        db_.prepare("INSERT INTO tournament_notify(tournament, player, targets) VALUES(?1, ?2, ?3) "
+                    "ON CONFLICT(tournament, player) DO UPDATE SET targets = excluded.targets")
+            .bind(1, id).bind(2, player).bind(3, targets).run();
+      }
+      return Status::ok();
+    } catch (const SqlError& e) {
+      return Status::failed(e.what());
+    }
+  }
+
+  std::variant<std::vector<std::pair<std::string, std::string>>, std::string> targets(const std::string& id) override {
+    try {
+      auto q = db_.prepare("SELECT player, targets FROM tournament_notify WHERE tournament = ?1 ORDER BY player");
+      q.bind(1, id);
+      std::vector<std::pair<std::string, std::string>> out;
+      while (q.step()) out.emplace_back(q.text(0), q.text(1));
+      return out;
+    } catch (const SqlError& e) {
+      return std::string(e.what());
+    }
+  }
+
   std::variant<bool, std::string> set_result(const std::string& id, int round, int table, int game,
                                              const std::string& result) override {
     try {

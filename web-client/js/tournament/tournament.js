@@ -1,14 +1,17 @@
 // The tournament page, /t/<id> (docs/tournaments.md): standings, pairings, results and each
 // table's replay, kept up to date by polling while the page is seen; registration with the
 // browser's player key, and the player's own tables (the seat's token is kept where the room
-// page looks for it, so the link takes the seat).
+// page looks for it, so the link takes the seat), the player's "tell me when my table is
+// ready" (Web Push); the players, with the organiser's controls (tournament-organiser.js).
 
 import { t } from '../i18n/i18n.js';
 import { h } from '../platform/dom.js';
 import { currentKey, ensureKey } from '../platform/playerkey.js';
+import { enableNotifications, notifyAvailable } from '../platform/notify.js';
 import { KEYS, local } from '../platform/storage.js';
 import { isEntrant, roundRows, standingRows } from './tournament-view.js';
 import { renderCreate } from './tournament-create.js';
+import { entrantsCard } from './tournament-organiser.js';
 import { tournamentPath } from '../pages/routes.js';
 
 // The page that makes a tournament (a tournament's id is never this word).
@@ -50,6 +53,10 @@ export class TournamentPage {
     if (!res.ok) return;
     this.data = await res.json();
     const key = currentKey(local);
+    if (key && isEntrant(this.data, this.me) && this.data.state !== 'finished') {
+      this.notify = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/notify`, { headers: { Authorization: `Bearer ${key}` } })
+        .then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    }
     if (key && isEntrant(this.data, this.me) && this.data.state === 'running') {
       const seats = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/seats`, { headers: { Authorization: `Bearer ${key}` } })
         .then((r) => r.json()).catch(() => null);
@@ -80,6 +87,30 @@ export class TournamentPage {
     this.confirmDrop = false;
     this.error = res?.ok ? '' : t('tour.failed');
     await this.refresh();
+  }
+
+  // On a click: this browser's push subscription becomes where the player's new tables are
+  // told (docs/tournaments.md#notifications).
+  async enableNotify() {
+    const key = currentKey(local);
+    let posted = Promise.resolve(null);
+    const outcome = await enableNotifications((msg) => {
+      posted = fetch(`/api/tournaments/${encodeURIComponent(this.id)}/notify`, {
+        method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ push: msg.subscription }),
+      }).catch(() => null);
+    }).catch(() => 'unsupported');
+    const res = await posted;
+    this.error = outcome === 'denied' ? t('tour.notifyBlocked') : outcome !== 'enabled' || !res?.ok ? t('tour.notifyFailed') : '';
+    await this.refresh();
+  }
+
+  /** An entrant's "tell me when my table is ready", or that it is on. */
+  notifyRow(d) {
+    if (d.state === 'finished' || !isEntrant(d, this.me) || !this.notify) return null;
+    if (this.notify.push) return h('p', { class: 'muted', 'data-testid': 'tour-notify-on', text: t('tour.notifyOn') });
+    if (!notifyAvailable()) return null;
+    return h('p', {}, h('button', { type: 'button', class: 'btn small', 'data-testid': 'tour-notify', text: t('tour.notify'),
+      onclick: () => this.enableNotify() }));
   }
 
   /** The entrant's own line while it runs: drop out (asked twice), or that it has. */
@@ -118,12 +149,15 @@ export class TournamentPage {
         input, h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'tour-register', text: t('tour.register') }));
       head.append(form);
     }
+    const notify = this.notifyRow(d);
+    if (notify) head.append(notify);
     const drop = this.dropRow(d);
     if (drop) head.append(drop);
     if (this.error) head.append(h('p', { class: 'form-error', role: 'alert', text: this.error }));
     if (this.seats.length) {
       head.append(h('p', {}, ...this.seats.map((x) => h('a', { class: 'btn primary', href: `/r/${x.room}`, 'data-testid': 'tour-my-table', text: t('tour.play', { n: x.round }) }))));
     }
+    if (d.entrants.length) this.root.append(entrantsCard(this));
     const rows = standingRows(d);
     if (rows.length) {
       const knockout = rows[0].points === null;

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -95,6 +96,12 @@ class TournamentStore {
   // Stores a table's result once: false when it had one already (or there is no such table).
   virtual std::variant<bool, std::string> set_result(const std::string& id, int round, int table, int game,
                                                      const std::string& result) = 0;
+
+  // Where an entrant's notices go (docs/tournaments.md#notifications): JSON text, kept secret
+  // (never in a view); "" forgets them.
+  virtual Status set_targets(const std::string& id, const std::string& player, const std::string& targets) = 0;
+  // Every entrant's targets: (player, JSON text).
+  virtual std::variant<std::vector<std::pair<std::string, std::string>>, std::string> targets(const std::string& id) = 0;
 
   static std::unique_ptr<TournamentStore> sqlite(const std::filesystem::path& file);  // ":memory:" too; throws StorageError
   static std::unique_ptr<TournamentStore> postgres(const std::string& url);            // throws StorageError
