@@ -11,6 +11,7 @@
 
 #include "base/metrics.hpp"
 #include "room/room_logic.hpp"
+#include "room/room_record.hpp"
 
 namespace carc::server {
 namespace {
@@ -103,6 +104,53 @@ TEST_CASE("a room in play holds its game packed: a few KB, not a whole Game, for
       CHECK(at_rest < Game::memory_bytes() / 4);
     }
   }
+}
+
+TEST_CASE("a room in play keeps its record compact and no state text between welcomes") {
+  for (const std::uint8_t bits : {std::uint8_t{0x00}, std::uint8_t{0x0F}}) {
+    CAPTURE(bits);
+    FourPlayers t(ExpansionSet::from_bits(bits));
+    for (int i = 0; i < 17; ++i) {
+      t.send_move();
+      t.store_ok();
+    }
+    const auto m = t.room.memory();
+    // 18 moves recorded (the start's draw too) and about 40 events: well under 2 KB (a
+    // record reserved for 160 Moves of 52 bytes held 8.3 KB).
+    CHECK(m.history < 2 * 1024);
+    // The last welcome's state text went with the next change; what is left is the
+    // patcher's mirror of the seats.
+    CHECK(m.view < 1024);
+  }
+}
+
+TEST_CASE("a recorded move gives every field back") {
+  std::vector<Move> moves = {
+      Move::place(Tile::D, Cell{2, -1}, Rotation::quarters(1), Port::N),
+      Move::place(Tile::B, Cell{-63, 64}, Rotation::quarters(3), Port::C, static_cast<Figure>(3)),
+      Move::place_with_action(Tile::E, Cell{0, -1}, Rotation::quarters(2), Cell{1, 0}),
+      Move::place_with_target(Tile::V, Cell{0, 1}, Rotation{}, 2, Cell{1, 1}, Port::WR),
+      Move::discard(Tile::X),
+      Move::step(Cell{-5, 7}),
+  };
+  Move elsewhere = Move::place(Tile::U, Cell{1, 0}, Rotation{}, Port::C);
+  elsewhere.figure_cell = Cell{2, 3};
+  elsewhere.extra = true;
+  moves.push_back(elsewhere);
+  for (const Move& m : moves) {
+    const Move back = RecordedMove::of(m).move();
+    CHECK(back.type == m.type);
+    CHECK(back.tile == m.tile);
+    CHECK(back.placement == m.placement);
+    CHECK(back.meeple == m.meeple);
+    CHECK(back.figure == m.figure);
+    CHECK(back.action == m.action);
+    CHECK(back.extra == m.extra);
+    CHECK(back.figure_cell == m.figure_cell);
+    CHECK(back.action_kind == m.action_kind);
+    CHECK(back.action_port == m.action_port);
+  }
+  CHECK(sizeof(RecordedMove) <= 18);
 }
 
 }  // namespace carc::server

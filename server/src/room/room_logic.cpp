@@ -178,7 +178,9 @@ void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, Stea
   }
   auto frame = std::make_shared<const std::string>(patcher_.take_frame());
   ++version_;
-  state_cache_ = std::string();
+  // Released, not kept for the next welcome: assigning an empty string would keep the
+  // capacity (libstdc++ copies a short string into the buffer it has).
+  std::string().swap(state_cache_);
   state_cache_version_ = -1;
   if (version_ != persisted_version_) fx.version_bump = version_;
   std::uint64_t sent = 0;
