@@ -199,7 +199,7 @@ std::string RoomLogic::state_text(std::int64_t) {
   if (state_cache_version_ != version_) {
     state_cache_.clear();
     const auto seats = seats_.facts(settings_.turn_based());
-    protocol::write_state(state_cache_, facts(seats), events_, chat_);
+    protocol::write_state(state_cache_, facts(seats), events_, chat_.items());
     state_cache_version_ = version_;
   }
   return state_cache_;
