@@ -36,6 +36,10 @@ std::optional<std::array<int, 4>> StatePatcher::turn_key(const RoomFacts& f) {
                             g->in_stage() ? g->stage_step() : 0};
 }
 
+void StatePatcher::keep_bag(const std::array<int, kTileKinds>& bag) {
+  for (std::size_t i = 0; i < bag.size(); ++i) bag_[i] = static_cast<std::uint8_t>(bag[i]);
+}
+
 void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
   seats_.clear();
   for (std::size_t i = 0; i < f.seats.size(); ++i) seats_.push_back(seat_of(f, static_cast<int>(i)));
@@ -44,7 +48,7 @@ void StatePatcher::reset(const RoomFacts& f, int board_size, int chat_size) {
   settings_ = f.settings;
   rematch_ = std::string(f.rematch);
   result_ = !f.result.empty();
-  bag_ = bag_of(f.game, f.settings.rules(), &bag_left_);
+  keep_bag(bag_of(f.game, f.settings.rules(), &bag_left_));
   turn_ = turn_key(f);
   deadline_ = f.deadline_ms;
   keys_ = expansion_state_keys(f);
@@ -235,7 +239,7 @@ void StatePatcher::sync(const RoomFacts& f) {
     // tile and the players' figures with them.
     write_bag(replace("/bag"), f.game, f.settings.rules());
     frame_ += '}';
-    bag_ = bag_of(f.game, f.settings.rules(), &bag_left_);
+    keep_bag(bag_of(f.game, f.settings.rules(), &bag_left_));
     const BoardTile start{f.settings.rules().start, Cell{0, 0}, Rotation{}, std::nullopt, std::nullopt,
                           Figure::Meeple};
     if (lists_) write_board_tile_list(replace("/board/0"), start, "[]");
@@ -268,7 +272,7 @@ void StatePatcher::sync(const RoomFacts& f) {
     op("replace", "/bag/tiles/") += tile_name(static_cast<Tile>(k));
     append_int(value(), bag[i]);
     frame_ += '}';
-    bag_[i] = bag[i];
+    bag_[i] = static_cast<std::uint8_t>(bag[i]);
   }
   const auto turn = turn_key(f);
   if (turn != turn_ || (turn && f.deadline_ms != deadline_)) {

@@ -4,6 +4,10 @@
 // refused by storage.
 #include <doctest/doctest.h>
 
+#include <malloc.h>
+
+#include <deque>
+
 #include <memory>
 #include <vector>
 
@@ -11,6 +15,8 @@
 
 #include "base/metrics.hpp"
 #include "room/room_logic.hpp"
+#include "room/lazy_deque.hpp"
+#include "room/room_record.hpp"
 
 namespace carc::server {
 namespace {
@@ -103,6 +109,99 @@ TEST_CASE("a room in play holds its game packed: a few KB, not a whole Game, for
       CHECK(at_rest < Game::memory_bytes() / 4);
     }
   }
+}
+
+TEST_CASE("a room in play keeps its record compact and no state text between welcomes") {
+  for (const std::uint8_t bits : {std::uint8_t{0x00}, std::uint8_t{0x0F}}) {
+    CAPTURE(bits);
+    FourPlayers t(ExpansionSet::from_bits(bits));
+    for (int i = 0; i < 17; ++i) {
+      t.send_move();
+      t.store_ok();
+    }
+    const auto m = t.room.memory();
+    // 18 moves recorded (the start's draw too) and about 40 events: well under 2 KB (a
+    // record reserved for 160 Moves of 52 bytes held 8.3 KB).
+    CHECK(m.history < 2 * 1024);
+    // The last welcome's state text went with the next change; what is left is the
+    // patcher's mirror of the seats.
+    CHECK(m.view < 1024);
+  }
+}
+
+TEST_CASE("a recorded move gives every field back") {
+  std::vector<Move> moves = {
+      Move::place(Tile::D, Cell{2, -1}, Rotation::quarters(1), Port::N),
+      Move::place(Tile::B, Cell{-63, 64}, Rotation::quarters(3), Port::C, static_cast<Figure>(3)),
+      Move::place_with_action(Tile::E, Cell{0, -1}, Rotation::quarters(2), Cell{1, 0}),
+      Move::place_with_target(Tile::V, Cell{0, 1}, Rotation{}, 2, Cell{1, 1}, Port::WR),
+      Move::discard(Tile::X),
+      Move::step(Cell{-5, 7}),
+  };
+  Move elsewhere = Move::place(Tile::U, Cell{1, 0}, Rotation{}, Port::C);
+  elsewhere.figure_cell = Cell{2, 3};
+  elsewhere.extra = true;
+  moves.push_back(elsewhere);
+  for (const Move& m : moves) {
+    const Move back = RecordedMove::of(m).move();
+    CHECK(back.type == m.type);
+    CHECK(back.tile == m.tile);
+    CHECK(back.placement == m.placement);
+    CHECK(back.meeple == m.meeple);
+    CHECK(back.figure == m.figure);
+    CHECK(back.action == m.action);
+    CHECK(back.extra == m.extra);
+    CHECK(back.figure_cell == m.figure_cell);
+    CHECK(back.action_kind == m.action_kind);
+    CHECK(back.action_port == m.action_port);
+  }
+  CHECK(sizeof(RecordedMove) <= 18);
+}
+
+// The heap bytes in use, as glibc counts them (every arena; a chunk freed into a thread's
+// cache still counts, so only many allocations at once show).
+static std::size_t heap_in_use() { return ::mallinfo2().uordblks; }
+
+TEST_CASE("an empty chat or queue of waiting commands holds no memory; its first line does") {
+  constexpr int kRooms = 64;
+  (void)LazyDeque<protocol::ChatLine>{}.items();  // the shared empty deque, made once
+  std::vector<std::deque<protocol::ChatLine>> plain;
+  std::vector<LazyDeque<protocol::ChatLine>> lazy;
+  plain.reserve(kRooms);
+  lazy.reserve(kRooms);
+  std::size_t before = heap_in_use();
+  for (int i = 0; i < kRooms; ++i) plain.emplace_back();
+  CHECK(heap_in_use() - before >= kRooms * 64);  // a std::deque allocates as it is made
+  before = heap_in_use();
+  for (int i = 0; i < kRooms; ++i) lazy.emplace_back();
+  CHECK(heap_in_use() == before);
+
+  LazyDeque<protocol::ChatLine>& q = lazy.front();
+  CHECK(q.empty());
+  CHECK(q.items().empty());
+  q.push_back(protocol::ChatLine{1, 0, "a", "first", 10});
+  q.push_back(protocol::ChatLine{2, 1, "b", "second", 20});
+  CHECK(q.size() == 2);
+  CHECK(q.front().text == "first");
+  CHECK(q.back().text == "second");
+  std::vector<std::int64_t> ids;
+  for (const auto& line : q) ids.push_back(line.id);
+  CHECK(ids == std::vector<std::int64_t>{1, 2});
+  q.pop_front();
+  CHECK(q.front().text == "second");
+  q.pop_front();
+  CHECK(q.empty());
+
+  // The last line out gave its deque back: what is read now is the shared empty one.
+  const auto* none = &LazyDeque<protocol::ChatLine>{}.items();
+  CHECK(&q.items() == none);
+  q.push_back(protocol::ChatLine{3, 0, "a", "again", 30});
+  CHECK(&q.items() != none);
+  q.clear();
+  CHECK(q.empty());
+  CHECK(&q.items() == none);
+  // The patcher's mirror of the bag counts in bytes: 119 kinds were 476 bytes in every room.
+  CHECK(sizeof(protocol::StatePatcher) < 400);
 }
 
 }  // namespace carc::server

@@ -67,7 +67,8 @@ class FrameQueue {
 //
 // A plain socket, not a beast::tcp_stream: the WebSocket keeps its own timer for every
 // timeout, and a tcp_stream would add its own state (about 500 bytes) and a layer to every
-// pending read of every idle connection.
+// pending read of every idle connection. Its executor is the HTTP session's strand, which
+// keeps the session's handlers from running at once on two threads.
 class DrainingStream : public tcp::socket {
  public:
   explicit DrainingStream(tcp::socket&& s) : tcp::socket(std::move(s)) {}
@@ -117,8 +118,18 @@ inline void teardown(beast::role_type role, DrainingStream& stream, beast::error
   websocket::teardown(role, stream.socket(), ec);
 }
 
+// A close the session means to send once its queue is written: the code and a reason that
+// is a string literal (a websocket::close_reason would hold 123 bytes of text in every
+// connection, docs/hot-path.md#memory).
+struct PendingClose {
+  websocket::close_code code;
+  std::string_view reason;
+};
+
 class WsSession final : public Client, public QueueBudget::Queue, public std::enable_shared_from_this<WsSession> {
-  websocket::stream<DrainingStream> ws_;
+  // Without permessage-deflate, which the server never offers: the stream then holds none of
+  // its state.
+  websocket::stream<DrainingStream, false> ws_;
   beast::flat_buffer buffer_;
   ServerContext& ctx_;
   std::shared_ptr<Room> room_;
@@ -128,7 +139,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   FrameQueue queue_;
   std::atomic<std::size_t> queued_bytes_{0};  // written here only; read by the server's budget
   bool writing_ = false;
-  std::optional<websocket::close_reason> close_pending_;
+  std::optional<PendingClose> close_pending_;
   bool closed_ = false;   // a close was started or the socket dropped
   bool attached_ = false;
   bool reading_ = false;  // a read is pending: its failure ends the session
@@ -146,15 +157,15 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
     do_read();
   }
 
-  // A message is read in pieces: at most 256 bytes at a time, because every idle connection
+  // A message is read in pieces: at most 128 bytes at a time, because every idle connection
   // waits on a read and what it prepared for it stays allocated meanwhile (Beast would take
-  // 1,536 bytes at once; client messages are a few dozen), and at most what is left of the
-  // frame limit, so that one over it is seen before its end and refused with a clean close
-  // (1009): async_close then reads and discards the rest of it until the client's close
-  // frame. Beast's own read_message_max (set far higher) would instead close the socket
-  // with the client's bytes still unread, which resets the connection, and the client often
-  // never sees the 1009.
-  static constexpr std::size_t kReadPiece = 256;
+  // 1,536 bytes at once; client messages are a few dozen bytes, a move's under 128), and at
+  // most what is left of the frame limit, so that one over it is seen before its end and
+  // refused with a clean close (1009): async_close then reads and discards the rest of it
+  // until the client's close frame. Beast's own read_message_max (set far higher) would
+  // instead close the socket with the client's bytes still unread, which resets the
+  // connection, and the client often never sees the 1009.
+  static constexpr std::size_t kReadPiece = 128;
 
   void do_read() {
     const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
@@ -183,7 +194,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
       spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
       buffer_.clear();
       if (closed_ || close_pending_) return;
-      close_pending_ = websocket::close_reason(websocket::close_code::too_big, "message too large");
+      close_pending_ = PendingClose{websocket::close_code::too_big, "message too large"};
       if (!writing_) start_close();
       return;  // no more reads: the close drains the socket, then ends the session
     }
@@ -274,7 +285,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
 
   void start_close() {
     closed_ = true;
-    auto reason = *close_pending_;
+    const websocket::close_reason reason(close_pending_->code, close_pending_->reason);
     ws_.async_close(reason, [self = shared_from_this()](beast::error_code ec) {
       self->ctx_.fail(ec, NetOp::WsClose, self->room_->id());
       self->teardown();  // a pending read, if any, ends too; teardown runs once
@@ -364,20 +375,20 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
       if (self->closed_ || self->close_pending_) return;
       switch (why) {
         case CloseReason::GoingAway:
-          self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "server shutting down");
+          self->close_pending_ = PendingClose{websocket::close_code::going_away, "server shutting down"};
           break;
         case CloseReason::Replaced:
-          self->close_pending_ = websocket::close_reason(websocket::close_code::policy_error, "seat taken by another connection");
+          self->close_pending_ = PendingClose{websocket::close_code::policy_error, "seat taken by another connection"};
           break;
         case CloseReason::RoomClosed:
-          self->close_pending_ = websocket::close_reason(websocket::close_code::going_away, "room closed");
+          self->close_pending_ = PendingClose{websocket::close_code::going_away, "room closed"};
           break;
         case CloseReason::Internal:
-          self->close_pending_ = websocket::close_reason(websocket::close_code::internal_error, "internal error");
+          self->close_pending_ = PendingClose{websocket::close_code::internal_error, "internal error"};
           break;
         case CloseReason::Moved:
           // docs/protocol-details.md: 4302, the room moved to another node; reconnect at once.
-          self->close_pending_ = websocket::close_reason(static_cast<websocket::close_code>(4302), "room moved: reconnect");
+          self->close_pending_ = PendingClose{static_cast<websocket::close_code>(4302), "room moved: reconnect"};
           break;
       }
       if (!self->writing_) self->start_close();

@@ -19,6 +19,7 @@
 #include "carc/core/packed_game.hpp"
 #include "carc/protocol/messages.hpp"
 #include "room/client.hpp"
+#include "room/lazy_deque.hpp"
 #include "durable/persistence.hpp"
 
 namespace carc::server {
@@ -85,7 +86,7 @@ using Deferred = std::variant<DeferredMessage, DeferredDetach, DeferredWake, Def
 class ChangeQueue {
   std::optional<Pending> pending_;
   SteadyClock::time_point received_{};
-  std::deque<Deferred> waiting_;
+  LazyDeque<Deferred> waiting_;
   std::size_t messages_ = 0;  // DeferredMessage entries in waiting_
 
  public:

@@ -13,8 +13,8 @@ void RoomLogic::start_game(const GameStarted& g, Effects* fx) {
   std::vector<Event> events;
   game_.set(Game::seeded(g.players, g.seed, settings_.expansions, settings_.options, &events));
   phase_ = RoomPhase::Playing;
-  // Every drawn tile is one placement or discard: reserved once, not doubled on the way.
-  record_.reserve();
+  // Every tile left to draw is one placement or discard (steps come on top).
+  record_.reserve(static_cast<std::size_t>(game_->bag_left()) + 1);
   turn_started_ms_ = g.time_ms;
   for (auto& s : seats_) s.bank_ms = std::int64_t{settings_.bank_seconds} * 1000;
   if (fx != nullptr) {

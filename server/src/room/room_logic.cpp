@@ -178,7 +178,9 @@ void RoomLogic::publish(std::span<const Client* const> except, Effects& fx, Stea
   }
   auto frame = std::make_shared<const std::string>(patcher_.take_frame());
   ++version_;
-  state_cache_ = std::string();
+  // Released, not kept for the next welcome: assigning an empty string would keep the
+  // capacity (libstdc++ copies a short string into the buffer it has).
+  std::string().swap(state_cache_);
   state_cache_version_ = -1;
   if (version_ != persisted_version_) fx.version_bump = version_;
   std::uint64_t sent = 0;
@@ -197,7 +199,7 @@ std::string RoomLogic::state_text(std::int64_t) {
   if (state_cache_version_ != version_) {
     state_cache_.clear();
     const auto seats = seats_.facts(settings_.turn_based());
-    protocol::write_state(state_cache_, facts(seats), events_, chat_);
+    protocol::write_state(state_cache_, facts(seats), events_, chat_.items());
     state_cache_version_ = version_;
   }
   return state_cache_;

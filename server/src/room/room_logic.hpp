@@ -26,6 +26,7 @@
 #include "carc/protocol/room_state.hpp"
 #include "community/game_result.hpp"
 #include "room/client.hpp"
+#include "room/lazy_deque.hpp"
 #include "room/notice.hpp"
 #include "room/open_listing.hpp"
 #include "durable/persistence.hpp"
@@ -200,7 +201,7 @@ class RoomLogic {
   RoomRecord record_;
   std::int64_t turn_started_ms_ = 0;
   protocol::EventHistory events_;
-  std::deque<protocol::ChatLine> chat_;
+  LazyDeque<protocol::ChatLine> chat_;  // empty: no allocation
   std::int64_t next_chat_id_ = 0;
   StoreBounds bounds_;
   std::size_t chat_lines_stored_ = 0;

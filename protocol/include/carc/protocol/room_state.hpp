@@ -144,6 +144,7 @@ class StatePatcher {
   static std::optional<std::array<int, 4>> turn_key(const RoomFacts& f);
   void expansion_keys(const RoomFacts& f);
   void board_figures_changed(const RoomFacts& f);
+  void keep_bag(const std::array<int, kTileKinds>& bag);
 
   std::string frame_;
   bool first_ = true;
@@ -154,7 +155,7 @@ class StatePatcher {
   std::string rematch_;
   bool result_ = false;
   int bag_left_ = 0;
-  std::array<int, kTileKinds> bag_{};
+  std::array<std::uint8_t, kTileKinds> bag_{};  // a count a kind: a few copies at most
   std::optional<std::array<int, 4>> turn_;  // number, seat, tile, step inside the turn
   std::vector<std::pair<std::string, std::string>> keys_;  // the expansions' top-level keys
   bool lists_ = false;                   // board entries list every figure (`meeples`)
