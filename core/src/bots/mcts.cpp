@@ -139,7 +139,11 @@ class RootGuide {
       for (std::uint32_t i = 0; i < n.edge_count; ++i) {
         const Placement p = tree.edges[n.first_edge + i].placement();
         double best = -1e18;
-        for_each_target(base_, n.tile, p, n.seat, [&](Target target) { best = std::max(best, value(n.tile, p, target)); }, tree.prune);
+        for_each_target(base_, n.tile, p, n.seat, [&](Target target) {
+          const double v = value(n.tile, p, target);
+          known_.push_back(Known{p, target, v});
+          best = std::max(best, v);
+        }, tree.prune);
         h[i] = best;
       }
       placements_ = biases(h);
@@ -155,7 +159,7 @@ class RootGuide {
     }
     const Node& n = tree.nodes[node];
     std::vector<double> h(n.edge_count);
-    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = value(n.tile, p, tree.edges[n.first_edge + i].target());
+    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = known(n.tile, p, tree.edges[n.first_edge + i].target());
     if (n.edge_count > kWideNode) {
       std::vector<std::uint32_t> order(n.edge_count);
       for (std::uint32_t i = 0; i < n.edge_count; ++i) order[i] = i;
@@ -174,6 +178,21 @@ class RootGuide {
   }
 
  private:
+  // Every root move's value, from placements(), which meeples() reads again (each
+  // costs a copy of the game, the move, the steps it begins and the estimate).
+  struct Known {
+    Placement p;
+    Target target;
+    double value;
+  };
+
+  double known(Tile t, Placement p, Target target) {
+    for (const Known& k : known_) {
+      if (k.p == p && k.target == target) return k.value;
+    }
+    return value(t, p, target);
+  }
+
   double value(Tile t, Placement p, Target target) {
     Game next = base_;
     if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
@@ -193,6 +212,7 @@ class RootGuide {
   Game base_;
   Evaluator eval_;
   std::vector<float> placements_;
+  std::vector<Known> known_;
   std::vector<std::pair<std::uint32_t, std::vector<float>>> meeples_;
 };
 
