@@ -364,19 +364,7 @@ std::optional<Game::Standing> Game::figure_at(int index, int seg) const {
 
 void Game::standing(std::vector<Standing>& out) const {
   out.clear();
-  for (int i = 0; i < placed_count_; ++i) {
-    const Placed& p = placed_[static_cast<std::size_t>(i)];
-    if (p.meeple_seat != kNone) out.push_back(Standing{p.meeple_seat, i, p.meeple_seg, p.meeple_port, p.figure});
-    if (spare_count_ == 0) continue;
-    for (int k = 0; k < spare_count_; ++k) {
-      const Spare& sp = spare_[static_cast<std::size_t>(k)];
-      if (sp.tile == i) out.push_back(Standing{sp.seat, i, sp.seg, sp.port, sp.figure});
-    }
-  }
-  if (spare_count_ == 0) return;  // one figure a tile at most: in order already
-  std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) {
-    return a.tile != b.tile ? a.tile < b.tile : a.port < b.port;
-  });
+  for_each_standing([&](const Standing& f) { out.push_back(f); });
 }
 
 std::optional<Game::Standing> Game::find_standing(Seat seat, Figure f) const {
@@ -431,12 +419,16 @@ void Game::send_home(int index, int seg, std::vector<Event>* events) {
 
 void Game::send_home_lonely(std::vector<Event>* events) {
   if (rules_->needs_own == 0) return;
-  std::vector<Standing> all;
-  standing(all);
-  for (const Standing& f : all) {
-    if (((rules_->needs_own >> static_cast<int>(f.figure)) & 1) == 0) continue;
-    const Node& root = nodes_[root_of(f.tile, f.seg)];
-    if (root.meeples[static_cast<std::size_t>(f.seat)] == 0) send_home(f.tile, f.seg, events);
+  // The figures that need their owner's follower, listed first (sending one home changes
+  // the figures on the board), without a list on the heap.
+  std::array<Standing, kMaxTilesInGame + kMaxSpares> needy;
+  std::size_t n = 0;
+  for_each_standing([&](const Standing& f) {
+    if (((rules_->needs_own >> static_cast<int>(f.figure)) & 1) != 0) needy[n++] = f;
+  });
+  for (std::size_t k = 0; k < n; ++k) {
+    const Standing& f = needy[k];
+    if (nodes_[root_of(f.tile, f.seg)].meeples[static_cast<std::size_t>(f.seat)] == 0) send_home(f.tile, f.seg, events);
   }
 }
 

@@ -32,6 +32,7 @@ TEST_CASE("the base game asks the bot hooks nothing") {
   CHECK_FALSE(h.short_playouts);
   CHECK_FALSE(h.rare_figures);
   CHECK_FALSE(static_cast<bool>(h.action_dominates));
+  CHECK_FALSE(static_cast<bool>(h.playout_step));
 }
 
 TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tokens and action") {
@@ -49,6 +50,8 @@ TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tok
     CHECK(h.short_playouts == (big || builder || pig));
     CHECK(h.rare_figures == (big || builder));
     CHECK(static_cast<bool>(h.action_dominates) == (rules.action_part != nullptr));
+    // The search's steps inside a turn by the rule of the part whose steps they are.
+    CHECK(static_cast<bool>(h.playout_step) == (rules.stage_part != nullptr));
     // Inns and cathedrals change a feature's value; the pig and the builder add to it.
     CHECK(h.feature_value.size == (set.has(Expansion::Inns) ? 1 : 0));
     CHECK(h.winner_extra.size == (pig ? 1 : 0));

@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "bots/evaluation.hpp"  // core/src: greedy's estimate
+#include "bots/mcts_tree.hpp"   // core/src: the search's tree
 #include "carc/core/bot.hpp"
 #include "carc/core/expansions/princess/princess.hpp"
 #include "carc/core/player_view.hpp"
@@ -219,6 +222,60 @@ TEST_CASE("greedy and mcts step the dragon onto the other seat's monk rather tha
       REQUIRE(error_name(g.play(m)) == "ok");
     }
   }
+}
+
+TEST_CASE("the search steps the dragon onto the other seats' figures, not onto its own, ties at random") {
+  // bots::BotPart::playout_step (core/src/expansions/princess/bots.cpp) in the worked
+  // example's dragon move (docs/expansions/princess-dragon.md, entries 0-6): seat 1 steps
+  // onto seat 0's monk (0,1) rather than onto the empty princess tile (0,-1); asked for seat
+  // 0, the rule keeps off its own monk; among tiles without figures it picks at random.
+  const auto rule = bots::bot_hooks(ruleset(kP)).playout_step;
+  REQUIRE(static_cast<bool>(rule));
+  const Cell monk{0, 1};
+  const std::vector<Cell> two = {Cell{0, -1}, monk};
+  const std::vector<Cell> empty = {Cell{0, -1}, Cell{-1, 0}, Cell{3, 0}};  // the princess, the volcano, the dragon tile
+  std::set<std::size_t> picked;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Rng rng(seed);
+    Game g = opening(7);
+    REQUIRE(g.in_stage());
+    REQUIRE(g.acting_seat() == 0);
+    CHECK(two[rule(g, two, rng)] == Cell{0, -1});  // seat 0: not onto its own monk
+    std::vector<Cell> options;
+    g.step_options(options);
+    REQUIRE(error_name(g.play(Move::step(options[rule(g, options, rng)]))) == "ok");
+    REQUIRE(g.acting_seat() == 1);
+    g.step_options(options);
+    REQUIRE(options.size() == 2);
+    CHECK(options[rule(g, options, rng)] == monk);  // seat 1: onto seat 0's monk
+    CHECK(two[rule(g, two, rng)] == monk);
+    picked.insert(rule(g, empty, rng));
+  }
+  CHECK(picked.size() == 3);  // equal options are taken at random
+}
+
+TEST_CASE("a widened node opens its edges one by one as its visits grow") {
+  // bots::Tree::select with `widen` (the root's figure choices of many targets, sorted by
+  // greedy's estimate): 1 + sqrt(visits) edges open, the rest wait.
+  bots::Tree tree;
+  const std::uint32_t node = tree.add_turn();
+  tree.nodes[node].first_edge = 0;
+  tree.nodes[node].edge_count = 12;
+  tree.edges.resize(12);
+  for (std::uint32_t visit = 0; visit < 200; ++visit) {
+    const std::uint32_t e = tree.select(node, 0.4, nullptr, true);
+    REQUIRE(e < 12);
+    CHECK(tree.nodes[node].tried <= 1 + static_cast<int>(std::sqrt(static_cast<double>(visit))));
+    tree.edges[e].visits++;
+    tree.edges[e].reward += e == 0 ? 1.0F : 0.0F;
+    tree.nodes[node].visits++;
+  }
+  CHECK(tree.nodes[node].tried == 12);
+  CHECK(tree.edges[0].visits > 100);  // the best edge, open from the start, takes most visits
+  const std::uint32_t again = tree.add_turn();
+  tree.nodes[again].first_edge = 0;
+  tree.nodes[again].edge_count = 12;
+  for (int k = 0; k < 12; ++k) CHECK(tree.select(again, 0.4) == static_cast<std::uint32_t>(k));  // not widened: every edge first
 }
 
 }  // namespace carc::test

@@ -26,6 +26,7 @@ BotHooks gather(const Ruleset& rules) {
     h.short_playouts = h.short_playouts || part->short_playouts;
     h.rare_figures = h.rare_figures || part->rare_figures;
     if (rules.action_part != nullptr && rules.action_part->id == id) h.action_dominates = part->action_dominates;
+    if (rules.stage_part != nullptr && rules.stage_part->id == id) h.playout_step = part->playout_step;
   }
   return h;
 }

@@ -11,11 +11,14 @@
 //   tokens          what the tokens the seats hold and may still take are worth at the end;
 //   supply          what the part's figures kept in supply are worth.
 // The search and the random player read flags: short_playouts, rare_figures, and
-// action_dominates prunes the action a placement may make instead of a figure.
+// action_dominates prunes the action a placement may make instead of a figure; the
+// search's walk and playouts take the steps inside a turn by playout_step.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "carc/core/features.hpp"
 #include "carc/core/game.hpp"
@@ -70,6 +73,10 @@ struct BotPart {
   // For the part that offers an action instead of a figure (Part::offer): whether the
   // action from cell `at` dominates placing no figure with the tile at `p`.
   bool (*action_dominates)(const Game& g, Placement p, Seat seat, Cell at) = nullptr;
+  // For the part whose steps fill a stage (Ruleset::stage_part): the step the acting seat
+  // of `g` takes in the search's walk and playouts, an index into `options` (not empty),
+  // by a rule cheap enough for every playout; null: a uniform option.
+  std::size_t (*playout_step)(const Game& g, const std::vector<Cell>& options, Rng& rng) = nullptr;
 };
 
 // Every bot part, by Expansion (null for an expansion that tells the bots nothing);
@@ -99,6 +106,7 @@ struct BotHooks {
   bool short_playouts = false;
   bool rare_figures = false;
   bool (*action_dominates)(const Game&, Placement, Seat, Cell) = nullptr;
+  std::size_t (*playout_step)(const Game&, const std::vector<Cell>&, Rng&) = nullptr;
 };
 
 // The hooks of `rules` (built for every set of expansions at the first call).

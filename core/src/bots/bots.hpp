@@ -86,14 +86,18 @@ inline Target target_of(const Move& m) {
   return figure_target(*m.meeple, m.figure);
 }
 
-// Steps inside a turn (Game::in_stage(): other seats act in it) made at random until the
-// placement is scored: what playouts do with them.
+// Steps inside a turn (Game::in_stage(): other seats act in it) until the placement is
+// scored, each by the stage part's cheap rule (BotPart::playout_step) or else a uniform
+// option: what the search's walk and playouts do with them.
 inline void play_steps(Game& g, Rng& rng) {
   if (!g.in_stage()) return;
+  const auto rule = bot_hooks(g.rules()).playout_step;
   std::vector<Cell> options;
   while (g.in_stage()) {
     g.step_options(options);
-    if (options.empty() || g.play(Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]))) return;
+    if (options.empty()) return;
+    const std::size_t k = rule != nullptr ? rule(g, options, rng) : rng.below(static_cast<std::uint32_t>(options.size()));
+    if (g.play(Move::step(options[k]))) return;
   }
 }
 

@@ -18,6 +18,7 @@ constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale
 constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
 constexpr double kGuideWeight = 0.5;   // progressive bias at the root: a move this many reward units ...
 constexpr double kGuideScale = 10.0;   // ... times its estimate's shortfall in points over this (at most 1)
+constexpr std::uint32_t kWideNode = 4;  // a root figure choice of more targets opens them best first, one by one
 constexpr int kShortPlayout = 12;       // short playouts (playout_horizon) stop after this many tiles ...
 constexpr double kWinSpread = 2.0;     // ... and the estimate's margin reads as a win over 2 * sqrt(tiles left) points
 
@@ -67,10 +68,42 @@ std::array<float, kMaxPlayers> estimated_rewards(const Game& g, Evaluator& eval)
 // weigh more than the noise they save.
 int playout_horizon(const Ruleset& rules) { return bot_hooks(rules).short_playouts ? kShortPlayout : 0; }
 
+// A playout's figure for a placement (none only when there is none): a uniform choice
+// among the tile's own targets (each figure's ports, the action) and, as one choice each,
+// the lists of targets on other tiles (a figure put elsewhere, one list per figure; an
+// action that names a figure, one per kind), then a uniform one in the list chosen.
+// Uniform over every target, a figure put on the placed tile was rare beside those lists
+// (an action per follower of the seat, a figure on any free feature of the board), so
+// playouts hardly placed meeples.
+Target playout_target(const Game& g, Tile t, Placement p, Seat seat, Rng& rng, std::vector<Target>& targets,
+                      std::vector<std::uint32_t>& groups) {
+  targets.clear();
+  groups.clear();
+  std::uint32_t own = 0;  // the tile's own targets come first (for_each_target's order)
+  for_each_target(g, t, p, seat, [&](Target x) {
+    if (x == Target(kNoMeeple)) return;
+    if (x.code != kElsewhere && x.code != kOnTarget) {
+      ++own;
+    } else if (groups.empty() || targets[groups.back()].code != x.code || targets[groups.back()].high() != x.high()) {
+      groups.push_back(static_cast<std::uint32_t>(targets.size()));
+    }
+    targets.push_back(x);
+  });
+  const auto choices = own + static_cast<std::uint32_t>(groups.size());
+  if (choices == 0) return Target(kNoMeeple);
+  const std::uint32_t k = rng.below(choices);
+  if (k < own) return targets[k];
+  const std::uint32_t group = k - own;
+  const std::uint32_t first = groups[group];
+  const std::uint32_t end = group + 1 < groups.size() ? groups[group + 1] : static_cast<std::uint32_t>(targets.size());
+  return targets[first + rng.below(end - first)];
+}
+
 // Plays `g` with uniform placements and, on some of them, a uniform meeple: to its end, or
 // for `horizon` tiles when that is positive.
 void playout(Game& g, Rng& rng, int horizon = 0) {
   std::vector<Target> targets;
+  std::vector<std::uint32_t> groups;
   for (int played = 0; !g.finished() && (horizon <= 0 || played < horizon); ++played) {
     play_steps(g, rng);
     if (g.finished()) return;
@@ -85,11 +118,7 @@ void playout(Game& g, Rng& rng, int horizon = 0) {
         if (ports.size > 0) target = figure_target(ports.ports[rng.below(ports.size)], Figure::Meeple);
       }
     } else if (rng.below(kPlayoutMeeple) == 0) {
-      targets.clear();
-      for_each_target(g, t, p, seat, [&](Target x) {
-        if (x != Target(kNoMeeple)) targets.push_back(x);
-      });
-      if (!targets.empty()) target = targets[rng.below(static_cast<std::uint32_t>(targets.size()))];
+      target = playout_target(g, t, p, seat, rng, targets, groups);
     }
     if (g.play(make_move(g, t, p, target))) return;  // cannot happen: the move comes from the generator
   }
@@ -110,7 +139,11 @@ class RootGuide {
       for (std::uint32_t i = 0; i < n.edge_count; ++i) {
         const Placement p = tree.edges[n.first_edge + i].placement();
         double best = -1e18;
-        for_each_target(base_, n.tile, p, n.seat, [&](Target target) { best = std::max(best, value(n.tile, p, target)); }, tree.prune);
+        for_each_target(base_, n.tile, p, n.seat, [&](Target target) {
+          const double v = value(n.tile, p, target);
+          known_.push_back(Known{p, target, v});
+          best = std::max(best, v);
+        }, tree.prune);
         h[i] = best;
       }
       placements_ = biases(h);
@@ -118,18 +151,48 @@ class RootGuide {
     return placements_.data();
   }
 
-  const float* meeples(const Tree& tree, std::uint32_t node, Placement p) {
+  // Asked before the node's first visit. A node of more than kWideNode targets gets its
+  // edges sorted best first (search() widens it).
+  const float* meeples(Tree& tree, std::uint32_t node, Placement p) {
     for (const auto& [id, b] : meeples_) {
       if (id == node) return b.data();
     }
     const Node& n = tree.nodes[node];
     std::vector<double> h(n.edge_count);
-    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = value(n.tile, p, tree.edges[n.first_edge + i].target());
+    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = known(n.tile, p, tree.edges[n.first_edge + i].target());
+    if (n.edge_count > kWideNode) {
+      std::vector<std::uint32_t> order(n.edge_count);
+      for (std::uint32_t i = 0; i < n.edge_count; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return h[a] > h[b]; });
+      std::vector<Edge> edges(n.edge_count);
+      std::vector<double> sorted(n.edge_count);
+      for (std::uint32_t i = 0; i < n.edge_count; ++i) {
+        edges[i] = tree.edges[n.first_edge + order[i]];
+        sorted[i] = h[order[i]];
+      }
+      std::copy(edges.begin(), edges.end(), tree.edges.begin() + n.first_edge);
+      h = std::move(sorted);
+    }
     meeples_.emplace_back(node, biases(h));
     return meeples_.back().second.data();
   }
 
  private:
+  // Every root move's value, from placements(), which meeples() reads again (each
+  // costs a copy of the game, the move, the steps it begins and the estimate).
+  struct Known {
+    Placement p;
+    Target target;
+    double value;
+  };
+
+  double known(Tile t, Placement p, Target target) {
+    for (const Known& k : known_) {
+      if (k.p == p && k.target == target) return k.value;
+    }
+    return value(t, p, target);
+  }
+
   double value(Tile t, Placement p, Target target) {
     Game next = base_;
     if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
@@ -149,6 +212,7 @@ class RootGuide {
   Game base_;
   Evaluator eval_;
   std::vector<float> placements_;
+  std::vector<Known> known_;
   std::vector<std::pair<std::uint32_t, std::vector<float>>> meeples_;
 };
 
@@ -212,7 +276,10 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       }
       const std::uint32_t meeples = tree.edges[pe].child;
       std::uint32_t me = here ? find_edge(tree, meeples, nullptr, hooks->forced->second) : kNull;
-      if (me == kNull) me = tree.select(meeples, kExploration, guided ? guide->meeples(tree, meeples, p) : nullptr);
+      if (me == kNull) {
+        const float* bias = guided ? guide->meeples(tree, meeples, p) : nullptr;
+        me = tree.select(meeples, kExploration, bias, guided && tree.nodes[meeples].edge_count > kWideNode);
+      }
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
       if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].target()))) break;  // cannot happen

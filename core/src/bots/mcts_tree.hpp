@@ -130,10 +130,14 @@ class Tree {
   // into), else the best by UCB1 with exploration constant `c`. `bias` (one value per edge
   // of the node, or null): progressive bias, added as bias / visits, so that it steers the
   // first visits and fades as the playouts speak.
-  std::uint32_t select(std::uint32_t node, double c, const float* bias = nullptr) {
+  // With `widen`, the node opens its edges one by one as its visits grow (1 + sqrt(visits)
+  // of them: progressive widening), for a node whose edges come best first.
+  std::uint32_t select(std::uint32_t node, double c, const float* bias = nullptr, bool widen = false) {
     Node& n = nodes[node];
-    if (n.tried < n.edge_count) return n.first_edge + n.tried++;
-    return best_ucb(n, c * std::sqrt(std::log(static_cast<double>(n.visits) + 1.0)), bias);
+    if (n.tried < n.edge_count && (!widen || n.tried < 1 + static_cast<std::uint32_t>(std::sqrt(static_cast<double>(n.visits))))) {
+      return n.first_edge + n.tried++;
+    }
+    return best_ucb(n, c * std::sqrt(std::log(static_cast<double>(n.visits) + 1.0)), bias, n.tried);
   }
 
   // The most visited edge (the better mean on a tie).
@@ -170,12 +174,13 @@ class Tree {
 
   // The edge of `n` (all tried) with the best reward / visits + c_sqrt_log / sqrt(visits)
   // (+ bias / visits).
-  [[gnu::noinline]] std::uint32_t best_ucb(const Node& n, double c_sqrt_log, const float* bias) const {
+  // (Over the first `count` edges: those tried.)
+  [[gnu::noinline]] std::uint32_t best_ucb(const Node& n, double c_sqrt_log, const float* bias, std::uint32_t count) const {
     const auto& inv = inverses();
     const Edge* e = edges.data() + n.first_edge;
     std::uint32_t best = 0;
     double best_value = -1e9;
-    for (std::uint32_t i = 0; i < n.edge_count; ++i) {
+    for (std::uint32_t i = 0; i < count; ++i) {
       const std::uint32_t v = e[i].visits;
       const Inverse k = v < kInverses ? inv[v] : Inverse{1.0 / v, 1.0 / std::sqrt(static_cast<double>(v))};
       double value = e[i].reward * k.one + c_sqrt_log * k.sqrt;

@@ -97,10 +97,14 @@ void step(Game& g, Seat seat, Cell to, std::vector<Event>* events) {
   e.values[0] = from.x;
   e.values[1] = from.y;
   emit(events, e);
-  std::vector<Game::Standing> all;
-  g.standing(all);
-  for (const Game::Standing& f : all) {
-    if (f.tile != index) continue;
+  // The figures on the tile, listed before any goes home (by port: Game::standing()'s order).
+  std::array<Game::Standing, 2 * kMaxSegments> here;
+  std::size_t n = 0;
+  g.for_each_standing([&](const Game::Standing& f) {
+    if (f.tile == index && n < here.size()) here[n++] = f;
+  });
+  for (std::size_t k = 0; k < n; ++k) {
+    const Game::Standing& f = here[k];
     ExpansionEvent eaten = event(g, EventKind::Eaten, f.seat, to, 0, static_cast<int>(f.figure));
     eaten.values[0] = static_cast<int>(f.port) + 1;  // where it stood (the room's history lists it)
     emit(events, eaten);
@@ -141,15 +145,13 @@ void turn_started(Game& g, Seat seat, std::vector<Event>* events) {
 bool follower(const Game& g, const Game::Standing& f) { return g.rules().strength[static_cast<std::size_t>(f.figure)] > 0; }
 
 void action_targets(const Game& g, Seat seat, std::uint8_t kind, Tile t, Placement p, std::vector<Spot>& out) {
-  std::vector<Game::Standing> all;
-  g.standing(all);
   if (kind == kFairyAction) {
     const int tile = get(g, kStateFairy);
     const int seg = get(g, kStateFairySeg);
-    for (const Game::Standing& f : all) {
-      if (f.seat != seat || !follower(g, f) || (tile == f.tile + 1 && seg == f.seg + 1)) continue;
+    g.for_each_standing([&](const Game::Standing& f) {
+      if (f.seat != seat || !follower(g, f) || (tile == f.tile + 1 && seg == f.seg + 1)) return;
       out.push_back(Spot{cell_of(g, f.tile), f.port});
-    }
+    });
     return;
   }
   if (kind != kPrincessAction || symbol_of(t) != Symbol::Princess) return;
@@ -165,13 +167,14 @@ void action_targets(const Game& g, Seat seat, std::uint8_t kind, Tile t, Placeme
     if (nseg == kNoSeg) continue;
     roots[static_cast<std::size_t>(count++)] = g.root_of(index, nseg);
   }
-  for (const Game::Standing& f : all) {
-    if (!follower(g, f)) continue;
+  if (count == 0) return;
+  g.for_each_standing([&](const Game::Standing& f) {
+    if (!follower(g, f)) return;
     const std::uint16_t root = g.root_of(f.tile, f.seg);
     if (std::find(roots.begin(), roots.begin() + count, root) != roots.begin() + count) {
       out.push_back(Spot{cell_of(g, f.tile), f.port});
     }
-  }
+  });
 }
 
 void act_on(Game& g, Seat seat, std::uint8_t kind, Spot at, int, std::vector<Event>* events) {
