@@ -237,7 +237,7 @@ TEST_CASE("the search steps the dragon onto the other seats' figures, not onto i
   std::set<std::size_t> picked;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     Rng rng(seed);
-    Game g = opening(7);
+    Game g = princess_opening(7);
     REQUIRE(g.in_stage());
     REQUIRE(g.acting_seat() == 0);
     CHECK(two[rule(g, two, rng)] == Cell{0, -1});  // seat 0: not onto its own monk
