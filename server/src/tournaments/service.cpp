@@ -1,5 +1,6 @@
 // Tournaments' requests and rounds (docs/tournaments.md), on the service's worker.
 #include "tournaments/service.hpp"
+#include "tournaments/refusal.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -18,12 +19,9 @@ using nlohmann::json;
 
 namespace {
 
-TournamentService::Answer error(int status, std::string code, std::string message) {
-  return {status, protocol::json_text(json{{"error", std::move(code)}, {"message", std::move(message)}})};
-}
 
 TournamentService::Answer unavailable() {
-  return error(503, "unavailable", "tournaments cannot be used right now; try again");
+  return t9s::refusal(503, "unavailable", "tournaments cannot be used right now; try again");
 }
 
 // Stored settings were checked when the tournament was made: read them back as they were.
@@ -78,7 +76,7 @@ std::optional<TournamentService::Loaded> TournamentService::load(const std::stri
   }
   auto found = std::get<std::optional<TournamentRow>>(std::move(row));
   if (!found) {
-    failure = error(404, "not_found", "no such tournament");
+    failure = t9s::refusal(404, "not_found", "no such tournament");
     return std::nullopt;
   }
   auto entrants = store_->entrants(id);
@@ -185,17 +183,17 @@ void TournamentService::enter(std::string id, std::string player, std::string na
         auto l = load(id, failure);
         if (!l) return done(failure);
         if (l->t.settings.signed_in_only && !signed_in) {
-          return done(error(403, "signin_required", "this tournament takes only signed-in players"));
+          return done(t9s::refusal(403, "signin_required", "this tournament takes only signed-in players"));
         }
         auto entered = store_->enter(id, EntrantRow{player, name, hooks_.now(), 0}, l->t.settings.seats);
         if (std::holds_alternative<std::string>(entered)) return done(unavailable());
         switch (std::get<Entry>(entered)) {
           case Entry::registered: break;
-          case Entry::already: return done(error(409, "already_registered", "you are registered already"));
-          case Entry::removed: return done(error(403, "removed", "the organiser removed you from this tournament"));
-          case Entry::full: return done(error(409, "full", "every seat is taken"));
-          case Entry::closed: return done(error(409, "started", "the tournament has started: registration is closed"));
-          case Entry::unknown: return done(error(404, "not_found", "no such tournament"));
+          case Entry::already: return done(t9s::refusal(409, "already_registered", "you are registered already"));
+          case Entry::removed: return done(t9s::refusal(403, "removed", "the organiser removed you from this tournament"));
+          case Entry::full: return done(t9s::refusal(409, "full", "every seat is taken"));
+          case Entry::closed: return done(t9s::refusal(409, "started", "the tournament has started: registration is closed"));
+          case Entry::unknown: return done(t9s::refusal(404, "not_found", "no such tournament"));
         }
         answer(id, After::start_when_full, done);
       })) {
@@ -208,13 +206,13 @@ void TournamentService::remove(std::string id, std::string asker, std::string pl
         Answer failure;
         auto l = load(id, failure);
         if (!l) return done(failure);
-        if (asker != l->t.organiser) return done(error(403, "not_organiser", "only the organiser removes a player"));
+        if (asker != l->t.organiser) return done(t9s::refusal(403, "not_organiser", "only the organiser removes a player"));
         if (l->t.state != "registering") {
-          return done(error(409, "started", "the tournament has started: drop the player between rounds instead"));
+          return done(t9s::refusal(409, "started", "the tournament has started: drop the player between rounds instead"));
         }
         auto removed = store_->withdraw(id, player);
         if (std::holds_alternative<std::string>(removed)) return done(unavailable());
-        if (!std::get<bool>(removed)) return done(error(404, "not_registered", "that player is not registered"));
+        if (!std::get<bool>(removed)) return done(t9s::refusal(404, "not_registered", "that player is not registered"));
         answer(id, After::nothing, done);
       })) {
     done(unavailable());
@@ -226,7 +224,7 @@ void TournamentService::add_bot(std::string id, std::string asker, std::string l
         Answer failure;
         auto l = load(id, failure);
         if (!l) return done(failure);
-        if (asker != l->t.organiser) return done(error(403, "not_organiser", "only the organiser enters computer players"));
+        if (asker != l->t.organiser) return done(t9s::refusal(403, "not_organiser", "only the organiser enters computer players"));
         int n = 1;
         for (const t9s::Entrant& e : l->t.entrants) n += t9s::bot_level(e.player).empty() ? 0 : 1;
         const std::string name = "Computer " + std::to_string(n);
@@ -234,9 +232,9 @@ void TournamentService::add_bot(std::string id, std::string asker, std::string l
         if (std::holds_alternative<std::string>(entered)) return done(unavailable());
         switch (std::get<Entry>(entered)) {
           case Entry::registered: break;
-          case Entry::full: return done(error(409, "full", "every seat is taken"));
-          case Entry::closed: return done(error(409, "started", "the tournament has started: registration is closed"));
-          case Entry::unknown: return done(error(404, "not_found", "no such tournament"));
+          case Entry::full: return done(t9s::refusal(409, "full", "every seat is taken"));
+          case Entry::closed: return done(t9s::refusal(409, "started", "the tournament has started: registration is closed"));
+          case Entry::unknown: return done(t9s::refusal(404, "not_found", "no such tournament"));
           default: return done(unavailable());
         }
         answer(id, After::start_when_full, done);
@@ -251,13 +249,13 @@ void TournamentService::drop(std::string id, std::string asker, std::string play
         auto l = load(id, failure);
         if (!l) return done(failure);
         if (asker != l->t.organiser && asker != player) {
-          return done(error(403, "not_organiser", "only the organiser, or the player, drops a player"));
+          return done(t9s::refusal(403, "not_organiser", "only the organiser, or the player, drops a player"));
         }
-        if (l->t.state != "running") return done(error(409, "not_running", "only a running tournament drops players"));
+        if (l->t.state != "running") return done(t9s::refusal(409, "not_running", "only a running tournament drops players"));
         auto dropped = store_->drop(id, player, l->t.round);
         if (std::holds_alternative<std::string>(dropped)) return done(unavailable());
         if (!std::get<bool>(dropped)) {
-          return done(error(409, "not_entrant", "that player is not in the tournament (or was dropped already)"));
+          return done(t9s::refusal(409, "not_entrant", "that player is not in the tournament (or was dropped already)"));
         }
         answer(id, After::move_on, done);  // a knockout match against the dropped player is forfeited
       })) {
@@ -270,12 +268,12 @@ void TournamentService::start(std::string id, std::string asker, Done done) {
         Answer failure;
         auto l = load(id, failure);
         if (!l) return done(failure);
-        if (asker != l->t.organiser) return done(error(403, "not_organiser", "only the organiser starts the tournament"));
-        if (l->t.state != "registering") return done(error(409, "started", "the tournament has started already"));
+        if (asker != l->t.organiser) return done(t9s::refusal(403, "not_organiser", "only the organiser starts the tournament"));
+        if (l->t.state != "registering") return done(t9s::refusal(409, "started", "the tournament has started already"));
         const int players = static_cast<int>(t9s::registered(l->t).size());
-        if (players < 2) return done(error(409, "too_few_players", "a tournament needs 2 players at least"));
+        if (players < 2) return done(t9s::refusal(409, "too_few_players", "a tournament needs 2 players at least"));
         if (l->t.settings.format == t9s::Format::swiss && players <= l->t.settings.rounds) {
-          return done(error(409, "too_few_players", std::to_string(l->t.settings.rounds) + " Swiss rounds need " +
+          return done(t9s::refusal(409, "too_few_players", std::to_string(l->t.settings.rounds) + " Swiss rounds need " +
                                                         std::to_string(l->t.settings.rounds + 1) + " players at least"));
         }
         if (!start_now(*l)) return done(unavailable());

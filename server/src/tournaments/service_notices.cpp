@@ -8,6 +8,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "tournaments/service.hpp"
+#include "tournaments/refusal.hpp"
 
 namespace carc::server {
 
@@ -16,9 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-TournamentService::Answer refused(int status, std::string code, std::string message) {
-  return {status, protocol::json_text(json{{"error", std::move(code)}, {"message", std::move(message)}})};
-}
 
 std::string name_in(const t9s::Tournament& t, const std::string& player) {
   for (const t9s::Entrant& e : t.entrants) {
@@ -59,8 +57,8 @@ void TournamentService::set_targets(std::string id, std::string player, HookChan
         if (!l) return done(failure);
         bool entrant = false;
         for (const t9s::Entrant& e : l->t.entrants) entrant = entrant || (e.player == player && e.dropped_after != t9s::kRemovedEntrant);
-        if (!entrant) return done(refused(403, "not_entrant", "only a player registered in this tournament sets where its notices go"));
-        if (l->t.state == "finished") return done(refused(409, "finished", "the tournament is over: there is nothing more to tell"));
+        if (!entrant) return done(t9s::refusal(403, "not_entrant", "only a player registered in this tournament sets where its notices go"));
+        if (l->t.state == "finished") return done(t9s::refusal(409, "finished", "the tournament is over: there is nothing more to tell"));
         Targets t = targets_of(id)[player];
         if (hook) t.hook = *hook;
         if (push) t.push = *push;
@@ -69,11 +67,11 @@ void TournamentService::set_targets(std::string id, std::string player, HookChan
         if (t.push) j["push"] = {{"endpoint", t.push->endpoint}, {"p256dh", t.push->p256dh}, {"auth", t.push->auth}};
         if (Status s = store_->set_targets(id, player, j.empty() ? "" : protocol::json_text(j)); !s) {
           spdlog::warn("tournaments: {}: {}", id, s.error());
-          return done(refused(503, "unavailable", "tournaments cannot be used right now; try again"));
+          return done(t9s::refusal(503, "unavailable", "tournaments cannot be used right now; try again"));
         }
         done({200, protocol::json_text(json{{"webhook", t.hook.has_value()}, {"push", t.push.has_value()}})});
       })) {
-    done(refused(503, "unavailable", "tournaments cannot be used right now; try again"));
+    done(t9s::refusal(503, "unavailable", "tournaments cannot be used right now; try again"));
   }
 }
 
@@ -87,7 +85,7 @@ void TournamentService::targets(std::string id, std::string player, Done done) {
         const bool push = it != all.end() && it->second.push;
         done({200, protocol::json_text(json{{"webhook", hook}, {"push", push}})});
       })) {
-    done(refused(503, "unavailable", "tournaments cannot be used right now; try again"));
+    done(t9s::refusal(503, "unavailable", "tournaments cannot be used right now; try again"));
   }
 }
 
