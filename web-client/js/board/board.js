@@ -66,7 +66,11 @@ export class Board {
     svg.appendChild(this.vp);
     bindBoardInput(this);
     if (typeof ResizeObserver === 'function') {
+      // The boxes are read once after each change of size (see boxes()).
+      this.keepBoxes = true;
+      if (this.overlay) new ResizeObserver(() => { this.boxCache = null; }).observe(this.overlay);
       new ResizeObserver(() => {
+        this.boxCache = null;
         const now = this.size();
         const was = this.viewSize;
         if (this.autoFit) this.autoView();
@@ -87,19 +91,31 @@ export class Board {
     this.tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));
   }
 
+  /**
+   * The board's box and the overlay's. Kept until a resize observer says either changed
+   * size: reading them while a move is being drawn made the page lay out twice a move.
+   * Only their sizes and the overlay's place on the board are used, which page scrolling
+   * does not change.
+   */
+  boxes() {
+    if (this.boxCache) return this.boxCache;
+    const boxes = { r: this.svg.getBoundingClientRect(), o: this.overlay?.getBoundingClientRect?.() ?? null };
+    if (this.keepBoxes) this.boxCache = boxes;
+    return boxes;
+  }
+
   size() {
-    const r = this.svg.getBoundingClientRect();
+    const { r } = this.boxes();
     return { w: r.width || 1, h: r.height || 1 };
   }
 
   /** The viewport for view.js: the size, less the strip the overlay covers. */
   viewport() {
-    const r = this.svg.getBoundingClientRect();
+    const { r, o } = this.boxes();
     const w = r.width || 1;
     const h = r.height || 1;
     const insets = { top: 0, right: 0, bottom: 0, left: 0 };
     const covers = [];
-    const o = this.overlay?.getBoundingClientRect?.();
     if (o && o.width && o.height) {
       // A tall overlay on the right takes a column; a wide one at the bottom, a row.
       if (o.height >= o.width) insets.right = Math.max(0, r.right - o.left + 4);
@@ -181,8 +197,7 @@ export class Board {
     const fresh = this.freshKey !== undefined && lastKey !== this.freshKey && board.length > 1;
     this.freshKey = lastKey;
     const focus = this.focusedKey();
-    const tilesKey = board.map((b) => `${b.x},${b.y},${b.tile},${b.rotation}`).join(';');
-    this.setLayer('tiles', () => tilesMarkup(board, this.tiles, fresh ? board.length - 1 : -1), tilesKey);
+    this.drawTiles(board, fresh);
     this.setLayer('last', () => (board.length > 1 ? lastMarkup(state) : ''));
     this.setLayer('meeples', () => meeplesMarkup(board, this.tiles, state));
     this.setLayer('pieces', () => expansionLayerMarkup(state, board, this.tiles, layerCtx)); // the expansions' (expansions/registry.js)
@@ -211,6 +226,27 @@ export class Board {
       this.lastBoundsKey = key;
       if (this.autoFit) this.autoView();
     }
+  }
+
+  /**
+   * The tiles' layer, one <g> per tile in the board's order. Only what changed is touched:
+   * a new tile is appended and the ones before it stay, so the page does not restyle, lay
+   * out and repaint the whole board for every move (a replay going back removes the last).
+   */
+  drawTiles(board, fresh) {
+    const layer = this.layers.tiles;
+    const drawn = board.filter((b) => this.tiles[b.tile]);
+    const keys = drawn.map((b) => `${b.x},${b.y},${b.tile},${b.rotation}`);
+    const old = this.tileKeys ?? [];
+    let same = 0;
+    while (same < old.length && same < keys.length && old[same] === keys[same]) same++;
+    if (same === old.length && same === keys.length) return;
+    if (layer.childElementCount !== old.length) same = 0; // drawn by someone else: start over
+    while (layer.childElementCount > same) layer.lastElementChild.remove();
+    for (const g of layer.querySelectorAll('.fresh')) g.classList.remove('fresh');
+    const freshIndex = fresh && drawn.at(-1) === board.at(-1) ? drawn.length - 1 - same : -1;
+    layer.insertAdjacentHTML('beforeend', tilesMarkup(drawn.slice(same), this.tiles, freshIndex));
+    this.tileKeys = keys;
   }
 
   /** Redraws a layer only when what it shows changed, so that focus and animations survive. */

@@ -26,8 +26,9 @@ export function notifyGranted() {
  */
 export async function enableNotifications(send) {
   if (!supported()) return 'unsupported';
-  const permission = await Notification.requestPermission();
-  if (permission !== 'granted') return 'denied';
+  const asked = await Notification.requestPermission();
+  permission = asked;
+  if (asked !== 'granted') return 'denied';
   const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
   await navigator.serviceWorker.ready;
   const res = await fetch('/api/push/key');
@@ -66,8 +67,23 @@ export function notifyStatus({ seated, turnBased, available, permission, subscri
 /** Whether this browser could notify at all (the opt-in is offered). */
 export const notifyAvailable = () => supported();
 
-/** The browser's permission now ('default', 'granted', 'denied'), or null. */
-export const notifyPermission = () => (typeof Notification === 'undefined' ? null : Notification.permission);
+let permission; // read once, then kept by the permission's change events
+
+/**
+ * The browser's permission now ('default', 'granted', 'denied'), or null. Chromium asks
+ * its browser process for `Notification.permission` on every read (about 2 ms), and the
+ * room reads it on every redraw: it is read once and followed by its change events.
+ */
+export function notifyPermission() {
+  if (typeof Notification === 'undefined') return null;
+  if (permission === undefined) {
+    permission = Notification.permission;
+    navigator.permissions?.query?.({ name: 'notifications' })
+      .then((status) => { status.addEventListener('change', () => { permission = Notification.permission; }); })
+      .catch(() => { permission = undefined; }); // no change events here: read it each time
+  }
+  return permission ?? Notification.permission;
+}
 
 /** The opt-in for `status` (notifyStatus): the button, or one line saying where things stand. */
 export function notifyControl(status, onEnable) {

@@ -134,7 +134,7 @@ const lineOf = (line, state, tiles, autoIds) => {
  * names), so a line with the keyboard focus or a selection stays where it is.
  */
 export function renderLog(ol, state, tiles, { autoIds = null } = {}) {
-  const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
+  followBottom(ol);
   const lines = narrated(ol, state, tiles);
   const words = JSON.stringify([getLanguage(), (state.players ?? []).map((p) => [p.seat, p.name, p.color, p.bot])]);
   const drawn = ol.drawn;
@@ -142,8 +142,29 @@ export function renderLog(ol, state, tiles, { autoIds = null } = {}) {
   if (extends_) ol.append(...lines.slice(drawn.ids.length).map((line) => lineOf(line, state, tiles, autoIds)));
   else ol.replaceChildren(...lines.map((line) => lineOf(line, state, tiles, autoIds)));
   ol.drawn = { words, ids: lines.map((l) => l.id), types: lines.map((l) => l.type) };
-  if (atBottom || ol.dataset.init !== '1') ol.scrollTop = ol.scrollHeight;
+  if (ol.atBottom || ol.dataset.init !== '1') scrollToEnd(ol);
   ol.dataset.init = '1';
+}
+
+/**
+ * Whether the reader is at the log's end, kept by its scroll events: reading the log's
+ * scroll height while a move is being drawn made the page lay out twice a move.
+ */
+function followBottom(ol) {
+  if (ol.atBottom !== undefined) return;
+  ol.atBottom = true;
+  ol.addEventListener('scroll', () => { ol.atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40; }, { passive: true });
+}
+
+/** Scrolls to the end just before the next frame, when the page lays out anyway. */
+function scrollToEnd(ol) {
+  if (typeof requestAnimationFrame !== 'function') { ol.scrollTop = ol.scrollHeight; return; }
+  if (ol.scrollPending) return;
+  ol.scrollPending = true;
+  requestAnimationFrame(() => {
+    ol.scrollPending = false;
+    ol.scrollTop = ol.scrollHeight;
+  });
 }
 
 /**

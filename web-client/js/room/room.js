@@ -373,7 +373,7 @@ export class RoomPage {
     this.renderNotify(notify, state.phase);
     // Last, once the panels around the board have their size: a view to play in.
     const stage = turnStage(state); // the player's step of another's turn: its cells in view too
-    if (this.feel.afterRender(state, isMyTurn(this.store), stage?.seat === mySeat ? stage : null)) this.boardIntoView();
+    if (this.feel.afterRender(state, isMyTurn(this.store), stage?.seat === mySeat ? stage : null)) this.boardIntoViewSoon();
     this.keepForReload();
   }
 
@@ -381,6 +381,14 @@ export class RoomPage {
    * The player's turn starts: a phone scrolled down to the chat or the log goes back to the
    * board (not while a message is being typed), and the chat's keyboard goes away.
    */
+  boardIntoViewSoon() {
+    // Just before the next frame, when the page lays out anyway (reading the board's box now
+    // would lay it out a second time).
+    if (typeof requestAnimationFrame !== 'function') return this.boardIntoView();
+    cancelAnimationFrame(this.intoViewFrame ?? 0);
+    this.intoViewFrame = requestAnimationFrame(() => this.boardIntoView());
+  }
+
   boardIntoView() {
     const input = $('chat-input');
     if (document.activeElement === input) {

@@ -129,9 +129,14 @@ export class TitleCue {
   }
 
   update(mine) {
-    clearInterval(this.timer);
     const base = t('app.title');
-    if (mine && document.hidden) {
+    const blinking = mine && document.hidden;
+    // Unchanged: nothing to do (each new title is a message to the browser's own process).
+    const key = `${blinking}:${mine}:${base}`;
+    if (key === this.key) return;
+    this.key = key;
+    clearInterval(this.timer);
+    if (blinking) {
       let on = true;
       document.title = t('turn.titleCue');
       this.timer = setInterval(() => {
