@@ -231,8 +231,32 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   }));
+  pollEvery(browser, 40);
   const slow = Number(process.env.CARC_SLOW_NET_MS || 0);
   return slow > 0 ? slowNetwork(browser, slow) : browser;
+}
+
+/**
+ * `waitForFunction` checks its condition every `ms` milliseconds unless a call says otherwise.
+ * Playwright's default checks it on every animation frame, and a page with a frame callback
+ * pending draws 60 frames a second: two open pages waiting on each other kept the renderer,
+ * the compositor and the browser process busy for the whole test, for nothing on screen.
+ */
+function pollEvery(browser, ms) {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.once('page', (page) => {
+      const frame = Object.getPrototypeOf(page.mainFrame());
+      if (frame.__carcPolling) return;
+      const waitForFunction = frame.waitForFunction;
+      frame.waitForFunction = function (fn, arg, options = {}) {
+        return waitForFunction.call(this, fn, arg, { polling: ms, ...options });
+      };
+      frame.__carcPolling = true;
+    });
+    return context;
+  };
 }
 
 /**
