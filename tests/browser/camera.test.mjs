@@ -58,12 +58,21 @@ test('the board is fitted once, then only followed at the same zoom when a new t
     const { page } = await watchRoom(browser, server.base, room);
     await settled(page, clients[0].version);
     const first = await viewOf(page);
+    // The tiles already drawn stay the same nodes (a move appends its tile, nothing is
+    // redrawn): the start tile is marked once and must still be there after each move.
+    await page.evaluate(() => { document.querySelector('#board [data-testid="tile"]').carcMark = 'start'; });
     let moved = 0;
     let prev = first;
     for (let i = 0; i < 24; i++) {
       const turn = clients[0].state.turn.number;
       await playUntil(clients, (s) => s.turn.number > turn, (legal, s) => spreadPick(legal, s, i));
       await settled(page, clients[0].version);
+      const drawn = await page.evaluate(() => [...document.querySelectorAll('#board [data-testid="tile"]')]
+        .map((g) => `${g.dataset.x},${g.dataset.y},${g.dataset.tile},${g.dataset.rotation}${g.carcMark ? '*' : ''}`));
+      const board = clients[0].state.board.map((b) => `${b.x},${b.y},${b.tile},${b.rotation}`);
+      assert.deepEqual(drawn.map((k) => k.replace('*', '')), board, `move ${i + 1}: the page draws the board's tiles, in its order`);
+      assert.ok(drawn[0].endsWith('*'), `move ${i + 1}: the start tile is the node drawn at the start, not a new one`);
+      assert.equal(await page.locator('#board .fresh').count(), 1, `move ${i + 1}: only the newest tile slides in`);
       const v = await viewOf(page);
       assert.equal(v.scale.toFixed(3), first.scale.toFixed(3), `move ${i + 1}: the zoom stays where it was`);
       assert.ok(v.inside, `move ${i + 1}: the newest tile is in view`);

@@ -51,6 +51,12 @@ test('the host\'s first turn on a phone: the start tile and the legal cells in v
     const { start, cells } = await firstTurnView(page);
     assert.ok(start.inside, `phone, through the lobby: the start tile is on the visible board (${start.cx.toFixed(0)}, ${start.cy.toFixed(0)})`);
     assert.ok(cells.length > 0, 'phone, through the lobby: a legal cell can be clicked where it is');
+    // The cells pulse to catch the eye, then stay lit: a page left on the player's turn
+    // goes quiet (an endless pulse redraws the board 60 times a second, a phone's battery with it).
+    const pulses = await page.evaluate(() => document.getAnimations().filter((a) => a.effect?.target?.closest?.('#board'))
+      .map((a) => ({ name: a.animationName, iterations: a.effect.getComputedTiming().iterations, ms: a.effect.getComputedTiming().endTime })));
+    assert.ok(pulses.some((a) => a.name === 'legal'), `the legal cells pulse at the start of the turn: ${JSON.stringify(pulses)}`);
+    for (const a of pulses) assert.ok(Number.isFinite(a.ms) && a.ms <= 5000, `${a.name} ends within 5 s (${a.iterations} x, ${a.ms} ms)`);
     await page.context().close();
     assert.deepEqual(errors, []);
   });
