@@ -55,6 +55,36 @@ step() {
 }
 skip() { steps+=("SKIP|$1|0|-"); echo; echo "==== $1: skipped ($2)"; }
 
+# beside NAME TIMEOUT_SECONDS COMMAND...: starts a step in the background, beside the step in
+# the foreground; its output goes to its log and is shown when `collect NAME` reports it.
+declare -A beside_pid beside_limit
+beside() {
+  local name=$1 limit=$2; shift 2
+  local log="$logs/${name// /-}.log"
+  echo
+  echo "==== $name (beside the next step; its output follows when it ends): $*"
+  beside_limit[$name]=$limit
+  ( start=$SECONDS
+    timeout --kill-after=10 "$limit" "$@" </dev/null >"$log" 2>&1
+    echo "$? $((SECONDS - start))" >"$log.done" ) &
+  beside_pid[$name]=$!
+}
+collect() {
+  local name=$1 log="$logs/${1// /-}.log" rc secs
+  wait "${beside_pid[$name]}"
+  read -r rc secs <"$log.done" 2>/dev/null || { rc=1; secs=0; }
+  echo
+  echo "==== $name: its output"
+  cat "$log"
+  [[ $rc -eq 124 ]] && echo "==== $name: timed out after ${beside_limit[$name]}s"
+  count_tests "$log"
+  if [[ $rc -eq 0 ]]; then
+    steps+=("PASS|$name|$secs|${beside_limit[$name]}")
+  else
+    steps+=("FAIL|$name|$secs|${beside_limit[$name]}"); any_failed=1
+  fi
+}
+
 summary() {
   echo
   echo "==== summary (logs in $logs; ${SECONDS}s in all)"
@@ -88,41 +118,43 @@ stop_unless $? "build"
 step "deps" 300 bash scripts/check-deps.sh "$build_dir"
 stop_unless $? "the dependency check"
 
-# Four at a time on two cores: most of these tests wait on a real server's timers (server_test:
-# 106 s of wall time for 20 s of CPU), and each test file is a ctest test of its own.
+# ctest runs four at a time on two cores: most of its tests wait on a real server's timers
+# (server_test: 106 s of wall time for 20 s of CPU), and each test file is a ctest test of its
+# own. The node suites (95 s of wall time quiet for about 40 s of CPU), the rules crosscheck (one
+# core for 60 s) and the CLI tests run beside it, each with its own limit and log.
 if [[ $built == yes ]]; then
-  step "ctest" 1800 ctest --test-dir "$build_dir" --output-on-failure -j4 --timeout 300 --no-tests=error
-else
-  skip "ctest" "build failed"
-fi
-
-# The engine against an independent JavaScript implementation of the rules (tests/reference).
-# 60 s quiet; node's runner counts the whole file as one test, and on a machine loaded 9 on
-# 2 cores the file passed 300 s: its limit is the step's.
-if [[ $built == yes ]]; then
-  step "rules crosscheck" 1200 env CARC_CLI="$build_dir/carcassonne" \
+  # The engine against an independent JavaScript implementation of the rules (tests/reference).
+  # Node's runner counts the whole file as one test: on a machine loaded 9 on 2 cores the file
+  # passed 300 s, so its limit is the step's.
+  beside "rules crosscheck" 1200 env CARC_CLI="$build_dir/carcassonne" \
     node --test --test-reporter=spec --test-timeout=1100000 tests/reference/
-else
-  skip "rules crosscheck" "build failed"
-fi
-
-# The command-line tool's analysis (tests/cli): a record in, the analysis JSON out.
-if [[ $built == yes ]]; then
-  step "cli tests" 600 env CARC_CLI="$build_dir/carcassonne" \
+  # The command-line tool's analysis (tests/cli): a record in, the analysis JSON out.
+  beside "cli tests" 600 env CARC_CLI="$build_dir/carcassonne" \
     node --test --test-reporter=spec --test-timeout=120000 tests/cli/
-else
-  skip "cli tests" "build failed"
 fi
 
 # The node suites: tests/web needs no build; tests/docker also runs the server binary when it
 # exists; tests/bench runs the load generator against build/carc-ws-floor.
 web_dirs=()
 for d in tests/web tests/community tests/docker tests/bench; do [[ -d $d ]] && web_dirs+=("$d/"); done
-if [[ ${#web_dirs[@]} -eq 0 ]]; then
-  skip "node tests" "no tests/web or tests/docker"
-else
-  step "node tests" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" CARC_BUILD_DIR="$build_dir" \
+if [[ ${#web_dirs[@]} -gt 0 ]]; then
+  beside "node tests" 900 env CARC_SERVER_BIN="$build_dir/carcassonne-server" CARC_BUILD_DIR="$build_dir" \
     node --test --test-reporter=spec --test-timeout=60000 "${web_dirs[@]}"
+fi
+
+if [[ $built == yes ]]; then
+  step "ctest" 1800 ctest --test-dir "$build_dir" --output-on-failure -j4 --timeout 300 --no-tests=error
+  collect "rules crosscheck"
+  collect "cli tests"
+else
+  skip "ctest" "build failed"
+  skip "rules crosscheck" "build failed"
+  skip "cli tests" "build failed"
+fi
+if [[ ${#web_dirs[@]} -gt 0 ]]; then
+  collect "node tests"
+else
+  skip "node tests" "no tests/web or tests/docker"
 fi
 
 # Several nodes (docs/cluster.md): 3 real nodes, HAProxy and a throwaway PostgreSQL on loopback;
