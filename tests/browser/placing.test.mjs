@@ -35,7 +35,16 @@ test('a click on the tile being placed, or on the tile in the action bar, turns 
     const cells = await cellsInView(page, (cs) => cs.some((c) => c.rotations >= 2));
     const cell = cells.find((c) => c.rotations >= 2);
     assert.ok(cell, 'a cell with two legal rotations can be clicked');
-    await page.click(`[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`);
+    // The mouse over the cell shows the tile held there, faintly, at a legal rotation.
+    const sel = `[data-testid="cell"][data-x="${cell.x}"][data-y="${cell.y}"]`;
+    await page.hover(sel);
+    const preview = await page.waitForFunction((q) => {
+      const g = document.querySelector(`${q} .preview`);
+      return g && Number(getComputedStyle(g).opacity) > 0.5 && g.querySelector('path, use') && { rotation: Number(document.querySelector(q).dataset.rotation) };
+    }, sel).then((h) => h.jsonValue());
+    const legalHere = await page.evaluate(({ x, y }) => window.__carc.store.state.turn.legal.filter((l) => l.x === x && l.y === y).map((l) => l.rotation), cell);
+    assert.ok(legalHere.includes(preview.rotation), `the preview's rotation ${preview.rotation} is legal there (${legalHere})`);
+    await page.click(sel);
     await page.waitForSelector('[data-testid="ghost"]');
     await settled(page);
     const legal = await page.evaluate(({ x, y }) => window.__carc.store.state.turn.legal.filter((l) => l.x === x && l.y === y).map((l) => l.rotation), cell);

@@ -1,7 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard, legalMarkup } from '../../web-client/js/board/boardart.js';
+import { lastPlacements, lastMarkup, tilesMarkup, draftMarkup, meeplesMarkup, cleanBoard, legalMarkup, previewMarkup } from '../../web-client/js/board/boardart.js';
 import { spotLayout } from '../../web-client/js/board/spots.js';
 
 const catalog = JSON.parse(readFileSync(new URL('./fixtures/tiles.json', import.meta.url)));
@@ -55,12 +55,21 @@ test('markup: the fresh tile slides, bad meeples are dropped, spots have the rin
   assert.match(same, /data-turn="0"/);
 });
 
+test('the preview of the tile held: at the cell, at a legal rotation; nothing for a rotation that is not one', () => {
+  const def = tiles.D ?? Object.values(tiles)[0];
+  const m = previewMarkup(def, 2, -1, 90);
+  assert.match(m, /^<g class="preview" transform="translate\(200 -100\)">/);
+  assert.match(m, /<(path|use)\b/);
+  assert.equal(previewMarkup(def, 2, -1, 45), '');
+  assert.equal(previewMarkup(null, 2, -1, 90), '');
+});
+
 test('legal cells are buttons with a name, one of them the tab stop', () => {
   const cells = [{ x: 1, y: 0, rotation: 0 }, { x: 0, y: 1, rotation: 90 }, { x: -1, y: 0, rotation: 0 }];
-  const m = legalMarkup(cells, null, null, { labelOf: (c) => `square ${c.x} ${c.y}`, focusKey: '0,1' });
+  const m = legalMarkup(cells, null, { labelOf: (c) => `square ${c.x} ${c.y}`, focusKey: '0,1' });
   assert.equal((m.match(/role="button"/g) ?? []).length, 3);
   assert.equal((m.match(/tabindex="0"/g) ?? []).length, 1);
   assert.match(m, /tabindex="0" aria-label="square 0 1"/);
-  const first = legalMarkup(cells, null, null, { labelOf: () => 'x' });
+  const first = legalMarkup(cells, null, { labelOf: () => 'x' });
   assert.match(first, /tabindex="0" aria-label="x" data-testid="cell" data-cell="1" data-x="1" data-y="0"/, 'without a focus, the first cell');
 });

@@ -12,7 +12,7 @@ import { pulseCells, hoverCells, flashScore, playFinalScoring } from './boardfx.
 import { SIZES } from './view.js';
 import { cameraMethods } from './boardcamera.js';
 import { bindBoardInput, focusedKey, restoreFocus } from './boardinput.js';
-import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, expansionLayerMarkup, legalMarkup, draftMarkup } from './boardart.js';
+import { cleanBoard, tilesMarkup, lastMarkup, meeplesMarkup, expansionLayerMarkup, legalMarkup, draftMarkup, previewMarkup } from './boardart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const TWEEN_MS = 200;
@@ -202,7 +202,8 @@ export class Board {
     this.setLayer('meeples', () => meeplesMarkup(board, this.tiles, state));
     this.setLayer('pieces', () => expansionLayerMarkup(state, board, this.tiles, layerCtx)); // the expansions' (expansions/registry.js)
     if (focus?.cell) this.cellFocus = focus.cell;
-    this.setLayer('legal', () => legalMarkup(legalCells, draft, previewTile ? this.tiles[previewTile] : null, { labelOf: cellLabel, focusKey: this.cellFocus }));
+    this.previewDef = previewTile ? this.tiles[previewTile] ?? null : null;
+    this.setLayer('legal', () => legalMarkup(legalCells, draft, { labelOf: cellLabel, focusKey: this.cellFocus }));
     // The tile turns from the rotation shown before, once per change of rotation.
     const ghostKey = draft ? `${draft.x},${draft.y}` : '';
     if (!draft) this.turning = null;
@@ -247,6 +248,17 @@ export class Board {
     const freshIndex = fresh && drawn.at(-1) === board.at(-1) ? drawn.length - 1 - same : -1;
     layer.insertAdjacentHTML('beforeend', tilesMarkup(drawn.slice(same), this.tiles, freshIndex));
     this.tileKeys = keys;
+  }
+
+  /** The mouse came over a legal cell: the tile held, drawn faintly there (made once per cell and tile). */
+  showPreview(cell) {
+    const def = this.previewDef;
+    const [x, y, r] = ['x', 'y', 'rotation'].map((k) => Number(cell.getAttribute(`data-${k}`)));
+    const want = def ? `${def.letter}:${r}` : '';
+    if (cell.getAttribute('data-preview') === want) return;
+    cell.setAttribute('data-preview', want);
+    cell.querySelector('.preview')?.remove();
+    cell.insertAdjacentHTML('afterbegin', previewMarkup(def, x, y, r));
   }
 
   /** Redraws a layer only when what it shows changed, so that focus and animations survive. */

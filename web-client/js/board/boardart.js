@@ -132,18 +132,26 @@ export function expansionLayerMarkup(state, board, tiles, ctx = {}) {
  * them is the board's tab stop (roving tab index): the cell `focusKey` ("x,y") names, else
  * the first.
  */
-export function legalMarkup(legalCells, draft, previewDef, { labelOf = () => '', focusKey = null } = {}) {
+export function legalMarkup(legalCells, draft, { labelOf = () => '', focusKey = null } = {}) {
   let out = '';
   const cells = legalCells.filter((c) => Number.isInteger(c.x) && Number.isInteger(c.y) && !(draft && draft.x === c.x && draft.y === c.y));
   const stop = cells.some((c) => `${c.x},${c.y}` === focusKey) ? focusKey : (cells[0] ? `${cells[0].x},${cells[0].y}` : null);
   for (const c of cells) {
-    const preview = previewDef && [0, 90, 180, 270].includes(c.rotation)
-      ? `<g class="preview" transform="translate(${c.x * TILE} ${c.y * TILE})">${tileMarkup(previewDef, c.rotation)}</g>` : '';
-    out += `<g class="legal-cell" role="button" tabindex="${`${c.x},${c.y}` === stop ? 0 : -1}" aria-label="${escapeAttr(labelOf(c))}" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}">${preview}
+    out += `<g class="legal-cell" role="button" tabindex="${`${c.x},${c.y}` === stop ? 0 : -1}" aria-label="${escapeAttr(labelOf(c))}" data-testid="cell" data-cell="1" data-x="${c.x}" data-y="${c.y}" data-rotation="${c.rotation}">
       <rect x="${c.x * TILE + 3}" y="${c.y * TILE + 3}" width="${TILE - 6}" height="${TILE - 6}" rx="8"/>
       <path d="M${c.x * TILE + 50} ${c.y * TILE + 36} v28 M${c.x * TILE + 36} ${c.y * TILE + 50} h28"/></g>`;
   }
   return out;
+}
+
+/**
+ * The tile held, drawn faintly on a legal cell under the mouse (`def` at the cell's first
+ * legal rotation), or '' when there is none to draw. Made when the mouse first comes over
+ * the cell, not for every cell of every turn.
+ */
+export function previewMarkup(def, x, y, rotation) {
+  if (!def || ![0, 90, 180, 270].includes(rotation)) return '';
+  return `<g class="preview" transform="translate(${x * TILE} ${y * TILE})">${tileMarkup(def, rotation)}</g>`;
 }
 
 /** Text for an attribute of markup built as a string (labels come from the dictionaries and names). */

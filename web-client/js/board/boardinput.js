@@ -43,6 +43,13 @@ export function bindBoardInput(board) {
     board.zoomBy(Math.exp(-delta * 0.0015), sx, sy);
   }, { passive: false });
 
+  // A mouse over a legal cell shows the tile held there (a touch has no hover).
+  svg.addEventListener('pointerover', (ev) => {
+    if (ev.pointerType !== 'mouse') return;
+    const cell = ev.target instanceof Element ? ev.target.closest('.legal-cell') : null;
+    if (cell) board.showPreview(cell);
+  });
+
   svg.addEventListener('pointerdown', (ev) => {
     if (ev.button !== undefined && ev.button > 0) return;
     board.stopTween();
