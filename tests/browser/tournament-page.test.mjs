@@ -24,8 +24,10 @@ test('a tournament created from the page, players registered on it, and one drop
   const errors = [];
   await showingServerLog(server, async () => {
     const ann = await openStartPage(browser, server, errors);
-    await ann.goto(`${server.base}/t/new`);
+    // From the start page, beside the leaderboard.
+    await ann.click('[data-testid="new-tournament-link"]');
     await ann.waitForSelector('[data-testid="tour-new"]');
+    assert.equal(new URL(ann.url()).pathname, '/t/new');
 
     // A Swiss of 5 rounds needs 6 players: refused with the server's reason, nothing made.
     await ann.fill('[data-testid="tour-new-name"]', 'Club night');
