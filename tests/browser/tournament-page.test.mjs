@@ -140,6 +140,27 @@ test('the organiser\'s page: clock and computer entrants from /t/new, remove, ad
     await dan.waitForSelector('[data-testid="tour-notify-on"]');
     await dan.reload();
     await dan.waitForSelector('[data-testid="tour-notify-on"]');
+    // And a webhook for his new tables, from the page: an address the server cannot call is
+    // refused before it is sent; then one is set (never shown back) and removed.
+    const danKey = await dan.evaluate(() => localStorage.getItem('carc.playerKey'));
+    assert.ok(danKey, 'the page keeps its player key');
+    const hookSet = async () => (await (await fetch(`${server.base}/api/tournaments/${id}/notify`, { headers: { Authorization: `Bearer ${danKey}` } })).json()).webhook;
+    await dan.click('[data-testid="webhook"] summary');
+    await dan.fill('[data-testid="hook-url"]', 'ftp://example.org/x');
+    await dan.click('[data-testid="hook-save"]');
+    assert.match(await dan.textContent('[data-testid="hook-problem"]'), /\S/);
+    assert.equal(await dan.getAttribute('[data-testid="hook-summary"]', 'data-set'), '0');
+    assert.equal(await hookSet(), false);
+    if (!(await dan.isVisible('[data-testid="hook-url"]'))) await dan.click('[data-testid="webhook"] summary');
+    await dan.fill('[data-testid="hook-url"]', `${pushService.base}/hook/dan`);
+    await dan.click('[data-testid="hook-save"]');
+    await dan.waitForSelector('[data-testid="hook-summary"][data-set="1"]');
+    assert.equal(await hookSet(), true);
+    assert.equal(await dan.locator('[data-testid="tour-notify-on"]').count(), 1, 'the push subscription is kept');
+    if (!(await dan.isVisible('[data-testid="hook-remove"]'))) await dan.click('[data-testid="webhook"] summary');
+    await dan.click('[data-testid="hook-remove"]');
+    await dan.waitForSelector('[data-testid="hook-summary"][data-set="0"]');
+    assert.equal(await hookSet(), false);
     const { key } = await (await fetch(`${server.base}/api/keys`, { method: 'POST', body: '{}' })).json();
     const register = () => fetch(`${server.base}/api/tournaments/${id}/register`, {
       method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Eve' }),

@@ -32,8 +32,11 @@ export function readHookDraft(card) {
   };
 }
 
-/** The host's control: closed by default, one line saying whether a webhook is set. */
-export function webhookSection(settings, { onSettings, draft = {} }) {
+/**
+ * The host's control: closed by default, one line saying whether a webhook is set. A
+ * tournament's page uses it too, with its own title and hint (string keys).
+ */
+export function webhookSection(settings, { onSettings, draft = {}, title = 'hook.title', hint = 'hook.hint' }) {
   const set = settings?.webhook === true;
   const url = h('input', {
     type: 'url', id: 'lobby-hook-url', 'data-testid': 'hook-url', maxlength: MAX_HOOK_URL_BYTES, autocomplete: 'off',
@@ -64,8 +67,8 @@ export function webhookSection(settings, { onSettings, draft = {} }) {
     problem.textContent = t('hook.sent');
   });
   return h('details', { class: 'lobby-clock lobby-hook', 'data-testid': 'webhook', open: !!draft.open },
-    h('summary', {}, h('strong', { text: t('hook.title') }), ' ',
+    h('summary', {}, h('strong', { text: t(title) }), ' ',
       h('span', { 'data-testid': 'hook-summary', 'data-set': set ? '1' : '0', text: t(set ? 'hook.on' : 'hook.off') })),
-    h('p', { class: 'muted', text: t('hook.hint') }),
+    h('p', { class: 'muted', text: t(hint) }),
     form);
 }

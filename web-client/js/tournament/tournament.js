@@ -2,7 +2,8 @@
 // table's replay, kept up to date by polling while the page is seen; registration with the
 // browser's player key, and the player's own tables (the seat's token is kept where the room
 // page looks for it, so the link takes the seat), the player's "tell me when my table is
-// ready" (Web Push); the players, with the organiser's controls (tournament-organiser.js).
+// ready" (Web Push) and the webhook its new tables are posted to; the players, with the
+// organiser's controls (tournament-organiser.js).
 
 import { t } from '../i18n/i18n.js';
 import { h } from '../platform/dom.js';
@@ -13,6 +14,7 @@ import { isEntrant, roundRows, standingRows } from './tournament-view.js';
 import { renderCreate } from './tournament-create.js';
 import { entrantsCard } from './tournament-organiser.js';
 import { tournamentPath } from '../pages/routes.js';
+import { readHookDraft, webhookSection } from '../lobby/webhook.js';
 
 // The page that makes a tournament (a tournament's id is never this word).
 export const NEW_TOURNAMENT = 'new';
@@ -113,6 +115,25 @@ export class TournamentPage {
       onclick: () => this.enableNotify() }));
   }
 
+  // The webhook the player's new tables are posted to (docs/tournaments.md#notifications): set,
+  // replaced or removed; the address is never shown back, and a refusal says the server's reason.
+  async setHook(webhook) {
+    const key = currentKey(local);
+    const res = await fetch(`/api/tournaments/${encodeURIComponent(this.id)}/notify`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ webhook }),
+    }).catch(() => null);
+    const body = res ? await res.json().catch(() => ({})) : {};
+    this.error = res?.ok ? '' : body.reason || body.message || t('tour.failed');
+    await this.refresh();
+  }
+
+  hookRow(d) {
+    if (d.state === 'finished' || !isEntrant(d, this.me) || !this.notify) return null;
+    return webhookSection({ webhook: this.notify.webhook === true }, {
+      onSettings: (msg) => this.setHook(msg.webhook), draft: this.hookDraft ?? {}, title: 'tour.hookTitle', hint: 'tour.hookHint',
+    });
+  }
+
   /** The entrant's own line while it runs: drop out (asked twice), or that it has. */
   dropRow(d) {
     const mine = d.entrants.find((e) => e.player === this.me);
@@ -129,6 +150,7 @@ export class TournamentPage {
 
   render() {
     const d = this.data;
+    this.hookDraft = readHookDraft(this.root); // what was typed survives the page's polling
     this.root.replaceChildren();
     if (!d) {
       this.root.append(h('section', { class: 'home-card' }, h('p', { class: 'form-error', text: this.error || t('tour.loading') })));
@@ -151,6 +173,8 @@ export class TournamentPage {
     }
     const notify = this.notifyRow(d);
     if (notify) head.append(notify);
+    const hook = this.hookRow(d);
+    if (hook) head.append(hook);
     const drop = this.dropRow(d);
     if (drop) head.append(drop);
     if (this.error) head.append(h('p', { class: 'form-error', role: 'alert', text: this.error }));

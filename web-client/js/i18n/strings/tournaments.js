@@ -68,6 +68,8 @@ export const en = {
   'tour.notifyOn': 'This browser is told when your table of a new round is ready.',
   'tour.notifyBlocked': 'This browser does not allow notifications from this page.',
   'tour.notifyFailed': 'Notifications could not be turned on here.',
+  'tour.hookTitle': 'Tournament notifications',
+  'tour.hookHint': 'The server posts "your table is ready" for each new round to this address (JSON, Discord or ntfy). Nobody else sees it.',
 };
 
 export const ja = {
@@ -137,6 +139,8 @@ export const ja = {
   'tour.notifyOn': '新しいラウンドの卓の準備ができたら、このブラウザーに知らせます。',
   'tour.notifyBlocked': 'このブラウザーはこのページからの通知を許可していません。',
   'tour.notifyFailed': 'ここでは通知を有効にできませんでした。',
+  'tour.hookTitle': 'トーナメントの通知',
+  'tour.hookHint': '新しいラウンドごとに「卓の準備ができました」をこのアドレスに送ります（JSON、Discord、ntfy）。ほかの人には見えません。',
 };
 
 export const fr = {
@@ -206,6 +210,8 @@ export const fr = {
   'tour.notifyOn': 'Ce navigateur est prévenu quand votre table d\'une nouvelle ronde est prête.',
   'tour.notifyBlocked': 'Ce navigateur n\'autorise pas les notifications de cette page.',
   'tour.notifyFailed': 'Les notifications n\'ont pas pu être activées ici.',
+  'tour.hookTitle': 'Notifications du tournoi',
+  'tour.hookHint': 'Le serveur envoie « votre table est prête » à cette adresse à chaque nouvelle ronde (JSON, Discord ou ntfy). Personne d\'autre ne la voit.',
 };
 
 export const de = {
@@ -275,6 +281,8 @@ export const de = {
   'tour.notifyOn': 'Dieser Browser erfährt, wenn dein Tisch einer neuen Runde bereit ist.',
   'tour.notifyBlocked': 'Dieser Browser erlaubt dieser Seite keine Benachrichtigungen.',
   'tour.notifyFailed': 'Benachrichtigungen ließen sich hier nicht einschalten.',
+  'tour.hookTitle': 'Turnier-Benachrichtigungen',
+  'tour.hookHint': 'Der Server meldet an diese Adresse in jeder neuen Runde „Dein Tisch ist bereit“ (JSON, Discord oder ntfy). Niemand sonst sieht sie.',
 };
 
 export const es = {
@@ -344,4 +352,6 @@ export const es = {
   'tour.notifyOn': 'Este navegador recibe un aviso cuando tu mesa de una ronda nueva está lista.',
   'tour.notifyBlocked': 'Este navegador no permite notificaciones de esta página.',
   'tour.notifyFailed': 'No se pudieron activar las notificaciones aquí.',
+  'tour.hookTitle': 'Avisos del torneo',
+  'tour.hookHint': 'El servidor envía «tu mesa está lista» a esta dirección en cada nueva ronda (JSON, Discord o ntfy). Nadie más la ve.',
 };
