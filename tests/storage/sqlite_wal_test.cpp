@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "carc/server/sqlite_store.hpp"
-#include "carc/server/wake_store.hpp"
 #include "helpers.hpp"
 
 using carc::server::SqliteStore;
@@ -71,30 +70,4 @@ TEST_CASE("sqlite: a failing checkpoint is counted and logged once per episode; 
   std::lock_guard lock(m);
   REQUIRE(said.size() == 2);
   CHECK(said[1].find("succeed again") != std::string::npos);
-}
-
-// The other stores on the rooms' file (wakes here; ratings, keys, names, identities and
-// tournaments open it the same way) commit into the same log. Under SQLite's default each of
-// their commits checkpointed the log itself once it held 1,000 pages: on the ratings thread
-// at every finished game, flat out many times a second, instead of once per 16 MiB of log on
-// the writer's checkpointer (docs/hot-path.md, step 3).
-TEST_CASE("sqlite: another store's commit on the rooms' file leaves the log to the writer's checkpointer") {
-  TempDir tmp;
-  SqliteStore::Options o;
-  o.sync = SqliteStore::Sync::Normal;  // the default threshold of 16 MiB
-  auto s = SqliteStore::open(tmp.path(), o);
-  REQUIRE(create(*s, "r"));
-  const std::string payload(600, 'p');
-  for (int seq = 0; seq < 1500; ++seq) REQUIRE(append(*s, "r", seq, payload, seq + 2));
-  REQUIRE(s->health().wal_bytes > 1100 * 1024);  // past SQLite's default of 1,000 pages
-  REQUIRE(s->checkpoints() == 0);                 // under the writer's threshold
-  const auto file = tmp.path() / SqliteStore::kFileName;
-  const auto before = std::filesystem::file_size(file);
-  auto wakes = carc::server::WakeStore::sqlite(file);
-  REQUIRE(wakes->set("r", 5000).is_ok());
-  // A checkpoint would have copied the log's pages into the file, which then grows.
-  CHECK(std::filesystem::file_size(file) == before);
-  // The writer's own threshold still applies: past it, its checkpointer copies the log.
-  for (int seq = 1500; seq < 40000 && s->checkpoints() == 0; ++seq) REQUIRE(append(*s, "r", seq, payload, seq + 2));
-  CHECK(s->checkpoints() > 0);
 }

@@ -34,7 +34,6 @@ class SqliteCommunity final : public CommunityStore {
   explicit SqliteCommunity(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    leave_checkpoints_to_writer(db_);
     db_.exec(kSchema);
   }
   std::variant<std::vector<NameEntry>, std::string> names(const std::string& player, std::size_t max) override {

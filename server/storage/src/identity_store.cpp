@@ -51,7 +51,6 @@ class SqliteIdentities final : public IdentityStore {
   explicit SqliteIdentities(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    leave_checkpoints_to_writer(db_);
     db_.exec(kSchema);
   }
   std::variant<std::optional<std::string>, std::string> alias_of(const std::string& key_hash) override {

@@ -2,18 +2,7 @@
 
 #include <sqlite3.h>
 
-#include <algorithm>
-#include <limits>
-
-#include "carc/server/sqlite_store.hpp"
-
 namespace carc::server {
-
-void leave_checkpoints_to_writer(Db& db) {
-  const std::int64_t page = std::max<std::int64_t>(512, db.scalar("PRAGMA page_size"));
-  const std::int64_t pages = std::int64_t{SqliteStore::Options{}.checkpoint_kib} * 1024 / page;
-  sqlite3_wal_autocheckpoint(db.handle(), static_cast<int>(std::clamp<std::int64_t>(pages, 1, std::numeric_limits<int>::max())));
-}
 
 void throw_sql(sqlite3* db, int rc, std::string_view context) {
   std::string msg(context);

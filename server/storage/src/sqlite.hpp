@@ -68,13 +68,6 @@ class Db {
 
 [[noreturn]] void throw_sql(sqlite3* db, int rc, std::string_view context);
 
-// For a connection to the rooms' file beside the rooms' writer (ratings, keys, wakes, names,
-// identities, tournaments): its commits leave the write-ahead log to the writer's
-// checkpointer (docs/hot-path.md, step 3) and checkpoint it themselves only past that
-// checkpointer's default threshold. With SQLite's default of 1,000 pages, every finished
-// game's rating commit copied the whole log into the file on the ratings thread.
-void leave_checkpoints_to_writer(Db& db);
-
 // Runs a transaction; rolls back if `body` throws (and rethrows).
 template <class F>
 void transaction(Db& db, F&& body) {

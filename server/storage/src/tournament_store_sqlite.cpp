@@ -23,7 +23,6 @@ class SqliteTournaments final : public TournamentStore {
   explicit SqliteTournaments(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    leave_checkpoints_to_writer(db_);
     db_.exec(kTournamentSchema);
   }
 

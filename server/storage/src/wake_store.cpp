@@ -20,7 +20,6 @@ class SqliteWakes final : public WakeStore {
   explicit SqliteWakes(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    leave_checkpoints_to_writer(db_);
   }
   Status set(const std::string& room, std::optional<std::int64_t> due_ms) override {
     try {
