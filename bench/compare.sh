@@ -8,6 +8,7 @@
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer|floor] [--profile]
 #                         [--storage full|normal|memory] [--floor] [--timeline S]
+#                         [--also DIR] [--server-arg ARG]...
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of docs/hot-path.md: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
@@ -27,6 +28,16 @@
 # Paced (--interval-ms > 0), --floor runs the ws_floor round only: its p50 and p99 are the
 # latency this host and the generator give a server that spends nearly nothing.
 #
+# Every connection comes from 127.0.0.1, so our server runs without the per-address cap
+# (--max-connections-per-ip 0): at its default of 256, the 400 connections of 100 rooms x 4
+# and their replacements were refused now and then (the few errors of earlier rounds).
+#
+# --also DIR runs DIR/carcassonne-server too in every round (another build of this server,
+# e.g. main's before a change), driven by the same generator, in its own column. Each
+# --server-arg ARG is passed to this server (and to the --also one), e.g.
+# `--server-arg --analyses --server-arg 0`: analyses of finished games run under SCHED_IDLE
+# and soak up whatever CPU the core has left, which the CPU a move counts (docs/hot-path.md).
+#
 # --timeline S prints, after each round, its moves in windows of S seconds: their p50, p99
 # and max latency and how many are over the round's p99 (where the tail comes from).
 #
@@ -38,6 +49,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full floor=0 timeline=0
+also="" server_args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -51,6 +63,8 @@ while [[ $# -gt 0 ]]; do
     --storage) storage=$2; shift 2 ;;
     --floor) floor=1; shift ;;
     --timeline) timeline=$2; shift 2 ;;
+    --also) also=$(cd "$2" && pwd); shift 2 ;;
+    --server-arg) server_args+=("$2"); shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -63,6 +77,7 @@ esac
 for bin in carcassonne-server carcassonne-load; do
   [[ -x $build/$bin ]] || { echo "no $build/$bin: build first (bash scripts/build.sh)" >&2; exit 1; }
 done
+if [[ -n $also && ! -x $also/carcassonne-server ]]; then echo "no $also/carcassonne-server" >&2; exit 1; fi
 if [[ $floor == 1 ]]; then
   for bin in carc-net-floor carc-ws-floor; do
     [[ -x $build/$bin ]] || { echo "--floor needs $build/$bin: build first" >&2; exit 1; }
@@ -108,12 +123,13 @@ round() {
     taskset -c 0 "$build/carc-ws-floor" --port "$port" --seconds $((duration + 60)) >"$work/$who.log" 2>&1 &
   else
     rm -rf "$work/data"
-    local store=(--data-dir "$work/data")
+    local store=(--data-dir "$work/data") bin=$build
+    [[ $who == also ]] && bin=$also
     [[ $storage == normal ]] && store+=(--db-sync normal)
     [[ $storage == memory ]] && store=(--data-dir :memory:)
-    taskset -c 0 "$build/carcassonne-server" --bind 127.0.0.1 --port "$port" "${store[@]}" \
-      --web-root "$repo/web-client" --threads 1 --room-rate 0 --ws-rate 0 --max-connections 100000 \
-      --log-level warn >"$work/$who.log" 2>&1 &
+    taskset -c 0 "$bin/carcassonne-server" --bind 127.0.0.1 --port "$port" "${store[@]}" \
+      --web-root "$repo/web-client" --threads 1 --room-rate 0 --ws-rate 0 --max-connections 100000 --max-connections-per-ip 0 \
+      --log-level warn ${server_args[@]+"${server_args[@]}"} >"$work/$who.log" 2>&1 &
   fi
   server_pid=$!
   wait_port "$port"
@@ -150,9 +166,10 @@ echo "rooms $rooms x players $players, interval ${interval} ms, ${duration} s a 
 for i in $(seq "$rounds"); do
   echo "round $i" >&2
   # Alternate who goes first, so neither always meets a warmer machine.
-  if (( i % 2 )); then order="ours peer"; else order="peer ours"; fi
+  if (( i % 2 )); then order="ours also peer"; else order="peer also ours"; fi
   for who in $order; do
-    [[ -n $only && $who != "$only" ]] && continue
+    [[ $who == also && -z $also ]] && continue
+    [[ -n $only && $who != "$only" && $who != also ]] && continue
     round "$who"
   done
   if [[ $floor == 1 ]]; then round wsfloor; fi
@@ -172,7 +189,7 @@ const read = (who) => fs.existsSync(`${dir}/${who}.jsonl`)
   ? fs.readFileSync(`${dir}/${who}.jsonl`, 'utf8').trim().split('\n').map(JSON.parse) : [];
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length;
   return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
-const ours = read('ours'), peer = read('peer');
+const ours = read('ours'), peer = read('peer'), also = read('also');
 const rows = [
   ['moves/s', 'moves_per_s', 0],
   ['server CPU per move (us)', 'server_us_per_move', 1],
@@ -191,13 +208,15 @@ if ([...ours, ...peer].some((r) => r.tcp_us_per_move !== undefined)) {
 const fmt = (v, d) => Number.isFinite(v) ? v.toFixed(d) : '-';
 const ourLabel = storage === 'full' ? 'this server' : `this server (storage: ${storage})`;
 if (ours.length + peer.length > 0) {  // not with --only floor
-  console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} | Node peer, no rules | ratio |`);
-  console.log('|---|---|---|---|');
+  const other = also.length > 0 ? ' other build (--also) |' : '';
+  console.log(`| medians of ${Math.max(ours.length, peer.length)} rounds | ${ourLabel} |${other} Node peer, no rules | ratio |`);
+  console.log(also.length > 0 ? '|---|---|---|---|---|' : '|---|---|---|---|');
   for (const [label, key, d] of rows) {
     const a = median(ours.map((r) => r[key])), b = median(peer.map((r) => r[key]));
     const ratio = key === 'moves_per_s' ? a / b : b / a;  // > 1: this server is better
     const plain = key === 'load_us_per_move' || key === 'rooms_in_play' || key === 'steal_pct' || key.startsWith('tcp_');
-    console.log(`| ${label} | ${fmt(a, d)} | ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
+    const mid = also.length > 0 ? ` ${fmt(median(also.map((r) => r[key])), d)} |` : '';
+    console.log(`| ${label} | ${fmt(a, d)} |${mid} ${fmt(b, d)} | ${plain ? '' : fmt(ratio, 2) + 'x'} |`);
   }
 }
 const floor = read('floor');
@@ -224,7 +243,7 @@ if (ws.length > 0) {
   console.log(`| host CPU stolen by the hypervisor in its rounds (%) | ${fmt(median(ws.map((r) => r.steal_pct)), 1)} | | |`);
   console.log(`| load generator CPU per move against it (us); its ceiling on one core | ${fmt(load, 1)} | | ${fmt(1e6 / load, 0)} moves/s |`);
 }
-const errors = [...ours, ...peer, ...ws].reduce((s, r) => s + r.errors, 0);
+const errors = [...ours, ...also, ...peer, ...ws].reduce((s, r) => s + r.errors, 0);
 console.log(`(ratio > 1: this server is better; errors in all rounds: ${errors})`);
 if (errors > 0) process.exitCode = 1;
 EOF

@@ -52,3 +52,27 @@ TEST_CASE("analysis: the clock is the wall clock until the preemption, and moves
 
 }  // namespace
 }  // namespace carc::server
+
+namespace carc::server {
+namespace {
+
+// A game ends on its room's strand, which then waits for its record to be written and
+// replayed; flat out the queue is full and neither is needed (docs/hot-path.md).
+TEST_CASE("analysis: a finished game the full queue refuses is neither written out nor replayed") {
+  AnalysisOptions o;
+  o.max_queued = 1;
+  Analyser a(o);
+  int made = 0;
+  const auto record = [&made] {
+    ++made;
+    return std::string(R"({"format":"carcassonne-record/1","players":2,"moves":[]})");
+  };
+  CHECK(a.enqueue("first", record));
+  CHECK(made == 1);
+  CHECK_FALSE(a.enqueue("second", record));  // the queue holds one
+  CHECK_FALSE(a.enqueue("first", record));   // already queued
+  CHECK(made == 1);
+}
+
+}  // namespace
+}  // namespace carc::server

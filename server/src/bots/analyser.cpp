@@ -79,9 +79,18 @@ std::shared_ptr<Analyser::Job> Analyser::make_job(const std::string& room, const
 }
 
 bool Analyser::enqueue(const std::string& room, const std::string& record) {
+  return enqueue(room, [&record] { return record; });
+}
+
+bool Analyser::enqueue(const std::string& room, const std::function<std::string()>& record) {
   if (options_.concurrent <= 0) return false;
+  {
+    // Checked again below: the replay of make_job is not made for a job refused anyway.
+    std::lock_guard lock(mu_);
+    if (queue_.size() >= options_.max_queued || jobs_.contains(room)) return false;
+  }
   std::string why;
-  auto job = make_job(room, record, &why);
+  auto job = make_job(room, record(), &why);
   if (!job) {
     spdlog::error("room {}: its record cannot be analysed ({})", room, why);
     return false;

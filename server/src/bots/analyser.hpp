@@ -47,6 +47,9 @@ class Analyser final : public BackgroundWork {
   // A game just ended: its record (carcassonne-record/1 text). False when not queued
   // (analyses are off, the queue is full, or the record does not replay).
   bool enqueue(const std::string& room, const std::string& record);
+  // The same, with the record made only when the analysis is queued: a game ends on its
+  // room's strand, and flat out the queue is full (docs/hot-path.md).
+  bool enqueue(const std::string& room, const std::function<std::string()>& record);
   // After a restart: an analysis that was not done, resumed after its saved moves.
   bool resume(const StoredAnalysis& stored);
   // The JSON answer for `room` from memory (this process's analyses), or nullopt.

@@ -99,7 +99,8 @@ ServerContext::ServerContext(asio::io_context& io, Config cfg, std::unique_ptr<P
       [this](const std::string& room, const Client& host) { return open_games.admit(room, host.address_key()); });
   analyser.set_pool(&bots);
   bots.set_background(&analyser, config.analysis.idle_priority);
-  rooms.set_game_over([this](const std::string& room, const std::string& record) { analyser.enqueue(room, record); });
+  rooms.set_game_over(
+      [this](const std::string& room, const std::function<std::string()>& record) { analyser.enqueue(room, record); });
   // One wake of the storage writer per round of the event loop, not one per move: the
   // rooms that moved in the same round share its transaction (store_writer.hpp).
   persistence->defer_wakes([&io](std::function<void()> wake) { asio::post(io, std::move(wake)); });

@@ -63,7 +63,7 @@ void Room::carry_out() {
   if (fx.version_bump) persistence.version_changed(id, *fx.version_bump);
   if (fx.finished) {
     persistence.room_finished(id, unix_ms());
-    if (services_.game_over && logic_->humans() > 0) services_.game_over(id, logic_->record_json());
+    if (services_.game_over && logic_->humans() > 0) services_.game_over(id, [this] { return logic_->record_json(); });
     hand_result();
   }
   if (fx.store) {

@@ -47,7 +47,8 @@ struct RoomServices {
   std::function<void(const std::string& room, std::optional<std::int64_t> due_ms)> wake_changed;
   std::function<void(std::vector<Notice> notices)> notify;
   // A game just ended with a human in it: its record goes to the analysis (docs/analysis.md).
-  std::function<void(const std::string& room, const std::string& record)> game_over;
+  // The record is made by the call, only when the game is taken (an analysis queue can be full).
+  std::function<void(const std::string& room, const std::function<std::string()>& record)> game_over;
   StoreBounds bounds;  // what a room may store beyond its game
   // Ratings (docs/community.md#ratings): a finished game's result, handed over when the game
   // ends and again whenever a finished room is restored (the ratings store it once: the

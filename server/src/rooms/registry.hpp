@@ -86,7 +86,7 @@ class RoomRegistry {
   }
   void set_notify(std::function<void(std::vector<Notice>)> notify) { services_.notify = std::move(notify); }
   // Told every game that ends with a human seated: its id and record (before rooms run).
-  void set_game_over(std::function<void(const std::string& room, const std::string& record)> f) {
+  void set_game_over(std::function<void(const std::string& room, const std::function<std::string()>& record)> f) {
     services_.game_over = std::move(f);
   }
 
