@@ -12,15 +12,29 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
   constexpr auto kMaxListed = static_cast<std::size_t>(FeatureInfo::kMaxFeatures);
   std::array<std::uint16_t, kMaxListed> roots{};
 
+  // The count for each constraint met in this call: open cells of the same shape (one
+  // city side, a road and a field...) recur across features, and a count walks every tile
+  // kind (the estimate at the end of every short playout).
+  std::array<std::uint16_t, 32> memo_want{};
+  std::array<std::uint8_t, 32> memo_count{};
+  std::size_t memo_size = 0;
   auto fitting = [&](Cell c) {
     const std::uint16_t want = g.constraint(c);
+    for (std::size_t i = 0; i < memo_size; ++i) {
+      if (memo_want[i] == want) return memo_count[i];
+    }
     int n = 0;
     const int end = g.rules().kind_end;
     for (int t = 0; t < end; ++t) {
       const std::uint8_t left = g.unseen_[static_cast<std::size_t>(t)];
       if (left != 0 && Game::fitting_rotations(static_cast<Tile>(t), want) != 0) n += left;
     }
-    return static_cast<std::uint8_t>(n);
+    const auto count = static_cast<std::uint8_t>(n);
+    if (memo_size < memo_want.size()) {
+      memo_want[memo_size] = want;
+      memo_count[memo_size++] = count;
+    }
+    return count;
   };
   auto add_cell = [&](FeatureInfo& f, Cell c) {
     for (int i = 0; i < f.cell_count; ++i) {

@@ -279,3 +279,78 @@ TEST_CASE("a widened node opens its edges one by one as its visits grow") {
 }
 
 }  // namespace carc::test
+
+namespace carc::test {
+
+TEST_CASE("the search's estimate takes the dragon's threat off the owner of a figure near it, none under the fairy") {
+  // bots::BotPart::risk (core/src/expansions/princess/bots.cpp) in the worked example before
+  // the dragon tile P12 (docs/expansions/princess-dragon.md, entries 0-5): the dragon stands
+  // on the volcano (-1,0), seat 0's monk two cells away at (0,1), seat 1's meeple on (1,0)
+  // beside the fairy; seat 0 holds the dragon tile. Greedy's estimate knows no threat.
+  Game g = princess_opening(6);
+  REQUIRE_FALSE(g.in_stage());
+  bots::Evaluator greedy;
+  bots::Evaluator search(true);
+  const bots::Scores plain = greedy.expected(g);
+  const bots::Scores threatened = search.expected(g);
+  CHECK(threatened[0] < plain[0] - 1.0);  // the monk may be eaten
+  CHECK(threatened[1] == plain[1]);       // the fairy's tile is safe
+  // Before the first volcano the dragon is nowhere: no threat.
+  const auto risk = bots::bot_hooks(ruleset(kP)).risk;
+  REQUIRE(risk.size == 1);
+  bots::Scores none{};
+  risk.items[0](princess_opening(0), none);
+  CHECK(none[0] == 0.0);
+  CHECK(none[1] == 0.0);
+  // Without the Princess & the Dragon the search's estimate is greedy's, number for number.
+  const ExpansionSet four = ExpansionSet{}.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
+  Game other = Game::seeded(2, 77, four);
+  RandomPlayer player(77);
+  for (int k = 0; k < 40 && !other.finished(); ++k) REQUIRE_FALSE(other.play(player.choose(other)));
+  CHECK(bots::Evaluator(true).expected(other) == bots::Evaluator().expected(other));
+}
+
+TEST_CASE("mcts steps the dragon looking ahead to the move's end, where greedy looks one step ahead") {
+  // In random all-five games, at every dragon step where the two differ: mcts's step, with
+  // every seat then stepping the same way (bots::planned_step), leaves the acting seat at
+  // least as well off at the move's end (by the search's estimate) as greedy's one-step
+  // choice does, and strictly better somewhere.
+  bots::Evaluator eval(true);
+  auto after = [&](Game g, Cell first, Seat seat) {
+    REQUIRE_FALSE(g.play(Move::step(first)));
+    while (g.in_stage()) {
+      const auto next = bots::planned_step(g, eval);
+      REQUIRE(next.has_value());
+      REQUIRE_FALSE(g.play(Move::step(*next)));
+    }
+    return bots::Evaluator::margin(eval.expected(g), g.players(), seat);
+  };
+  int differ = 0;
+  int better = 0;
+  for (std::uint64_t seed = 1; seed <= 12 && differ < 4; ++seed) {
+    Game g = Game::seeded(2, seed, kAll);
+    RandomPlayer player(seed);
+    while (!g.finished()) {
+      if (g.in_stage()) {
+        bots::Evaluator one;
+        const auto greedy_step = bots::best_step(g, one);
+        const Move m = choose_move(PlayerView(g), level(BotKind::Mcts, 10), seed);
+        REQUIRE(m.type == Move::Type::Step);
+        REQUIRE(greedy_step.has_value());
+        if (m.placement.cell != *greedy_step) {
+          ++differ;
+          const Seat seat = g.acting_seat();
+          const double mine = after(g, m.placement.cell, seat);
+          const double theirs = after(g, *greedy_step, seat);
+          CHECK(mine >= theirs - 1e-9);
+          better += mine > theirs + 1e-9 ? 1 : 0;
+        }
+      }
+      REQUIRE_FALSE(g.play(player.choose(g)));
+    }
+  }
+  CHECK(differ > 0);
+  CHECK(better > 0);
+}
+
+}  // namespace carc::test

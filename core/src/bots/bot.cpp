@@ -44,8 +44,11 @@ BotChoice choose(const PlayerView& view, const BotSpec& spec, std::uint64_t seed
     Rng rng(seed);
     if (!options.empty()) {
       if (spec.kind == BotKind::Random) return BotChoice{Move::step(options[rng.below(static_cast<std::uint32_t>(options.size()))]), 0};
-      bots::Evaluator eval;  // greedy and mcts: the step after which the seat stands best
-      if (const auto to = bots::best_step(view.canonical(), eval)) return BotChoice{Move::step(*to), 0};
+      // greedy: the step after which the seat stands best; mcts: the same at the stage's end,
+      // by its own estimate (with the threats to figures: BotPart::risk)
+      bots::Evaluator eval(spec.kind == BotKind::Mcts);
+      const auto to = spec.kind == BotKind::Mcts ? bots::planned_step(view.canonical(), eval) : bots::best_step(view.canonical(), eval);
+      if (to) return BotChoice{Move::step(*to), 0};
     }
   }
   const Seat seat = view.current_seat();

@@ -23,6 +23,7 @@ BotHooks gather(const Ruleset& rules) {
       h.tokens.push(part);
     }
     if (part->supply != nullptr) (part->supply_with_meeples ? h.supply_with_meeples : h.supply_after).push(part->supply);
+    if (part->risk != nullptr) h.risk.push(part->risk);
     h.short_playouts = h.short_playouts || part->short_playouts;
     h.rare_figures = h.rare_figures || part->rare_figures;
     if (rules.action_part != nullptr && rules.action_part->id == id) h.action_dominates = part->action_dominates;

@@ -9,7 +9,8 @@
 //   winner_extra    what a figure standing in a feature adds to what its winner gets;
 //   standing_extra  what a figure standing in a feature brings its owner, winning or not;
 //   tokens          what the tokens the seats hold and may still take are worth at the end;
-//   supply          what the part's figures kept in supply are worth.
+//   supply          what the part's figures kept in supply are worth;
+//   risk            (the mcts bot's estimate only) what threats to figures cost.
 // The search and the random player read flags: short_playouts, rare_figures, and
 // action_dominates prunes the action a placement may make instead of a figure; the
 // search's walk and playouts take the steps inside a turn by playout_step.
@@ -77,6 +78,10 @@ struct BotPart {
   // of `g` takes in the search's walk and playouts, an index into `options` (not empty),
   // by a rule cheap enough for every playout; null: a uniform option.
   std::size_t (*playout_step)(const Game& g, const std::vector<Cell>& options, Rng& rng) = nullptr;
+  // What the part's threats to the figures on the board (figures it may take from their
+  // owners before their features score) should cost each seat, taken off `e`. Asked by the
+  // mcts bot's estimate only (Evaluator's `risks`): greedy's estimate stays as measured.
+  void (*risk)(const Game& g, Scores& e) = nullptr;
 };
 
 // Every bot part, by Expansion (null for an expansion that tells the bots nothing);
@@ -107,6 +112,7 @@ struct BotHooks {
   bool rare_figures = false;
   bool (*action_dominates)(const Game&, Placement, Seat, Cell) = nullptr;
   std::size_t (*playout_step)(const Game&, const std::vector<Cell>&, Rng&) = nullptr;
+  HookList<void (*)(const Game&, Scores&)> risk;
 };
 
 // The hooks of `rules` (built for every set of expansions at the first call).

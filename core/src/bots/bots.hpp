@@ -105,6 +105,9 @@ class Evaluator;
 // The step the acting seat of `g` (in a stage) makes by greedy's estimate: the option after
 // which it stands best against the best other seat (steps.cpp). Nullopt: no option.
 std::optional<Cell> best_step(const Game& g, Evaluator& eval);
+// The step the acting seat makes looking ahead to the stage's end: every seat in turn takes
+// the step after which it stands best once the stage is over (the mcts bot in play).
+std::optional<Cell> planned_step(const Game& g, Evaluator& eval);
 // Such steps by every seat in turn until the placement is scored (greedy's look at a move,
 // and the root of the search).
 void play_best_steps(Game& g, Evaluator& eval);

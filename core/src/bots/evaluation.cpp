@@ -114,6 +114,9 @@ Scores Evaluator::expected(const Game& g) {
       e[static_cast<std::size_t>(s)] += more;
     }
   }
+  if (risks_) {
+    for (const auto hook : hooks.risk) hook(g, e);
+  }
   return e;
 }
 

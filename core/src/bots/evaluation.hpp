@@ -14,6 +14,10 @@ namespace carc::bots {
 
 class Evaluator {
  public:
+  // `risks`: also take off what the expansions' threats to figures should cost
+  // (BotPart::risk): the mcts bot's estimate. Greedy's has none.
+  explicit Evaluator(bool risks = false) : risks_(risks) {}
+
   // Expected final score per seat. A finished game's are its final scores.
   Scores expected(const Game& g);
 
@@ -24,6 +28,7 @@ class Evaluator {
   std::vector<FeatureInfo> features_;  // reused between calls
   const Ruleset* rules_ = nullptr;     // the set hooks_ belong to
   const BotHooks* hooks_ = nullptr;
+  bool risks_ = false;
 };
 
 }  // namespace carc::bots

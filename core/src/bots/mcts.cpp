@@ -130,7 +130,7 @@ void playout(Game& g, Rng& rng, int horizon = 0) {
 // barely tell apart) and the playouts take over as visits grow.
 class RootGuide {
  public:
-  explicit RootGuide(const PlayerView& view) : base_(view.canonical()) {}
+  explicit RootGuide(const PlayerView& view) : base_(view.canonical()), eval_(true) {}
 
   const float* placements(const Tree& tree, std::uint32_t place) {
     if (placements_.empty()) {
@@ -253,7 +253,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
   std::optional<RootGuide> guide;
   if (tree.guide) guide.emplace(view);
   std::vector<Step> path;
-  Evaluator leaf_eval;
+  Evaluator leaf_eval(true);
   int done = 0;
   while (done < budget) {
     if (timed && done > 0 && spec.clock() - start >= spec.think_ns) break;

@@ -1,10 +1,14 @@
 // What The Princess & the Dragon tells the computer players (docs/bots.md, "What the
 // expansions tell the bots"): what the fairy should still bring the owner of the follower it
-// stands by, and how the search's walk and playouts steer the dragon. The base bots see the
+// stands by, how the search's walk and playouts steer the dragon, and what the dragon's
+// threat to the figures near it costs in the search's estimate. The base bots see the
 // fairy's move, the princess and the portal among the targets of a placement (bots.hpp,
 // for_each_target) and choose the dragon's steps in play with their estimate (steps.cpp).
 #include <algorithm>
+#include <array>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
 
 #include "carc/core/expansions/princess/princess.hpp"
 #include "bots/bot_hooks.hpp"
@@ -63,10 +67,52 @@ std::size_t playout_step(const Game& g, const std::vector<Cell>& options, Rng& r
   return chosen;
 }
 
+// The dragon's threat, for the search's estimate (BotPart::risk): each figure within six
+// steps of the dragon (the distance in cells), off the fairy's tile, may be eaten when a
+// dragon tile comes. The other seats steer the dragon on every other step, so the nearer
+// the figure the likelier: kReach[d] a dragon move. The dragon moves the search expects
+// before a figure's feature scores: the dragon tiles held and those among the next
+// kRiskTiles draws. Each figure at risk costs its owner kFigureRisk points a unit of
+// strength (at least 1) times the chance it is eaten.
+constexpr std::array<double, kDragonSteps + 1> kReach{0.0, 0.6, 0.4, 0.25, 0.12, 0.05, 0.02};
+constexpr double kRiskTiles = 10.0;
+constexpr double kFigureRisk = 3.0;
+
+void risk(const Game& g, Scores& e) {
+  const auto& state = g.part_state();
+  const int dragon = state[static_cast<std::size_t>(kStateDragon)];
+  if (dragon == 0 || dragon == 0xFF) return;
+  const int fairy = state[static_cast<std::size_t>(kStateFairy)];
+  const auto counts = g.bag_counts();
+  int bag_dragons = 0;
+  for (int k = 0; k < kTileKinds; ++k) {
+    if (counts[static_cast<std::size_t>(k)] != 0 && symbol_of(static_cast<Tile>(k)) == Symbol::Dragon) bag_dragons += counts[static_cast<std::size_t>(k)];
+  }
+  double moves = 0;
+  for (Seat s = 0; s < g.players(); ++s) {
+    const auto held = g.held(s);
+    if (held && symbol_of(*held) == Symbol::Dragon) moves += 1.0;
+  }
+  const int bag = g.bag_left();
+  if (bag > 0) moves += bag_dragons * std::min(1.0, kRiskTiles / bag);
+  if (moves <= 0) return;
+  const Game::Placed& at = g.placed(dragon - 1);
+  const auto& strength = g.rules().strength;
+  g.for_each_standing([&](const Game::Standing& f) {
+    if (f.tile + 1 == fairy) return;
+    const Game::Placed& p = g.placed(f.tile);
+    const int d = std::abs(p.x - at.x) + std::abs(p.y - at.y);
+    if (d == 0 || d > kDragonSteps) return;
+    const double eaten = 1.0 - std::pow(1.0 - kReach[static_cast<std::size_t>(d)], moves);
+    const int w = std::max<int>(1, strength[static_cast<std::size_t>(f.figure)]);
+    e[static_cast<std::size_t>(f.seat)] -= kFigureRisk * w * eaten;
+  });
+}
+
 }  // namespace
 
 const BotPart& princess_bot_part() {
-  static constexpr BotPart part{.id = Expansion::Princess, .tokens = fairy, .playout_step = playout_step};
+  static constexpr BotPart part{.id = Expansion::Princess, .tokens = fairy, .playout_step = playout_step, .risk = risk};
   return part;
 }
 
