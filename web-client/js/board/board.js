@@ -66,11 +66,7 @@ export class Board {
     svg.appendChild(this.vp);
     bindBoardInput(this);
     if (typeof ResizeObserver === 'function') {
-      // The boxes are read once after each change of size (see boxes()).
-      this.keepBoxes = true;
-      if (this.overlay) new ResizeObserver(() => { this.boxCache = null; }).observe(this.overlay);
       new ResizeObserver(() => {
-        this.boxCache = null;
         const now = this.size();
         const was = this.viewSize;
         if (this.autoFit) this.autoView();
@@ -91,27 +87,18 @@ export class Board {
     this.tiles = Object.fromEntries(catalog.tiles.map((t) => [t.letter, t]));
   }
 
-  /**
-   * The board's box and the overlay's. Kept until a resize observer says either changed
-   * size: reading them while a move is being drawn made the page lay out twice a move.
-   * Only their sizes and the overlay's place on the board are used, which page scrolling
-   * does not change.
-   */
-  boxes() {
-    if (this.boxCache) return this.boxCache;
-    const boxes = { r: this.svg.getBoundingClientRect(), o: this.overlay?.getBoundingClientRect?.() ?? null };
-    if (this.keepBoxes) this.boxCache = boxes;
-    return boxes;
-  }
-
+  // Read when asked, not kept: a box kept from the last layout was stale when the same redraw
+  // changed the page's layout (the action bar appearing on a phone's first turn), and the
+  // turn's view then put a legal cell under the zoom buttons.
   size() {
-    const { r } = this.boxes();
+    const r = this.svg.getBoundingClientRect();
     return { w: r.width || 1, h: r.height || 1 };
   }
 
   /** The viewport for view.js: the size, less the strip the overlay covers. */
   viewport() {
-    const { r, o } = this.boxes();
+    const r = this.svg.getBoundingClientRect();
+    const o = this.overlay?.getBoundingClientRect?.();
     const w = r.width || 1;
     const h = r.height || 1;
     const insets = { top: 0, right: 0, bottom: 0, left: 0 };
