@@ -44,14 +44,20 @@ step() {
   start=$SECONDS
   timeout --kill-after=10 "$limit" "$@" </dev/null 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
+  outcome "$name" "$rc" "$((SECONDS - start))" "$limit" "$log"
+  return "$rc"
+}
+
+# outcome NAME RC SECONDS LIMIT LOG: says a timeout, counts the log's tests, records the step.
+outcome() {
+  local name=$1 rc=$2 secs=$3 limit=$4 log=$5
   [[ $rc -eq 124 ]] && echo "==== $name: timed out after ${limit}s"
   count_tests "$log"
   if [[ $rc -eq 0 ]]; then
-    steps+=("PASS|$name|$((SECONDS - start))|$limit")
+    steps+=("PASS|$name|$secs|$limit")
   else
-    steps+=("FAIL|$name|$((SECONDS - start))|$limit"); any_failed=1
+    steps+=("FAIL|$name|$secs|$limit"); any_failed=1
   fi
-  return "$rc"
 }
 skip() { steps+=("SKIP|$1|0|-"); echo; echo "==== $1: skipped ($2)"; }
 
@@ -76,13 +82,7 @@ collect() {
   echo
   echo "==== $name: its output"
   cat "$log"
-  [[ $rc -eq 124 ]] && echo "==== $name: timed out after ${beside_limit[$name]}s"
-  count_tests "$log"
-  if [[ $rc -eq 0 ]]; then
-    steps+=("PASS|$name|$secs|${beside_limit[$name]}")
-  else
-    steps+=("FAIL|$name|$secs|${beside_limit[$name]}"); any_failed=1
-  fi
+  outcome "$name" "$rc" "$secs" "${beside_limit[$name]}" "$log"
 }
 
 summary() {
