@@ -4,7 +4,6 @@
 import { t } from './js/i18n/i18n.js';
 import { fetchCatalog } from './js/tiles/tile-catalog.js';
 import { defsMarkup } from './js/tiles/tileart.js';
-import { tileShapes } from './js/tiles/geometry.js';
 import { parseRoute } from './js/pages/routes.js';
 import { $, toast, setupLanguage } from './js/pages/page.js';
 import { showHome, returnHome } from './js/home/home.js';
@@ -27,18 +26,6 @@ async function loadCatalog() {
       await new Promise((r) => setTimeout(r, Math.min(15000, 500 * 2 ** attempt)));
     }
   }
-}
-
-// Where meeples and coats of arms stand on each tile is worked out when first needed
-// (geometry.js); the page works it out ahead, one tile per idle moment.
-function warmAnchors(tiles) {
-  const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 50));
-  const next = (i) => idle(() => {
-    if (i >= tiles.length) return;
-    void tileShapes(tiles[i]).anchors;
-    next(i + 1);
-  });
-  next(0);
 }
 
 async function boot() {
@@ -75,7 +62,6 @@ async function boot() {
   }
   document.body.dataset.ready = '1';
   performance.mark?.('carc-ready'); // the page is usable (tests/browser/startpage.test.mjs reads it)
-  warmAnchors(catalog.tiles);
 }
 
 boot();

@@ -24,6 +24,7 @@ import { notifyMyTurn, resubscribe } from '../platform/notify.js';
 import { RoomLife } from './roomlife.js';
 import { describeSpots } from '../board/spots.js';
 import { expansionsOf, gameCatalog, localGameCatalog } from '../tiles/game-tiles.js';
+import { warmAnchors } from '../tiles/geometry.js';
 import { expansionControls } from '../turn/expansion-controls.js';
 import { hintButton } from '../turn/hint.js';
 import { spotChoice, spotFigures } from '../game/figure-spots.js';
@@ -98,7 +99,12 @@ export class RoomPage {
   /** This game's tile set (its expansions'), from the server once fetched. */
   gameCatalog(state) {
     const exps = expansionsOf(state);
-    return gameCatalog(exps, () => this.render()) ?? localGameCatalog(this.catalog, exps);
+    const fetched = gameCatalog(exps, () => this.render());
+    if (fetched && this.warmed !== fetched) {
+      this.warmed = fetched;
+      warmAnchors(fetched.tiles); // where figures stand on this game's tiles, ahead of drawing them
+    }
+    return fetched ?? localGameCatalog(this.catalog, exps);
   }
 
   connect() {
