@@ -158,15 +158,24 @@ else
 fi
 
 # Several nodes (docs/cluster.md): 3 real nodes, HAProxy and a throwaway PostgreSQL on loopback;
-# kill -9, SIGSTOP past the lease, PostgreSQL restarts (docs/cluster.md). About 2-3 minutes.
+# kill -9, SIGSTOP past the lease, PostgreSQL restarts. About 170 s of wall time for 75 s of CPU,
+# mostly waiting on leases and timers: it runs beside the browser step, as does the short soak
+# (rooms over WebSockets with reconnects, garbage, stalled readers and SIGKILLed restarts; 45 s
+# by its own clock, 12 s of CPU; bench/soak.sh runs the long one).
 if [[ $built != yes ]]; then
   skip "cluster tests" "build failed"
+  skip "soak (short)" "build failed"
 else
   # Each test has its own limit in its file; node's runner also counts a whole file as a test,
   # and failover.test.mjs (about 70 s quiet) passed 400 s at a load of 20: the file's limit is
   # the step's.
-  step "cluster tests" 900 env CARC_BUILD_DIR="$build_dir" \
+  beside "cluster tests" 900 env CARC_BUILD_DIR="$build_dir" \
     node --test --test-reporter=spec --test-concurrency=1 --test-timeout=850000 tests/cluster/
+  if [[ ${CARC_SKIP_SOAK:-0} == 1 ]]; then
+    skip "soak (short)" "CARC_SKIP_SOAK=1"
+  else
+    beside "soak (short)" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" bash bench/soak.sh --short
+  fi
 fi
 
 if [[ $built != yes ]]; then
@@ -176,23 +185,16 @@ elif [[ ${CARC_SKIP_BROWSER:-0} == 1 ]]; then
 elif [[ ! -d tests/browser ]]; then
   skip "browser tests" "no tests/browser"
 else
-  # Two files at a time, each with its own server and browser: a file spends most of its
-  # time waiting on the page and the server (e2e: 167 s of wall time for 40 s of CPU), and
-  # one at a time the step took 931 s on a quiet machine. Three at a time, on a machine
-  # already loaded 20 on 2 cores, ran whole files past their time. The timeout is a file's
-  # as well as a test's (node's runner counts a file as a test).
+  # Two files at a time, each with its own server and browser: Chromium's renderers keep both
+  # cores busy (e2e.test.mjs alone: 90 s of wall time for 133 s of CPU), so a third file at a
+  # time only makes each slower. The timeout is a file's as well as a test's (node's runner
+  # counts a file as a test).
   step "browser tests" 2400 env CARC_SERVER_BIN="$build_dir/carcassonne-server" \
     node --test --test-reporter=spec --test-concurrency=2 --test-timeout=600000 tests/browser/
 fi
-
-# The short soak: rooms over WebSockets with reconnects, garbage, stalled readers and
-# SIGKILLed restarts (bench/soak.sh runs the long one).
-if [[ $built != yes ]]; then
-  skip "soak (short)" "build failed"
-elif [[ ${CARC_SKIP_SOAK:-0} == 1 ]]; then
-  skip "soak (short)" "CARC_SKIP_SOAK=1"
-else
-  step "soak (short)" 600 env CARC_SERVER_BIN="$build_dir/carcassonne-server" bash bench/soak.sh --short
+if [[ $built == yes ]]; then
+  collect "cluster tests"
+  [[ ${CARC_SKIP_SOAK:-0} == 1 ]] || collect "soak (short)"
 fi
 
 # Sanitizer rows: every C++ suite under ASan+UBSan, the server and storage suites under
