@@ -14,6 +14,7 @@
 
 #include "bots/evaluation.hpp"  // core/src: greedy's estimate
 #include "bots/mcts_tree.hpp"   // core/src: the search's tree
+#include "expansions/princess/bots.hpp"  // core/src: what the expansion tells the search
 #include "carc/core/bot.hpp"
 #include "carc/core/expansions/princess/princess.hpp"
 #include "carc/core/player_view.hpp"
@@ -294,7 +295,13 @@ TEST_CASE("the search's estimate takes the dragon's threat off the owner of a fi
   const bots::Scores plain = greedy.expected(g);
   const bots::Scores threatened = search.expected(g);
   CHECK(threatened[0] < plain[0] - 1.0);  // the monk may be eaten
-  CHECK(threatened[1] == plain[1]);       // the fairy's tile is safe
+  bots::Scores dragon{};
+  bots::princess_dragon_risk(g, dragon);
+  CHECK(dragon[0] < -1.0);
+  CHECK(dragon[1] == 0.0);  // the fairy's tile is safe (seat 1's fairy itself is one seat 0 may take back)
+  bots::Scores fairy{};
+  bots::princess_fairy_taken_back(g, fairy);
+  CHECK(threatened[1] == doctest::Approx(plain[1] + fairy[1]));
   // Before the first volcano the dragon is nowhere: no threat.
   const auto risk = bots::bot_hooks(ruleset(kP)).risk;
   REQUIRE(risk.size == 1);

@@ -1,6 +1,7 @@
 // `carcassonne arena`: bots play seeded games against each other in paired deals (every
 // deal once per rotation of the seats), and one JSON object sums up who won.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <iostream>
@@ -30,6 +31,7 @@ struct Options {
   std::uint64_t seed = 1;
   unsigned threads = 1;
   bool cpu_clock = false;
+  bool per_game = false;  // --per-game: one JSON line a game on stderr
   ExpansionSet expansions;
   OptionSet options;
 };
@@ -42,6 +44,13 @@ struct Seated {
   std::vector<double> ms;
   std::int64_t playouts = 0;
   double think_s = 0;
+  // Its moves' kinds (--per-game): a figure placed (here or on another tile), an action
+  // instead of a figure, an action naming a figure by kind (index = Move::action_kind).
+  int figures = 0;
+  int elsewhere = 0;
+  int actions = 0;
+  std::array<int, 8> targets{};
+  int targets_supplied = 0;  // of those, made while the seat had a meeple in supply
 };
 
 struct Result {
@@ -81,6 +90,16 @@ Result play(const Options& o, std::uint64_t game_index) {
     s.ms.push_back(secs * 1e3);
     s.think_s += secs;
     s.playouts += c.playouts;
+    if (c.move.type == Move::Type::Place) {
+      s.figures += c.move.meeple ? 1 : 0;
+      s.elsewhere += c.move.figure_cell ? 1 : 0;
+      if (c.move.action_kind != 0) {
+        s.targets[c.move.action_kind & 7]++;
+        s.targets_supplied += g.meeples(seat) > 0 ? 1 : 0;
+      } else if (c.move.action) {
+        s.actions++;
+      }
+    }
     if (const auto err = g.play(c.move)) {
       std::ostringstream why;
       why << o.entries[static_cast<std::size_t>(e)].name << " made an illegal move (" << rule_error_name(*err)
@@ -104,6 +123,22 @@ Result play(const Options& o, std::uint64_t game_index) {
     r.margin = g.score(s) - best_other;
   }
   return res;
+}
+
+// One game's line for --per-game: by entry, its score, win, and the kinds of its moves.
+json game_line(const Options& o, std::uint64_t index, const Result& r) {
+  json entries = json::array();
+  for (std::size_t e = 0; e < r.by_entry.size(); ++e) {
+    const Seated& s = r.by_entry[e];
+    json targets = json::object();
+    for (std::size_t k = 1; k < s.targets.size(); ++k) {
+      if (s.targets[k] != 0) targets[std::to_string(k)] = s.targets[k];
+    }
+    entries.push_back(json{{"bot", o.entries[e].name}, {"score", s.score},     {"win", s.win},
+                           {"moves", s.ms.size()},    {"figures", s.figures}, {"elsewhere", s.elsewhere},
+                           {"actions", s.actions},    {"targets", targets},       {"targets_supplied", s.targets_supplied}});
+  }
+  return json{{"game", index}, {"deal", index / static_cast<std::uint64_t>(o.players)}, {"entries", entries}};
 }
 
 double percentile(std::vector<double> v, double q) {
@@ -182,6 +217,7 @@ std::optional<std::string> parse(const std::vector<std::string>& args, Options* 
   cli::flag(args, "--seed", &o->seed, &bad);
   cli::flag(args, "--threads", &threads, &bad);
   const std::string* clock = cli::value(args, "--clock", &bad);
+  o->per_game = std::find(args.begin(), args.end(), "--per-game") != args.end();
   if (bad) return "every flag needs a value (unsigned integers for the numbers)";
   if (bots == nullptr) return "arena needs --bots A,B[,C...]";
   std::stringstream list(*bots);
@@ -224,6 +260,7 @@ int cmd_arena(const std::vector<std::string>& args) {
     for (std::uint64_t i = next++; i < total; i = next++) {
       results[i] = play(o, i);
       const std::lock_guard<std::mutex> lock(progress);
+      if (o.per_game) std::cerr << game_line(o, i, results[i]).dump() << "\n";
       ++finished;
       for (std::size_t e = 0; e < running.size(); ++e) running[e] += results[i].by_entry[e].win;
       const std::int64_t now = wall_ns();

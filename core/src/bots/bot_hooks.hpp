@@ -10,7 +10,8 @@
 //   standing_extra  what a figure standing in a feature brings its owner, winning or not;
 //   tokens          what the tokens the seats hold and may still take are worth at the end;
 //   supply          what the part's figures kept in supply are worth;
-//   risk            (the mcts bot's estimate only) what threats to figures cost.
+//   risk            (the mcts bot's estimate only) what threats to figures cost, and what
+//                   the other seats may take back (the Princess & the Dragon's fairy).
 // The search and the random player read flags: short_playouts, rare_figures, and
 // action_dominates prunes the action a placement may make instead of a figure; the
 // search's walk and playouts take the steps inside a turn by playout_step.
@@ -79,7 +80,8 @@ struct BotPart {
   // by a rule cheap enough for every playout; null: a uniform option.
   std::size_t (*playout_step)(const Game& g, const std::vector<Cell>& options, Rng& rng) = nullptr;
   // What the part's threats to the figures on the board (figures it may take from their
-  // owners before their features score) should cost each seat, taken off `e`. Asked by the
+  // owners before their features score) should cost each seat, taken off `e`, and what of
+  // the part's `tokens` value the other seats may take back before it pays. Asked by the
   // mcts bot's estimate only (Evaluator's `risks`): greedy's estimate stays as measured.
   void (*risk)(const Game& g, Scores& e) = nullptr;
 };

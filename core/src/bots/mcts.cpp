@@ -7,6 +7,7 @@
 #include "bots.hpp"
 #include "evaluation.hpp"
 #include "mcts_tree.hpp"
+#include "root_guide.hpp"
 #include "search.hpp"
 
 namespace carc::bots {
@@ -16,9 +17,6 @@ constexpr double kExploration = 0.4;  // UCB1's c, for rewards in [0, 1] (0.25 p
 constexpr double kMarginWeight = 0.25;  // share of the reward that is the score margin ...
 constexpr double kMarginScale = 20.0;   // ... squashed with tanh(margin / scale)
 constexpr std::uint32_t kPlayoutMeeple = 2;  // playouts put a meeple on 1 placement in this many
-constexpr double kGuideWeight = 0.5;   // progressive bias at the root: a move this many reward units ...
-constexpr double kGuideScale = 10.0;   // ... times its estimate's shortfall in points over this (at most 1)
-constexpr std::uint32_t kWideNode = 4;  // a root figure choice of more targets opens them best first, one by one
 constexpr int kShortPlayout = 12;       // short playouts (playout_horizon) stop after this many tiles ...
 constexpr double kWinSpread = 2.0;     // ... and the estimate's margin reads as a win over 2 * sqrt(tiles left) points
 
@@ -123,98 +121,6 @@ void playout(Game& g, Rng& rng, int horizon = 0) {
     if (g.play(make_move(g, t, p, target))) return;  // cannot happen: the move comes from the generator
   }
 }
-
-// Greedy's estimate at the root (evaluation.hpp) as a progressive bias: each root edge's
-// shortfall against the best sibling, in reward units, so that UCB1's first visits go to
-// the moves the estimate likes (the figure choices above all, which uniform playouts
-// barely tell apart) and the playouts take over as visits grow.
-class RootGuide {
- public:
-  explicit RootGuide(const PlayerView& view) : base_(view.canonical()), eval_(true) {}
-
-  const float* placements(const Tree& tree, std::uint32_t place) {
-    if (placements_.empty()) {
-      const Node& n = tree.nodes[place];
-      std::vector<double> h(n.edge_count);
-      for (std::uint32_t i = 0; i < n.edge_count; ++i) {
-        const Placement p = tree.edges[n.first_edge + i].placement();
-        double best = -1e18;
-        for_each_target(base_, n.tile, p, n.seat, [&](Target target) {
-          const double v = value(n.tile, p, target);
-          known_.push_back(Known{p, target, v});
-          best = std::max(best, v);
-        }, tree.prune);
-        h[i] = best;
-      }
-      placements_ = biases(h);
-    }
-    return placements_.data();
-  }
-
-  // Asked before the node's first visit. A node of more than kWideNode targets gets its
-  // edges sorted best first (search() widens it).
-  const float* meeples(Tree& tree, std::uint32_t node, Placement p) {
-    for (const auto& [id, b] : meeples_) {
-      if (id == node) return b.data();
-    }
-    const Node& n = tree.nodes[node];
-    std::vector<double> h(n.edge_count);
-    for (std::uint32_t i = 0; i < n.edge_count; ++i) h[i] = known(n.tile, p, tree.edges[n.first_edge + i].target());
-    if (n.edge_count > kWideNode) {
-      std::vector<std::uint32_t> order(n.edge_count);
-      for (std::uint32_t i = 0; i < n.edge_count; ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return h[a] > h[b]; });
-      std::vector<Edge> edges(n.edge_count);
-      std::vector<double> sorted(n.edge_count);
-      for (std::uint32_t i = 0; i < n.edge_count; ++i) {
-        edges[i] = tree.edges[n.first_edge + order[i]];
-        sorted[i] = h[order[i]];
-      }
-      std::copy(edges.begin(), edges.end(), tree.edges.begin() + n.first_edge);
-      h = std::move(sorted);
-    }
-    meeples_.emplace_back(node, biases(h));
-    return meeples_.back().second.data();
-  }
-
- private:
-  // Every root move's value, from placements(), which meeples() reads again (each
-  // costs a copy of the game, the move, the steps it begins and the estimate).
-  struct Known {
-    Placement p;
-    Target target;
-    double value;
-  };
-
-  double known(Tile t, Placement p, Target target) {
-    for (const Known& k : known_) {
-      if (k.p == p && k.target == target) return k.value;
-    }
-    return value(t, p, target);
-  }
-
-  double value(Tile t, Placement p, Target target) {
-    Game next = base_;
-    if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
-    play_best_steps(next, eval_);
-    return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
-  }
-
-  static std::vector<float> biases(const std::vector<double>& h) {
-    const double top = h.empty() ? 0.0 : *std::max_element(h.begin(), h.end());
-    std::vector<float> out(h.size());
-    for (std::size_t i = 0; i < h.size(); ++i) {
-      out[i] = static_cast<float>(kGuideWeight * std::max(-1.0, (h[i] - top) / kGuideScale));
-    }
-    return out;
-  }
-
-  Game base_;
-  Evaluator eval_;
-  std::vector<float> placements_;
-  std::vector<Known> known_;
-  std::vector<std::pair<std::uint32_t, std::vector<float>>> meeples_;
-};
 
 struct Step {
   std::uint32_t node;

@@ -4,11 +4,14 @@
 // threat to the figures near it costs in the search's estimate. The base bots see the
 // fairy's move, the princess and the portal among the targets of a placement (bots.hpp,
 // for_each_target) and choose the dragon's steps in play with their estimate (steps.cpp).
+#include "expansions/princess/bots.hpp"
+
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "carc/core/expansions/princess/princess.hpp"
 #include "bots/bot_hooks.hpp"
@@ -22,17 +25,25 @@ constexpr double kFairyBonus = 3.0;       // paid when the follower's feature is
 constexpr double kFairyTurnShare = 0.5;   // of the owner's turns left, those the follower should stay for ...
 constexpr double kFairyMostTurns = 4.0;   // ... and at most this many (a feature closes, a dragon comes)
 
-// The fairy's follower's owner gets its 3 points and a point at the start of each of its
-// turns while the follower stays.
-void fairy(const Game& g, const BotTally& /*tally*/, Scores& e) {
+// The follower the fairy stands by, if any.
+std::optional<Game::Standing> fairy_follower(const Game& g) {
   const auto& state = g.part_state();
   const int tile = state[static_cast<std::size_t>(kStateFairy)];
   const int seg = state[static_cast<std::size_t>(kStateFairySeg)];
-  if (tile == 0 || seg == 0 || tile == 0xFF || seg == 0xFF) return;
-  const auto f = g.figure_at(tile - 1, seg - 1);
-  if (!f) return;
+  if (tile == 0 || seg == 0 || tile == 0xFF || seg == 0xFF) return std::nullopt;
+  return g.figure_at(tile - 1, seg - 1);
+}
+
+// What the fairy should bring its follower's owner if it stays: 3 points and a point at the
+// start of each of the owner's turns (a share of them, at most kFairyMostTurns).
+double fairy_value(const Game& g) {
   const double turns_own = static_cast<double>(g.bag_left()) / g.players();
-  e[static_cast<std::size_t>(f->seat)] += kFairyBonus + std::min(kFairyMostTurns, kFairyTurnShare * turns_own);
+  return kFairyBonus + std::min(kFairyMostTurns, kFairyTurnShare * turns_own);
+}
+
+void fairy(const Game& g, const BotTally& /*tally*/, Scores& e) {
+  const auto f = fairy_follower(g);
+  if (f) e[static_cast<std::size_t>(f->seat)] += fairy_value(g);
 }
 
 // The dragon's step in the search: the option whose tile holds the most of the other seats'
@@ -78,7 +89,9 @@ constexpr std::array<double, kDragonSteps + 1> kReach{0.0, 0.6, 0.4, 0.25, 0.12,
 constexpr double kRiskTiles = 10.0;
 constexpr double kFigureRisk = 3.0;
 
-void risk(const Game& g, Scores& e) {
+}  // namespace
+
+void princess_dragon_risk(const Game& g, Scores& e) {
   const auto& state = g.part_state();
   const int dragon = state[static_cast<std::size_t>(kStateDragon)];
   if (dragon == 0 || dragon == 0xFF) return;
@@ -107,6 +120,41 @@ void risk(const Game& g, Scores& e) {
     const int w = std::max<int>(1, strength[static_cast<std::size_t>(f.figure)]);
     e[static_cast<std::size_t>(f.seat)] -= kFigureRisk * w * eaten;
   });
+}
+
+namespace {
+
+// The fairy taken back (the search's estimate only): a seat with a follower of its own on the
+// board may move the fairy to it instead of placing a figure, and does so whenever the
+// estimate rates the fairy above the figure. Both bots then took it back in most turns (some
+// 60 of 75): the fairy's owner does not keep it to its next turn, its point a turn never
+// comes and the figures are not placed. So while another seat has a follower on the board,
+// the fairy is worth kContestedShare of what it would bring if it stayed, plus the point of
+// its owner's turn when that turn comes next (nobody can move it before).
+constexpr double kContestedShare = 0.25;
+
+}  // namespace
+
+void princess_fairy_taken_back(const Game& g, Scores& e) {
+  const auto f = fairy_follower(g);
+  if (!f) return;
+  const auto& strength = g.rules().strength;
+  bool contested = false;
+  g.for_each_standing([&](const Game::Standing& s) {
+    contested = contested || (s.seat != f->seat && strength[static_cast<std::size_t>(s.figure)] > 0);
+  });
+  if (!contested) return;
+  const double full = fairy_value(g);
+  double kept = kContestedShare * full;
+  if (g.current_seat() == f->seat && !g.in_stage()) kept += 1.0;
+  e[static_cast<std::size_t>(f->seat)] += kept - full;
+}
+
+namespace {
+
+void risk(const Game& g, Scores& e) {
+  princess_dragon_risk(g, e);
+  princess_fairy_taken_back(g, e);
 }
 
 }  // namespace
