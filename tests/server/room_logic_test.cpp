@@ -384,10 +384,10 @@ TEST_CASE("random rooms: every client's copy, built from its welcome and patches
 TEST_CASE("a game its tournament settles: after the change on its way, every client told, moves refused, replayed the same") {
   spdlog::set_level(spdlog::level::warn);
   Driver d(7);
-  std::vector<RoomAction> log;  // what storage accepted, in order
+  std::vector<RoomAction> accepted;  // what storage accepted, in order
   const auto store_ok = [&] {
     while (d.storing) {
-      log.push_back(d.storing->action);
+      accepted.push_back(d.storing->action);
       d.storing.reset();
       d.last = "stored";
       d.room->stored(true, d.now, d.fx);
@@ -419,8 +419,8 @@ TEST_CASE("a game its tournament settles: after the change on its way, every cli
   CHECK(d.room->phase() == protocol::RoomPhase::Playing);
   store_ok();  // the chat line, then the settlement
   CHECK_FALSE(d.room->settling());
-  REQUIRE(std::holds_alternative<GameSettled>(log.back()));
-  CHECK(std::get<GameSettled>(log.back()).seat == on_move);
+  REQUIRE(std::holds_alternative<GameSettled>(accepted.back()));
+  CHECK(std::get<GameSettled>(accepted.back()).seat == on_move);
   REQUIRE(d.room->phase() == protocol::RoomPhase::Finished);
   // Every client's copy (checked against the room's state by collect()) says it.
   const json settled = {{"by", "tournament"}, {"reason", "round_deadline"}, {"seat", on_move}, {"gone", json::array({on_move})}};
@@ -451,7 +451,7 @@ TEST_CASE("a game its tournament settles: after the change on its way, every cli
   CHECK_FALSE(d.room->settling());
 
   // The log replays to the same game, record and result.
-  auto restored = RoomLogic::restore("room-under-test", d.metrics, RestoredRoom{log, d.room->version(), d.room->version()}, d.now);
+  auto restored = RoomLogic::restore("room-under-test", d.metrics, RestoredRoom{accepted, d.room->version(), d.room->version()}, d.now);
   REQUIRE(std::holds_alternative<std::unique_ptr<RoomLogic>>(restored));
   const auto& again = std::get<std::unique_ptr<RoomLogic>>(restored);
   CHECK(again->phase() == protocol::RoomPhase::Finished);
