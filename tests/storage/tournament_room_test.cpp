@@ -117,9 +117,10 @@ void check_settled(std::uint16_t port, const Table& t, const json& state, int lo
   const json record = call(port, http::verb::get, "/api/rooms/" + t.room + "/record").json_body();
   CHECK(record["final"] == false);
   CHECK(record["result"] == result);
-  // The tournament stores the same: the seat on move gone, every score as it stood.
-  const json stored = table_result(port, t);
-  REQUIRE(stored.is_array());
+  // The tournament stores the same (once the room answered it): the seat on move gone, every
+  // score as it stood.
+  json stored;
+  REQUIRE(eventually([&] { return (stored = table_result(port, t)).is_array(); }, std::chrono::seconds(10)));
   for (int seat = 0; seat < 2; ++seat) {
     CAPTURE(seat);
     CHECK(stored[seat]["gone"] == (seat == loser));
