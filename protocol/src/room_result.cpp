@@ -2,6 +2,7 @@
 // scores, winners, and each seat's points by kind, with the expansions' own rows.
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <string_view>
 
 #include "carc/protocol/json_text.hpp"
@@ -11,10 +12,18 @@
 
 namespace carc::protocol {
 
-std::string result_text(const Game& g, const EventHistory& events) {
+namespace {
+
+std::string result_text(const Game& g, const EventHistory& events, const Settlement* settled) {
   const int n = g.players();
-  int best = g.score(0);
-  for (int s = 1; s < n; ++s) best = std::max(best, g.score(s));
+  // The winners: the best score among the seats that count (a settled game's gone seats rank
+  // below every seat still there).
+  const auto counts = [&](int s) {
+    if (settled == nullptr || static_cast<int>(settled->gone.size()) >= n) return true;
+    return std::find(settled->gone.begin(), settled->gone.end(), s) == settled->gone.end();
+  };
+  int best = INT_MIN;
+  for (int s = 0; s < n; ++s) best = counts(s) ? std::max(best, g.score(s)) : best;
   std::string out = R"({"final_scores":[)";
   for (int s = 0; s < n; ++s) {
     if (s > 0) out += ',';
@@ -23,7 +32,7 @@ std::string result_text(const Game& g, const EventHistory& events) {
   out += R"(],"winners":[)";
   bool first = true;
   for (int s = 0; s < n; ++s) {
-    if (g.score(s) != best) continue;
+    if (g.score(s) != best || !counts(s)) continue;
     if (!first) out += ',';
     first = false;
     append_int(out, s);
@@ -86,8 +95,30 @@ std::string result_text(const Game& g, const EventHistory& events) {
     append_int(out, total);
     out += '}';
   }
-  out += "]}";
+  out += ']';
+  if (settled != nullptr) {
+    out += R"(,"settled":{"by":"tournament","reason":)";
+    append_json_string(out, settled->reason);
+    out += R"(,"seat":)";
+    if (settled->seat >= 0) append_int(out, settled->seat);
+    else out += "null";
+    out += R"(,"gone":[)";
+    for (std::size_t i = 0; i < settled->gone.size(); ++i) {
+      if (i > 0) out += ',';
+      append_int(out, settled->gone[i]);
+    }
+    out += "]}";
+  }
+  out += '}';
   return out;
+}
+
+}  // namespace
+
+std::string result_text(const Game& g, const EventHistory& events) { return result_text(g, events, nullptr); }
+
+std::string result_text(const Game& g, const EventHistory& events, const Settlement& settled) {
+  return result_text(g, events, &settled);
 }
 
 }  // namespace carc::protocol

@@ -181,3 +181,48 @@ test('a turn-based round\'s deadline: the node holding its table is killed; the 
   assert.equal(final.round, 2, 'no round made twice');
   assert.equal(final.round_started, second.round_started);
 });
+
+test('a turn-based round\'s deadline on a live node: the node holding the table settles it there and its player is told; no node asks for it', { timeout: 120000 }, async () => {
+  for (const n of cluster.pids().nodes) if (!alive(n.pid)) cluster.addNode(n.name);
+  const keys = [];
+  for (let i = 0; i < 2; i++) keys.push((await call('POST', '/api/keys', { body: {} })).body.key);
+  const made = await call('POST', '/api/tournaments', {
+    key: keys[0], body: { name: 'Live node cup', format: 'round_robin', seats: 2, pace: 'turn_based', bank_seconds: 172800, round_hours: 1 },
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = made.body.id;
+  for (let i = 0; i < 2; i++) {
+    assert.equal((await call('POST', `/api/tournaments/${id}/register`, { key: keys[i], body: { name: `L${i}` } })).status, 200);
+  }
+  const first = await until(async () => {
+    const t = (await call('GET', `/api/tournaments/${id}`)).body;
+    return t?.round === 1 && t.rounds[0]?.tables[0]?.room ? t : null;
+  }, 'round 1 with its room', 30000);
+  const table = first.rounds[0].tables[0];
+  // A player holds its seat through the front, which routes the room to one node: that node holds it.
+  const seats = (await call('GET', `/api/tournaments/${id}/seats`, { key: keys[0] })).body.seats;
+  const p = new Player(cluster.front, table.room, 'L', 5, { thinkMs: 0, silenceMs: 60000 });
+  p.token = seats[0].token;
+  p.hold = true; // it never moves
+  p.start();
+  await waitFor(() => p.state?.phase === 'playing', 'the player in its room', 20000);
+  const [[owner]] = cluster.sql(`SELECT owner FROM rooms WHERE id = '${table.room}'`);
+  const before = logLengths();
+  const offset = Number(fs.readFileSync(clockFile, 'utf8'));
+  fs.writeFileSync(clockFile, String(offset + HOUR + 60000));
+
+  // Settled where it is held: the player sees it, its move comes too late, the room never moved.
+  await waitFor(() => p.state?.phase === 'finished', 'the settled game in the player\'s room', 30000);
+  assert.deepEqual(p.state.result.settled, { by: 'tournament', reason: 'round_deadline', seat: 0, gone: [0] });
+  const stored = await until(async () => (await call('GET', `/api/tournaments/${id}`)).body.rounds[0].tables[0].result, 'the stored result', 10000);
+  assert.deepEqual(stored.map((s) => [s.player, s.gone]), [[table.players[0], true], [table.players[1], false]]);
+  p.send({ type: 'play', version: p.version, x: 1, y: 0, rotation: 0, meeple: null });
+  await waitFor(() => p.errors.includes('game_over'), 'the late move refused', 10000);
+  await sleep(2000); // every node has ticked past the deadline a few times
+  const logs = logsSince(before);
+  assert.equal((logs.match(new RegExp(`room ${table.room}: held by node`, 'g')) ?? []).length, 0, 'no handoff asked');
+  assert.equal((logs.match(new RegExp(`room ${table.room}: settled by its tournament`, 'g')) ?? []).length, 1, 'settled once');
+  assert.deepEqual(cluster.sql(`SELECT owner FROM rooms WHERE id = '${table.room}'`), [[owner]], 'the room stayed on its node');
+  assert.ok(!p.closes.includes(4302), `its player was never sent away: ${p.closes}`);
+  p.stop();
+});

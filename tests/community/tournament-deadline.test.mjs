@@ -62,7 +62,7 @@ test('a turn-based round is settled at its deadline: the seat on move loses on t
   const settled = second.rounds[0].tables.find((x) => x.table === table.table).result;
   assert.deepEqual(settled.map((s) => [s.player, s.gone, s.place]), [[table.players[0], false, 1], [table.players[1], true, 2]]);
   assert.ok(settled[0].score >= 0 && settled[1].score === 0);
-  await waitFor(() => server.log.includes(`round 1 table ${table.table} settled at the round's deadline (seat 1 on move loses on time)`),
+  await waitFor(() => server.log.includes(`room ${table.room}: settled by its tournament at the round's deadline (seat 1 on move loses on time)`),
     'the settlement in the log', 5000);
   // Round 2 pairs the players by the schedule; each of its tables has a room.
   assert.equal(second.rounds[1].tables.filter((x) => !x.bye).length, 1);

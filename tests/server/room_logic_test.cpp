@@ -381,4 +381,84 @@ TEST_CASE("random rooms: every client's copy, built from its welcome and patches
   CHECK(auto_moves > 0);
 }
 
+TEST_CASE("a game its tournament settles: after the change on its way, every client told, moves refused, replayed the same") {
+  spdlog::set_level(spdlog::level::warn);
+  Driver d(7);
+  std::vector<RoomAction> accepted;  // what storage accepted, in order
+  const auto store_ok = [&] {
+    while (d.storing) {
+      accepted.push_back(d.storing->action);
+      d.storing.reset();
+      d.last = "stored";
+      d.room->stored(true, d.now, d.fx);
+      d.collect();
+    }
+  };
+  for (int i = 0; i < 3; ++i) d.connect();
+  d.send(d.peers[0], protocol::JoinMsg{"Ann", std::nullopt});
+  store_ok();
+  d.send(d.peers[1], protocol::JoinMsg{"Bob", std::nullopt});
+  store_ok();
+  d.send(d.peers[2], protocol::WatchMsg{});
+  d.send(d.peers[0], protocol::StartMsg{});
+  store_ok();
+  for (int i = 0; i < 12; ++i) {
+    d.play();
+    store_ok();
+  }
+  REQUIRE(d.room->phase() == protocol::RoomPhase::Playing);
+  const int on_move = d.peers[0]->state["turn"]["seat"].get<int>();
+  const json scores = json::array({d.peers[0]->state["players"][0]["score"], d.peers[0]->state["players"][1]["score"]});
+
+  // A chat line on its way to storage: the settlement waits behind it.
+  d.send(d.peers[0], protocol::ChatMsg{"good luck"});
+  REQUIRE(d.storing);
+  d.room->settle(d.now, d.fx);
+  d.collect();
+  CHECK(d.room->settling());
+  CHECK(d.room->phase() == protocol::RoomPhase::Playing);
+  store_ok();  // the chat line, then the settlement
+  CHECK_FALSE(d.room->settling());
+  REQUIRE(std::holds_alternative<GameSettled>(accepted.back()));
+  CHECK(std::get<GameSettled>(accepted.back()).seat == on_move);
+  REQUIRE(d.room->phase() == protocol::RoomPhase::Finished);
+  // Every client's copy (checked against the room's state by collect()) says it.
+  const json settled = {{"by", "tournament"}, {"reason", "round_deadline"}, {"seat", on_move}, {"gone", json::array({on_move})}};
+  for (const auto& p : d.peers) {
+    CHECK(p->state["phase"] == "finished");
+    CHECK(p->state["turn"].is_null());
+    CHECK(p->state["result"]["settled"] == settled);
+    CHECK(p->state["result"]["final_scores"] == scores);
+    CHECK(p->state["result"]["winners"] == json::array({1 - on_move}));
+  }
+  const json record = json::parse(d.room->record_json());
+  CHECK(record["final"] == false);
+  CHECK(record["result"] == d.peers[0]->state["result"]);
+  const community::GameResult result = d.room->result();
+  CHECK(result.seats[static_cast<std::size_t>(on_move)].gone);
+  CHECK_FALSE(result.seats[static_cast<std::size_t>(1 - on_move)].gone);
+
+  // The seat that was on move plays: refused, nothing stored; asked again, nothing happens.
+  protocol::PlayMsg late;
+  late.version = d.room->version();
+  late.x = 1;
+  d.send(d.peers[static_cast<std::size_t>(on_move)], late);
+  CHECK(d.peers[static_cast<std::size_t>(on_move)]->errors.back() == "game_over");
+  CHECK_FALSE(d.storing);
+  d.room->settle(d.now, d.fx);
+  d.collect();
+  CHECK_FALSE(d.storing);
+  CHECK_FALSE(d.room->settling());
+
+  // The log replays to the same game, record and result.
+  auto restored = RoomLogic::restore("room-under-test", d.metrics, RestoredRoom{accepted, d.room->version(), d.room->version()}, d.now);
+  REQUIRE(std::holds_alternative<std::unique_ptr<RoomLogic>>(restored));
+  const auto& again = std::get<std::unique_ptr<RoomLogic>>(restored);
+  CHECK(again->phase() == protocol::RoomPhase::Finished);
+  CHECK(again->record_json() == d.room->record_json());
+  CHECK(json::parse(again->state_text(d.now))["result"] == d.peers[0]->state["result"]);
+  CHECK(again->result().seats == result.seats);
+  CHECK(again->result().finished_ms == result.finished_ms);
+}
+
 }  // namespace carc::server

@@ -80,6 +80,9 @@ std::vector<RoomAction> samples() {
       // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
       NeverRated{},
       PlayerBound{3, "AbCdEfGhIjKlMn_-"},
+      // A game its tournament settled at the round's deadline (docs/tournaments.md#rounds).
+      GameSettled{GameSettled::Reason::RoundDeadline, 1, 1767225600123},
+      GameSettled{GameSettled::Reason::RoundDeadline, -1, 5},
   };
 }
 

@@ -277,6 +277,14 @@ std::variant<DecodedAction, std::string> decode_compact(std::string_view payload
       break;
     }
     case 'N': d.action = NeverRated{}; break;
+    case 'E': {
+      GameSettled e;
+      if (in.word() != "round_deadline" && in.ok()) return std::string("unknown reason for a settled game");
+      e.seat = in.opt(0, kMaxPlayers - 1).value_or(-1);
+      e.time_ms = in.num();
+      d.action = e;
+      break;
+    }
     default: return "unknown action tag '" + std::string(1, tag) + "'";
   }
   if (auto err = in.error()) return *err;
@@ -394,6 +402,9 @@ std::string encode_action(std::int64_t version, std::int64_t game_version, const
           [&](const HintGiven& h) { return head('H').num(h.seat).num(h.turn).take(); },
           [&](const PlayerBound& b) { return head('B').num(b.seat).str(b.player).take(); },
           [&](const NeverRated&) { return head('N').take(); },
+          [&](const GameSettled& e) {
+            return head('E').word("round_deadline").opt(e.seat >= 0 ? std::optional<int>(e.seat) : std::nullopt).num(e.time_ms).take();
+          },
       },
       action);
 }

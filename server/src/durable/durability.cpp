@@ -311,9 +311,12 @@ void Durability::serve_from_shared_database(Server& server, ClusterStore& cluste
   rooms.set_loader([&rooms, &writer, &cluster, store](std::string id, RoomRegistry::RoomCallback done) {
     writer.load(id, [&rooms, &cluster, store, id, done = std::move(done)](RoomLoad load) {
       if (!load.owner.empty()) {
-        // Routed here while another live node holds it: ask for it; the client retries.
-        spdlog::info("room {}: held by node {}; asked for a handoff", id, load.owner);
-        if (const Status s = cluster.request_handoff(id); !s) spdlog::warn("storage: {}", s.error());
+        // Routed here while another live node holds it: ask for it; the client retries. Work
+        // of the server's own (find_unheld: a tournament's deadline) leaves it to that node.
+        if (rooms.handoff_wanted(id)) {
+          spdlog::info("room {}: held by node {}; asked for a handoff", id, load.owner);
+          if (const Status s = cluster.request_handoff(id); !s) spdlog::warn("storage: {}", s.error());
+        }
         rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
         return done(nullptr);
       }

@@ -103,8 +103,19 @@ struct PlayerBound {
 // (docs/tournaments.md) stores it before its start. Its seats bind no player, and its result
 // rates nobody, whoever's keys the seats are shown to.
 struct NeverRated {};
+// The game ended before its last tile because its tournament settled the table
+// (docs/tournaments.md#rounds): its round's deadline passed. `seat` was on move and loses on
+// time (gone, below every seat still there; -1: none), every seat keeps its score so far, and
+// no move is accepted after it. Stored like a move, so the log says why the game ended.
+struct GameSettled {
+  enum class Reason : std::uint8_t { RoundDeadline };
+  Reason reason = Reason::RoundDeadline;
+  int seat = -1;
+  std::int64_t time_ms = 0;
+};
 using RoomAction = std::variant<SeatTaken, SeatFreed, SettingsChanged, GameStarted, MovePlayed, ChatPosted,
-                                RematchCreated, WebhookChanged, PushChanged, HintGiven, PlayerBound, NeverRated>;
+                                RematchCreated, WebhookChanged, PushChanged, HintGiven, PlayerBound, NeverRated,
+                                GameSettled>;
 
 // What storage gives back to rebuild a room: its accepted actions in order (Room::restore
 // replays them), and the highest versions stored with them or bumped since.

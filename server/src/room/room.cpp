@@ -75,6 +75,7 @@ void Room::carry_out() {
                                   self->storing_ = false;
                                   self->logic_->stored(ok, unix_ms(), self->fx_);
                                   self->carry_out();
+                                  self->answer_settle();
                                 });
                               });
   }
@@ -184,6 +185,23 @@ void Room::hand_result() {
   });
 }
 
+void Room::settle(std::function<void(std::optional<community::GameResult>)> done) {
+  if (retired_) return done(std::nullopt);
+  settle_waiters_.push_back(std::move(done));
+  logic_->settle(unix_ms(), fx_);
+  carry_out();
+  answer_settle();
+}
+
+void Room::answer_settle() {
+  if (settle_waiters_.empty() || (logic_->settling() && !retired_)) return;
+  std::optional<community::GameResult> result;
+  if (!retired_ && logic_->phase() == protocol::RoomPhase::Finished) result = logic_->result();
+  auto waiters = std::move(settle_waiters_);
+  settle_waiters_.clear();
+  for (auto& w : waiters) w(result);
+}
+
 bool Room::bind_player(const std::string& token, const std::string& player) {
   if (retired_) return false;
   logic_->bind_player(token, player, fx_);
@@ -224,6 +242,7 @@ void Room::evict() {
   timer_.cancel();
   relist(true);
   logic_->close_all(CloseReason::Moved);
+  answer_settle();  // none: the node that takes the room settles it
 }
 
 void Room::detach(const ClientPtr& c) {

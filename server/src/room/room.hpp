@@ -79,6 +79,10 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<std::int64_t> wake_due_;  // the wake-up last handed to wake_changed
   bool wake_known_ = false;              // wake_due_ is what storage holds (false: write it once)
   std::atomic<bool> keep_stored_{false};
+  // Asked by the room's tournament to settle it (settle()): answered once the settlement is
+  // stored, or at once when there is nothing to settle.
+  std::vector<std::function<void(std::optional<community::GameResult>)>> settle_waiters_;
+  void answer_settle();  // the waiters, once no settlement is on its way
   std::optional<OpenListing> listed_;  // what listing_changed last heard
   bool open_told_ = false;             // ... and whether the room was open then  // a turn-based game: stays stored when it leaves memory
 
@@ -146,12 +150,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // has left this node meanwhile (another node holds it now): nothing was bound.
   bool bind_player(const std::string& token, const std::string& player);
   bool never_rated() const { return logic_->never_rated(); }  // an unrated tournament's table: nothing binds
-  // The game as it stands (a tournament round's deadline, docs/tournaments.md#rounds): each
-  // seat's score and whether it is gone, and the seat whose turn it is (none once it is over).
-  community::GameResult standing(std::optional<int>* on_move) const {
-    *on_move = logic_->seat_on_move();
-    return logic_->result();
-  }
+  // Its tournament settles the table at the round's deadline (docs/tournaments.md#rounds):
+  // the game ends as it stands and every client is told (RoomLogic::settle). `done` gets the
+  // game's result once that is stored, or the result of a game already over, or none (the
+  // lobby, storage refused it, or the room left this node).
+  void settle(std::function<void(std::optional<community::GameResult>)> done);
 };
 
 std::int64_t steady_ms();

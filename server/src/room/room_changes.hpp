@@ -80,8 +80,9 @@ struct DeferredBindPlayer {  // a seat shown to a player key (docs/community.md#
   std::string token;
   std::string player;
 };
+struct DeferredSettle {};  // its tournament settles the table (docs/tournaments.md#rounds)
 using Deferred = std::variant<DeferredMessage, DeferredDetach, DeferredWake, DeferredBotMove, DeferredBotFailed,
-                              DeferredRematch, DeferredDropPush, DeferredHint, DeferredBindPlayer>;
+                              DeferredRematch, DeferredDropPush, DeferredHint, DeferredBindPlayer, DeferredSettle>;
 
 class ChangeQueue {
   std::optional<Pending> pending_;

@@ -100,7 +100,8 @@ void RoomLogic::wake(std::int64_t now_ms, Effects& fx) {
 
 void RoomLogic::bot_moved(std::uint64_t ticket, const Move& move, std::int64_t now_ms, Effects& fx) {
   if (changes_.busy()) return defer(DeferredBotMove{ticket, move});
-  if (ticket != thinking_ || ticket != static_cast<std::uint64_t>(game_version_) || !game_ || game_->finished()) {
+  if (ticket != thinking_ || ticket != static_cast<std::uint64_t>(game_version_) || !game_ || game_->finished() ||
+      phase_ != RoomPhase::Playing) {
     metrics_.bot_stale.fetch_add(1, std::memory_order_relaxed);
     return;  // the turn has passed (the human played or came back)
   }

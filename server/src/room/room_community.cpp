@@ -51,7 +51,7 @@ community::GameResult RoomLogic::result() const {
     seat.score = game_ ? game_->score(static_cast<Seat>(i)) : 0;
     seat.turns = s.turns;
     seat.auto_turns = s.auto_turns;
-    seat.gone = s.last_auto;
+    seat.gone = s.last_auto || (settled_ && settled_->seat == i);  // on move when its tournament settled the game
     if (breakdown.is_array() && static_cast<std::size_t>(i) < breakdown.size()) {
       for (const char* part : {"game", "end"}) {
         const auto rows = breakdown[static_cast<std::size_t>(i)].find(part);
@@ -64,11 +64,6 @@ community::GameResult RoomLogic::result() const {
     r.seats.push_back(std::move(seat));
   }
   return r;
-}
-
-std::optional<int> RoomLogic::seat_on_move() const {
-  if (phase_ != RoomPhase::Playing || !game_) return std::nullopt;
-  return static_cast<int>(game_->acting_seat());
 }
 
 void RoomLogic::tell_rated(const std::string& frame) {

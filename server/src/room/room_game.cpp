@@ -60,8 +60,41 @@ void RoomLogic::play_move(const MovePlayed& action, const std::vector<Event>& ev
   if (game_->finished()) finish_game(fx);
 }
 
+void RoomLogic::settle(std::int64_t now_ms, Effects& fx) {
+  settling_ = true;
+  if (changes_.busy()) return defer(DeferredSettle{});
+  if (phase_ != RoomPhase::Playing || !game_) {
+    settling_ = false;
+    return;
+  }
+  const RoomAction action = GameSettled{GameSettled::Reason::RoundDeadline, static_cast<int>(game_->acting_seat()), now_ms};
+  store(PendingAction{nullptr, action}, action, true, fx, SteadyClock::now());
+}
+
+// A settled game ends where it stands: no end-of-game scoring, the seat on move loses on time
+// (with the seats whose last turn a computer made, below every seat still there), and the
+// record stops there (`final: false`), so its replay gives the scores that counted.
+void RoomLogic::settle_game(const GameSettled& e, Effects* fx) {
+  settled_ = e;
+  thinking_ = 0;  // a computer player's answer for the last turn comes too late
+  turn_started_ms_ = e.time_ms;
+  finish_game(fx);
+  if (fx != nullptr) {
+    spdlog::info("room {}: settled by its tournament at the round's deadline (seat {} on move loses on time)", id_, e.seat);
+  }
+}
+
 void RoomLogic::finish_game(Effects* fx) {
-  record_.finish(protocol::result_text(*game_, events_));
+  if (settled_) {
+    protocol::Settlement s;
+    s.seat = settled_->seat;
+    for (int i = 0; i < seats_.count(); ++i) {
+      if (seats_.at(i).last_auto || i == settled_->seat) s.gone.push_back(i);
+    }
+    record_.finish(protocol::result_text(*game_, events_, s));
+  } else {
+    record_.finish(protocol::result_text(*game_, events_));
+  }
   phase_ = RoomPhase::Finished;
   for (auto& s : seats_) s.away = false;
   if (fx == nullptr) return;

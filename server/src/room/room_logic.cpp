@@ -111,6 +111,10 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     player_bound(*b);
   } else if (std::holds_alternative<NeverRated>(action)) {
     never_rated_ = true;
+  } else if (const auto* e = std::get_if<GameSettled>(&action)) {
+    if (phase_ != RoomPhase::Playing || !game_) return "a game settled outside its play";
+    if (e->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(e->seat);
+    settle_game(*e, nullptr);
   } else if (const auto* h = std::get_if<HintGiven>(&action)) {
     if (!game_) return "a hint before the start";
     if (h->seat < 0 || h->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(h->seat);
@@ -151,7 +155,7 @@ protocol::RoomFacts RoomLogic::facts(const std::vector<protocol::SeatFacts>& sea
     projected_ = projected_points(*game_);
     projected_at_ = game_->moves_played();
   }
-  if (game_) f.projected = projected_;
+  if (game_ && !settled_) f.projected = projected_;  // a settled game has no end scoring to come
   return f;
 }
 
@@ -261,6 +265,8 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
       // A computer player's move is never refused: it thinks again once storage is back.
       thinking_ = 0;
       bot_retry_ms_ = now_ms + 1000;
+    } else if (const auto* s = std::get_if<PendingAction>(&p); s && std::holds_alternative<GameSettled>(s->action)) {
+      settling_ = false;  // its tournament asks again at its next tick
     } else if (const auto* a = std::get_if<PendingAction>(&p); a && std::holds_alternative<HintGiven>(a->action)) {
       // A hint is sent only once it is counted: the next ask computes it again.
       hint_turn_ = -1;
@@ -316,6 +322,14 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return maybe_think(now_ms, fx);
   }
   if (const auto* h = std::get_if<HintGiven>(&action)) return hint_given(*h, fx);
+  if (const auto* e = std::get_if<GameSettled>(&action)) {
+    // The end of a game like its last move's: published, the notices of its end, the result.
+    settling_ = false;
+    settle_game(*e, &fx);
+    publish(nullptr, fx, changes_.received());
+    game_version_ = version_;
+    return notify_over(fx);
+  }
   if (const auto* c = std::get_if<ChatPosted>(&action)) {
     ++next_chat_id_;
     ++chat_lines_stored_;
@@ -383,6 +397,7 @@ void RoomLogic::resume(std::int64_t now_ms, Effects& fx) {
                    [&](DeferredDropPush& m) { drop_push(m.seat, m.endpoint, fx); },
                    [&](DeferredHint& m) { hint_ready(m.ticket, m.move, fx); },
                    [&](DeferredBindPlayer& m) { bind_player(m.token, m.player, fx); },
+                   [&](DeferredSettle&) { settle(now_ms, fx); },
                },
                d);
   }

@@ -103,6 +103,12 @@ class RoomLogic {
   void hint_ready(std::uint64_t ticket, const std::optional<Move>& move, Effects& fx);
   // The rematch room was made (its id), or could not be (empty).
   void rematch_created(const std::string& room, std::int64_t now_ms, Effects& fx);
+  // Its tournament settles the table at the round's deadline (docs/tournaments.md#rounds):
+  // the game ends as it stands (GameSettled, stored like a move), the seat on move loses on
+  // time. Nothing happens in the lobby or once the game is over (its own result counts).
+  void settle(std::int64_t now_ms, Effects& fx);
+  // A settle() on its way (waiting for a change before it, or being stored).
+  bool settling() const { return settling_; }
   void close_all(CloseReason why);
   // Drops every reference to a connection (members, a change being stored, waiting
   // commands): a connection holds its room, so these would keep both alive. For the end of
@@ -142,9 +148,6 @@ class RoomLogic {
   void bind_player(std::string_view token, const std::string& player, Effects& fx);
   // The finished game as the ratings see it (a function of the stored log).
   community::GameResult result() const;
-  // The seat whose turn it is while the game is played (a tournament round's deadline,
-  // docs/tournaments.md#rounds); none in the lobby or once it is over.
-  std::optional<int> seat_on_move() const;
   bool never_rated() const { return never_rated_; }  // NeverRated stored: no seat binds a player
   // Tells every connection what the game did to the seats' ratings (the `rated` message).
   void tell_rated(const std::string& frame);
@@ -210,6 +213,8 @@ class RoomLogic {
   bool notify_bound_reached(Member& m);
   std::string rematch_;  // the rematch room's id
   bool never_rated_ = false;  // NeverRated stored: no seat binds a player, the result rates nobody
+  std::optional<GameSettled> settled_;  // the tournament ended the game (docs/tournaments.md#rounds)
+  bool settling_ = false;
   // Per seat, its player's token in the rematch, sealed to the seat (RematchCreated::seats);
   // while the rematch is being created, the ones it will store.
   std::vector<std::string> rematch_seats_, rematch_sealing_;
@@ -253,6 +258,12 @@ class RoomLogic {
   // The next game if `move` is legal for the current seat (on a copy), else the rule error.
   std::variant<PackedGame, RuleError> try_move(const Move& move, std::vector<Event>& events) const;
   void finish_game(Effects* fx);
+  void settle_game(const GameSettled& e, Effects* fx);  // the game ends as it stands
+  // Why a move is refused once the game is over (`game_over`): a settled game says so.
+  std::string_view over_text() const {
+    return settled_ ? "the tournament settled this game at its round's deadline: it is over and no move counts"
+                    : "the game is over";
+  }
   // ---- room_notify.cpp: banks and notifications (docs/turn-based.md) ----
   void settings_changed(const SettingsChanged& c);
   void bank_after_move(const MovePlayed& action);

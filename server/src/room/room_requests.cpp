@@ -137,7 +137,7 @@ void RoomLogic::on_play(Member& m, const protocol::PlayMsg& msg, std::int64_t no
                         Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "join the game to play");
   if (phase_ == RoomPhase::Lobby) return refuse(*m.client, ErrorCode::NotStarted, "the game has not started");
-  if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
+  if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, over_text());
   // During a series of steps inside the turn (Game::in_stage) nobody plays a tile.
   if (game_->current_seat() != m.seat || game_->in_stage()) {
     return refuse(*m.client, ErrorCode::NotYourTurn, "it is not your turn");
@@ -203,7 +203,7 @@ void RoomLogic::on_step(Member& m, const protocol::StepMsg& msg, std::int64_t no
                         Effects& fx) {
   if (m.role != Role::Player) return refuse(*m.client, ErrorCode::NotJoined, "join the game to play");
   if (phase_ == RoomPhase::Lobby) return refuse(*m.client, ErrorCode::NotStarted, "the game has not started");
-  if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, "the game is over");
+  if (phase_ == RoomPhase::Finished) return refuse(*m.client, ErrorCode::GameOver, over_text());
   if (!game_->in_stage()) return refuse(*m.client, ErrorCode::BadMessage, "no step is due now");
   if (game_->acting_seat() != m.seat) return refuse(*m.client, ErrorCode::NotYourTurn, "this step is another seat's");
   if (msg.version < game_version_) {

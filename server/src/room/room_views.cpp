@@ -35,7 +35,8 @@ std::string RoomLogic::info_json() const {
 
 std::string RoomLogic::record_json() const {
   const int players = game_ ? game_->players() : static_cast<int>(seats_.size());
-  return record_.json(players, phase_ == protocol::RoomPhase::Finished, settings_.expansions, settings_.options);
+  // A settled game stops where it stood: no end-of-game scoring (docs/tournaments.md#rounds).
+  return record_.json(players, phase_ == protocol::RoomPhase::Finished && !settled_, settings_.expansions, settings_.options);
 }
 
 }  // namespace carc::server

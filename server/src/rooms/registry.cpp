@@ -148,7 +148,13 @@ void RoomRegistry::set_shared_storage(bool shared) {
   absent_.set_ttl_ms(shared ? kSharedMissTtlMs : kMissTtlMs);
 }
 
-void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
+bool RoomRegistry::handoff_wanted(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  const auto it = loading_.find(id);
+  return it == loading_.end() || it->second.handoff;
+}
+
+void RoomRegistry::find(std::string_view id_view, RoomCallback done, bool handoff) {
   if (!valid_room_id(id_view)) return done(nullptr);
   std::string id(id_view);
   {
@@ -160,7 +166,9 @@ void RoomRegistry::find(std::string_view id_view, RoomCallback done) {
       if (it == rooms_.end() && loader_) services_.metrics.lookups_remembered.fetch_add(1, std::memory_order_relaxed);
       return done(std::move(room));
     }
-    auto& waiters = loading_[id].waiters;
+    Load& load = loading_[id];
+    load.handoff = load.handoff || handoff;
+    auto& waiters = load.waiters;
     waiters.push_back(std::move(done));
     if (waiters.size() > 1) return;  // a load of this id is on its way
     if (loading_.size() > kMaxLoads) {

@@ -51,7 +51,9 @@ class RoomRegistry {
   struct Load {
     std::vector<RoomCallback> waiters;
     bool explained = false;  // the loader noted why it finds no room (elsewhere, unreachable)
+    bool handoff = false;    // a client waits: a live node holding the room is asked to hand it over
   };
+  void find(std::string_view id, RoomCallback done, bool handoff);
   std::unordered_map<std::string, Load> loading_;  // id -> the load on its way
   Loader loader_;
   std::unordered_map<std::string, std::pair<Miss, std::int64_t>> misses_;  // id -> why, until (steady ms)
@@ -110,7 +112,13 @@ class RoomRegistry {
   // The room: from memory (then `done` runs at once, on the caller's thread), else from the
   // loader (a finished game that expired from memory but is still kept in storage for its
   // record), else nullptr. Concurrent finds of one id share one load.
-  void find(std::string_view id, RoomCallback done);
+  void find(std::string_view id, RoomCallback done) { find(id, std::move(done), true); }
+  // The same for the server's own work on a room (a tournament's round deadline): with several
+  // nodes, a room another live node holds is not asked for (nullptr): that node's own work
+  // does it there, as turn-based wake-ups load only rooms no live node holds (docs/cluster.md).
+  void find_unheld(std::string_view id, RoomCallback done) { find(id, std::move(done), false); }
+  // The loader: whether a find that waits for this load wants the room handed over.
+  bool handoff_wanted(const std::string& id) const;
   std::shared_ptr<Room> find_loaded(std::string_view id) const;  // memory only
   // What find() would answer without any storage work: the room in memory, or nullptr for
   // an id that is malformed, being created, or known to be missing. nullopt when only

@@ -51,15 +51,16 @@ class TournamentService {
                        std::function<void(std::map<std::string, double>)> done)>
         ratings;
     std::function<std::int64_t()> now;
-    // A turn-based round's deadline (docs/tournaments.md#rounds): the table's game as it
-    // stands in its room, each seat's score and whether it is gone, and the seat on move
-    // (-1: none); none when the room cannot be read.
+    // A turn-based round's deadline (docs/tournaments.md#rounds): the table's room ends its
+    // game as it stands (the seat on move loses on time; every client is told), then answers
+    // each seat's score and whether it is gone, as its log says: a game over before keeps its
+    // own result. None when the room cannot be reached here (another live node holds it, and
+    // settles it at its own tick) or could not store the settlement.
     struct Standing {
       std::vector<int> scores;
       std::vector<bool> gone;
-      int on_move = -1;
     };
-    std::function<void(std::string room, std::function<void(std::optional<Standing>)> done)> standing;
+    std::function<void(std::string room, std::function<void(std::optional<Standing>)> done)> settle;
   };
 
   TournamentService(std::unique_ptr<TournamentStore> store, Hooks hooks);

@@ -166,28 +166,30 @@ void TournamentService::record(community::GameResult g) {
 }
 
 // A turn-based round whose deadline (its start + round_hours) passed: each table still playing
-// is settled as its game stands: the seat on move loses on time (gone: below every seat still
-// there), the others keep their scores. Stored once (set_result: only a table without a
-// result), like a game's own result, which then changes nothing; then the round moves on.
+// is settled as its game stands: its room ends the game (the seat on move loses on time, gone:
+// below every seat still there; the others keep their scores; no move counts after it) and
+// answers the result its log now holds, which is stored once (set_result: only a table without
+// a result), like a game's own; then the round moves on. The room decides on its strand: a
+// last move stored first ends the game itself, and that result is the one stored.
 bool TournamentService::settle_late(const Loaded& l) {
-  if (l.t.state != "running" || l.t.settings.pace != "turn_based" || !hooks_.standing) return false;
+  if (l.t.state != "running" || l.t.settings.pace != "turn_based" || !hooks_.settle) return false;
   const std::int64_t deadline = l.t.round_started_ms + std::int64_t{l.t.settings.round_hours} * 3'600'000;
   if (hooks_.now() < deadline) return false;
   bool settled = false;
   for (const t9s::Table& table : l.t.tables) {
     if (table.round != l.t.round || table.result || table.room.empty()) continue;
     auto got = wait_for<std::optional<Hooks::Standing>>([&](std::function<void(std::optional<Hooks::Standing>)> done) {
-      hooks_.standing(table.room, std::move(done));
+      hooks_.settle(table.room, std::move(done));
     });
     if (!got || !*got || (*got)->scores.size() != table.players.size() || (*got)->gone.size() != table.players.size()) {
-      spdlog::warn("tournaments: {}: round {} table {}: room {} cannot be read at the deadline (tried again by the next tick)",
+      spdlog::warn("tournaments: {}: round {} table {}: room {} cannot be settled here at the deadline (tried again by the next tick)",
                    l.t.id, table.round, table.table, table.room);
       continue;
     }
     const Hooks::Standing& s = **got;
     t9s::TableResult result{table.round, table.table, table.game, {}};
     for (std::size_t i = 0; i < table.players.size(); ++i) {
-      result.seats.push_back({table.players[i], s.scores[i], s.gone[i] || static_cast<int>(i) == s.on_move});
+      result.seats.push_back({table.players[i], s.scores[i], s.gone[i]});
     }
     auto stored = store_->set_result(l.t.id, table.round, table.table, table.game, t9s::result_text(result));
     if (auto* why = std::get_if<std::string>(&stored)) {
@@ -195,8 +197,8 @@ bool TournamentService::settle_late(const Loaded& l) {
       continue;
     }
     if (!std::get<bool>(stored)) continue;  // its game's own result, or another node, came first
-    spdlog::info("tournaments: {}: round {} table {} settled at the round's deadline (seat {} on move loses on time)", l.t.id,
-                 table.round, table.table, s.on_move);
+    spdlog::info("tournaments: {}: round {} table {} settled at the round's deadline (room {}: {})", l.t.id, table.round,
+                 table.table, table.room, t9s::result_text(result));
     settled = true;
   }
   return settled;

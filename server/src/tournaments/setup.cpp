@@ -145,19 +145,22 @@ void start_tournaments(Server& server, const Config& config) {
     ratings_of(tb.ratings, std::move(players), std::move(pace), std::move(done));
   };
   hooks.now = [] { return unix_ms(); };
-  hooks.standing = [&rooms](std::string room, std::function<void(std::optional<TournamentService::Hooks::Standing>)> done) {
-    rooms.find(room, [done](std::shared_ptr<Room> r) {
+  // The room settles on its own strand (its game state is never touched from here). A room
+  // out of memory is loaded (claimed with several nodes, when no live node holds it); one a
+  // live node holds is left to that node's tick, never asked for (docs/cluster.md).
+  hooks.settle = [&rooms](std::string room, std::function<void(std::optional<TournamentService::Hooks::Standing>)> done) {
+    rooms.find_unheld(room, [done](std::shared_ptr<Room> r) {
       if (!r) return done(std::nullopt);
       boost::asio::post(r->strand(), [r, done] {
-        std::optional<int> on_move;
-        const community::GameResult g = r->standing(&on_move);
-        TournamentService::Hooks::Standing s;
-        for (const community::ResultSeat& seat : g.seats) {
-          s.scores.push_back(seat.score);
-          s.gone.push_back(seat.gone);
-        }
-        s.on_move = on_move.value_or(-1);
-        done(std::move(s));
+        r->settle([done](std::optional<community::GameResult> g) {
+          if (!g) return done(std::nullopt);
+          TournamentService::Hooks::Standing s;
+          for (const community::ResultSeat& seat : g->seats) {
+            s.scores.push_back(seat.score);
+            s.gone.push_back(seat.gone);
+          }
+          done(std::move(s));
+        });
       });
     });
   };

@@ -98,6 +98,21 @@ export function drawChart(figure, state) {
     h('p', { class: 'chart-note muted', text: t('end.chartNote') }));
 }
 
+/**
+ * A table its tournament settled at the round's deadline (docs/tournaments.md#rounds): why
+ * the game ended, who lost on time, and that the scores so far are the result.
+ */
+function renderSettled(note, state) {
+  if (!note) return;
+  const settled = state.result?.settled;
+  note.hidden = !settled;
+  if (!settled) return note.replaceChildren();
+  const loser = Number.isInteger(settled.seat) ? playerBySeat(state, settled.seat) : null;
+  if (!loser) return note.replaceChildren(t('tour.settled.noteNoSeat'));
+  const parts = t('tour.settled.note', { name: '\u0000' }).split('\u0000');
+  note.replaceChildren(parts[0], nameSpan(loser), parts[1] ?? '');
+}
+
 export function renderEnd(modal, state, mySeat) {
   const result = state.result;
   if (!result) return;
@@ -107,6 +122,7 @@ export function renderEnd(modal, state, mySeat) {
   const parts = t(key, { names: '\u0000' }).split('\u0000');
   const names = namesSpan(winners);
   winnersEl.replaceChildren(h('span', { class: 'trophy', 'aria-hidden': 'true', text: '★' }), ' ', parts[0], names, parts[1] ?? '');
+  renderSettled(modal.querySelector('#end-settled'), state);
   renderTable(modal.querySelector('#end-table'), state, mySeat);
   const figure = modal.querySelector('#end-chart');
   if (figure) {

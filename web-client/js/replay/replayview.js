@@ -122,7 +122,9 @@ export class ReplayPage {
     const bots = (s) => (['easy', 'medium', 'hard'].includes(players.get(s)?.bot) ? players.get(s).bot : null);
     // A game with expansions replays from the room's own events (the browser's rules are the base game).
     const exp = hasExpansions(record) ? await roomReplay(record, room, this.tiles) : null;
-    const problem = exp?.problem ?? this.load(record, { kind: 'room', room, phase: info?.phase ?? null }, move, { prebuilt: exp?.replay, names, bots });
+    // A table its tournament settled at the round's deadline (docs/tournaments.md#rounds) says so.
+    const settled = Boolean(record?.result?.settled);
+    const problem = exp?.problem ?? this.load(record, { kind: 'room', room, phase: info?.phase ?? null, settled }, move, { prebuilt: exp?.replay, names, bots });
     if (!problem) this.review.load(room);
     if (problem) this.showProblem(problem);
   }
@@ -352,6 +354,7 @@ export class ReplayPage {
       h('span', { class: 'muted', text: t('replay.players', { n: replay.players, moves: replay.steps }) }));
     const notices = [];
     if (source.kind === 'room' && source.phase && source.phase !== 'finished') notices.push(t('replay.inProgress'));
+    else if (source.settled) notices.push(t('tour.settled.replay'));
     else if (!replay.final) notices.push(t('replay.notFinal'));
     if (replay.mismatch) {
       notices.push(t('replay.mismatch', { stated: replay.mismatch.stated.join(' / '), replayed: replay.mismatch.replayed.join(' / ') }));

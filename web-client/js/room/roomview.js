@@ -62,7 +62,9 @@ export function renderBanner(banner, { state, store, draft, onShowEnd, awaySince
     banner.append(line);
     if (store.seat === null) banner.append(h('span', { class: 'muted spect', text: t('turn.spectating') }));
   } else if (state.phase === 'finished') {
-    banner.append(h('strong', { text: finalScoring ? t('turn.finalScoring') : t('end.title') }));
+    // A table its tournament settled at the round's deadline says so (docs/tournaments.md#rounds).
+    if (state.result?.settled) banner.append(h('strong', { class: 'settled', 'data-testid': 'settled-banner', text: t('tour.settled.banner') }));
+    else banner.append(h('strong', { text: finalScoring ? t('turn.finalScoring') : t('end.title') }));
     banner.append(h('button', { type: 'button', class: 'btn small', 'data-testid': 'show-end', onclick: onShowEnd, text: t('end.show') }));
   } else if (state.phase === 'lobby') {
     banner.append(h('span', { text: t('lobby.title') }));

@@ -99,6 +99,17 @@ void write_chat_line(std::string& out, const ChatLine& c);
 void write_settings(std::string& out, const ClockSettings& s);
 // The result object of a finished game: final scores, winners, the breakdown by kind.
 std::string result_text(const Game& g, const EventHistory& events);
+// A game its tournament ended before its last tile (docs/tournaments.md#rounds): why, the
+// seat that was on move and lost on time (-1: none), and every seat ranked below the seats
+// still there (that one, and those whose last turn a computer player made).
+struct Settlement {
+  std::string_view reason = "round_deadline";
+  int seat = -1;
+  std::vector<int> gone;
+};
+// Its result: the scores so far (no end-of-game scoring), the winners among the seats not
+// gone (all seats when every one is), the breakdown, and `"settled"` (docs/protocol.md).
+std::string result_text(const Game& g, const EventHistory& events, const Settlement& settled);
 
 // Turns what one change touched into RFC 6902 operations against the state as last
 // published. It mirrors the few scalar values of the state (seats, scores, supplies, held

@@ -70,6 +70,10 @@ export const en = {
   'tour.notifyFailed': 'Notifications could not be turned on here.',
   'tour.hookTitle': 'Tournament notifications',
   'tour.hookHint': 'The server posts "your table is ready" for each new round to this address (JSON, Discord or ntfy). Nobody else sees it.',
+  'tour.settled.banner': 'The tournament settled this table at its round\'s deadline',
+  'tour.settled.note': 'The round\'s deadline passed before the game ended, so the tournament settled this table as it stood: {name} was to move and loses on time, and the scores so far count. Moves here no longer change anything.',
+  'tour.settled.noteNoSeat': 'The round\'s deadline passed before the game ended, so the tournament settled this table as it stood: the scores so far count. Moves here no longer change anything.',
+  'tour.settled.replay': 'The tournament settled this game at its round\'s deadline: the scores so far counted.',
 };
 
 export const ja = {
@@ -141,6 +145,10 @@ export const ja = {
   'tour.notifyFailed': 'ここでは通知を有効にできませんでした。',
   'tour.hookTitle': 'トーナメントの通知',
   'tour.hookHint': '新しいラウンドごとに「卓の準備ができました」をこのアドレスに送ります（JSON、Discord、ntfy）。ほかの人には見えません。',
+  'tour.settled.banner': 'ラウンドの期限により、トーナメントがこの卓の結果を確定しました',
+  'tour.settled.note': 'ゲームが終わる前にラウンドの期限が来たため、トーナメントはこの卓をその時点の状態で確定しました。手番だった{name}は時間切れで負けとなり、それまでの得点が結果になります。ここでの手はもう何も変えません。',
+  'tour.settled.noteNoSeat': 'ゲームが終わる前にラウンドの期限が来たため、トーナメントはこの卓をその時点の状態で確定しました。それまでの得点が結果になります。ここでの手はもう何も変えません。',
+  'tour.settled.replay': 'トーナメントがラウンドの期限でこのゲームを確定しました。その時点の得点が結果です。',
 };
 
 export const fr = {
@@ -212,6 +220,10 @@ export const fr = {
   'tour.notifyFailed': 'Les notifications n\'ont pas pu être activées ici.',
   'tour.hookTitle': 'Notifications du tournoi',
   'tour.hookHint': 'Le serveur envoie « votre table est prête » à cette adresse à chaque nouvelle ronde (JSON, Discord ou ntfy). Personne d\'autre ne la voit.',
+  'tour.settled.banner': 'Le tournoi a arrêté cette table à l\'échéance de la ronde',
+  'tour.settled.note': 'L\'échéance de la ronde est passée avant la fin de la partie : le tournoi a arrêté cette table en l\'état. {name} devait jouer et perd au temps ; les scores obtenus jusque-là comptent. Jouer ici ne change plus rien.',
+  'tour.settled.noteNoSeat': 'L\'échéance de la ronde est passée avant la fin de la partie : le tournoi a arrêté cette table en l\'état ; les scores obtenus jusque-là comptent. Jouer ici ne change plus rien.',
+  'tour.settled.replay': 'Le tournoi a arrêté cette partie à l\'échéance de la ronde : les scores obtenus jusque-là ont compté.',
 };
 
 export const de = {
@@ -283,6 +295,10 @@ export const de = {
   'tour.notifyFailed': 'Benachrichtigungen ließen sich hier nicht einschalten.',
   'tour.hookTitle': 'Turnier-Benachrichtigungen',
   'tour.hookHint': 'Der Server meldet an diese Adresse in jeder neuen Runde „Dein Tisch ist bereit“ (JSON, Discord oder ntfy). Niemand sonst sieht sie.',
+  'tour.settled.banner': 'Das Turnier hat diesen Tisch zum Rundenende gewertet',
+  'tour.settled.note': 'Das Rundenende kam vor dem Spielende, daher hat das Turnier diesen Tisch im aktuellen Stand gewertet: {name} war am Zug und verliert auf Zeit, die bisherigen Punkte zählen. Züge hier ändern nichts mehr.',
+  'tour.settled.noteNoSeat': 'Das Rundenende kam vor dem Spielende, daher hat das Turnier diesen Tisch im aktuellen Stand gewertet: die bisherigen Punkte zählen. Züge hier ändern nichts mehr.',
+  'tour.settled.replay': 'Das Turnier hat dieses Spiel zum Rundenende gewertet: die bis dahin erzielten Punkte zählten.',
 };
 
 export const es = {
@@ -354,4 +370,8 @@ export const es = {
   'tour.notifyFailed': 'No se pudieron activar las notificaciones aquí.',
   'tour.hookTitle': 'Avisos del torneo',
   'tour.hookHint': 'El servidor envía «tu mesa está lista» a esta dirección en cada nueva ronda (JSON, Discord o ntfy). Nadie más la ve.',
+  'tour.settled.banner': 'El torneo cerró esta mesa al vencer el plazo de la ronda',
+  'tour.settled.note': 'El plazo de la ronda venció antes de que acabara la partida, así que el torneo cerró esta mesa tal como estaba: {name} tenía el turno y pierde por tiempo, y cuentan los puntos hasta ahora. Las jugadas aquí ya no cambian nada.',
+  'tour.settled.noteNoSeat': 'El plazo de la ronda venció antes de que acabara la partida, así que el torneo cerró esta mesa tal como estaba: cuentan los puntos hasta ahora. Las jugadas aquí ya no cambian nada.',
+  'tour.settled.replay': 'El torneo cerró esta partida al vencer el plazo de la ronda: contaron los puntos hasta entonces.',
 };
