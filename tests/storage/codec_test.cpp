@@ -77,12 +77,12 @@ std::vector<RoomAction> samples() {
       with_options(SettingsChanged{60, std::nullopt, {}, carc::protocol::Pace::Live, carc::protocol::kDefaultBankSeconds,
                                    carc::protocol::kDefaultIncrementSeconds, true},
                    2),
-      // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
-      NeverRated{},
-      PlayerBound{3, "AbCdEfGhIjKlMn_-"},
       // A game its tournament settled at the round's deadline (docs/tournaments.md#rounds).
       GameSettled{GameSettled::Reason::RoundDeadline, 1, 1767225600123},
       GameSettled{GameSettled::Reason::RoundDeadline, -1, 5},
+      // A room that is never rated, and a seat's player for the ratings (docs/community.md#ratings).
+      NeverRated{},
+      PlayerBound{3, "AbCdEfGhIjKlMn_-"},
   };
 }
 
@@ -111,6 +111,8 @@ TEST_CASE("codec: every action type round-trips with its versions") {
   CHECK(encode_action(58, 57, samples()[11]) == "M 58 57 3 0 9 X,discard auto");
   CHECK(encode_action(60, 57, samples().back()) == "B 60 57 3 16:AbCdEfGhIjKlMn_-");
   CHECK(encode_action(61, 57, samples()[samples().size() - 2]) == "N 61 57");
+  CHECK(encode_action(61, 57, samples()[samples().size() - 4]) == "E 61 57 round_deadline 1 1767225600123");
+  CHECK(encode_action(62, 57, samples()[samples().size() - 3]) == "E 62 57 round_deadline - 5");
   CHECK(encode_action(3, 1, samples()[0]) == "S 3 1 0 5:Alice 64:" + std::string(64, 'a') + " - host");
   CHECK(encode_action(3, 1, samples()[2]) == "S 3 1 1 0: 1:h easy");
   // Live settings at the defaults keep the oldest format; others carry the pace.
