@@ -11,7 +11,7 @@
 //   tokens          what the tokens the seats hold and may still take are worth at the end;
 //   supply          what the part's figures kept in supply are worth;
 //   risk            (the mcts bot's estimate only) what threats to figures cost, and what
-//                   the other seats may take back (the Princess & the Dragon's fairy).
+//                   the other seats may take back (a token an expansion moves between seats).
 // The search and the random player read flags: short_playouts, rare_figures, and
 // action_dominates prunes the action a placement may make instead of a figure; the
 // search's walk and playouts take the steps inside a turn by playout_step.

@@ -18,7 +18,7 @@ namespace carc::bots {
 inline constexpr double kGuideWeight = 0.5;   // progressive bias at the root: a move this many reward units ...
 inline constexpr double kGuideScale = 10.0;   // ... times its estimate's shortfall in points over this (at most 1)
 inline constexpr std::uint32_t kWideNode = 4;  // a root figure choice of more targets opens them best first, one by one
-inline constexpr std::size_t kFarExact = 3;   // the guide values this many portal destinations of a placement exactly
+inline constexpr std::size_t kFarExact = 3;   // the guide values this many far destinations (a figure on another tile) of a placement exactly
 
 // Greedy's estimate at the root (evaluation.hpp) as a progressive bias: each root edge's
 // shortfall against the best sibling, in reward units, so that UCB1's first visits go to
@@ -99,7 +99,7 @@ class RootGuide {
     return value(t, p, target);
   }
 
-  // The figures `p` may put on other tiles (`far`: a portal's, on any free feature of the
+  // The figures `p` may put on other tiles (`far`: an expansion's, on any free feature of the
   // board; dozens for each placement). Valuing each on each placement cost most of a 200 ms
   // move, so a destination is valued once, by what it adds to the placement it first came
   // with (its value there less that placement's without a figure), and on every placement
