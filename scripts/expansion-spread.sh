@@ -6,6 +6,8 @@
 #
 #   bash scripts/expansion-spread.sh [REV]      REV: a commit to measure (default: the work tree)
 #   CARC_SPREAD_FILES=1 ...                     also lists the files
+#   CARC_SPREAD_MAX=N ...                       fails when an expansion reaches more than N files
+#                                               (the test command: 3, the registries)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rev=(${1:-})
@@ -19,6 +21,13 @@ declare -A pattern=(
 for id in river abbot inns traders princess; do
   files=$(git grep -liE "${pattern[$id]}" "${rev[@]}" -- core protocol server tools web-client \
             ":!*/expansions/$id/*" ':!*.md')
-  printf '%-8s %3d\n' "$id" "$(printf '%s' "$files" | grep -c .)"
+  n=$(printf '%s' "$files" | grep -c .)
+  printf '%-8s %3d\n' "$id" "$n"
+  if [[ -n ${CARC_SPREAD_MAX:-} ]] && ((n > CARC_SPREAD_MAX)); then
+    printf '%s\n' "$files" | sed 's/^/    /'
+    echo "expansion-spread: $id is named in $n product files outside its folders (at most $CARC_SPREAD_MAX: the registries)" >&2
+    failed=1
+  fi
   [[ ${CARC_SPREAD_FILES:-0} == 1 ]] && printf '%s\n' "$files" | sed 's/^/    /'
 done
+exit "${failed:-0}"

@@ -109,6 +109,8 @@ step "install-deps" 900 bash scripts/install-deps.sh --test
 stop_unless $? "install-deps"
 # No include goes up a layer (core < protocol < server): seconds, before the build.
 step "layers" 60 bash scripts/check-layers.sh
+# Each expansion is named outside its own folders only by the registries (docs/expansions.md).
+step "spread" 60 env CARC_SPREAD_MAX=3 bash scripts/expansion-spread.sh
 built=no
 # 698 s on a busy 2-core machine from an empty cache: the limit is twice a slow build.
 step "build" 2400 bash scripts/build.sh "$build_dir" -DCARC_WERROR=ON && built=yes

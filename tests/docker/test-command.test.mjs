@@ -15,14 +15,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// Runs a copy of scripts/test.sh whose install-deps.sh, check-layers.sh, build.sh and
-// check-deps.sh are stand-ins that print their name and exit 0, except `failing`.
+// Runs a copy of scripts/test.sh whose install-deps.sh, check-layers.sh, expansion-spread.sh,
+// build.sh and check-deps.sh are stand-ins that print their name and exit 0, except `failing`.
 function run(failing) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-testcmd-'));
   try {
     fs.mkdirSync(path.join(dir, 'scripts'));
     fs.copyFileSync(path.join(root, 'scripts', 'test.sh'), path.join(dir, 'scripts', 'test.sh'));
-    for (const s of ['install-deps.sh', 'check-layers.sh', 'build.sh', 'check-deps.sh']) {
+    for (const s of ['install-deps.sh', 'check-layers.sh', 'expansion-spread.sh', 'build.sh', 'check-deps.sh']) {
       fs.writeFileSync(path.join(dir, 'scripts', s), `echo "stand-in ${s} $*"\nexit ${s === failing ? 1 : 0}\n`);
     }
     const r = spawnSync('bash', [path.join(dir, 'scripts', 'test.sh')], {
@@ -37,8 +37,8 @@ function run(failing) {
 describe('scripts/test.sh stops at a failed step the others need', () => {
   for (const [script, said, ran] of [
     ['install-deps.sh', 'install-deps', ['install-deps']],
-    ['build.sh', 'build', ['install-deps', 'layers', 'build']],
-    ['check-deps.sh', 'the dependency check', ['install-deps', 'layers', 'build', 'deps']],
+    ['build.sh', 'build', ['install-deps', 'layers', 'spread', 'build']],
+    ['check-deps.sh', 'the dependency check', ['install-deps', 'layers', 'spread', 'build', 'deps']],
   ]) {
     test(`${script} fails: the run ends there and says so`, () => {
       const r = run(script);
