@@ -6,8 +6,10 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog } from './helpers.mjs';
+import { setUp, showingServerLog, animateBoards } from './helpers.mjs';
 import { startRoom, playUntil, spreadPick } from './wsclient.mjs';
+
+animateBoards(); // this file checks how the board moves (helpers.mjs)
 
 const LAPTOP = { viewport: { width: 1366, height: 768 }, locale: 'en-US' };
 

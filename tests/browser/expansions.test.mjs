@@ -13,8 +13,10 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft, openStartPage, createGame, openWatcher, myTurnOrEnd, turnInfo } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, skipToEnd, repoRoot, draftTo, confirmDraft, openStartPage, createGame, openWatcher, myTurnOrEnd, turnInfo, animateBoards } from './helpers.mjs';
 import { openWithToken } from './wsclient.mjs';
+
+animateBoards(); // this file checks how the board moves (helpers.mjs)
 
 async function openRecordFile(page, base, record) {
   await page.goto(`${base}/`);

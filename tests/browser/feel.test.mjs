@@ -8,8 +8,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { setUp, showingServerLog, shotDir } from './helpers.mjs';
+import { setUp, showingServerLog, shotDir, animateBoards } from './helpers.mjs';
 import { startRoom, playUntil, randomPick, spreadPick, openWithToken } from './wsclient.mjs';
+
+animateBoards(); // this file checks how the board moves (helpers.mjs)
 
 const NAMES = ['Ada', 'Bruno', 'Chloé', 'Daichi', 'Eve'];
 const DESKTOP = { viewport: { width: 1280, height: 800 } };

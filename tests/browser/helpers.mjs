@@ -223,6 +223,17 @@ export async function playTurn(page, { meeple, rotate, useKey, shot, keyboard })
   return { cell, port };
 }
 
+/**
+ * Pages ask for reduced motion (the operating system's setting, which the client honours:
+ * no board tweens, no pulses or flights) unless their file calls `animateBoards()` first: the
+ * files that check the animations (feel, playfeel, camera, placing, the abbot's return) play
+ * with them, as most players do; the others test what happens, not how it moves, and without
+ * the tweens Chromium draws each move once instead of a frame at a time (e2e: about a fifth of
+ * its CPU). A context that names its own `reducedMotion` keeps it.
+ */
+let motion = 'reduce';
+export function animateBoards() { motion = 'no-preference'; }
+
 // Every page of the browser is watched for Content-Security-Policy violations (csp.mjs).
 export async function launchBrowser() {
   const { chromium } = await loadPlaywright();
@@ -236,6 +247,8 @@ export async function launchBrowser() {
       '--disable-features=WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,WebUIOmniboxPopup'],
   }));
   pollEvery(browser, 40);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ reducedMotion: motion, ...options });
   const slow = Number(process.env.CARC_SLOW_NET_MS || 0);
   return slow > 0 ? slowNetwork(browser, slow) : browser;
 }

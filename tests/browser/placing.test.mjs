@@ -7,8 +7,10 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setUp, showingServerLog } from './helpers.mjs';
+import { setUp, showingServerLog, animateBoards } from './helpers.mjs';
 import { pageOnTurn, cellsInView, ghostPoint, settled } from './seat-helpers.mjs';
+
+animateBoards(); // this file checks how the board moves (helpers.mjs)
 
 // A turn where some cell takes the tile in two rotations or more, and with meeple spots.
 function rich(s) {

@@ -7,8 +7,10 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedSetUp, showingServerLog, openStartPage, startSoloGame, clickableTarget, draftWithMeeple } from './helpers.mjs';
+import { sharedSetUp, showingServerLog, openStartPage, startSoloGame, clickableTarget, draftWithMeeple, animateBoards } from './helpers.mjs';
 import { pageOnTurn, clickableCells, settled, LAPTOP, PHONE } from './seat-helpers.mjs';
+
+animateBoards(); // this file checks how the board moves (helpers.mjs)
 
 const shared = sharedSetUp();
 
