@@ -21,7 +21,7 @@ endfunction()
 # together run every test case once.
 function(carc_test name)
   add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE doctest::doctest)
+  target_link_libraries(${name} PRIVATE carc_doctest_main)
   carc_warnings(${name})
   set(files "")
   foreach(src IN LISTS ARGN)

@@ -24,12 +24,10 @@
 namespace carc::test {
 namespace {
 
-const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
-const ExpansionSet kAll = kP.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
 
 void play_json(Game& g, const char* text) {
   std::string why;
-  const auto m = protocol::parse_move(nlohmann::json::parse(text), &why, kP, nullptr);
+  const auto m = protocol::parse_move(nlohmann::json::parse(text), &why, kPrincessOnly, nullptr);
   REQUIRE_MESSAGE(m.has_value(), why);
   REQUIRE_FALSE(g.play(*m));
 }
@@ -102,7 +100,7 @@ TEST_CASE("by the search's estimate the fairy is not taken back in most turns, a
   int greedy_takes = 0;
   int search_takes = 0;
   for (std::uint64_t seed = 1; seed <= 40 && positions < 30; ++seed) {
-    Game g = Game::seeded(2, seed * 7919, kAll);
+    Game g = Game::seeded(2, seed * 7919, kAllFive);
     RandomPlayer player(seed);
     int moves = 0;
     while (!g.finished() && positions < 30) {
@@ -141,7 +139,7 @@ TEST_CASE("the root guide plays out at most a few portal destinations of each pl
   // the bots::kFarExact best of each placement; every move still gets a value.
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 60 && checked < 2; ++seed) {
-    Game g = Game::seeded(2, seed, kAll);
+    Game g = Game::seeded(2, seed, kAllFive);
     RandomPlayer player(seed);
     while (!g.finished()) {
       const auto held = g.in_stage() ? std::nullopt : g.held(g.current_seat());

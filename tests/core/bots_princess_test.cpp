@@ -27,8 +27,6 @@ namespace carc::test {
 namespace {
 
 using nlohmann::json;
-const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
-const ExpansionSet kAll = kP.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
 
 // What one level did over some games.
 struct Usage {
@@ -78,9 +76,9 @@ TEST_CASE("every level plays princess games and all-five games to the end with l
     const BotSpec spec = level(kind, 40);
     Usage alone;
     Usage five;
-    play_games(spec, kP, 2, 500, 3, alone);
-    play_games(spec, kAll, 2, 600, 1, five);
-    play_games(spec, kAll, 3, 700, 1, five);
+    play_games(spec, kPrincessOnly, 2, 500, 3, alone);
+    play_games(spec, kAllFive, 2, 600, 1, five);
+    play_games(spec, kAllFive, 3, 700, 1, five);
     CHECK(alone.games == 3);
     CHECK(five.games == 2);
     CHECK(alone.steps + five.steps > 0);
@@ -153,7 +151,7 @@ template <typename Special>
 void greedy_takes_when_it_pays(princess::Symbol symbol, Special special, double gap, int* found, int* taken) {
   bots::Evaluator eval;
   for (std::uint64_t seed = 1; seed <= 40 && *found < 6; ++seed) {
-    Game g = Game::seeded(2, seed * 31337, kP);
+    Game g = Game::seeded(2, seed * 31337, kPrincessOnly);
     RandomPlayer player(seed);
     while (g.anyone_holds() && *found < 6) {
       const auto t = g.held(g.current_seat());
@@ -230,7 +228,7 @@ TEST_CASE("the search steps the dragon onto the other seats' figures, not onto i
   // example's dragon move (docs/expansions/princess-dragon.md, entries 0-6): seat 1 steps
   // onto seat 0's monk (0,1) rather than onto the empty princess tile (0,-1); asked for seat
   // 0, the rule keeps off its own monk; among tiles without figures it picks at random.
-  const auto rule = bots::bot_hooks(ruleset(kP)).playout_step;
+  const auto rule = bots::bot_hooks(ruleset(kPrincessOnly)).playout_step;
   REQUIRE(static_cast<bool>(rule));
   const Cell monk{0, 1};
   const std::vector<Cell> two = {Cell{0, -1}, monk};
@@ -303,7 +301,7 @@ TEST_CASE("the search's estimate takes the dragon's threat off the owner of a fi
   bots::princess_fairy_taken_back(g, fairy);
   CHECK(threatened[1] == doctest::Approx(plain[1] + fairy[1]));
   // Before the first volcano the dragon is nowhere: no threat.
-  const auto risk = bots::bot_hooks(ruleset(kP)).risk;
+  const auto risk = bots::bot_hooks(ruleset(kPrincessOnly)).risk;
   REQUIRE(risk.size == 1);
   bots::Scores none{};
   risk.items[0](princess_opening(0), none);
@@ -335,7 +333,7 @@ TEST_CASE("mcts steps the dragon looking ahead to the move's end, where greedy l
   int differ = 0;
   int better = 0;
   for (std::uint64_t seed = 1; seed <= 12 && differ < 4; ++seed) {
-    Game g = Game::seeded(2, seed, kAll);
+    Game g = Game::seeded(2, seed, kAllFive);
     RandomPlayer player(seed);
     while (!g.finished()) {
       if (g.in_stage()) {

@@ -21,8 +21,6 @@ namespace carc::test {
 namespace {
 
 using nlohmann::json;
-const ExpansionSet kP = ExpansionSet{}.with(Expansion::Princess);
-const ExpansionSet kAll = kP.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
 
 json worked_example() {
   std::ifstream in(std::string(CARC_TEST_DATA_DIR) + "/princess/worked_example.json");
@@ -80,24 +78,24 @@ std::vector<Move> random_moves(Game& g, std::uint64_t seed, std::vector<Event>& 
 }  // namespace
 
 TEST_CASE("princess tile sets: 30 tiles, 12 wait beside the bag, gardens with abbot, 156 with all five") {
-  const Ruleset& p = ruleset(kP);
+  const Ruleset& p = ruleset(kPrincessOnly);
   CHECK(p.bag_size == 101);
   CHECK(p.held_back_count == 12);
   CHECK(p.counts[static_cast<std::size_t>(Tile::P11)] == 2);
   CHECK(p.counts[static_cast<std::size_t>(Tile::P7g)] == 0);
-  const Game g = Game::seeded(3, 5, kP);
+  const Game g = Game::seeded(3, 5, kPrincessOnly);
   CHECK(g.bag_left() == 89 - 3);
   CHECK(g.held_back_waiting() == 12);
   CHECK(g.bag_counts()[static_cast<std::size_t>(Tile::P11)] == 0);
-  const Ruleset& pa = ruleset(kP.with(Expansion::Abbot));
+  const Ruleset& pa = ruleset(kPrincessOnly.with(Expansion::Abbot));
   CHECK(pa.counts[static_cast<std::size_t>(Tile::P7)] == 0);
   CHECK(pa.counts[static_cast<std::size_t>(Tile::P7g)] == 1);
   CHECK(pa.counts[static_cast<std::size_t>(Tile::P28)] == 0);
   CHECK(pa.counts[static_cast<std::size_t>(Tile::P28g)] == 1);
   CHECK(pa.held_back_count == 12);  // P7g is a dragon tile
   CHECK(princess::symbol_of(Tile::P7g) == princess::Symbol::Dragon);
-  CHECK(ruleset(kAll).bag_size == 154);  // 156 tiles: the spring starts, D is out
-  CHECK(ruleset(kAll).bag_size + 1 <= Game::kGridLayouts.back().max_tiles);
+  CHECK(ruleset(kAllFive).bag_size == 154);  // 156 tiles: the spring starts, D is out
+  CHECK(ruleset(kAllFive).bag_size + 1 <= Game::kGridLayouts.back().max_tiles);
   // A base game is as it was: nothing held back.
   CHECK(ruleset({}).held_back_count == 0);
   CHECK(Game::seeded(2, 1).bag_left() == 69);
@@ -166,7 +164,7 @@ TEST_CASE("the dragon's stage: the seat whose step it is, its options, and nobod
   auto parsed = protocol::parse_record(worked_example());
   REQUIRE(std::holds_alternative<protocol::Record>(parsed));
   const auto& record = std::get<protocol::Record>(parsed);
-  Game g = Game::replay(2, kP);
+  Game g = Game::replay(2, kPrincessOnly);
   std::size_t i = 0;
   for (; record.moves[i].tile != Tile::P12; ++i) REQUIRE_FALSE(g.play(record.moves[i]));
   REQUIRE_FALSE(g.play(record.moves[i]));  // P12: the stage begins
@@ -204,7 +202,7 @@ TEST_CASE("the dragon's stage: the seat whose step it is, its options, and nobod
 TEST_CASE("the fairy's point counts in the row of the turn's first entry; its bonus on the follower's scoring") {
   auto parsed = protocol::parse_record(worked_example());
   const auto& record = std::get<protocol::Record>(parsed);
-  Game g = Game::replay(2, kP);
+  Game g = Game::replay(2, kPrincessOnly);
   int checked = 0;
   bool after_stage = false;
   for (const Move& m : record.moves) {
@@ -271,7 +269,7 @@ TEST_CASE("random princess games of every set with it replay from their records 
 
 TEST_CASE("invariants along random games: nothing on the dragon's tile, builders and pigs beside their owner's follower") {
   int lonely_checked = 0;
-  for (const ExpansionSet set : {kP.with(Expansion::Traders), kP.with(Expansion::Traders).with(Expansion::Abbot).with(Expansion::Inns)}) {
+  for (const ExpansionSet set : {kPrincessOnly.with(Expansion::Traders), kPrincessOnly.with(Expansion::Traders).with(Expansion::Abbot).with(Expansion::Inns)}) {
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
       CAPTURE(seed);
       Game g = Game::seeded(2 + static_cast<int>(seed % 3), seed, set);
@@ -306,7 +304,7 @@ TEST_CASE("pins of whole random games: princess alone and with all five expansio
     long long choices;
     int score_sum;
   };
-  for (const Pin& pin : {Pin{kP, 2, 1, 40722, 103}, Pin{kAll, 4, 2, 122659, 98}}) {
+  for (const Pin& pin : {Pin{kPrincessOnly, 2, 1, 40722, 103}, Pin{kAllFive, 4, 2, 122659, 98}}) {
     Game g = Game::seeded(pin.players, pin.seed, pin.set);
     RandomPlayer player(pin.seed);
     long long choices = 0;
@@ -349,7 +347,7 @@ TEST_CASE("every bot level plays princess games to the end with legal moves, dra
     BotSpec spec;
     spec.kind = kind;
     spec.iterations = 30;
-    Game g = Game::seeded(3, 11 + static_cast<std::uint64_t>(kind), kP.with(Expansion::Abbot));
+    Game g = Game::seeded(3, 11 + static_cast<std::uint64_t>(kind), kPrincessOnly.with(Expansion::Abbot));
     int steps = 0;
     while (!g.finished()) {
       const BotChoice c = choose(PlayerView(g), spec, static_cast<std::uint64_t>(g.moves_played()));

@@ -17,6 +17,12 @@
 
 namespace carc::test {
 
+// The expansion sets the tests play most.
+inline const ExpansionSet kPrincessOnly = ExpansionSet{}.with(Expansion::Princess);
+inline const ExpansionSet kFour =
+    ExpansionSet{}.with(Expansion::River).with(Expansion::Abbot).with(Expansion::Inns).with(Expansion::Traders);
+inline const ExpansionSet kAllFive = kFour.with(Expansion::Princess);
+
 inline Tile tile(char letter) {
   const auto t = tile_from_name(std::string_view(&letter, 1));
   REQUIRE_MESSAGE(t.has_value(), "no tile " << letter);

@@ -43,13 +43,13 @@ FeatureSpec city(const char* ports, bool arms = false) { return {Kind::City, spl
 FeatureSpec road(const char* ports) { return {Kind::Road, split(ports), false, {}}; }
 FeatureSpec field(const char* ports, std::vector<int> touches = {}) { return {Kind::Field, split(ports), false, std::move(touches)}; }
 FeatureSpec cloister() { return {Kind::Monastery, {"C"}, false, {}}; }
-const char* kAll = "NL NR EL ER SL SR WL WR";
+const char* kEveryFieldPort = "NL NR EL ER SL SR WL WR";
 
 // The catalog table of docs/tiles.md, row by row.
 const std::vector<TileSpec>& specs() {
   static const std::vector<TileSpec> s = {
-      {'A', 2, "ffrf", {cloister(), road("S"), field(kAll)}},
-      {'B', 4, "ffff", {cloister(), field(kAll)}},
+      {'A', 2, "ffrf", {cloister(), road("S"), field(kEveryFieldPort)}},
+      {'B', 4, "ffff", {cloister(), field(kEveryFieldPort)}},
       {'C', 1, "cccc", {city("N E S W", true)}},
       {'D', 4, "crfr", {city("N"), road("E W"), field("EL WR", {0}), field("ER SL SR WL")}},
       {'E', 5, "cfff", {city("N"), field("EL ER SL SR WL WR", {0})}},

@@ -36,7 +36,7 @@ std::string refused(std::string_view text) {
   return std::string(error_code_name(std::get<MessageError>(r).code));
 }
 
-bool same(const Move& a, const Move& b) {
+bool same_move(const Move& a, const Move& b) {
   return a.type == b.type && a.placement.cell == b.placement.cell &&
          (a.type == Move::Type::Step || (a.tile == b.tile && a.placement == b.placement && a.meeple == b.meeple &&
                                           a.figure == b.figure && a.action == b.action &&
@@ -104,7 +104,7 @@ TEST_CASE("princess: every move of random games, steps included, round-trips in 
       std::string why;
       const auto back = parse_move_text(move_text(m), &why);
       REQUIRE_MESSAGE(back, why << " in " << move_text(m));
-      CHECK_MESSAGE(same(*back, m), move_text(m));
+      CHECK_MESSAGE(same_move(*back, m), move_text(m));
       steps += m.type == Move::Type::Step ? 1 : 0;
       portals += m.figure_cell ? 1 : 0;
       targets += m.action_kind != 0 ? 1 : 0;

@@ -24,10 +24,10 @@ namespace {
 using nlohmann::json;
 
 const ExpansionSet kTraders = ExpansionSet{}.with(Expansion::Traders);
-constexpr std::int64_t kT0 = 1'700'000'000'000;
+using test::kT0;
 
 // A seeded game up to a placement that triggers a builder (with a tile left to draw).
-struct Script {
+struct BuilderScript {
   std::uint64_t seed = 0;
   int players = 2;
   std::vector<std::pair<Seat, Move>> before;  // the placements before it
@@ -37,11 +37,11 @@ struct Script {
 
 // Each seat places its builder where it may, otherwise a meeple where it may, and takes
 // any placement that triggers its builder.
-Script find_builder_turn(ExpansionSet set, int players) {
+BuilderScript find_builder_turn(ExpansionSet set, int players) {
   std::vector<LegalMove> legal;
   for (std::uint64_t seed = 1; seed < 400; ++seed) {
     Game g = Game::seeded(players, seed, set);
-    Script s{seed, players, {}, 0, {}};
+    BuilderScript s{seed, players, {}, 0, {}};
     while (!g.finished()) {
       const Seat seat = g.current_seat();
       const Tile t = *g.held(seat);
@@ -77,17 +77,16 @@ Script find_builder_turn(ExpansionSet set, int players) {
 }
 
 using Conn = test::RecordingClient;
-constexpr auto token_of = test::seat_token;
 
 // The stored log of a room at `script`'s trigger (its placements before it, one second
 // apart), with `settings` (expansions set here) and seat `bot_seat` a computer player.
-RestoredRoom log_of(const Script& script, SettingsChanged settings, bool webhook, int bot_seat = -1) {
+RestoredRoom log_of(const BuilderScript& script, SettingsChanged settings, bool webhook, int bot_seat = -1) {
   RestoredRoom r;
   for (int i = 0; i < script.players; ++i) {
     if (i == bot_seat) {
       r.actions.push_back(SeatTaken{i, "Bot", "", protocol::BotLevel::Easy, false});
     } else {
-      r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(token_of(i)), std::nullopt, i == 0});
+      r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(test::seat_token(i)), std::nullopt, i == 0});
     }
   }
   settings.expansions = kTraders;
@@ -103,16 +102,16 @@ RestoredRoom log_of(const Script& script, SettingsChanged settings, bool webhook
   return r;
 }
 
-struct Fixture {
+struct BuilderFixture {
   Metrics metrics;
-  Script script = find_builder_turn(kTraders, 2);
+  BuilderScript script = find_builder_turn(kTraders, 2);
   std::unique_ptr<RoomLogic> room;
   std::shared_ptr<Conn> conn = std::make_shared<Conn>();
   Effects fx;
   std::int64_t now = 0;
   std::vector<RoomAction> stored;  // every action the room asked to store
 
-  explicit Fixture(SettingsChanged settings, bool webhook = false, int bot_seat = -1) {
+  explicit BuilderFixture(SettingsChanged settings, bool webhook = false, int bot_seat = -1) {
     spdlog::set_level(spdlog::level::warn);
     const RestoredRoom log = log_of(script, settings, webhook, bot_seat);
     now = kT0 + 1000 * static_cast<std::int64_t>(script.before.size() + 1);
@@ -122,7 +121,7 @@ struct Fixture {
     stored = log.actions;
     if (bot_seat == script.seat) return;
     room->attach(conn);
-    room->handle(conn, protocol::JoinMsg{std::nullopt, token_of(script.seat)}, now, SteadyClock::now(), fx);
+    room->handle(conn, protocol::JoinMsg{std::nullopt, test::seat_token(script.seat)}, now, SteadyClock::now(), fx);
     REQUIRE(conn->frames.back()["type"] == "welcome");
     REQUIRE(conn->frames.back()["seat"] == script.seat);
   }
@@ -168,7 +167,7 @@ SettingsChanged live(std::optional<int> turn_seconds) {
 }  // namespace
 
 TEST_CASE("a builder's turn: part 1, its scoring and the extra tile in one patch; the same turn; stale part-1 plays") {
-  Fixture f(live(60));
+  BuilderFixture f(live(60));
   const json before = f.state();
   const int seat = f.script.seat;
   REQUIRE(before["turn"]["seat"] == seat);
@@ -219,7 +218,7 @@ TEST_CASE("a builder's turn: part 1, its scoring and the extra tile in one patch
   // a room restored from the stored log (a restart between the parts).
   auto again = std::make_shared<Conn>();
   f.room->attach(again);
-  f.room->handle(again, protocol::JoinMsg{std::nullopt, token_of(seat)}, f.now, SteadyClock::now(), f.fx);
+  f.room->handle(again, protocol::JoinMsg{std::nullopt, test::seat_token(seat)}, f.now, SteadyClock::now(), f.fx);
   REQUIRE(again->frames.back()["type"] == "welcome");
   CHECK(again->frames.back()["state"]["turn"] == mid["turn"]);
   f.conn = again;
@@ -263,7 +262,7 @@ TEST_CASE("a builder's turn in a turn-based room: the bank runs on through both 
   s.pace = protocol::Pace::TurnBased;
   s.bank_seconds = 7200;
   s.increment_seconds = 600;
-  Fixture f(s, true);
+  BuilderFixture f(s, true);
   const int seat = f.script.seat;
   const json before = f.state();
   const std::int64_t bank = before["players"][seat]["bank_ms"];
@@ -287,7 +286,7 @@ TEST_CASE("a builder's turn in a turn-based room: the bank runs on through both 
 }
 
 TEST_CASE("a clock that runs out in the extra part hands over only that part") {
-  Fixture f(live(10));
+  BuilderFixture f(live(10));
   const int seat = f.script.seat;
   f.play(f.script.trigger, f.conn->version);
   REQUIRE(f.state()["turn"]["extra"] == true);
@@ -313,8 +312,8 @@ TEST_CASE("a clock that runs out in the extra part hands over only that part") {
 }
 
 TEST_CASE("a computer player that triggers its builder plays the extra part too") {
-  Fixture probe(live(std::nullopt));
-  Fixture f(live(std::nullopt), false, probe.script.seat);
+  BuilderFixture probe(live(std::nullopt));
+  BuilderFixture f(live(std::nullopt), false, probe.script.seat);
   const int seat = f.script.seat;
   f.room->wake(f.now, f.fx);
   REQUIRE(f.fx.think);

@@ -42,15 +42,6 @@ HttpResult upgrade(int port, const std::string& room, Headers extra = {}) {
   return http(port, "GET", "/ws/" + room, {}, h);
 }
 
-// The value of one metric line, e.g. metric(port, "carc_rate_limited_total{what=\"room\"}").
-long metric(int port, std::string_view name, std::string_view target = "/metrics") {
-  const auto body = http(port, "GET", target).body;
-  const std::string key = std::string(name) + " ";
-  const auto at = body.find("\n" + key);
-  REQUIRE_MESSAGE(at != std::string::npos, name);
-  return std::stol(body.substr(at + 1 + key.size()));
-}
-
 void check_security_headers(const HttpResult& r, std::string_view what) {
   INFO(what);
   const std::string csp = r.header("Content-Security-Policy");

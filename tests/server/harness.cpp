@@ -401,4 +401,12 @@ json Peer::watch() {
   return expect("welcome");
 }
 
+long metric(int port, std::string_view name, std::string_view target) {
+  const std::string body = http(port, "GET", target).body;
+  const std::string key = std::string(name) + " ";
+  const auto at = body.find("\n" + key);
+  REQUIRE_MESSAGE(at != std::string::npos, name);
+  return std::stol(body.substr(at + 1 + key.size()));
+}
+
 }  // namespace carc::test

@@ -51,6 +51,10 @@ struct HttpResult {
 // One request over a fresh connection; `raw_target` is sent as is.
 HttpResult http(int port, std::string_view method, std::string_view raw_target, std::string_view body = {},
                 std::vector<std::pair<std::string, std::string>> headers = {});
+
+// The value of one line of /metrics ("name 12" or "name{labels} 12"); fails the test when
+// the line is missing.
+long metric(int port, std::string_view name, std::string_view target = "/metrics");
 std::string create_room(int port);
 
 // A WebSocket client. All peers share one io_context; reads run in the background and

@@ -11,14 +11,6 @@ namespace carc::test {
 
 namespace {
 
-// The value of one counter line of /metrics ("name 12" or "name{labels} 12").
-long metric(int port, const std::string& line_start) {
-  const std::string body = http(port, "GET", "/metrics").body;
-  const auto at = body.find("\n" + line_start + " ");
-  REQUIRE_MESSAGE(at != std::string::npos, line_start);
-  return std::stol(body.substr(at + line_start.size() + 2));
-}
-
 std::string unknown_id(int i) { return "NoSuchRoom" + std::to_string(100000 + i); }
 
 const std::vector<std::pair<std::string, std::string>> kUpgrade = {

@@ -19,7 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-struct Fixture {
+struct LookupFixture {
   boost::asio::io_context io;
   Metrics metrics;
   NullPersistence store;
@@ -59,7 +59,7 @@ struct Fixture {
 
 TEST_CASE("a room storage does not have is looked for once, then answered from memory") {
   // Before, every lookup of a missing id was a task on the storage writer's thread.
-  Fixture f;
+  LookupFixture f;
   f.none();
   const std::string id = "NoSuchRoom00000000000";
   REQUIRE(!f.rooms.find_cached(id).has_value());  // only storage can tell, the first time
@@ -80,7 +80,7 @@ TEST_CASE("a room storage does not have is looked for once, then answered from m
 }
 
 TEST_CASE("a remembered miss is forgotten when the room appears here") {
-  Fixture f;
+  LookupFixture f;
   f.none();
   const std::string id = "RoomThatAppears00000";
   CHECK(f.find(id)->get() == nullptr);
@@ -93,7 +93,7 @@ TEST_CASE("a remembered miss is forgotten when the room appears here") {
 }
 
 TEST_CASE("a miss the loader explains (elsewhere, unreachable) is not remembered as missing") {
-  Fixture f;
+  LookupFixture f;
   int loads = 0;
   f.rooms.set_loader([&](std::string id, RoomRegistry::RoomCallback done) {
     ++loads;
@@ -112,7 +112,7 @@ TEST_CASE("a new lookup of a room does not hide why the last one missed") {
   // The answer to a lookup is sent after it returned (on the session's thread), reading
   // the note the loader left (503 "moved" for a room another node holds): a second lookup
   // of the same id starting meanwhile must not erase it (the client would hear 404).
-  Fixture f;
+  LookupFixture f;
   std::vector<RoomRegistry::RoomCallback> held;
   f.rooms.set_loader([&](std::string id, RoomRegistry::RoomCallback done) {
     f.rooms.note_miss(id, RoomRegistry::Miss::Elsewhere);
@@ -132,7 +132,7 @@ TEST_CASE("a new lookup of a room does not hide why the last one missed") {
 TEST_CASE("a load that throws, or drops its answer, still answers everyone waiting") {
   // Before, loading_[id] was never cleared when the load failed on its way: every later
   // request for that room waited forever.
-  Fixture f;
+  LookupFixture f;
   int loads = 0;
   f.rooms.set_loader([&](std::string, RoomRegistry::RoomCallback) {
     ++loads;
@@ -179,7 +179,7 @@ TEST_CASE("a load that throws, or drops its answer, still answers everyone waiti
 }
 
 TEST_CASE("only a bounded number of storage lookups run at once") {
-  Fixture f;
+  LookupFixture f;
   f.holding();
   for (std::size_t i = 0; i < RoomRegistry::kMaxLoads; ++i) {
     CHECK(!f.find("HeldRoom" + std::to_string(1000000 + i), 0ms).has_value());  // waiting for storage
@@ -223,7 +223,7 @@ TEST_CASE("the remembered misses are bounded in number and in time") {
 TEST_CASE("several nodes remember a miss only briefly (a room created on another node shows up)") {
   // Nothing tells this node that another one created a room, so a remembered miss must not
   // outlive a short time there; on one node creation here forgets it at once.
-  Fixture f;
+  LookupFixture f;
   f.none();
   f.rooms.set_shared_storage(true);
   const std::string id = "CreatedElsewhere0000";

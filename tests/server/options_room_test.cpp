@@ -11,15 +11,16 @@
 #include "base/metrics.hpp"
 #include "base/random.hpp"
 #include "durable/action_codec.hpp"
+#include "recording_client.hpp"
 #include "room/room_logic.hpp"
 
 namespace carc::server {
 namespace {
 
 using nlohmann::json;
-constexpr std::int64_t kT0 = 1'700'000'000'000;
+using test::kT0;
 
-struct Conn final : Client {
+struct OptionsConn final : Client {
   std::vector<json> frames;
   void send(std::shared_ptr<const std::string> frame) override { frames.push_back(json::parse(*frame)); }
   void close(CloseReason) override {}
@@ -77,7 +78,7 @@ TEST_CASE("options: a restored room keeps them (state, record, no fields row) an
   auto& room = std::get<std::unique_ptr<RoomLogic>>(restored);
   REQUIRE(room->phase() == protocol::RoomPhase::Finished);
   Effects fx;
-  auto c = std::make_shared<Conn>();
+  auto c = std::make_shared<OptionsConn>();
   room->attach(c);
   room->handle(c, protocol::JoinMsg{std::nullopt, std::string("token-0")}, kT0 + 10'000'000, SteadyClock::now(), fx);
   const auto welcome = c->last("welcome");

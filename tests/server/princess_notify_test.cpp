@@ -26,10 +26,10 @@ namespace {
 using nlohmann::json;
 
 const ExpansionSet kPrincess = ExpansionSet{}.with(Expansion::Princess);
-constexpr std::int64_t kT0 = 1'700'000'000'000;
+using test::kT0;
 
 // A seeded two-player game up to a bare placement that starts the dragon's movement.
-struct Script {
+struct DragonScript {
   std::uint64_t seed = 0;
   std::vector<std::pair<Seat, Move>> before;
   Seat seat = 0;
@@ -37,11 +37,11 @@ struct Script {
   std::optional<Game> at;  // the game just before the trigger
 };
 
-Script find_dragon_turn() {
+DragonScript find_dragon_turn() {
   for (std::uint64_t seed = 1; seed < 200; ++seed) {
     Game g = Game::seeded(2, seed, kPrincess);
     RandomPlayer player(seed);
-    Script s{seed, {}, 0, {}, std::nullopt};
+    DragonScript s{seed, {}, 0, {}, std::nullopt};
     while (!g.finished() && !g.in_stage()) {
       const Move m = player.choose(g);
       if (m.type == Move::Type::Place) {
@@ -64,21 +64,20 @@ Script find_dragon_turn() {
 }
 
 using Conn = test::RecordingClient;
-constexpr auto token_of = test::seat_token;
 
-struct Fixture {
+struct DragonFixture {
   Metrics metrics;
-  Script script = find_dragon_turn();
+  DragonScript script = find_dragon_turn();
   std::unique_ptr<RoomLogic> room;
   std::array<std::shared_ptr<Conn>, 2> conns{std::make_shared<Conn>(), std::make_shared<Conn>()};
   Effects fx;
   std::int64_t now = 0;
 
-  Fixture() {
+  DragonFixture() {
     spdlog::set_level(spdlog::level::warn);
     RestoredRoom r;
     for (int i = 0; i < 2; ++i) {
-      r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(token_of(i)), std::nullopt, i == 0});
+      r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(test::seat_token(i)), std::nullopt, i == 0});
     }
     SettingsChanged settings{};
     settings.pace = protocol::Pace::TurnBased;
@@ -100,7 +99,7 @@ struct Fixture {
     room = std::move(std::get<std::unique_ptr<RoomLogic>>(restored));
     for (int i = 0; i < 2; ++i) {
       room->attach(conns[static_cast<std::size_t>(i)]);
-      room->handle(conns[static_cast<std::size_t>(i)], protocol::JoinMsg{std::nullopt, token_of(i)}, now,
+      room->handle(conns[static_cast<std::size_t>(i)], protocol::JoinMsg{std::nullopt, test::seat_token(i)}, now,
                    SteadyClock::now(), fx);
       REQUIRE(conns[static_cast<std::size_t>(i)]->frames.back()["type"] == "welcome");
     }
@@ -127,7 +126,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("the dragon in a turn-based room: each step notifies the seat whose step it is, once, under its own id") {
-  Fixture f;
+  DragonFixture f;
   REQUIRE(f.script.at);
   Game g = *f.script.at;
   std::set<std::string> ids;

@@ -29,6 +29,9 @@ struct RecordingClient final : Client {
   }
 };
 
+// The clock's start in the room tests that drive time themselves (milliseconds).
+inline constexpr std::int64_t kT0 = 1'700'000'000'000;
+
 inline std::string seat_token(int seat) { return "seat-token-" + std::to_string(seat); }
 
 }  // namespace carc::server::test

@@ -21,10 +21,10 @@ namespace carc::server {
 namespace {
 
 using nlohmann::json;
-constexpr std::int64_t kT0 = 1'700'000'000'000;
+constexpr std::int64_t kRematchT0 = 1'700'000'000'000;
 constexpr const char* kNewRoom = "NewRoom00001";
 
-struct Conn final : Client {
+struct RematchConn final : Client {
   std::vector<json> frames;
   double room_wait = 0;  // what the address's room-creation budget answers
   int asked = 0;
@@ -42,17 +42,18 @@ struct Conn final : Client {
   }
 };
 
-std::string token_of(int seat) { return "old-seat-token-" + std::to_string(seat); }
+// The seat tokens of the finished game the rematch starts from.
+std::string old_token(int seat) { return "old-seat-token-" + std::to_string(seat); }
 
 // A finished two-player game as storage holds it: seats (with seal keys unless `old_seats`),
 // the start, and every move (each the first legal placement).
 RestoredRoom finished_log(bool old_seats) {
   RestoredRoom r;
   for (int i = 0; i < 2; ++i) {
-    r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(token_of(i)), std::nullopt, i == 0,
-                                  old_seats ? std::string() : seat_seal_key(token_of(i))});
+    r.actions.push_back(SeatTaken{i, "P" + std::to_string(i), sha256_hex(old_token(i)), std::nullopt, i == 0,
+                                  old_seats ? std::string() : seat_seal_key(old_token(i))});
   }
-  r.actions.push_back(GameStarted{2, 7, kT0});
+  r.actions.push_back(GameStarted{2, 7, kRematchT0});
   Game g = Game::seeded(2, 7, {});
   std::vector<LegalMove> legal;
   for (int i = 0; !g.finished(); ++i) {
@@ -61,21 +62,21 @@ RestoredRoom finished_log(bool old_seats) {
     REQUIRE(!legal.empty());
     const Move m = Move::place(*g.held(seat), legal.front().placement.cell, legal.front().placement.rotation);
     REQUIRE_FALSE(g.play(m));
-    r.actions.push_back(MovePlayed{i, seat, m, false, kT0 + 1000 * std::int64_t(i + 1)});
+    r.actions.push_back(MovePlayed{i, seat, m, false, kRematchT0 + 1000 * std::int64_t(i + 1)});
   }
   r.version = static_cast<std::int64_t>(r.actions.size());
   r.game_version = r.version;
   return r;
 }
 
-struct Fixture {
+struct RematchFixture {
   Metrics metrics;
   RestoredRoom log;
   std::unique_ptr<RoomLogic> room;
   Effects fx;
-  std::int64_t now = kT0 + 100'000'000;
+  std::int64_t now = kRematchT0 + 100'000'000;
 
-  explicit Fixture(RestoredRoom l) : log(std::move(l)) {
+  explicit RematchFixture(RestoredRoom l) : log(std::move(l)) {
     spdlog::set_level(spdlog::level::warn);
     restore();
   }
@@ -85,10 +86,10 @@ struct Fixture {
     room = std::move(std::get<std::unique_ptr<RoomLogic>>(r));
     REQUIRE(room->phase() == protocol::RoomPhase::Finished);
   }
-  std::shared_ptr<Conn> join(int seat) {
-    auto c = std::make_shared<Conn>();
+  std::shared_ptr<RematchConn> join(int seat) {
+    auto c = std::make_shared<RematchConn>();
     room->attach(c);
-    room->handle(c, protocol::JoinMsg{std::nullopt, token_of(seat)}, now, SteadyClock::now(), fx);
+    room->handle(c, protocol::JoinMsg{std::nullopt, old_token(seat)}, now, SteadyClock::now(), fx);
     REQUIRE(c->last("welcome"));
     return c;
   }
@@ -100,7 +101,7 @@ struct Fixture {
     }
   }
   // Asks for the rematch as `c`; returns the new room's seats as the registry would store them.
-  std::vector<SeatTaken> rematch(const std::shared_ptr<Conn>& c) {
+  std::vector<SeatTaken> rematch(const std::shared_ptr<RematchConn>& c) {
     room->handle(c, protocol::RematchMsg{}, now, SteadyClock::now(), fx);
     REQUIRE(fx.rematch);
     std::vector<SeatTaken> seats;
@@ -127,7 +128,7 @@ int new_seat(int old_seat) { return (old_seat + 1) % 2; }
 }  // namespace
 
 TEST_CASE("rematch seats: fresh tokens the stored actions do not give away; present and returning players get theirs") {
-  Fixture f(finished_log(false));
+  RematchFixture f(finished_log(false));
   auto p0 = f.join(0);
   const auto seats = f.rematch(p0);
   const auto to_p0 = p0->last("rematch");
@@ -135,23 +136,23 @@ TEST_CASE("rematch seats: fresh tokens the stored actions do not give away; pres
   CHECK((*to_p0)["room"] == kNewRoom);
   const std::string t0 = (*to_p0)["token"];
   CHECK(sha256_hex(t0) == seats[static_cast<std::size_t>(new_seat(0))].token_hash);
-  CHECK(t0 != token_of(0));
+  CHECK(t0 != old_token(0));
   // A copy of the database: the token is nowhere in it, and the old derivation from the
   // stored hashes (what anyone could compute before) opens no seat.
   const std::string db = f.database(seats);
-  CHECK(db.find(sha256_hex(token_of(0))) != std::string::npos);  // the reader has the old hashes
+  CHECK(db.find(sha256_hex(old_token(0))) != std::string::npos);  // the reader has the old hashes
   CHECK(db.find(t0) == std::string::npos);
   for (int s = 0; s < 2; ++s) {
-    const std::string derived = rematch_token(sha256_hex(token_of(s)), kNewRoom);
+    const std::string derived = rematch_token(sha256_hex(old_token(s)), kNewRoom);
     for (const SeatTaken& seat : seats) CHECK(seat.token_hash != sha256_hex(derived));
   }
   // The sealed token opens with the seat's token only, and only for its own seat.
   const auto& sealed = std::get<RematchCreated>(f.log.actions.back()).seats;
   REQUIRE(sealed.size() == 2);
-  CHECK(open_as_seat(token_of(0), rematch_seal_context("OldRoom00001", 0), sealed[0]) == t0);
-  CHECK(!open_as_seat(token_of(1), rematch_seal_context("OldRoom00001", 0), sealed[0]));
-  CHECK(!open_as_seat(token_of(0), rematch_seal_context("OldRoom00001", 1), sealed[0]));
-  CHECK(!open_as_seat(sha256_hex(token_of(0)), rematch_seal_context("OldRoom00001", 0), sealed[0]));
+  CHECK(open_as_seat(old_token(0), rematch_seal_context("OldRoom00001", 0), sealed[0]) == t0);
+  CHECK(!open_as_seat(old_token(1), rematch_seal_context("OldRoom00001", 0), sealed[0]));
+  CHECK(!open_as_seat(old_token(0), rematch_seal_context("OldRoom00001", 1), sealed[0]));
+  CHECK(!open_as_seat(sha256_hex(old_token(0)), rematch_seal_context("OldRoom00001", 0), sealed[0]));
   // A second request gives the same room and token.
   f.room->handle(p0, protocol::RematchMsg{}, f.now, SteadyClock::now(), f.fx);
   CHECK(!f.fx.rematch);
@@ -179,24 +180,24 @@ TEST_CASE("rematch seats: fresh tokens the stored actions do not give away; pres
 TEST_CASE("rematch seats: rooms stored before seal keys, and rematches made before tokens were sealed") {
   // Seats without seal keys: the player present gets a sealed fresh token (the server has
   // their token now); the one away keeps their token, which the database does not hold.
-  Fixture f(finished_log(true));
+  RematchFixture f(finished_log(true));
   auto p1 = f.join(1);
   const auto seats = f.rematch(p1);
   const std::string t1 = p1->last("rematch")->at("token");
-  CHECK(t1 != token_of(1));
+  CHECK(t1 != old_token(1));
   CHECK(sha256_hex(t1) == seats[static_cast<std::size_t>(new_seat(1))].token_hash);
-  CHECK(seats[static_cast<std::size_t>(new_seat(0))].token_hash == sha256_hex(token_of(0)));
+  CHECK(seats[static_cast<std::size_t>(new_seat(0))].token_hash == sha256_hex(old_token(0)));
   CHECK(f.database(seats).find(t1) == std::string::npos);
   f.restore();
   auto p0 = f.join(0);
-  CHECK(p0->last("rematch")->at("token") == token_of(0));
+  CHECK(p0->last("rematch")->at("token") == old_token(0));
 
   // A rematch stored by the old scheme (the room only): its derived tokens still come out.
   RestoredRoom legacy = finished_log(true);
   legacy.actions.push_back(RematchCreated{"LegacyRoom01"});
-  Fixture old(legacy);
+  RematchFixture old(legacy);
   auto q0 = old.join(0);
-  CHECK(q0->last("rematch")->at("token") == rematch_token(sha256_hex(token_of(0)), "LegacyRoom01"));
+  CHECK(q0->last("rematch")->at("token") == rematch_token(sha256_hex(old_token(0)), "LegacyRoom01"));
   // Its stored row, as written before: "R v gv <room>".
   const auto decoded = decode_action("R 90 80 12:LegacyRoom01");
   REQUIRE(std::holds_alternative<DecodedAction>(decoded));
@@ -207,7 +208,7 @@ TEST_CASE("rematch seats: rooms stored before seal keys, and rematches made befo
 }
 
 TEST_CASE("rematch: asked from an address with no room-creation budget left, refused with rate_limited; nothing changes") {
-  Fixture f(finished_log(false));
+  RematchFixture f(finished_log(false));
   auto p0 = f.join(0);
   p0->room_wait = 42.5;
   const auto version = f.room->version();

@@ -23,7 +23,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Seat final : Client {
+struct SeatClient final : Client {
   json state;
   std::int64_t version = -1;
   int seat = -1;
@@ -44,7 +44,7 @@ struct Seat final : Client {
 struct FourPlayers {
   Metrics metrics;
   RoomLogic room{"room-memory", metrics};
-  std::vector<std::shared_ptr<Seat>> seats;
+  std::vector<std::shared_ptr<SeatClient>> seats;
   Effects fx;
   std::int64_t now = 1'700'000'000'000;
 
@@ -56,7 +56,7 @@ struct FourPlayers {
 
   explicit FourPlayers(ExpansionSet expansions) {
     for (int i = 0; i < 4; ++i) {
-      seats.push_back(std::make_shared<Seat>());
+      seats.push_back(std::make_shared<SeatClient>());
       room.attach(seats.back());
       room.handle(seats.back(), protocol::JoinMsg{"P" + std::to_string(i), std::nullopt}, now, SteadyClock::now(), fx);
       store_ok();

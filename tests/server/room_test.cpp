@@ -55,13 +55,13 @@ struct DeferredStore final : Persistence {
   }
 };
 
-struct Fixture {
+struct RoomFixture {
   boost::asio::io_context io;
   Metrics metrics;
   DeferredStore store;
   std::unique_ptr<BotPool> bots;  // computer players: none unless a test makes a pool
   std::shared_ptr<Room> room;
-  explicit Fixture(bool with_bots = false)
+  explicit RoomFixture(bool with_bots = false)
       : bots(with_bots ? std::make_unique<BotPool>(1, metrics) : nullptr),
         room(std::make_shared<Room>(boost::asio::make_strand(io), "room-under-test",
                                     RoomServices{store, metrics, bots.get(), {}, {}, {}, {}, {}, {}})) {}
@@ -81,7 +81,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("a change is applied and broadcast only once it is stored; later requests wait") {
-  Fixture f;
+  RoomFixture f;
   f.room->attach(f.a);
   f.room->attach(f.b);
   f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
@@ -107,7 +107,7 @@ TEST_CASE("a change is applied and broadcast only once it is stored; later reque
 }
 
 TEST_CASE("a change that cannot be stored is refused with unavailable and changes nothing") {
-  Fixture f;
+  RoomFixture f;
   f.room->attach(f.a);
   f.room->attach(f.b);
   f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
@@ -137,7 +137,7 @@ TEST_CASE("a change that cannot be stored is refused with unavailable and change
 TEST_CASE("with the store stalled, a room holds a bounded number of messages and refuses the rest") {
   // Before, every message that arrived while a change was being stored waited in the room,
   // without a cap: a stalled store and a chatty client grew it without bound.
-  Fixture f;
+  RoomFixture f;
   f.room->attach(f.a);
   f.room->attach(f.b);
   f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
@@ -164,7 +164,7 @@ TEST_CASE("a room does not leave memory while its computer player thinks: the mo
   // A turn-based room woken for a deadline has no connection: before, the sweeper could
   // retire it between the question to the bot pool and the answer, which then went to a
   // retired room; the turn was played again when the room was next loaded.
-  Fixture f(true);
+  RoomFixture f(true);
   f.room->attach(f.a);
   f.send(f.a, protocol::JoinMsg{"Alice", std::nullopt});
   f.store.release(true);

@@ -24,14 +24,6 @@ namespace {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
-long metric(int port, std::string_view name) {
-  const auto body = http(port, "GET", "/metrics").body;
-  const std::string key = std::string(name) + " ";
-  const auto at = body.find("\n" + key);
-  REQUIRE_MESSAGE(at != std::string::npos, name);
-  return std::stol(body.substr(at + 1 + key.size()));
-}
-
 // An open TCP connection from `source` (a loopback address) that sends nothing.
 std::unique_ptr<tcp::socket> idle_connection(asio::io_context& io, int port, const char* source = "127.0.0.1") {
   auto s = std::make_unique<tcp::socket>(io);

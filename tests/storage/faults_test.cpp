@@ -40,7 +40,7 @@ void fill(const fs::path& file) {
   CHECK(err == ENOSPC);
 }
 
-std::string open_error(const fs::path& dir) {
+std::string open_failure(const fs::path& dir) {
   try {
     SqliteStore::open(dir);
   } catch (const StorageError& e) {
@@ -79,14 +79,14 @@ TEST_CASE("ns: read-only" * doctest::skip(carc::test::ns_dir() == nullptr)) {
   const std::string before = slurp(data / "carcassonne.db");
   remount_read_only(root);
 
-  const std::string msg = open_error(data);
+  const std::string msg = open_failure(data);
   INFO(msg);
   CHECK(msg.find("not writable") != std::string::npos);
   CHECK(msg.find("read-only file system") != std::string::npos);
   CHECK(msg.find("--data-dir") != std::string::npos);
   CHECK(slurp(data / "carcassonne.db") == before);
 
-  const std::string fresh = open_error(root / "fresh");
+  const std::string fresh = open_failure(root / "fresh");
   INFO(fresh);
   CHECK(fresh.find("cannot create the data folder") != std::string::npos);
   CHECK(fresh.find("Read-only file system") != std::string::npos);
@@ -102,10 +102,10 @@ TEST_CASE("ns: full at start-up" * doctest::skip(carc::test::ns_dir() == nullptr
   fs::create_directory(root / "new");
   fill(root / "filler");
 
-  const std::string fresh = open_error(root / "new");
+  const std::string fresh = open_failure(root / "new");
   INFO(fresh);
   CHECK(fresh.find("disk is full") != std::string::npos);
-  const std::string old = open_error(root / "old");
+  const std::string old = open_failure(root / "old");
   INFO(old);
   CHECK(old.find("disk is full") != std::string::npos);
   CHECK(slurp(root / "old" / "carcassonne.db") == before);

@@ -122,8 +122,10 @@ struct HttpReply {
   json json_body() const { return json::parse(body, nullptr, false); }
 };
 
-inline HttpReply http_request(std::uint16_t port, http::verb verb, const std::string& target,
-                              const std::string& body = "") {
+// One request over a fresh connection, with the player key as "Authorization: Bearer <key>"
+// when `key` is not empty.
+inline HttpReply keyed_request(std::uint16_t port, http::verb verb, const std::string& target, const std::string& key = "",
+                               const std::string& body = "") {
   asio::io_context io;
   beast::tcp_stream stream(io);
   stream.expires_after(std::chrono::seconds(10));
@@ -131,6 +133,7 @@ inline HttpReply http_request(std::uint16_t port, http::verb verb, const std::st
   http::request<http::string_body> req{verb, target, 11};
   req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
   req.set(http::field::content_type, "application/json");
+  if (!key.empty()) req.set(http::field::authorization, "Bearer " + key);
   req.body() = body;
   req.prepare_payload();
   http::write(stream, req);
@@ -140,6 +143,22 @@ inline HttpReply http_request(std::uint16_t port, http::verb verb, const std::st
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
   return {static_cast<int>(res.result_int()), res.body()};
+}
+
+inline HttpReply http_request(std::uint16_t port, http::verb verb, const std::string& target,
+                              const std::string& body = "") {
+  return keyed_request(port, verb, target, "", body);
+}
+
+// Polls the server's log until it holds `text` after its first `from` bytes.
+inline bool wait_for_log(ServerProcess& s, const std::string& text, std::chrono::milliseconds limit,
+                         std::size_t from = 0) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (s.log_text().find(text, from) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
 }
 
 inline bool ServerProcess::wait_ready(std::chrono::seconds limit) {

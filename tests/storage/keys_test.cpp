@@ -15,25 +15,6 @@ using namespace carc::test;
 
 namespace {
 
-HttpReply call(std::uint16_t port, http::verb verb, const std::string& target, const std::string& key = "",
-               const std::string& body = "") {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.expires_after(std::chrono::seconds(10));
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  req.set(http::field::content_type, "application/json");
-  if (!key.empty()) req.set(http::field::authorization, "Bearer " + key);
-  req.body() = body;
-  req.prepare_payload();
-  http::write(stream, req);
-  beast::flat_buffer buf;
-  http::response<http::string_body> res;
-  http::read(stream, buf, res);
-  return {static_cast<int>(res.result_int()), res.body()};
-}
-
 std::string sha256_hex(const std::string& s) {
   unsigned char d[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(s.data()), s.size(), d);
@@ -72,7 +53,7 @@ TEST_CASE("player keys: make, attach a seat, list it on another device, survive 
   {
     ServerProcess server(data, dir.path() / "server.log");
     REQUIRE(server.wait_ready());
-    const auto made = call(server.port(), http::verb::post, "/api/keys");
+    const auto made = keyed_request(server.port(), http::verb::post, "/api/keys");
     REQUIRE(made.status == 201);
     key = made.json_body()["key"].get<std::string>();
     CHECK(key.size() == 43);  // 256 bits
@@ -84,26 +65,26 @@ TEST_CASE("player keys: make, attach a seat, list it on another device, survive 
 
     // Bad input: each refused with a clear error, nothing attached.
     const std::string seat_body = json{{"room", room}, {"token", token}}.dump();
-    const auto unknown = call(server.port(), http::verb::post, "/api/keys/seats", std::string(43, 'A'), seat_body);
+    const auto unknown = keyed_request(server.port(), http::verb::post, "/api/keys/seats", std::string(43, 'A'), seat_body);
     CHECK(unknown.status == 401);
     CHECK(unknown.json_body()["error"] == "unknown_key");
-    CHECK(call(server.port(), http::verb::post, "/api/keys/seats", "short", seat_body).status == 401);
-    CHECK(call(server.port(), http::verb::post, "/api/keys/seats", "", seat_body).status == 401);
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/seats", "short", seat_body).status == 401);
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/seats", "", seat_body).status == 401);
     const auto bad_token =
-        call(server.port(), http::verb::post, "/api/keys/seats", key, json{{"room", room}, {"token", "nope"}}.dump());
+        keyed_request(server.port(), http::verb::post, "/api/keys/seats", key, json{{"room", room}, {"token", "nope"}}.dump());
     CHECK(bad_token.status == 403);
     CHECK(bad_token.json_body()["error"] == "bad_token");
-    CHECK(call(server.port(), http::verb::post, "/api/keys/seats", key,
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/seats", key,
                json{{"room", "NoSuchRoom123"}, {"token", token}}.dump()).status == 404);
-    CHECK(call(server.port(), http::verb::post, "/api/keys/seats", key, "{not json").status == 400);
-    CHECK(call(server.port(), http::verb::get, "/api/keys/games", key).json_body()["games"].empty());
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/seats", key, "{not json").status == 400);
+    CHECK(keyed_request(server.port(), http::verb::get, "/api/keys/games", key).json_body()["games"].empty());
 
-    const auto attached = call(server.port(), http::verb::post, "/api/keys/seats", key, seat_body);
+    const auto attached = keyed_request(server.port(), http::verb::post, "/api/keys/seats", key, seat_body);
     REQUIRE(attached.status == 200);
     CHECK(attached.json_body()["seat"] == 0);
 
     // The transfer link carries the key in the fragment; the QR code is drawn by libqrencode.
-    const auto transfer = call(server.port(), http::verb::post, "/api/keys/transfer", key);
+    const auto transfer = keyed_request(server.port(), http::verb::post, "/api/keys/transfer", key);
     REQUIRE(transfer.status == 200);
     const json t = transfer.json_body();
     CHECK(t["link"].get<std::string>().ends_with("/#key=" + key));
@@ -130,7 +111,7 @@ TEST_CASE("player keys: make, attach a seat, list it on another device, survive 
     // Another device, after a restart: the key alone gives the seat back.
     ServerProcess server(data, dir.path() / "server.log");
     REQUIRE(server.wait_ready());
-    const auto games = call(server.port(), http::verb::get, "/api/keys/games", key);
+    const auto games = keyed_request(server.port(), http::verb::get, "/api/keys/games", key);
     REQUIRE(games.status == 200);
     const json list = games.json_body()["games"];
     REQUIRE(list.size() == 1);
@@ -142,8 +123,8 @@ TEST_CASE("player keys: make, attach a seat, list it on another device, survive 
     phone.expect("welcome");
     CHECK(phone.seat == 0);
 
-    CHECK(call(server.port(), http::verb::post, "/api/keys/revoke", key).status == 200);
-    CHECK(call(server.port(), http::verb::get, "/api/keys/games", key).status == 401);
-    CHECK(call(server.port(), http::verb::post, "/api/keys/revoke", key).status == 401);
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/revoke", key).status == 200);
+    CHECK(keyed_request(server.port(), http::verb::get, "/api/keys/games", key).status == 401);
+    CHECK(keyed_request(server.port(), http::verb::post, "/api/keys/revoke", key).status == 401);
   }
 }

@@ -15,15 +15,6 @@ using namespace carc::test;
 
 namespace {
 
-bool wait_for_log(ServerProcess& s, const std::string& text, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (s.log_text().find(text) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
 // Alice and Bob in a turn-based room whose json webhook is `hooks`, started: Alice has been
 // told of her turn.
 struct Game {

@@ -25,7 +25,7 @@ PgStore::Options node(const std::string& id, std::int64_t lease_ms = 10'000) {
   return o;
 }
 
-std::string open_error(const std::string& url, PgStore::Options o = node("n")) {
+std::string pg_open_error(const std::string& url, PgStore::Options o = node("n")) {
   try {
     PgStore::open(url, o);
   } catch (const StorageError& e) {
@@ -66,7 +66,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
 
   // A schema newer than this binary: refused, nothing changed.
   pg.psql(url.substr(url.rfind('/') + 1), "UPDATE carc_meta SET value = 99");
-  std::string why = open_error(url);
+  std::string why = pg_open_error(url);
   CHECK(why.find("schema version 99") != std::string::npos);
   CHECK(why.find("newer") != std::string::npos);
   CHECK(scalar(url, "SELECT value FROM carc_meta") == "99");
@@ -75,7 +75,7 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
   // Somebody else's database with a table called rooms: refused, untouched.
   const std::string foreign = pg.fresh_database();
   pg.psql(foreign.substr(foreign.rfind('/') + 1), "CREATE TABLE rooms(name TEXT); INSERT INTO rooms VALUES('x')");
-  why = open_error(foreign);
+  why = pg_open_error(foreign);
   CHECK(why.find("not ours") != std::string::npos);
   CHECK(scalar(foreign, "SELECT name FROM rooms") == "x");
   CHECK(scalar(foreign, "SELECT to_regclass('carc_meta') IS NULL") == "t");
@@ -104,12 +104,12 @@ TEST_CASE("postgresql: schema version, reopening, and databases it must not touc
 TEST_CASE("postgresql: an unreachable server is a clear error at start") {
   // A port nobody listens on (the throwaway server's, once stopped, would do too).
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string why = open_error("postgresql://carc:secret@127.0.0.1:1/carc");
+  const std::string why = pg_open_error("postgresql://carc:secret@127.0.0.1:1/carc");
   CHECK(why.find("cannot connect to PostgreSQL at postgresql://carc:***@127.0.0.1:1/carc") == 0);
   CHECK(why.find("secret") == std::string::npos);  // never the password
   CHECK(why.find("--db") != std::string::npos);
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
-  CHECK(open_error(PgServer::shared().url_of("postgres"), PgStore::Options{}).find("node id") != std::string::npos);
+  CHECK(pg_open_error(PgServer::shared().url_of("postgres"), PgStore::Options{}).find("node id") != std::string::npos);
 }
 
 TEST_CASE("postgresql: the fence: a node past its lease can never append again; the next node takes over") {

@@ -33,7 +33,7 @@ struct FakeClient final : Client {
   }
 };
 
-struct Fixture {
+struct RegistryFixture {
   boost::asio::io_context io;
   Metrics metrics;
   std::unique_ptr<SqliteStore> store = SqliteStore::in_memory();
@@ -74,7 +74,7 @@ TEST_CASE("registry: a room expired while an upgrade was on its way is never joi
   // found it attached anyway, and its join was refused as unavailable (the database had no
   // such room any more), for good. Now the room decides on its strand: retired, it closes
   // the newcomer (RoomClosed), who reconnects and finds no room.
-  Fixture f;
+  RegistryFixture f;
   const auto room = f.create();
   REQUIRE(room);
   const std::string id = room->id();
@@ -98,7 +98,7 @@ TEST_CASE("registry: a room expired while an upgrade was on its way is never joi
 }
 
 TEST_CASE("registry: a room with a connection that arrived first is not expired") {
-  Fixture f;
+  RegistryFixture f;
   const auto room = f.create();
   auto client = std::make_shared<FakeClient>();
   boost::asio::post(room->strand(), [&] { room->attach(client); });  // attach first
@@ -143,7 +143,7 @@ RestoredRoom finished_game() {
   return r;
 }
 
-std::shared_ptr<Room> add_finished(Fixture& f, const std::string& id) {
+std::shared_ptr<Room> add_finished(RegistryFixture& f, const std::string& id) {
   auto made = Room::restore(f.rooms.make_strand(), id, f.rooms.services(), finished_game());
   REQUIRE(std::holds_alternative<std::shared_ptr<Room>>(made));
   auto room = std::get<std::shared_ptr<Room>>(made);
@@ -153,7 +153,7 @@ std::shared_ptr<Room> add_finished(Fixture& f, const std::string& id) {
 }
 
 TEST_CASE("registry: a finished game leaves memory as its last connection closes (--finished-room-ttl 0)") {
-  Fixture f;
+  RegistryFixture f;
   REQUIRE(f.limits.finished_room_ttl_s == 0);  // the default
   const auto room = add_finished(f, "finished-room-1");
   auto ann = std::make_shared<FakeClient>(), bob = std::make_shared<FakeClient>();
@@ -180,7 +180,7 @@ TEST_CASE("registry: a finished game leaves memory as its last connection closes
 }
 
 TEST_CASE("registry: with --finished-room-ttl S, a finished game stays S seconds after its last connection") {
-  Fixture f;
+  RegistryFixture f;
   f.limits.finished_room_ttl_s = 60;
   f.limits.room_ttl_s = 3600;
   const auto room = add_finished(f, "finished-room-3");
@@ -198,7 +198,7 @@ TEST_CASE("registry: with --finished-room-ttl S, a finished game stays S seconds
 }
 
 TEST_CASE("registry: concurrent finds of a room not in memory share one load") {
-  Fixture f;
+  RegistryFixture f;
   std::atomic<int> loads{0};
   std::vector<RoomRegistry::RoomCallback> pending;
   std::mutex m;

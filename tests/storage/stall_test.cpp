@@ -13,18 +13,18 @@
 
 #include "durable/action_codec.hpp"
 #include "backends.hpp"
+#include "writer_helpers.hpp"
 #include "durable/store_writer.hpp"
 #include "tcp_relay.hpp"
 
 using namespace carc::server;
 using carc::test::PgServer;
+using carc::test::chat;
 using carc::test::TcpRelay;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-ChatPosted chat(int i) { return ChatPosted{i, std::nullopt, "bot", "line " + std::to_string(i), 1000 + i}; }
 
 std::uint16_t port_of(const std::string& url) {
   const auto colon = url.rfind(':');

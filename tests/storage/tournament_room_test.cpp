@@ -21,25 +21,10 @@ namespace {
 
 constexpr std::int64_t kHourMs = 3'600'000;
 
+// An API call with a JSON body (none for a GET) and the player key, when there is one.
 HttpReply call(std::uint16_t port, http::verb verb, const std::string& target, const std::string& key = "",
                const json& body = json::object()) {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.expires_after(std::chrono::seconds(10));
-  stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> req{verb, target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  req.set(http::field::content_type, "application/json");
-  if (!key.empty()) req.set(http::field::authorization, "Bearer " + key);
-  if (verb != http::verb::get) req.body() = body.dump();
-  req.prepare_payload();
-  http::write(stream, req);
-  beast::flat_buffer buf;
-  http::response<http::string_body> res;
-  http::read(stream, buf, res);
-  beast::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-  return {static_cast<int>(res.result_int()), res.body()};
+  return keyed_request(port, verb, target, key, verb == http::verb::get ? "" : body.dump());
 }
 
 template <class F>
@@ -52,21 +37,21 @@ bool eventually(F&& done, std::chrono::milliseconds limit) {
   return false;
 }
 
-struct Table {
+struct TournamentTable {
   std::string tournament, room;
   std::vector<std::string> keys;    // the players' keys, in seat order
   std::vector<std::string> tokens;  // their seats' tokens
 };
 
 // A turn-based round robin of two with one-hour rounds, started: its one table, seated.
-Table start_table(std::uint16_t port) {
+TournamentTable start_table(std::uint16_t port) {
   std::vector<std::string> keys;
   for (int i = 0; i < 2; ++i) keys.push_back(call(port, http::verb::post, "/api/keys").json_body()["key"].get<std::string>());
   const HttpReply made = call(port, http::verb::post, "/api/tournaments", keys[0],
                               {{"name", "Deadline"}, {"format", "round_robin"}, {"seats", 2}, {"pace", "turn_based"},
                                {"bank_seconds", 172800}, {"round_hours", 1}});
   REQUIRE_MESSAGE(made.status == 201, made.body);
-  Table t;
+  TournamentTable t;
   t.tournament = made.json_body()["id"].get<std::string>();
   for (int i = 0; i < 2; ++i) {
     const HttpReply r = call(port, http::verb::post, "/api/tournaments/" + t.tournament + "/register", keys[i],
@@ -93,7 +78,7 @@ Table start_table(std::uint16_t port) {
   return t;
 }
 
-json table_result(std::uint16_t port, const Table& t) {
+json table_result(std::uint16_t port, const TournamentTable& t) {
   return call(port, http::verb::get, "/api/tournaments/" + t.tournament).json_body()["rounds"][0]["tables"][0]["result"];
 }
 
@@ -104,7 +89,7 @@ json play_of(const json& state, std::int64_t version) {
 }
 
 // What the room's state and record must say once the tournament settled it with `loser` on move.
-void check_settled(std::uint16_t port, const Table& t, const json& state, int loser) {
+void check_settled(std::uint16_t port, const TournamentTable& t, const json& state, int loser) {
   CHECK(state["phase"] == "finished");
   CHECK(state["turn"].is_null());
   const json& result = state["result"];
@@ -137,7 +122,7 @@ TEST_CASE("tournament table: settled at its round's deadline, its room ends the 
   ServerProcess server(dir.path() / "data", dir.path() / "server.log", {{"CARC_TEST_CLOCK_FILE", clock.string()}},
                        {"--bot-threads", "1"}, CARC_SERVER_TEST_BIN);
   REQUIRE(server.wait_ready());
-  const Table t = start_table(server.port());
+  const TournamentTable t = start_table(server.port());
 
   WsClient ann(server.port(), t.room), bob(server.port(), t.room), watcher(server.port(), t.room);
   ann.send({{"type", "join"}, {"token", t.tokens[0]}});
@@ -194,7 +179,7 @@ TEST_CASE("tournament table: a room out of memory at the deadline is loaded and 
                                                 std::map<std::string, std::string>{{"CARC_TEST_CLOCK_FILE", clock.string()}},
                                                 args, CARC_SERVER_TEST_BIN);
   REQUIRE(server->wait_ready());
-  const Table t = start_table(server->port());
+  const TournamentTable t = start_table(server->port());
   // Nobody comes: the turn-based room leaves memory (it stays stored).
   REQUIRE(eventually([&] { return server->log_text().find("room " + t.room + ": expired") != std::string::npos; },
                      std::chrono::seconds(20)));

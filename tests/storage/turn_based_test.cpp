@@ -32,16 +32,6 @@ std::unique_ptr<ServerProcess> start_at(const TempDir& dir, std::int64_t server_
   return s;
 }
 
-bool wait_for_log(ServerProcess& s, const std::string& text, std::chrono::milliseconds limit, std::size_t from = 0) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    const std::string log = s.log_text();
-    if (log.find(text, from) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
 // The record's placements: its moves without the discards. The server's seed is random,
 // and a tile with no legal placement (C, all city, beside four tiles) is discarded at the
 // start of its holder's turn: a move of the record, but nobody's turn.

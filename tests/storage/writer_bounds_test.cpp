@@ -15,44 +15,19 @@
 
 #include "durable/action_codec.hpp"
 #include "backends.hpp"
+#include "writer_helpers.hpp"
 #include "durable/store_writer.hpp"
 #include "durable/write_batcher.hpp"
 
 using namespace carc::server;
 using carc::test::fresh_backends;
+using carc::test::chat;
+using carc::test::created;
+using carc::test::Gate;
 using carc::test::load;
 
 namespace {
 
-ChatPosted chat(int i) { return ChatPosted{i, std::nullopt, "bot", "line " + std::to_string(i), 1000 + i}; }
-
-bool created(StoreWriter& w, const std::string& room) {
-  std::promise<bool> p;
-  w.room_created(room, 1000, [&](bool ok) { p.set_value(ok); });
-  return p.get_future().get();
-}
-
-// Holds the writer thread inside a done callback until released.
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool entered = false, open = false;
-  void hold() {
-    std::unique_lock lock(m);
-    entered = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return open; });
-  }
-  void wait_entered() {
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return entered; });
-  }
-  void release() {
-    std::lock_guard lock(m);
-    open = true;
-    cv.notify_all();
-  }
-};
 
 }  // namespace
 

@@ -14,56 +14,20 @@
 
 #include "durable/action_codec.hpp"
 #include "backends.hpp"
+#include "writer_helpers.hpp"
 #include "durable/store_writer.hpp"
 
 using namespace carc::server;
 using carc::test::fresh_backends;
+using carc::test::chat;
+using carc::test::created;
+using carc::test::Gate;
+using carc::test::persist;
+using carc::test::text_of;
 using carc::test::load;
 
 namespace {
 
-ChatPosted chat(int i) { return ChatPosted{i, std::nullopt, "bot", "line " + std::to_string(i), 1000 + i}; }
-
-bool created(StoreWriter& w, const std::string& room) {
-  std::promise<bool> p;
-  w.room_created(room, 1000, [&](bool ok) { p.set_value(ok); });
-  return p.get_future().get();
-}
-
-bool persist(StoreWriter& w, const std::string& room, std::int64_t version, const RoomAction& a) {
-  std::promise<bool> p;
-  w.persist_async(room, version, 1, a, [&](bool ok) { p.set_value(ok); });
-  return p.get_future().get();
-}
-
-std::string text_of(const StoredAction& a) {
-  const auto d = decode_action(a.payload);
-  REQUIRE(std::holds_alternative<DecodedAction>(d));
-  return std::get<ChatPosted>(std::get<DecodedAction>(d).action).text;
-}
-
-// Holds the writer thread inside a done callback until released, so that everything
-// queued meanwhile must go out in its next batch.
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool entered = false, open = false;
-  void hold() {
-    std::unique_lock lock(m);
-    entered = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return open; });
-  }
-  void wait_entered() {
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return entered; });
-  }
-  void release() {
-    std::lock_guard lock(m);
-    open = true;
-    cv.notify_all();
-  }
-};
 
 }  // namespace
 

@@ -141,13 +141,6 @@ json game_line(const Options& o, std::uint64_t index, const Result& r) {
   return json{{"game", index}, {"deal", index / static_cast<std::uint64_t>(o.players)}, {"entries", entries}};
 }
 
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) ;
-  return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
-}
-
 // Wilson's 95 % interval of a win rate over n games.
 std::pair<double, double> wilson(double wins, double n) {
   const double z = 1.959964;
@@ -192,7 +185,7 @@ json report(const Options& o, const std::vector<Result>& results) {
     ci.push_back(json::array({lo, hi}));
     score.push_back(total_score / games);
     margin.push_back(total_margin / games);
-    ms.push_back(json{{"p50", percentile(times, 0.50)}, {"p99", percentile(times, 0.99)}});
+    ms.push_back(json{{"p50", cli::percentile(times, 0.50)}, {"p99", cli::percentile(times, 0.99)}});
     rate_playouts.push_back(think > 0 ? playouts / think : 0.0);
   }
   return json{{"bots", names},         {"players", o.players},   {"games", results.size()},

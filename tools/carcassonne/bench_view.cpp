@@ -29,12 +29,6 @@ double us_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
-}
-
 struct Room {
   std::vector<std::string> names;
   std::vector<protocol::SeatFacts> seats;
@@ -116,20 +110,20 @@ int cmd_bench_view(const std::vector<std::string>& args) {
   const double n = static_cast<double>(patches);
   std::printf("%llu games of %llu players, %zu moves\n", static_cast<unsigned long long>(games),
               static_cast<unsigned long long>(players), patches);
-  std::printf("rules per move (copy + play): p50 %.2f us, p99 %.2f us\n", percentile(rules_us, 0.5),
-              percentile(rules_us, 0.99));
+  std::printf("rules per move (copy + play): p50 %.2f us, p99 %.2f us\n", cli::percentile(rules_us, 0.5),
+              cli::percentile(rules_us, 0.99));
   std::printf("patch per move (ops from events, one frame): p50 %.2f us, p99 %.2f us, %.0f bytes on average\n",
-              percentile(patch_us, 0.5), percentile(patch_us, 0.99), static_cast<double>(patch_bytes) / n);
+              cli::percentile(patch_us, 0.5), cli::percentile(patch_us, 0.99), static_cast<double>(patch_bytes) / n);
   std::printf("whole state of a finished board, from scratch: p50 %.1f us, max %.1f us, %.0f bytes\n",
-              percentile(state_us, 0.5), percentile(state_us, 1.0),
+              cli::percentile(state_us, 0.5), cli::percentile(state_us, 1.0),
               static_cast<double>(state_bytes) / static_cast<double>(games));
   std::printf("welcome on a finished board from the cached state: p50 %.2f us, max %.2f us\n",
-              percentile(welcome_us, 0.5), percentile(welcome_us, 1.0));
+              cli::percentile(welcome_us, 0.5), cli::percentile(welcome_us, 1.0));
   std::printf("{\"rules_us_p50\":%.2f,\"patch_us_p50\":%.2f,\"patch_us_p99\":%.2f,\"state_us_p50\":%.1f,"
               "\"state_us_max\":%.1f,\"welcome_us_p50\":%.2f,\"welcome_us_max\":%.2f,\"state_bytes\":%.0f,\"sink\":%llu}\n",
-              percentile(rules_us, 0.5), percentile(patch_us, 0.5), percentile(patch_us, 0.99),
-              percentile(state_us, 0.5), percentile(state_us, 1.0), percentile(welcome_us, 0.5),
-              percentile(welcome_us, 1.0), static_cast<double>(state_bytes) / static_cast<double>(games),
+              cli::percentile(rules_us, 0.5), cli::percentile(patch_us, 0.5), cli::percentile(patch_us, 0.99),
+              cli::percentile(state_us, 0.5), cli::percentile(state_us, 1.0), cli::percentile(welcome_us, 0.5),
+              cli::percentile(welcome_us, 1.0), static_cast<double>(state_bytes) / static_cast<double>(games),
               static_cast<unsigned long long>(sink % 10));
   return 0;
 }

@@ -1,12 +1,22 @@
 // Small command-line helpers shared by the `carcassonne` commands.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace carc::cli {
+
+// The nearest-rank percentile (q in [0, 1]) of the samples; 0 when there are none.
+inline double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
+}
 
 inline bool parse_u64(std::string_view s, std::uint64_t* out) {
   if (s.empty() || s.size() > 20) return false;

@@ -22,10 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-Response error(const Request& req, http::status s, std::string_view code, std::string_view message) {
-  return json_response(req, s, protocol::json_text(json{{"error", code}, {"message", message}}));
-}
-
 // A strong ETag of the body: the start page polls with If-None-Match and gets 304 while
 // the list stays the same.
 std::string etag_of(std::string_view body) {
@@ -81,7 +77,7 @@ void quick_play_as(ServerContext& ctx, const Request& req, const CommunityCaller
   // None fits: a new lobby, which the asking player opens as its host once seated.
   const auto& games = ctx.open_games;
   if (games.opened_by(caller.address) >= games.per_address()) {
-    return reply(error(req, http::status::too_many_requests, "limit_reached",
+    return reply(error_answer(req, http::status::too_many_requests, "limit_reached",
                        "your address has " + std::to_string(games.per_address()) +
                            " open games already: start or close one first"));
   }
@@ -92,23 +88,21 @@ void quick_play_as(ServerContext& ctx, const Request& req, const CommunityCaller
   std::vector<RoomAction> actions{SettingsChanged{std::nullopt, protocol::kDefaultAwaySeconds, wish.expansions, wish.pace}};
   ctx.rooms.create_rematch(std::move(actions), [req, base = caller.base, reply](std::string id) {
     if (id.empty()) {
-      return reply(error(req, http::status::service_unavailable, "unavailable", "no room can be created right now"));
+      return reply(error_answer(req, http::status::service_unavailable, "unavailable", "no room can be created right now"));
     }
     json body{{"room", id}, {"invite_url", base + "/r/" + id}, {"created", true}};
     reply(json_response(req, http::status::created, protocol::json_text(body)));
   });
 }
 
-std::string bearer(const Request& req);
-
 // The asker's rating, when its key comes along and it has one, joins the wish (docs/community.md):
 // quick play then prefers the open game whose host is rated closest.
 void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& caller,
                 const std::function<void(Response)>& reply) {
   auto parsed = parse_wish(req.body());
-  if (const auto* why = std::get_if<std::string>(&parsed)) return reply(error(req, http::status::bad_request, "bad_request", *why));
+  if (const auto* why = std::get_if<std::string>(&parsed)) return reply(error_answer(req, http::status::bad_request, "bad_request", *why));
   const auto wish = std::get<OpenGames::Wish>(parsed);
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   auto keys = ctx.turn_based.keys;
   auto ratings = ctx.turn_based.ratings;
   if (!PlayerKeys::well_formed(key) || !keys || !ratings) return quick_play_as(ctx, req, caller, reply, wish);
@@ -128,15 +122,6 @@ void quick_play(ServerContext& ctx, const Request& req, const CommunityCaller& c
 
 // ---- names (docs/community.md, "Names") ----
 
-// The key from "Authorization: Bearer <key>", as the keys API takes it: never from a URL.
-std::string bearer(const Request& req) {
-  const auto header = req[http::field::authorization];
-  std::string_view v(header.data(), header.size());
-  if (!v.starts_with("Bearer ")) return {};
-  v.remove_prefix(7);
-  return std::string(v);
-}
-
 json names_json(const std::vector<NameEntry>& names) {
   json list = json::array();
   for (const auto& n : names) list.push_back({{"name", n.name}, {"since", n.since_ms}});
@@ -152,21 +137,21 @@ std::string profile_json(const std::string& player, const PlayerNames::Answer& a
 }
 
 Response unavailable(const Request& req) {
-  return error(req, http::status::service_unavailable, "unavailable", "names cannot be used right now; try again");
+  return error_answer(req, http::status::service_unavailable, "unavailable", "names cannot be used right now; try again");
 }
 
 // The key's public id, then `then(id)`; the refusals answered here.
 void with_player(ServerContext& ctx, const Request& req, const std::function<void(Response)>& reply,
                  std::function<void(std::string)> then) {
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   if (!PlayerKeys::well_formed(key)) {
-    return reply(error(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
+    return reply(error_answer(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
   }
   auto keys = ctx.turn_based.keys;
   if (!keys || !ctx.community.names) return reply(unavailable(req));
   keys->player_id(std::move(key), [req, reply, then = std::move(then)](PlayerKeys::Outcome o, std::string id) {
     if (o == PlayerKeys::Outcome::UnknownKey) {
-      return reply(error(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)"));
+      return reply(error_answer(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)"));
     }
     if (o != PlayerKeys::Outcome::Ok) return reply(unavailable(req));
     then(std::move(id));
@@ -178,11 +163,11 @@ void set_name(ServerContext& ctx, const Request& req, const std::function<void(R
   const json body = json::parse(req.body(), nullptr, false);
   const auto raw = body.is_object() ? body.find("name") : body.end();
   if (!body.is_object() || raw == body.end() || !raw->is_string() || body.size() != 1) {
-    return reply(error(req, http::status::bad_request, "bad_request", "send {\"name\": \"<your name>\"}"));
+    return reply(error_answer(req, http::status::bad_request, "bad_request", "send {\"name\": \"<your name>\"}"));
   }
   auto name = protocol::clean_name(raw->get<std::string>());
   if (!name) {
-    return reply(error(req, http::status::bad_request, "bad_name",
+    return reply(error_answer(req, http::status::bad_request, "bad_name",
                        "a name has 1 to 24 characters, valid UTF-8 and no control characters"));
   }
   auto names = ctx.community.names;
@@ -213,7 +198,7 @@ void my_name(ServerContext& ctx, const Request& req, const std::function<void(Re
 
 void player_names(ServerContext& ctx, const Request& req, std::string_view id, const std::function<void(Response)>& reply) {
   if (!player_id_well_formed(id)) {
-    return reply(error(req, http::status::bad_request, "bad_request", "a player id has 16 base64url characters"));
+    return reply(error_answer(req, http::status::bad_request, "bad_request", "a player id has 16 base64url characters"));
   }
   auto names = ctx.community.names;
   if (!names) return reply(unavailable(req));
@@ -255,7 +240,7 @@ void serve_community_api(ServerContext& ctx, const Request& req, CommunityCaller
     if (!get) return reply(method_not_allowed(req, "GET, HEAD"));
     return player_names(ctx, req, path.substr(13, path.size() - 13 - 6), reply);
   }
-  reply(error(req, http::status::not_found, "not_found", "no such API"));
+  reply(error_answer(req, http::status::not_found, "not_found", "no such API"));
 }
 
 }  // namespace carc::server

@@ -38,6 +38,17 @@ Response method_not_allowed(const Request& req, std::string_view allow) {
   return res;
 }
 
+Response error_answer(const Request& req, http::status status, std::string_view code, std::string_view message) {
+  return json_response(req, status, protocol::json_text(nlohmann::json{{"error", code}, {"message", message}}));
+}
+
+std::string bearer_key(const Request& req) {
+  std::string_view v = req[http::field::authorization];
+  if (!v.starts_with("Bearer ")) return {};
+  v.remove_prefix(7);
+  return std::string(v);
+}
+
 Response rate_limited(const Request& req, double wait, std::string_view what) {
   const std::string seconds = retry_after(wait);
   nlohmann::json body{{"error", "rate_limited"},

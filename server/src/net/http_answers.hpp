@@ -18,6 +18,10 @@ Response make_response(http::status status, std::string body, unsigned version, 
                        std::string_view type = "text/plain; charset=utf-8");
 Response json_response(const Request& req, http::status status, std::string body);
 Response method_not_allowed(const Request& req, std::string_view allow);
+// How the APIs refuse: `{"error": code, "message": message}` with the status.
+Response error_answer(const Request& req, http::status status, std::string_view code, std::string_view message);
+// The key from "Authorization: Bearer <key>", or "": a key is never taken from a URL.
+std::string bearer_key(const Request& req);
 // 429 with Retry-After: too many `what` from one address.
 Response rate_limited(const Request& req, double wait, std::string_view what);
 

@@ -26,13 +26,6 @@ ApiReply outcome_error(PlayerKeys::Outcome o) {
   return error(http::status::service_unavailable, "unavailable", "player keys cannot be used right now; try again");
 }
 
-// The key from "Authorization: Bearer <key>": never from the URL, which reaches logs.
-std::string bearer(const http::request<http::string_body>& req) {
-  std::string_view v = req[http::field::authorization];
-  if (!v.starts_with("Bearer ")) return {};
-  v.remove_prefix(7);
-  return std::string(v);
-}
 
 void attach_seat(ServerContext& ctx, std::string key, const json& body, std::function<void(ApiReply)> reply) {
   const auto room = body.find("room");
@@ -98,7 +91,7 @@ void serve_keys_api(ServerContext& ctx, const http::request<http::string_body>& 
       reply({http::status::created, protocol::json_text(json{{"key", key}})});
     });
   }
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   if (!PlayerKeys::well_formed(key)) {
     return reply(error(http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
   }

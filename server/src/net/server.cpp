@@ -139,7 +139,7 @@ std::string connection_key(const tcp::endpoint& ep) { return limit_key(peer_addr
 // ---------------------------------------------------------------------------------------
 // Accepting
 
-namespace {
+namespace accepting {
 
 class Listener : public std::enable_shared_from_this<Listener> {
   asio::io_context& io_;
@@ -224,7 +224,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   }
 };
 
-}  // namespace
+}  // namespace accepting
+using accepting::Listener;
 
 // ---------------------------------------------------------------------------------------
 // The server

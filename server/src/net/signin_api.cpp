@@ -17,21 +17,12 @@ using nlohmann::json;
 
 constexpr std::string_view kCookie = "carc_signin";
 
-Response error(const Request& req, http::status s, std::string_view code, std::string_view message) {
-  return json_response(req, s, protocol::json_text(json{{"error", code}, {"message", message}}));
-}
 
 Response outcome_error(const Request& req, PlayerKeys::Outcome o) {
-  if (o == PlayerKeys::Outcome::UnknownKey) return error(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)");
-  return error(req, http::status::service_unavailable, "unavailable", "players cannot be looked up right now; try again");
+  if (o == PlayerKeys::Outcome::UnknownKey) return error_answer(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)");
+  return error_answer(req, http::status::service_unavailable, "unavailable", "players cannot be looked up right now; try again");
 }
 
-std::string bearer(const Request& req) {
-  std::string_view v = req[http::field::authorization];
-  if (!v.starts_with("Bearer ")) return {};
-  v.remove_prefix(7);
-  return std::string(v);
-}
 
 // The browser goes back to the start page; a refusal names its code there.
 Response back_home(const Request& req, const std::string& base, std::string_view error_code) {
@@ -49,7 +40,7 @@ void me(ServerContext& ctx, const Request& req, std::function<void(Response)> re
   const RatedPlay rated = ctx.config.rated_play;
   json out{{"signin", provider}, {"player_id", nullptr}, {"signed_in", false}, {"name", nullptr},
            {"rated_play", std::string(to_string(rated))}, {"rated_allowed", rated == RatedPlay::Open}};
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   auto keys = ctx.turn_based.keys;
   if (key.empty() || !keys) return reply(json_response(req, http::status::ok, protocol::json_text(out)));
   keys->whoami(std::move(key), [req, reply, keys, rated, out = std::move(out)](PlayerKeys::Outcome o, std::string id,
@@ -68,16 +59,16 @@ void me(ServerContext& ctx, const Request& req, std::function<void(Response)> re
 void start(ServerContext& ctx, const Request& req, const std::string& base, std::function<void(Response)> reply) {
   auto oidc = ctx.turn_based.oidc;
   auto keys = ctx.turn_based.keys;
-  if (!oidc || !keys) return reply(error(req, http::status::not_found, "signin_off", "this server has no sign-in provider"));
-  std::string key = bearer(req);
+  if (!oidc || !keys) return reply(error_answer(req, http::status::not_found, "signin_off", "this server has no sign-in provider"));
+  std::string key = bearer_key(req);
   if (!PlayerKeys::well_formed(key)) {
-    return reply(error(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
+    return reply(error_answer(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
   }
   const bool secure = base.starts_with("https://");
   keys->key_hash(std::move(key), [req, reply, oidc, base, secure](PlayerKeys::Outcome o, std::string hash) {
     if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(req, o));
     oidc->begin(std::move(hash), base + "/api/signin/callback", [req, reply, secure](OidcClient::Started s) {
-      if (!s.error.empty()) return reply(error(req, http::status::bad_gateway, s.error, s.message));
+      if (!s.error.empty()) return reply(error_answer(req, http::status::bad_gateway, s.error, s.message));
       Response res = json_response(req, http::status::ok, protocol::json_text(json{{"url", s.url}}));
       res.set(http::field::cache_control, "no-store");
       res.set(http::field::set_cookie, std::string(kCookie) + "=" + s.browser + "; Path=/api/signin; Max-Age=600; HttpOnly; SameSite=Lax" +
@@ -90,7 +81,7 @@ void start(ServerContext& ctx, const Request& req, const std::string& base, std:
 void callback(ServerContext& ctx, const Request& req, const std::string& base, std::function<void(Response)> reply) {
   auto oidc = ctx.turn_based.oidc;
   auto keys = ctx.turn_based.keys;
-  if (!oidc || !keys) return reply(error(req, http::status::not_found, "signin_off", "this server has no sign-in provider"));
+  if (!oidc || !keys) return reply(error_answer(req, http::status::not_found, "signin_off", "this server has no sign-in provider"));
   const std::string_view target(req.target().data(), req.target().size());
   OidcClient::Callback cb{query_param(target, "state"), query_param(target, "code"), query_param(target, "iss"),
                           query_param(target, "error"), cookie_value(req[http::field::cookie], kCookie)};
@@ -107,9 +98,9 @@ void callback(ServerContext& ctx, const Request& req, const std::string& base, s
 
 void make_invite(ServerContext& ctx, const Request& req, std::function<void(Response)> reply) {
   const std::string& token = ctx.config.admin_token;
-  if (token.empty()) return reply(error(req, http::status::not_found, "invites_off", "this server has no admin token (--admin-token-file)"));
-  if (!constant_time_equal(bearer(req), token)) {
-    return reply(error(req, http::status::unauthorized, "not_admin", "send the admin token as \"Authorization: Bearer <token>\""));
+  if (token.empty()) return reply(error_answer(req, http::status::not_found, "invites_off", "this server has no admin token (--admin-token-file)"));
+  if (!constant_time_equal(bearer_key(req), token)) {
+    return reply(error_answer(req, http::status::unauthorized, "not_admin", "send the admin token as \"Authorization: Bearer <token>\""));
   }
   auto keys = ctx.turn_based.keys;
   if (!keys) return reply(outcome_error(req, PlayerKeys::Outcome::Unavailable));
@@ -122,17 +113,17 @@ void make_invite(ServerContext& ctx, const Request& req, std::function<void(Resp
 void redeem(ServerContext& ctx, const Request& req, std::function<void(Response)> reply) {
   auto keys = ctx.turn_based.keys;
   if (!keys) return reply(outcome_error(req, PlayerKeys::Outcome::Unavailable));
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   if (!PlayerKeys::well_formed(key)) {
-    return reply(error(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
+    return reply(error_answer(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
   }
   const json body = json::parse(req.body(), nullptr, false);
   if (!body.is_object() || !body.contains("code") || !body["code"].is_string()) {
-    return reply(error(req, http::status::bad_request, "bad_request", "send {\"code\": \"<invite code>\"}"));
+    return reply(error_answer(req, http::status::bad_request, "bad_request", "send {\"code\": \"<invite code>\"}"));
   }
   keys->redeem_invite(std::move(key), body["code"].get<std::string>(), [req, reply](PlayerKeys::Outcome o, bool redeemed) {
     if (o != PlayerKeys::Outcome::Ok) return reply(outcome_error(req, o));
-    if (!redeemed) return reply(error(req, http::status::not_found, "unknown_invite", "no such invite code, or it was used by another player"));
+    if (!redeemed) return reply(error_answer(req, http::status::not_found, "unknown_invite", "no such invite code, or it was used by another player"));
     reply(json_response(req, http::status::ok, R"({"redeemed":true})"));
   });
 }
@@ -148,7 +139,7 @@ void serve_signin_api(ServerContext& ctx, const Request& req, std::string base, 
   if (path == "/api/signin/callback" && get) return callback(ctx, req, base, std::move(reply));
   if (path == "/api/invites" && post) return make_invite(ctx, req, std::move(reply));
   if (path == "/api/invites/redeem" && post) return redeem(ctx, req, std::move(reply));
-  reply(error(req, http::status::not_found, "not_found", "no such API"));
+  reply(error_answer(req, http::status::not_found, "not_found", "no such API"));
 }
 
 }  // namespace carc::server

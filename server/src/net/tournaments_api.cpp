@@ -24,9 +24,6 @@ using nlohmann::json;
 namespace t9s = tournaments;
 using Reply = std::function<void(Response)>;
 
-Response error(const Request& req, http::status s, std::string_view code, std::string_view message) {
-  return json_response(req, s, protocol::json_text(json{{"error", code}, {"message", message}}));
-}
 
 std::function<void(TournamentService::Answer)> relay(const Request& req, Reply reply) {
   return [req, reply](TournamentService::Answer a) {
@@ -34,31 +31,24 @@ std::function<void(TournamentService::Answer)> relay(const Request& req, Reply r
   };
 }
 
-std::string bearer(const Request& req) {
-  const auto header = req[http::field::authorization];
-  std::string_view v(header.data(), header.size());
-  if (!v.starts_with("Bearer ")) return {};
-  v.remove_prefix(7);
-  return std::string(v);
-}
 
 // The asker's public id and whether it is signed in, then `then`; the refusals answered here.
 void with_player(ServerContext& ctx, const Request& req, const Reply& reply, std::function<void(std::string, bool)> then) {
-  std::string key = bearer(req);
+  std::string key = bearer_key(req);
   if (!PlayerKeys::well_formed(key)) {
-    return reply(error(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
+    return reply(error_answer(req, http::status::unauthorized, "unknown_key", "send the player key as \"Authorization: Bearer <key>\""));
   }
   auto keys = ctx.turn_based.keys;
   if (!keys || !ctx.community.tournaments) {
-    return reply(error(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
+    return reply(error_answer(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
   }
   keys->whoami(std::move(key), [req, reply, then = std::move(then)](PlayerKeys::Outcome o, std::string id,
                                                                     std::optional<BoundSubject> who) {
     if (o == PlayerKeys::Outcome::UnknownKey) {
-      return reply(error(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)"));
+      return reply(error_answer(req, http::status::unauthorized, "unknown_key", "no such player key (it may have been revoked)"));
     }
     if (o != PlayerKeys::Outcome::Ok) {
-      return reply(error(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
+      return reply(error_answer(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
     }
     then(std::move(id), who.has_value());
   });
@@ -79,14 +69,14 @@ void create(ServerContext& ctx, const Request& req, const TournamentCaller& call
     return std::holds_alternative<ExpansionSet>(protocol::parse_room_expansions(&ids));
   });
   if (const auto* bad = std::get_if<t9s::SettingsError>(&parsed)) {
-    return reply(error(req, http::status::bad_request, bad->code, bad->message));
+    return reply(error_answer(req, http::status::bad_request, bad->code, bad->message));
   }
   auto settings = std::get<t9s::Settings>(std::move(parsed));
   auto service = ctx.community.tournaments;
   const bool signed_in_only = ctx.config.tournament_organisers_signed_in;
   with_player(ctx, req, reply, [service, settings, signed_in_only, req, reply, base = caller.base](std::string id, bool signed_in) {
     if (signed_in_only && !signed_in) {
-      return reply(error(req, http::status::forbidden, "signin_required", "on this server only signed-in players organise tournaments"));
+      return reply(error_answer(req, http::status::forbidden, "signin_required", "on this server only signed-in players organise tournaments"));
     }
     service->create(id, settings, base, relay(req, reply));
   });
@@ -99,7 +89,7 @@ void create(ServerContext& ctx, const Request& req, const TournamentCaller& call
 void set_targets(ServerContext& ctx, const Request& req, std::string id, const Reply& reply) {
   const json body = json::parse(req.body(), nullptr, false);
   const auto shape = [&] {
-    return reply(error(req, http::status::bad_request, "bad_request",
+    return reply(error_answer(req, http::status::bad_request, "bad_request",
                        "send {\"webhook\": {\"url\", \"format\"} | null, \"push\": <a push subscription> | null}"));
   };
   if (!body.is_object() || body.empty()) return shape();
@@ -120,7 +110,7 @@ void set_targets(ServerContext& ctx, const Request& req, std::string id, const R
   TournamentService::PushChange push;
   if (auto w = body.find("webhook"); w != body.end()) {
     auto got = check(json{{"type", "settings"}, {"webhook", *w}});
-    if (auto* why = std::get_if<std::string>(&got)) return reply(error(req, http::status::bad_request, "bad_target", *why));
+    if (auto* why = std::get_if<std::string>(&got)) return reply(error_answer(req, http::status::bad_request, "bad_target", *why));
     hook = *std::get<protocol::SettingsMsg>(std::get<protocol::ClientMessage>(got)).webhook;
   }
   if (auto p = body.find("push"); p != body.end()) {
@@ -128,7 +118,7 @@ void set_targets(ServerContext& ctx, const Request& req, std::string id, const R
       push = std::optional<PushTarget>();
     } else {
       auto got = check(json{{"type", "push_subscribe"}, {"subscription", *p}});
-      if (auto* why = std::get_if<std::string>(&got)) return reply(error(req, http::status::bad_request, "bad_target", *why));
+      if (auto* why = std::get_if<std::string>(&got)) return reply(error_answer(req, http::status::bad_request, "bad_target", *why));
       const auto& sub = std::get<protocol::PushSubscribeMsg>(std::get<protocol::ClientMessage>(got));
       push = std::optional<PushTarget>(PushTarget{sub.endpoint, sub.p256dh, sub.auth});
     }
@@ -143,10 +133,10 @@ void act(ServerContext& ctx, const Request& req, std::string id, std::string_vie
   auto service = ctx.community.tournaments;
   if (action == "register") {
     auto raw = only_field(req, "name");
-    if (!raw) return reply(error(req, http::status::bad_request, "bad_request", "send {\"name\": \"<your name>\"}"));
+    if (!raw) return reply(error_answer(req, http::status::bad_request, "bad_request", "send {\"name\": \"<your name>\"}"));
     auto name = protocol::clean_name(*raw);
     if (!name) {
-      return reply(error(req, http::status::bad_request, "bad_name", "a name has 1 to 24 characters, valid UTF-8 and no control characters"));
+      return reply(error_answer(req, http::status::bad_request, "bad_name", "a name has 1 to 24 characters, valid UTF-8 and no control characters"));
     }
     return with_player(ctx, req, reply, [service, id, name = *name, req, reply](std::string player, bool signed_in) {
       service->enter(id, player, name, signed_in, relay(req, reply));
@@ -155,7 +145,7 @@ void act(ServerContext& ctx, const Request& req, std::string id, std::string_vie
   if (action == "bots") {
     auto level = only_field(req, "level");
     if (!level || !protocol::bot_level_from_name(*level)) {
-      return reply(error(req, http::status::bad_request, "bad_request", "send {\"level\": \"easy\" | \"medium\" | \"hard\"}"));
+      return reply(error_answer(req, http::status::bad_request, "bad_request", "send {\"level\": \"easy\" | \"medium\" | \"hard\"}"));
     }
     return with_player(ctx, req, reply, [service, id, level = *level, req, reply](std::string asker, bool) {
       service->add_bot(id, asker, level, relay(req, reply));
@@ -164,7 +154,7 @@ void act(ServerContext& ctx, const Request& req, std::string id, std::string_vie
   if (action == "remove" || action == "drop") {
     auto player = only_field(req, "player");
     if (!player || (!player_id_well_formed(*player) && t9s::bot_level(*player).empty())) {
-      return reply(error(req, http::status::bad_request, "bad_request", "send {\"player\": \"<public player id or computer entrant>\"}"));
+      return reply(error_answer(req, http::status::bad_request, "bad_request", "send {\"player\": \"<public player id or computer entrant>\"}"));
     }
     const bool remove = action == "remove";
     return with_player(ctx, req, reply, [service, id, remove, player = *player, req, reply](std::string asker, bool) {
@@ -177,7 +167,7 @@ void act(ServerContext& ctx, const Request& req, std::string id, std::string_vie
       service->start(id, asker, relay(req, reply));
     });
   }
-  reply(error(req, http::status::not_found, "not_found", "no such API"));
+  reply(error_answer(req, http::status::not_found, "not_found", "no such API"));
 }
 
 }  // namespace
@@ -192,7 +182,7 @@ void serve_tournaments_api(ServerContext& ctx, const Request& req, TournamentCal
     return reply(rate_limited(req, wait, "lookups"));
   }
   auto service = ctx.community.tournaments;
-  if (!service) return reply(error(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
+  if (!service) return reply(error_answer(req, http::status::service_unavailable, "unavailable", "tournaments cannot be used right now"));
   if (path == "/api/tournaments") {
     if (get) return service->list(relay(req, reply));
     if (post) return create(ctx, req, caller, reply);
@@ -203,7 +193,7 @@ void serve_tournaments_api(ServerContext& ctx, const Request& req, TournamentCal
   const std::string id(rest.substr(0, slash));
   const std::string_view action = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
   if (id.empty() || id.size() > 64 || !valid_room_id(id)) {
-    return reply(error(req, http::status::not_found, "not_found", "no such tournament"));
+    return reply(error_answer(req, http::status::not_found, "not_found", "no such tournament"));
   }
   if (action.empty()) {
     if (!get) return reply(method_not_allowed(req, "GET, HEAD"));

@@ -14,7 +14,7 @@ namespace carc::server {
 namespace {
 
 // The same tables in both backends (docs/community.md).
-constexpr const char* kSchema =
+constexpr const char* kCommunitySchema =
     "CREATE TABLE IF NOT EXISTS player_names(player TEXT NOT NULL, name TEXT NOT NULL, since_ms BIGINT NOT NULL, "
     "PRIMARY KEY(player, since_ms));"
     "CREATE TABLE IF NOT EXISTS open_games(room TEXT PRIMARY KEY, node TEXT NOT NULL, listing TEXT NOT NULL, "
@@ -34,7 +34,7 @@ class SqliteCommunity final : public CommunityStore {
   explicit SqliteCommunity(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    db_.exec(kSchema);
+    db_.exec(kCommunitySchema);
   }
   std::variant<std::vector<NameEntry>, std::string> names(const std::string& player, std::size_t max) override {
     try {
@@ -139,7 +139,7 @@ class PgCommunity final : public CommunityStore {
     conn_.exec("SET client_min_messages = warning");
     // Nodes start together: one at a time makes the tables (two CREATE TABLE IF NOT EXISTS
     // at once can collide in PostgreSQL's catalogue).
-    conn_.exec(std::string("SELECT pg_advisory_lock(7305402); ") + kSchema + " SELECT pg_advisory_unlock(7305402);");
+    conn_.exec(std::string("SELECT pg_advisory_lock(7305402); ") + kCommunitySchema + " SELECT pg_advisory_unlock(7305402);");
     conn_.prepare("names", "SELECT name, since_ms FROM player_names WHERE player = $1 ORDER BY since_ms DESC LIMIT $2");
     conn_.prepare("name_add", kAddNamePg);
     conn_.prepare("open_clear", "DELETE FROM open_games WHERE node = $1");

@@ -13,7 +13,7 @@ namespace carc::server {
 namespace {
 
 // The same tables in both databases (types that both read alike).
-constexpr const char* kSchema =
+constexpr const char* kIdentitySchema =
     "CREATE TABLE IF NOT EXISTS player_subjects("
     " issuer TEXT NOT NULL, subject TEXT NOT NULL, player_hash TEXT NOT NULL, player_id TEXT NOT NULL,"
     " name TEXT NOT NULL DEFAULT '', bound_ms BIGINT NOT NULL, PRIMARY KEY(issuer, subject));"
@@ -51,7 +51,7 @@ class SqliteIdentities final : public IdentityStore {
   explicit SqliteIdentities(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
     sqlite3_busy_timeout(db_.handle(), 5000);
-    db_.exec(kSchema);
+    db_.exec(kIdentitySchema);
   }
   std::variant<std::optional<std::string>, std::string> alias_of(const std::string& key_hash) override {
     return attempt<std::optional<std::string>>([&]() -> std::optional<std::string> {
@@ -184,7 +184,7 @@ class PgIdentities final : public IdentityStore {
  public:
   explicit PgIdentities(const std::string& url) : conn_(url, PgConnOptions{}) {
     conn_.exec("SET client_min_messages = warning");
-    const PgResult r = conn_.exec(kSchema);
+    const PgResult r = conn_.exec(kIdentitySchema);
     if (!r.ok()) throw PgError("cannot make the sign-in tables: " + r.error());
     conn_.prepare("id_bind", kBind);
     conn_.prepare("id_alias", kAlias);

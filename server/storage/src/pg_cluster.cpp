@@ -14,7 +14,6 @@
 namespace carc::server {
 namespace {
 
-std::string i64(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -27,7 +26,7 @@ LeaseRenewal PgStore::renew_lease() {
       return out;
     }
     PgConn& c = *lease_->conn;
-    const std::string ms = i64(options_.lease_ms);
+    const std::string ms = std::to_string(options_.lease_ms);
     const auto sent = std::chrono::steady_clock::now();
     if (c.run("renew", {options_.node_id, ms}).affected() == 1) {
       lease_from(sent);
@@ -46,7 +45,7 @@ LeaseRenewal PgStore::renew_lease() {
         // same, so that a claim whose answer is on its way (held a moment later) is kept.
         const std::int64_t epoch = w.int64(i, 1);
         if (const auto seen = orphans_.find(id); seen != orphans_.end() && seen->second == epoch) {
-          if (c.run("release", {options_.node_id, id, i64(epoch), i64(kept_ms())}).affected() == 1) {
+          if (c.run("release", {options_.node_id, id, std::to_string(epoch), std::to_string(kept_ms())}).affected() == 1) {
             out.orphans_released.push_back(id);
           }
         } else {
@@ -105,7 +104,7 @@ Status PgStore::release(const std::string& room) {
   if (epoch == 0) return Status::ok();
   try {
     if (std::string why; !ensure_connected(*write_, &why)) return Status::failed(why);
-    write_->conn->run("release", {options_.node_id, room, i64(epoch), i64(kept_ms())});
+    write_->conn->run("release", {options_.node_id, room, std::to_string(epoch), std::to_string(kept_ms())});
     forget(room);
     return Status::ok();
   } catch (const std::exception& e) {
