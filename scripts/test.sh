@@ -18,6 +18,12 @@ logs=$(mktemp -d /tmp/carc-test.XXXXXX)
 export CI=${CI:-true}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
+# The machine's CPU time in clock ticks (busy at normal priority, idle, stolen by the host,
+# niced work), read again at the end: what the run kept busy (with anything else at normal
+# priority), and so the least time the same work could take on these cores.
+cpu_ticks() { awk '/^cpu /{print $2 + $4 + $7 + $8, $5 + $6, $9, $3}' /proc/stat; }
+read -r cpu_busy0 cpu_idle0 cpu_steal0 cpu_nice0 < <(cpu_ticks)
+
 steps=()       # "STATUS|name|seconds|limit"
 passed=0       # test cases, summed over the runners
 failed=0
@@ -92,6 +98,13 @@ summary() {
     IFS='|' read -r status name secs limit <<<"$s"
     printf '  %-4s  %-16s %4ss  (limit %ss)\n' "$status" "$name" "$secs" "$limit"
   done
+  local busy idle steal niced hz cores
+  read -r busy idle steal niced < <(cpu_ticks)
+  hz=$(getconf CLK_TCK); cores=$(nproc)
+  busy=$(((busy - cpu_busy0) / hz)); idle=$(((idle - cpu_idle0) / hz))
+  steal=$(((steal - cpu_steal0) / hz)); niced=$(((niced - cpu_nice0) / hz))
+  echo "  machine: ${busy} core-seconds busy, ${idle} idle, ${steal} stolen by the host, ${niced} niced work beside;" \
+    "on $cores cores the same work takes at least $((busy / cores))s"
 }
 
 # A step without which nothing after it means anything (the packages, the build, the check
