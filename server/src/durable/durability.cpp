@@ -186,7 +186,7 @@ int Durability::restore(Server& server) {
     std::string why;
     auto decoded = decode_room(stored);
     if (auto* r = std::get_if<RestoredRoom>(&decoded)) {
-      auto room = Room::restore(server.rooms().make_strand(), stored.id, server.rooms().services(), *r);
+      auto room = Room::restore(server.rooms().make_strand(), stored.id, server.rooms().shared_services(), *r);
       if (auto* ok = std::get_if<std::shared_ptr<Room>>(&room)) {
         auto restored_room = *ok;
         server.rooms().add(restored_room);
@@ -220,7 +220,7 @@ int Durability::restore(Server& server) {
       auto decoded = decode_room(*stored);
       const auto* r = std::get_if<RestoredRoom>(&decoded);
       if (r == nullptr) return done(nullptr);
-      auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().services(), *r);
+      auto room = Room::restore(server.rooms().make_strand(), stored->id, server.rooms().shared_services(), *r);
       auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
       if (ok == nullptr) return done(nullptr);
       auto loaded = *ok;
@@ -338,7 +338,7 @@ void Durability::serve_from_shared_database(Server& server, ClusterStore& cluste
       const auto* r = std::get_if<RestoredRoom>(&decoded);
       std::string why = r == nullptr ? std::get<std::string>(decoded) : std::string();
       if (r != nullptr) {
-        auto room = Room::restore(rooms.make_strand(), stored->id, rooms.services(), *r);
+        auto room = Room::restore(rooms.make_strand(), stored->id, rooms.shared_services(), *r);
         if (auto* ok = std::get_if<std::shared_ptr<Room>>(&room)) {
           auto claimed = *ok;
           rooms.services().metrics.rooms_taken_over.fetch_add(1, std::memory_order_relaxed);

@@ -68,9 +68,17 @@ class Room : public std::enable_shared_from_this<Room> {
 
  private:
   Strand strand_;
-  RoomServices services_;
+  // The same for every room of a registry: shared, not copied into each (304 bytes a room,
+  // docs/hot-path.md#memory).
+  std::shared_ptr<const RoomServices> services_;
   std::unique_ptr<RoomLogic> logic_;
-  Effects fx_;  // reused by every command
+  // What the running command asked for: made by its first effect, carried out and freed by
+  // carry_out(), so that a room between commands holds none of it (320 bytes).
+  std::unique_ptr<Effects> fx_;
+  Effects& fx() {
+    if (!fx_) fx_ = std::make_unique<Effects>();
+    return *fx_;
+  }
   boost::asio::steady_timer timer_;
   std::optional<std::int64_t> armed_at_;  // unix ms the timer waits for
   bool storing_ = false;  // a change is on its way to storage
@@ -83,7 +91,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // stored, or at once when there is nothing to settle.
   std::vector<std::function<void(std::optional<community::GameResult>)>> settle_waiters_;
   void answer_settle();  // the waiters, once no settlement is on its way
-  std::optional<OpenListing> listed_;  // what listing_changed last heard
+  std::unique_ptr<const OpenListing> listed_;  // what listing_changed last heard (null: not listed)
   bool open_told_ = false;             // ... and whether the room was open then  // a turn-based game: stays stored when it leaves memory
 
   std::atomic<std::uint8_t> phase_{0};
@@ -100,9 +108,14 @@ class Room : public std::enable_shared_from_this<Room> {
   void relist(bool gone = false);
 
  public:
+  // The registry's rooms share its services; a room made alone (tests) gets its own copy.
+  Room(Strand strand, std::string id, std::shared_ptr<const RoomServices> services);
+  Room(Strand strand, std::unique_ptr<RoomLogic> logic, std::shared_ptr<const RoomServices> services);
   Room(Strand strand, std::string id, RoomServices services);
-  Room(Strand strand, std::unique_ptr<RoomLogic> logic, RoomServices services);
   // Rebuilds a stored room by replaying its actions; the error names the refused action.
+  static std::variant<std::shared_ptr<Room>, std::string> restore(Strand strand, std::string id,
+                                                                  std::shared_ptr<const RoomServices> services,
+                                                                  const RestoredRoom& r);
   static std::variant<std::shared_ptr<Room>, std::string> restore(Strand strand, std::string id,
                                                                   RoomServices services, const RestoredRoom& r);
 

@@ -65,7 +65,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (s->seat != static_cast<int>(seats_.size())) return "seat " + std::to_string(s->seat) + " out of order";
     // A rematch stores its seats before its settings: a seat only an expansion allows comes first.
     if (seats_.size() >= static_cast<std::size_t>(kMaxPlayers)) return "too many seats";
-    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, s->host).seal_key =
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, nullptr}, s->host).seal_key =
         s->seal_key;
   } else if (const auto* f = std::get_if<SeatFreed>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "a seat freed after the start";
@@ -82,7 +82,7 @@ std::optional<std::string> RoomLogic::replay(const RoomAction& action, std::int6
     if (p->seat < 0 || p->seat >= static_cast<int>(seats_.size())) return "no seat " + std::to_string(p->seat);
     auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
     if (p->endpoint.empty()) push.reset();
-    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
+    else push = std::make_shared<const PushTarget>(PushTarget{p->endpoint, p->p256dh, p->auth});
   } else if (const auto* g = std::get_if<GameStarted>(&action)) {
     if (phase_ != RoomPhase::Lobby) return "the game started twice";
     const int n = static_cast<int>(seats_.size());
@@ -281,7 +281,7 @@ void RoomLogic::stored(bool ok, std::int64_t now_ms, Effects& fx) {
 void RoomLogic::apply(Pending& p, std::int64_t now_ms, Effects& fx) {
   if (auto* join = std::get_if<PendingJoin>(&p)) {
     const SeatTaken& t = join->taken;
-    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, std::nullopt}, t.host).seal_key =
+    seats_.take(SeatState{t.name, t.token_hash, std::nullopt, nullptr, {}, now_ms, false, 0, nullptr}, t.host).seal_key =
         t.seal_key;
     spdlog::info("room {}: {} took seat {}{}", id_, t.name, t.seat, t.host ? " (host)" : "");
     begin_change();
@@ -341,7 +341,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* s = std::get_if<SeatTaken>(&action)) {  // a computer player
-    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, std::nullopt}, false);
+    seats_.take(SeatState{s->name, s->token_hash, s->bot, nullptr, {}, now_ms, false, 0, nullptr}, false);
     return publish(nullptr, fx, changes_.received());
   }
   if (const auto* f = std::get_if<SeatFreed>(&action)) return free_seat(*f, now_ms, &fx);
@@ -360,7 +360,7 @@ void RoomLogic::apply_action(const ClientPtr& client, const RoomAction& action, 
     ++notify_changes_stored_;
     auto& push = seats_[static_cast<std::size_t>(p->seat)].push;
     if (p->endpoint.empty()) push.reset();
-    else push = PushTarget{p->endpoint, p->p256dh, p->auth};
+    else push = std::make_shared<const PushTarget>(PushTarget{p->endpoint, p->p256dh, p->auth});
     return publish(nullptr, fx, changes_.received());  // nothing public: no patch
   }
   if (const auto* b = std::get_if<PlayerBound>(&action)) {

@@ -87,7 +87,7 @@ void RoomLogic::notify_turn(Effects& fx) {
   if (s.bot) return;
   Notice n = notice(Notice::Event::YourTurn, seat);
   n.hook = hook_;
-  n.push = s.push;
+  if (s.push) n.push = *s.push;
   if (n.hook || n.push) fx.notices.push_back(std::move(n));
 }
 
@@ -100,7 +100,7 @@ void RoomLogic::notify_over(Effects& fx) {
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (!seats_[i].push) continue;
     Notice n = notice(Notice::Event::GameOver, static_cast<int>(i));
-    n.push = seats_[i].push;
+    n.push = *seats_[i].push;
     fx.notices.push_back(std::move(n));
   }
 }

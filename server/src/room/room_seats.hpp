@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,7 +26,9 @@ struct SeatState {
   std::int64_t gone_since_ms = 0;  // when the seat lost its connection
   bool away = false;
   std::int64_t bank_ms = 0;        // turn-based: the bank at the start of the current turn
-  std::optional<PushTarget> push;  // the seat's Web Push subscription
+  // The seat's Web Push subscription, on the heap: most seats have none, and a PushTarget
+  // is 96 bytes (docs/hot-path.md#memory). Replaced whole, never changed in place.
+  std::shared_ptr<const PushTarget> push;
   int hints = 0;                   // hints given this game (kept in memory only)
   std::string seal_key = {};       // what a rematch seals this seat's new token to (seat_seal.hpp)
   // Ratings (docs/community.md#ratings): the seat's player (PlayerBound; empty: none), and

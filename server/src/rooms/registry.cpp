@@ -23,7 +23,10 @@ bool valid_room_id(std::string_view id) {
 }
 
 RoomRegistry::RoomRegistry(boost::asio::io_context& io, RoomServices services, const Limits& limits)
-    : io_(io), services_(std::move(services)), limits_(limits) {
+    : io_(io),
+      shared_services_(std::make_shared<RoomServices>(std::move(services))),
+      services_(*shared_services_),
+      limits_(limits) {
   // A finished game nobody has open leaves memory at once by default: its replacement's
   // players may be arriving, and it comes back from storage when it is opened again.
   services_.finished_idle = [this](const std::shared_ptr<Room>& room) {
@@ -63,7 +66,7 @@ void RoomRegistry::create_rematch(std::vector<RoomAction> actions, const std::fu
         spdlog::error("room {}: the rematch's seats could not be stored", id);
         return done({});
       }
-      auto room = Room::restore(make_strand(), id, services_, seating->seated);
+      auto room = Room::restore(make_strand(), id, shared_services_, seating->seated);
       auto* ok = std::get_if<std::shared_ptr<Room>>(&room);
       if (ok == nullptr) {
         spdlog::error("room {}: the rematch could not be seated: {}", id, std::get<std::string>(room));
@@ -104,7 +107,7 @@ void RoomRegistry::create_room(RoomCallback done, bool serve_here) {
       }
       return done(nullptr);
     }
-    auto room = std::make_shared<Room>(make_strand(), id, services_);
+    auto room = std::make_shared<Room>(make_strand(), id, shared_services_);
     {
       std::lock_guard lock(mu_);
       if (serve_here) rooms_[id] = room;

@@ -44,7 +44,9 @@ class RoomRegistry {
 
  private:
   boost::asio::io_context& io_;
-  RoomServices services_;
+  // One for every room it makes (Room::services_); set up before the server runs.
+  std::shared_ptr<RoomServices> shared_services_;
+  RoomServices& services_;
   const Limits& limits_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;  // null: an id being created
@@ -144,6 +146,7 @@ class RoomRegistry {
   std::size_t expire(std::int64_t now_steady_ms);
   Room::Strand make_strand();
   const RoomServices& services() const { return services_; }
+  std::shared_ptr<const RoomServices> shared_services() const { return shared_services_; }
   // A rematch room seated by `actions` (SeatTaken..., SettingsChanged, with
   // the new seats' token hashes): stored, then added; `done` gets its id or "" on failure.
   void create_rematch(std::vector<RoomAction> actions, const std::function<void(std::string)>& done);
