@@ -107,15 +107,35 @@ export function updateClock(ul, clockMs) {
   return true;
 }
 
+// The bag's items as drawn, by grid: built once for a game's tile list and language, then
+// only the counts that changed are written (a phone redraws nothing else after a move).
+const bagsDrawn = new WeakMap();
+
 export function renderBag(grid, leftEl, state, catalog) {
   leftEl.textContent = t('bag.left', { n: state.bag?.left ?? 0 });
-  grid.replaceChildren();
   const tilesLeft = state.bag?.tiles ?? {};
-  for (const def of catalog.tiles) {
-    const n = tilesLeft[def.letter] ?? 0;
-    const words = t('bag.item', { tile: tileWords(def), n });
-    grid.appendChild(h('span', { class: `bag-item${n ? '' : ' empty'}`, role: 'listitem', title: words, 'aria-label': words, 'data-letter': def.letter, 'data-count': n },
-      tileIcon(def, 0, 'tile-icon small'), h('span', { class: 'count', text: `×${n}` })));
+  const lang = getLanguage();
+  let drawn = bagsDrawn.get(grid);
+  if (drawn?.tiles !== catalog.tiles || drawn.lang !== lang) {
+    drawn = { tiles: catalog.tiles, lang, items: [] };
+    grid.replaceChildren(...catalog.tiles.map((def) => {
+      const count = h('span', { class: 'count' });
+      const item = h('span', { class: 'bag-item', role: 'listitem', 'data-letter': def.letter }, tileIcon(def, 0, 'tile-icon small'), count);
+      drawn.items.push({ def, item, count, n: null });
+      return item;
+    }));
+    bagsDrawn.set(grid, drawn);
+  }
+  for (const it of drawn.items) {
+    const n = tilesLeft[it.def.letter] ?? 0;
+    if (it.n === n) continue;
+    it.n = n;
+    const words = t('bag.item', { tile: tileWords(it.def), n });
+    it.item.classList.toggle('empty', !n);
+    it.item.title = words;
+    it.item.setAttribute('aria-label', words);
+    it.item.dataset.count = String(n);
+    it.count.textContent = `×${n}`;
   }
 }
 
