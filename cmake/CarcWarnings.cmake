@@ -20,6 +20,13 @@ function(carc_test_code target)
   target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O1>)
 endfunction()
 
+# A test executable whose tests mostly wait on a real server (its timers, its sockets, its
+# database): its own code compiles without optimization, in half the time, and its tests take
+# as long (docs/development.md). The code under test keeps the build's flags.
+function(carc_test_waits target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O0>)
+endfunction()
+
 # A doctest test executable. Each of its sources that holds test cases is a ctest test of
 # its own, `name/stem`, which runs the executable with doctest's source-file filter: most
 # of these tests wait on a real server's timers, and `ctest -j` then runs the files of one
