@@ -3,7 +3,8 @@
 #
 #   bash scripts/cluster.sh up --nodes N --port P --dir D [-- extra server flags...]
 #       a throwaway PostgreSQL 15 in D (initdb/pg_ctl as an unprivileged user, a free port),
-#       N nodes from the build folder (CARC_BUILD_DIR, default build), HAProxy on port P.
+#       N nodes from the build folder (CARC_BUILD_DIR, default build), HAProxy on port P
+#       (P = 0: a free port below the kernel's ephemeral range, written to D/front_port).
 #       Writes D/pids, one line each: `postgres PID`, `haproxy PID`, `node NAME PID PORT`;
 #       returns once every node answers /healthz through the front.
 #   bash scripts/cluster.sh down --dir D
@@ -16,7 +17,10 @@
 # CARC_CLUSTER_WATCH_PID=PID (tests): bring the cluster down as soon as process PID is gone.
 # Logs: D/NAME.log, D/haproxy.log, D/pg.log. It installs what is missing the way
 # scripts/install-deps.sh does (postgresql, haproxy).
-set -euo pipefail
+set -eEuo pipefail
+# A command that fails says so (without this, a failure whose output went to a log ended the
+# script without a word).
+trap 'echo "cluster: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -26,7 +30,7 @@ usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 cmd=${1:-}
 [[ -n $cmd ]] || { usage >&2; exit 2; }
 shift
-nodes=3 port="" dir="" name="" extra=()
+nodes=3 port="" dir="" name="" extra=() auto_port=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) nodes=$2; shift ;;
@@ -74,16 +78,26 @@ write_haproxy() {
 }
 
 start_haproxy() {
-  write_haproxy
-  local old
+  local old tries=1
   old=$(awk '$1 == "haproxy" { print $2 }' "$dir/pids" | tail -1)
   sed -i '/^haproxy /d' "$dir/pids"
-  if [[ -n $old ]] && kill -0 "$old" 2>/dev/null; then
-    # A soft reload: the old process finishes its connections, the new one takes new ones.
-    haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" -sf "$old" >>"$dir/haproxy.log" 2>&1
-  else
-    haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" >>"$dir/haproxy.log" 2>&1
-  fi
+  while :; do
+    write_haproxy
+    if [[ -n $old ]] && kill -0 "$old" 2>/dev/null; then
+      # A soft reload: the old process finishes its connections, the new one takes new ones.
+      haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" -sf "$old" >>"$dir/haproxy.log" 2>&1 && break
+    else
+      haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" >>"$dir/haproxy.log" 2>&1 && break
+    fi
+    # A front port this script chose (--port 0) may have been taken since: another one.
+    if ((auto_port && tries < 5)); then
+      tries=$((tries + 1))
+      free_port >"$dir/front_port"
+      continue
+    fi
+    tail -5 "$dir/haproxy.log" >&2
+    die "HAProxy did not start on port $(cat "$dir/front_port")"
+  done
   echo "haproxy $(head -1 "$dir/haproxy.pid")" >>"$dir/pids"
 }
 
@@ -131,7 +145,8 @@ wait_healthy() {
 
 case $cmd in
   up)
-    [[ -n $port ]] || die "--port P is required"
+    [[ $port =~ ^[0-9]+$ ]] || die "--port P is required (0: a free port)"
+    if [[ $port == 0 ]]; then auto_port=1; port=$(free_port); fi
     [[ $nodes =~ ^[0-9]+$ && $nodes -ge 1 ]] || die "--nodes must be a positive number"
     [[ -x $server ]] || die "no server binary at $server: build first (bash scripts/build.sh)"
     command -v haproxy >/dev/null && [[ -x /usr/lib/postgresql/15/bin/pg_ctl ]] || bash "$repo/scripts/install-deps.sh" --test
@@ -150,7 +165,7 @@ case $cmd in
         [[ -f $dir/pids ]] && bash "$repo/scripts/cluster.sh" down --dir "$dir" ) </dev/null >/dev/null 2>&1 &
     fi
     wait_healthy
-    echo "cluster: $nodes node(s) behind http://127.0.0.1:$port (database $(cat "$dir/db_url"))" ;;
+    echo "cluster: $nodes node(s) behind http://127.0.0.1:$(cat "$dir/front_port") (database $(cat "$dir/db_url"))" ;;
   node)
     [[ -n $name ]] || die "usage: cluster.sh node --dir D NAME"
     dir=$(cd "$dir" && pwd)

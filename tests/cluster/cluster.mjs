@@ -31,14 +31,19 @@ export function freePort() {
 export class Cluster {
   static async up(nodes, { leaseMs = 2000 } = {}) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carc-cluster-'));
-    const port = await freePort();
     const env = { ...process.env, CARC_BUILD_DIR: buildDir, CARC_LEASE_MS: String(leaseMs), CARC_CLUSTER_WATCH_PID: String(process.pid) };
-    const r = spawnSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'up', '--nodes', String(nodes), '--port', String(port), '--dir', dir],
+    // Port 0: the script picks the front's port when HAProxy starts, below the ephemeral range
+    // (a port picked here was free 10 s earlier, before PostgreSQL and the nodes started, and
+    // the connections of the tests beside may take it by then).
+    const r = spawnSync('bash', [path.join(repo, 'scripts/cluster.sh'), 'up', '--nodes', String(nodes), '--port', '0', '--dir', dir],
       { env, encoding: 'utf8', timeout: 120000 });
-    const c = new Cluster(dir, port, env);
+    const frontPort = () => { try { return Number(fs.readFileSync(path.join(dir, 'front_port'), 'utf8')); } catch { return 0; } };
+    const c = new Cluster(dir, frontPort(), env);
     if (r.status !== 0) {
+      const why = r.error ? `${r.error.message} ` : r.signal ? `killed by ${r.signal} ` : '';
+      const logs = ['haproxy.log', 'pg.log'].map((f) => { try { return `--- ${f}:\n${fs.readFileSync(path.join(dir, f), 'utf8').slice(-1500)}`; } catch { return ''; } }).join('\n');
       c.down();
-      throw new Error(`cluster.sh up failed: ${r.stderr}${r.stdout}`);
+      throw new Error(`cluster.sh up failed: ${why}${r.stderr}${r.stdout}\n${logs}`);
     }
     return c;
   }
