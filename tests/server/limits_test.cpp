@@ -1,5 +1,6 @@
 // Caps and timeouts: rooms, connections, per-address connections (off unless configured),
-// room expiry, idle WebSockets (pings unanswered) and silent HTTP connections.
+// room expiry, idle WebSockets (pings unanswered), frames read as they arrive and silent
+// HTTP connections.
 #include <thread>
 
 #include <boost/asio/connect.hpp>
@@ -106,6 +107,84 @@ TEST_CASE("a WebSocket that answers no ping is closed after the idle timeout") {
   CHECK(got.starts_with("HTTP/1.1 101"));
   CHECK(ec);  // the server closed the connection
   CHECK(std::chrono::steady_clock::now() - t0 < 8s);
+}
+
+TEST_CASE("a WebSocket that says nothing but answers pings stays open past the idle timeout") {
+  ServerProcess server({"--idle-timeout", "2"});
+  const std::string room = create_room(server.port());
+  Peer quiet(server.port(), room);
+  quiet.watch();
+  // Past two idle timeouts without a message; its reads (run while it drains) answer the
+  // server's pings.
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (std::chrono::steady_clock::now() < until) quiet.drain(200ms);
+  CHECK_FALSE(quiet.closed());
+  // It still hears the room: a player joining reaches it.
+  Peer player(server.port(), room);
+  player.join("Ann");
+  const json patch = quiet.expect("patch");
+  CHECK_FALSE(quiet.closed());
+  CHECK(patch.dump().find("Ann") != std::string::npos);
+}
+
+// Between messages the server waits for the socket to be readable before it reads
+// (docs/hot-path.md#memory): frames that arrive in one packet must each be read at once,
+// not left waiting for the client's next bytes.
+TEST_CASE("frames that arrive together are each answered at once") {
+  ServerProcess server({"--idle-timeout", "60"});
+  const std::string room = create_room(server.port());
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket s(io);
+  s.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+  const std::string upgrade = "GET /ws/" + room +
+                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+  boost::asio::write(s, boost::asio::buffer(upgrade));
+  std::string got;
+  char buf[4096];
+  const auto read_until = [&](const auto& done, std::chrono::milliseconds within) {
+    s.non_blocking(true);
+    const auto until = std::chrono::steady_clock::now() + within;
+    while (!done() && std::chrono::steady_clock::now() < until) {
+      boost::system::error_code ec;
+      const auto n = s.read_some(boost::asio::buffer(buf), ec);
+      if (ec == boost::asio::error::would_block) {
+        std::this_thread::sleep_for(10ms);
+        continue;
+      }
+      REQUIRE_FALSE(ec);
+      got.append(buf, n);
+    }
+  };
+  read_until([&] { return got.find("\r\n\r\n") != std::string::npos; }, 5000ms);
+  REQUIRE(got.starts_with("HTTP/1.1 101"));
+  got.erase(0, got.find("\r\n\r\n") + 4);
+  // A client's frame, masked: FIN, the opcode, then the payload.
+  const auto frame = [](unsigned char opcode, const std::string& payload) {
+    const unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
+    std::string f;
+    f += static_cast<char>(0x80 | opcode);
+    f += static_cast<char>(0x80 | payload.size());
+    for (unsigned char m : mask) f += static_cast<char>(m);
+    for (std::size_t i = 0; i < payload.size(); ++i) f += static_cast<char>(payload[i] ^ mask[i % 4]);
+    return f;
+  };
+  // Two messages that are not JSON (each answered with an error) around a ping, then a
+  // third message split in two: its first bytes in the same packet, the rest later.
+  const std::string third = frame(0x1, "not json either");
+  const std::string packet = frame(0x1, "not json") + frame(0x9, "hi") + frame(0x1, "nor this") + third.substr(0, 9);
+  boost::asio::write(s, boost::asio::buffer(packet));
+  const auto count = [&](std::string_view what) {
+    int n = 0;
+    for (auto at = got.find(what); at != std::string::npos; at = got.find(what, at + 1)) ++n;
+    return n;
+  };
+  read_until([&] { return count("bad_json") >= 2 && got.find("\x8a\x02hi") != std::string::npos; }, 2000ms);
+  CHECK(count("bad_json") == 2);
+  CHECK(got.find("\x8a\x02hi") != std::string::npos);  // the pong
+  boost::asio::write(s, boost::asio::buffer(third.substr(9)));
+  read_until([&] { return count("bad_json") >= 3; }, 2000ms);
+  CHECK(count("bad_json") == 3);
 }
 
 TEST_CASE("a connection that sends nothing is closed after the HTTP timeout") {

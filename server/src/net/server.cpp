@@ -19,6 +19,7 @@
 
 #include "carc/protocol/json.hpp"
 #include "base/guard.hpp"
+#include "net/idle_watch.hpp"
 #include "net/net.hpp"
 
 namespace carc::server {
@@ -237,6 +238,7 @@ struct Server::Impl {
   std::shared_ptr<Listener> metrics_listener;  // --metrics-bind
   asio::signal_set signals;
   asio::steady_timer sweeper;
+  asio::steady_timer idle_ticker;  // the WebSockets' idle timeouts and keep-alive pings (net/idle_watch.hpp)
   asio::steady_timer stop_timer;
 
   Impl(Config cfg, std::unique_ptr<Persistence> p)
@@ -246,6 +248,7 @@ struct Server::Impl {
         metrics_listener(ctx.config.metrics_bind.empty() ? nullptr : std::make_shared<Listener>(io, ctx, Listen::MetricsOnly)),
         signals(io, SIGINT, SIGTERM),
         sweeper(io),
+        idle_ticker(io),
         stop_timer(io) {}
 
   void sweep() {
@@ -265,12 +268,22 @@ struct Server::Impl {
     });
   }
 
+  void tick_idle() {
+    idle_ticker.expires_after(IdleWatch::tick_every(std::chrono::seconds(ctx.config.limits.idle_timeout_s)));
+    idle_ticker.async_wait([this](beast::error_code ec) {
+      if (ec || ctx.stopping) return;
+      IdleWatch::instance().tick();
+      tick_idle();
+    });
+  }
+
   void shutdown() {
     if (ctx.stopping.exchange(true)) return;
     spdlog::info("shutting down: closing connections");
     listener->close();
     if (metrics_listener) metrics_listener->close();
     sweeper.cancel();
+    idle_ticker.cancel();
     signals.cancel();
     ctx.rooms.for_each([](const std::shared_ptr<Room>& room) {
       asio::post(room->strand(), [room] { room->close_all(CloseReason::GoingAway); });
@@ -304,6 +317,7 @@ void Server::run() {
   impl.listener->start();
   if (impl.metrics_listener) impl.metrics_listener->start();
   impl.sweep();
+  impl.tick_idle();
   const auto& c = impl.ctx.config;
   spdlog::info("listening on http://{}:{} (web root {}, {} threads)", c.bind, c.port, c.web_root.string(), c.threads);
   if (impl.metrics_listener) spdlog::info("metrics on http://{}:{}/metrics", c.metrics_bind, c.metrics_port);

@@ -4,6 +4,7 @@
 // room's strand.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
+#include "net/idle_watch.hpp"
 #include "net/net.hpp"
 #include "limits/queue_budget.hpp"
 #include "push/targets.hpp"
@@ -57,22 +59,116 @@ class FrameQueue {
   std::size_t head_ = 0;
 };
 
-// The TCP stream under a WebSocket, with a teardown that reads the client's last bytes to
-// their end. Beast 1.81's own teardown stops after one read (it tests a byte count it never
-// sets), then closes the socket while the client's bytes are still arriving: the kernel
-// answers them with a reset, and a client that was still writing (a frame after the one
-// refused with 1007, its close reply) loses the close frame and its code. This one drains
-// until the client's end of stream, at most kMaxDrain bytes; the WebSocket's close timeout
-// still bounds how long it waits.
+// Where the client's bytes stand in the WebSocket framing (RFC 6455, section 5.2): in a
+// frame's header (2 to 14 bytes) or in its payload. A read of Beast's is handed no byte past
+// the end of the header or payload it is in, so that Beast never holds the start of the next
+// frame in its own read buffer: once a message is read whole, whatever comes next is still
+// in the socket, and the session can wait for the socket to be readable with no read of
+// Beast's pending (docs/hot-path.md#memory). A message costs a read or two more (a frame's
+// first 2 bytes, then the rest of its header with its payload when that is short).
+class FrameBounds {
+ public:
+  // The most the next read may take.
+  std::size_t next_read() const {
+    if (payload_left_ > 0) return static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, SIZE_MAX));
+    return head_need_ - head_have_;
+  }
+  // The bytes a read brought, in order.
+  void feed(const unsigned char* p, std::size_t n) {
+    while (n > 0) {
+      if (payload_left_ > 0) {
+        const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, n));
+        payload_left_ -= k;
+        p += k;
+        n -= k;
+        continue;
+      }
+      head_[head_have_++] = *p++;
+      --n;
+      if (head_have_ == 2) {
+        const unsigned len7 = head_[1] & 0x7fu;
+        head_need_ = static_cast<std::uint8_t>(2 + ((head_[1] & 0x80u) ? 4 : 0) + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0));
+      }
+      if (head_have_ == head_need_) {  // the header is whole: its payload follows
+        payload_left_ = payload_length();
+        head_have_ = 0;
+        head_need_ = 2;
+      }
+    }
+  }
+
+ private:
+  std::uint64_t payload_length() const {
+    const unsigned len7 = head_[1] & 0x7fu;
+    if (len7 < 126) return len7;
+    const int bytes = len7 == 126 ? 2 : 8;
+    std::uint64_t len = 0;
+    for (int i = 0; i < bytes; ++i) len = (len << 8) | head_[2 + i];
+    return len;
+  }
+
+  std::uint64_t payload_left_ = 0;
+  std::array<unsigned char, 14> head_{};
+  std::uint8_t head_have_ = 0;
+  std::uint8_t head_need_ = 2;
+};
+
+// The TCP stream under a WebSocket: its reads keep to the client's frames (FrameBounds) and
+// tell the idle watch that the client was heard, and its teardown reads the client's last
+// bytes to their end. Beast 1.81's own teardown stops after one read (it tests a byte count
+// it never sets), then closes the socket while the client's bytes are still arriving: the
+// kernel answers them with a reset, and a client that was still writing (a frame after the
+// one refused with 1007, its close reply) loses the close frame and its code. This one
+// drains until the client's end of stream, at most kMaxDrain bytes; the WebSocket's close
+// timeout still bounds how long it waits.
 //
-// A plain socket, not a beast::tcp_stream: the WebSocket keeps its own timer for every
-// timeout, and a tcp_stream would add its own state (about 500 bytes) and a layer to every
-// pending read of every idle connection. Its executor is the HTTP session's strand, which
-// keeps the session's handlers from running at once on two threads.
+// A plain socket, not a beast::tcp_stream: the WebSocket keeps its own timer for the
+// handshakes, the idle watch the rest, and a tcp_stream would add its own state (about 500
+// bytes) and a layer to every read. Its executor is the HTTP session's strand, which keeps
+// the session's handlers from running at once on two threads.
 class DrainingStream : public tcp::socket {
  public:
   explicit DrainingStream(tcp::socket&& s) : tcp::socket(std::move(s)) {}
   tcp::socket& socket() { return *this; }
+
+  // Told of every byte that arrives (set once, before the first read).
+  IdleWatch::Watched* watched = nullptr;
+
+  // What Beast's reads call: one read of the socket, cut at the frame's bounds.
+  template <class Buffers, class Token>
+  auto async_read_some(const Buffers& buffers, Token&& token) {
+    return asio::async_compose<Token, void(beast::error_code, std::size_t)>(
+        FramedRead<Buffers>{*this, beast::buffers_prefix(frames_.next_read(), buffers)}, token, socket());
+  }
+
+ private:
+  template <class Buffers>
+  struct FramedRead {
+    DrainingStream& stream;
+    beast::buffers_prefix_view<Buffers> buffers;
+    bool started = false;
+
+    template <class Self>
+    void operator()(Self& self, beast::error_code ec = {}, std::size_t n = 0) {
+      if (!started) {
+        started = true;
+        return stream.socket().async_read_some(buffers, std::move(self));
+      }
+      if (n > 0) {
+        std::size_t left = n;
+        for (const auto b : beast::buffers_range_ref(buffers)) {
+          const std::size_t k = std::min(left, b.size());
+          stream.frames_.feed(static_cast<const unsigned char*>(b.data()), k);
+          left -= k;
+          if (left == 0) break;
+        }
+        if (stream.watched) stream.watched->heard(IdleWatch::now_ms());
+      }
+      self.complete(ec, n);
+    }
+  };
+
+  FrameBounds frames_;
 };
 
 constexpr std::size_t kMaxDrain = 256 * 1024;
@@ -126,7 +222,10 @@ struct PendingClose {
   std::string_view reason;
 };
 
-class WsSession final : public Client, public QueueBudget::Queue, public std::enable_shared_from_this<WsSession> {
+class WsSession final : public Client,
+                        public QueueBudget::Queue,
+                        public IdleWatch::Watched,
+                        public std::enable_shared_from_this<WsSession> {
   // Without permessage-deflate, which the server never offers: the stream then holds none of
   // its state.
   websocket::stream<DrainingStream, false> ws_;
@@ -142,7 +241,8 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   std::optional<PendingClose> close_pending_;
   bool closed_ = false;   // a close was started or the socket dropped
   bool attached_ = false;
-  bool reading_ = false;  // a read is pending: its failure ends the session
+  bool reading_ = false;  // a read, or the wait for one, is pending: its failure ends the session
+  bool pinging_ = false;  // a keep-alive ping is being written (a close waits for it)
 
   double tokens_;
   Clock::time_point refilled_ = Clock::now();
@@ -153,24 +253,50 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
     if (ec) return ctx_.fail(ec, NetOp::WsAccept, room_->id());
     attached_ = true;
     ctx_.metrics.ws_connections.fetch_add(1, std::memory_order_relaxed);
+    IdleWatch::instance().add(*this, std::chrono::seconds(ctx_.config.limits.idle_timeout_s));
     asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->attach(self); });
     do_read();
   }
 
-  // A message is read in pieces: at most 128 bytes at a time, because every idle connection
-  // waits on a read and what it prepared for it stays allocated meanwhile (Beast would take
-  // 1,536 bytes at once; client messages are a few dozen bytes, a move's under 128), and at
-  // most what is left of the frame limit, so that one over it is seen before its end and
-  // refused with a clean close (1009): async_close then reads and discards the rest of it
-  // until the client's close frame. Beast's own read_message_max (set far higher) would
-  // instead close the socket with the client's bytes still unread, which resets the
-  // connection, and the client often never sees the 1009.
+  // Between messages a connection waits for its socket to be readable, with nothing else
+  // allocated (Beast holds no byte of the next frame: FrameBounds), and only then starts a
+  // read of Beast's: a pending one would hold its state and the piece it reads into for as
+  // long as the client is quiet. A message is read in pieces: at most 128 bytes at a time
+  // (client messages are a few dozen bytes, a move's under 128; Beast would take 1,536
+  // bytes at once), and at most what is left of the frame limit, so that one over it is seen
+  // before its end and refused with a clean close (1009): async_close then reads and
+  // discards the rest of it until the client's close frame. Beast's own read_message_max
+  // (set far higher) would instead close the socket with the client's bytes still unread,
+  // which resets the connection, and the client often never sees the 1009.
   static constexpr std::size_t kReadPiece = 128;
 
   void do_read() {
-    const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
+    if (closed_) {  // dropped or closing: no more reads (a close reads the client's reply itself)
+      reading_ = false;
+      return teardown();
+    }
     reading_ = true;
+    if (buffer_.size() == 0) {  // between messages
+      if (buffer_.capacity() > 0) buffer_.shrink_to_fit();
+      beast::get_lowest_layer(ws_).socket().async_wait(tcp::socket::wait_read,
+                                                       beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
+      return;
+    }
+    read_piece();
+  }
+
+  void read_piece() {
+    const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
     ws_.async_read_some(buffer_, limit, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+  }
+
+  void on_readable(beast::error_code ec) {
+    if (ec || closed_) {  // the socket failed, or drop() or a close ended the session meanwhile
+      reading_ = false;
+      ctx_.fail(ec, NetOp::WsRead, room_->id());
+      return teardown();
+    }
+    read_piece();
   }
 
   void on_read(beast::error_code ec, std::size_t n) {
@@ -195,13 +321,12 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
       buffer_.clear();
       if (closed_ || close_pending_) return;
       close_pending_ = PendingClose{websocket::close_code::too_big, "message too large"};
-      if (!writing_) start_close();
+      if (!writing_ && !pinging_) start_close();
       return;  // no more reads: the close drains the socket, then ends the session
     }
-    if (!ws_.is_message_done()) return do_read();
+    if (!ws_.is_message_done()) return read_piece();
     std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
-    if (buffer_.capacity() > 4 * kReadPiece) buffer_.shrink_to_fit();  // after a long message
     if (!allow_message(received)) {
       refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
     } else if (!ws_.got_text()) {
@@ -280,7 +405,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
     set_queued(queued_bytes_.load(std::memory_order_relaxed) - queue_.front().size());
     queue_.pop_front();
     if (!queue_.empty()) return do_write();
-    if (close_pending_) start_close();
+    if (close_pending_ && !pinging_) start_close();
   }
 
   void start_close() {
@@ -314,6 +439,31 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   }
 
  public:
+  // IdleWatch::Watched: called under the watch's lock, so a session whose destructor is
+  // waiting for it is skipped; the work is posted to the session's strand.
+  void idle_ping() override {
+    auto alive = weak_from_this().lock();
+    if (!alive) return;
+    asio::post(ws_.get_executor(), [self = std::move(alive)] {
+      if (self->closed_ || self->close_pending_ || self->pinging_) return;
+      self->pinging_ = true;
+      self->ws_.async_ping({}, [self](beast::error_code) {  // a failure ends the read or the wait
+        self->pinging_ = false;
+        if (self->close_pending_ && !self->closed_ && !self->writing_) self->start_close();
+      });
+    });
+  }
+  void idle_timeout() override {
+    auto alive = weak_from_this().lock();
+    if (!alive) return;
+    asio::post(ws_.get_executor(), [self = std::move(alive)] {
+      if (self->closed_) return;
+      if (IdleWatch::now_ms() - self->heard_ms() < self->ctx_.config.limits.idle_timeout_s * 1000LL) return;
+      self->ctx_.fail(beast::error::timeout, NetOp::WsRead, self->room_->id());
+      self->drop();
+    });
+  }
+
   // QueueBudget::Queue
   std::size_t queued_bytes() const override { return queued_bytes_.load(std::memory_order_relaxed); }
   std::weak_ptr<QueueBudget::Queue> weak_queue() override { return weak_from_this(); }
@@ -328,6 +478,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
   }
 
   ~WsSession() override {
+    IdleWatch::instance().remove(*this);  // first: the watch calls into this session
     ctx_.queue_budget.changed(*this, queued_bytes_.load(std::memory_order_relaxed), 0);
     ctx_.queue_budget.forget(this);
   }
@@ -346,9 +497,13 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
     const auto& l = ctx_.config.limits;
     websocket::stream_base::timeout t{};
     t.handshake_timeout = std::chrono::seconds(l.handshake_timeout_s);
-    t.idle_timeout = std::chrono::seconds(l.idle_timeout_s);
-    t.keep_alive_pings = true;
+    // Beast's timer bounds the opening and the closing handshakes; an open connection's
+    // silence is watched by the server's one idle timer (net/idle_watch.hpp), which the
+    // stream tells of every byte that arrives.
+    t.idle_timeout = websocket::stream_base::none();
+    t.keep_alive_pings = false;
     ws_.set_option(t);
+    ws_.next_layer().watched = this;
     ws_.set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) {
           res.set(http::field::server, "carcassonne");
@@ -391,7 +546,7 @@ class WsSession final : public Client, public QueueBudget::Queue, public std::en
           self->close_pending_ = PendingClose{static_cast<websocket::close_code>(4302), "room moved: reconnect"};
           break;
       }
-      if (!self->writing_) self->start_close();
+      if (!self->writing_ && !self->pinging_) self->start_close();
     });
   }
 };
