@@ -164,7 +164,13 @@ TEST_CASE("frames that arrive together are each answered at once") {
     const unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
     std::string f;
     f += static_cast<char>(0x80 | opcode);
-    f += static_cast<char>(0x80 | payload.size());
+    if (payload.size() < 126) {
+      f += static_cast<char>(0x80 | payload.size());
+    } else {  // a 16-bit length
+      f += static_cast<char>(0x80 | 126);
+      f += static_cast<char>(payload.size() >> 8);
+      f += static_cast<char>(payload.size() & 0xff);
+    }
     for (unsigned char m : mask) f += static_cast<char>(m);
     for (std::size_t i = 0; i < payload.size(); ++i) f += static_cast<char>(payload[i] ^ mask[i % 4]);
     return f;
@@ -185,6 +191,18 @@ TEST_CASE("frames that arrive together are each answered at once") {
   boost::asio::write(s, boost::asio::buffer(third.substr(9)));
   read_until([&] { return count("bad_json") >= 3; }, 2000ms);
   CHECK(count("bad_json") == 3);
+  // A message with a 16-bit length, a ping and a short message in one packet; then one
+  // whose header ends in the middle of its extended length.
+  const std::string long_one = frame(0x1, std::string(300, 'x'));
+  boost::asio::write(s, boost::asio::buffer(long_one + frame(0x9, "yo") + frame(0x1, "short")));
+  read_until([&] { return count("bad_json") >= 5 && got.find("\x8a\x02yo") != std::string::npos; }, 2000ms);
+  CHECK(count("bad_json") == 5);
+  CHECK(got.find("\x8a\x02yo") != std::string::npos);
+  boost::asio::write(s, boost::asio::buffer(long_one.substr(0, 3)));
+  std::this_thread::sleep_for(50ms);
+  boost::asio::write(s, boost::asio::buffer(long_one.substr(3)));
+  read_until([&] { return count("bad_json") >= 6; }, 2000ms);
+  CHECK(count("bad_json") == 6);
 }
 
 TEST_CASE("a connection that sends nothing is closed after the HTTP timeout") {

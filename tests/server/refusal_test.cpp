@@ -327,12 +327,18 @@ TEST_CASE("a client that stops reading is disconnected, not buffered without bou
   ServerProcess server({"--max-queue", "8", "--max-queue-bytes", "65536", "--rate", "100000", "--burst", "100000"});
   Table t(server, 2);
   t.start();
-  // The slow client asks for many full states and never reads them (more than the
-  // kernel's socket buffers can hold).
+  // The slow client watches, then asks for many full states and never reads them (some
+  // 8 MB, far more than the kernel's socket buffers hold: refusals alone, a few dozen
+  // bytes each, could all fit in them).
   Peer slow(server.port(), t.room);
+  slow.watch();
   for (int i = 0; i < 4000; ++i) slow.send_raw(R"({"type":"resync"})");
-  std::this_thread::sleep_for(500ms);
-  const auto metrics = http(server.port(), "GET", "/metrics").body;
+  std::string metrics;
+  for (int i = 0; i < 50; ++i) {
+    metrics = http(server.port(), "GET", "/metrics").body;
+    if (metrics.find("carc_slow_clients_dropped_total 1") != std::string::npos) break;
+    std::this_thread::sleep_for(100ms);
+  }
   CHECK(metrics.find("carc_slow_clients_dropped_total 1") != std::string::npos);
 }
 

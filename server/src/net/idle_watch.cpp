@@ -2,11 +2,6 @@
 
 namespace carc::server {
 
-IdleWatch& IdleWatch::instance() {
-  static IdleWatch watch;
-  return watch;
-}
-
 std::int64_t IdleWatch::now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

@@ -41,8 +41,6 @@ class IdleWatch {
     std::atomic<bool> pinged_{false};  // asked to ping since it last heard
   };
 
-  // One for the process: the connections of every server in it (each with its own timeout).
-  static IdleWatch& instance();
   static std::int64_t now_ms();
   // How often a server with this idle timeout ticks: a connection then pings after 1/2 to
   // 3/4 of it and closes after 1 to 5/4 of it (at most 5 s late).

@@ -24,6 +24,7 @@
 #include "limits/address.hpp"
 #include "durable/persistence.hpp"
 #include "limits/queue_budget.hpp"
+#include "net/idle_watch.hpp"
 #include "limits/rate_limit.hpp"
 #include "rooms/registry.hpp"
 #include "http/routing.hpp"
@@ -91,6 +92,7 @@ struct ServerContext {
   StaticFiles files;
   std::string tiles_json;
   ConnectionLimiter limiter;
+  IdleWatch idle_watch;          // every WebSocket's silence, one timer (net/idle_watch.hpp)
   QueueBudget queue_budget;      // frames queued for slow readers, all connections together
   TokenBuckets room_buckets;     // POST /api/rooms per client address
   TokenBuckets upgrade_buckets;  // WebSocket upgrades per client address

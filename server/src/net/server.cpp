@@ -19,7 +19,6 @@
 
 #include "carc/protocol/json.hpp"
 #include "base/guard.hpp"
-#include "net/idle_watch.hpp"
 #include "net/net.hpp"
 
 namespace carc::server {
@@ -272,7 +271,7 @@ struct Server::Impl {
     idle_ticker.expires_after(IdleWatch::tick_every(std::chrono::seconds(ctx.config.limits.idle_timeout_s)));
     idle_ticker.async_wait([this](beast::error_code ec) {
       if (ec || ctx.stopping) return;
-      IdleWatch::instance().tick();
+      ctx.idle_watch.tick();
       tick_idle();
     });
   }

@@ -18,7 +18,6 @@
 
 #include "base/guard.hpp"
 #include "net/http_answers.hpp"
-#include "net/idle_watch.hpp"
 #include "net/net.hpp"
 #include "limits/queue_budget.hpp"
 #include "push/targets.hpp"
@@ -71,7 +70,11 @@ class FrameBounds {
   // The most the next read may take.
   std::size_t next_read() const {
     if (payload_left_ > 0) return static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, SIZE_MAX));
-    return head_need_ - head_have_;
+    const std::size_t head_left = head_need_ - head_have_;
+    // Past the first 2 bytes a short length (under 126) is known: the rest of the header
+    // and the whole payload come in one read.
+    if (head_have_ >= 2 && (head_[1] & 0x7fu) < 126) return head_left + (head_[1] & 0x7fu);
+    return head_left;
   }
   // The bytes a read brought, in order.
   void feed(const unsigned char* p, std::size_t n) {
@@ -253,7 +256,7 @@ class WsSession final : public Client,
     if (ec) return ctx_.fail(ec, NetOp::WsAccept, room_->id());
     attached_ = true;
     ctx_.metrics.ws_connections.fetch_add(1, std::memory_order_relaxed);
-    IdleWatch::instance().add(*this, std::chrono::seconds(ctx_.config.limits.idle_timeout_s));
+    ctx_.idle_watch.add(*this, std::chrono::seconds(ctx_.config.limits.idle_timeout_s));
     asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->attach(self); });
     do_read();
   }
@@ -478,7 +481,7 @@ class WsSession final : public Client,
   }
 
   ~WsSession() override {
-    IdleWatch::instance().remove(*this);  // first: the watch calls into this session
+    ctx_.idle_watch.remove(*this);  // first: the watch calls into this session
     ctx_.queue_budget.changed(*this, queued_bytes_.load(std::memory_order_relaxed), 0);
     ctx_.queue_budget.forget(this);
   }
