@@ -171,7 +171,7 @@ void EventHistory::count_points(const FeatureScored& s, Seat w) {
     if (part->count_scored(s, seat, base, totals_.rows[static_cast<std::size_t>(e)]) >= 0) return;
   }
   auto& by_kind = s.end_of_game ? totals_.end : totals_.game;
-  by_kind[seat][static_cast<std::size_t>(s.kind)] += base;
+  Totals::add(by_kind[seat][static_cast<std::size_t>(s.kind)], base);
 }
 
 void EventHistory::write_json(std::string& out) const {

@@ -323,7 +323,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
       // A part that takes the whole of it (an action's points) into a row of its own.
       int base = s->points;
       detail::Rows scratch{};
-      int* whole = nullptr;
+      EventHistory::Totals::Points* whole = nullptr;
       for (int x = 0; x < kExpansionKinds && whole == nullptr; ++x) {
         const detail::ProtocolPart* part = part_of(x);
         if (part == nullptr || part->count_scored == nullptr) continue;
@@ -332,7 +332,7 @@ json breakdown_json(int players, const std::vector<Event>& events, ExpansionSet 
         if (r >= 0) break;
       }
       if (whole != nullptr) {
-        *whole += points;
+        EventHistory::Totals::add(*whole, points);
       } else if (s->end_of_game) {
         l.end[k] += points;
       } else {

@@ -27,15 +27,21 @@ class EventHistory {
   int size() const { return count_; }
   std::size_t memory_bytes() const { return bytes_.capacity(); }
 
-  // Points per seat from the scored events, split as the result's breakdown.
+  // Points per seat from the scored events, split as the result's breakdown. Each total
+  // is 16 bits (a seat's points of one kind stay far below 32,767): every room in play
+  // keeps these, and at int they were a third of its RoomLogic (docs/hot-path.md#memory).
   struct Totals {
+    using Points = std::int16_t;
     static constexpr std::size_t kRows = 4;
-    using Rows = std::array<std::array<int, kMaxPlayers>, kRows>;
-    std::array<std::array<int, 6>, kMaxPlayers> game{};  // by Kind, during the game
-    std::array<std::array<int, 6>, kMaxPlayers> end{};   // by Kind, end of the game
+    using Rows = std::array<std::array<Points, kMaxPlayers>, kRows>;
+    std::array<std::array<Points, 6>, kMaxPlayers> game{};  // by Kind, during the game
+    std::array<std::array<Points, 6>, kMaxPlayers> end{};   // by Kind, end of the game
     // The expansions' own rows, by Expansion: what each part takes out of the kinds'
     // rows or adds with its events (protocol/src/expansions/ names them).
     std::array<Rows, kExpansionKinds> rows{};
+
+    // Adds `points` to a total.
+    static void add(Points& total, int points) { total = static_cast<Points>(total + points); }
   };
   const Totals& totals() const { return totals_; }
   // turn.number of the turn being played: both parts of a turn with an extra part have one number.

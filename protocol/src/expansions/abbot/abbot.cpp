@@ -17,7 +17,7 @@ bool by_action(const FeatureScored& s) { return s.by_action; }
 // The take-back's points are the abbot's row, not the garden's or the monastery's.
 int count_scored(const FeatureScored& s, std::size_t seat, int&, Rows& rows) {
   if (!s.by_action) return -1;
-  rows[0][seat] += s.points;
+  EventHistory::Totals::add(rows[0][seat], s.points);
   return 0;
 }
 

@@ -23,10 +23,10 @@ int count_scored(const FeatureScored& s, std::size_t seat, int& base, Rows& rows
   const std::size_t end = s.end_of_game ? 2 : 0;
   if (inn(s)) {
     base = s.tiles;
-    rows[end][seat] += s.points - base;
+    EventHistory::Totals::add(rows[end][seat], s.points - base);
   } else if (cathedral(s)) {
     base = (s.end_of_game ? 1 : 2) * (s.tiles + s.pennants);
-    rows[end + 1][seat] += s.points - base;
+    EventHistory::Totals::add(rows[end + 1][seat], s.points - base);
   }
   return -1;
 }

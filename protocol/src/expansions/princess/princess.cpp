@@ -157,7 +157,7 @@ void result_json(const Game& g, json& out) {
 void count_event(const ExpansionEvent& e, Rows& rows) {
   const auto kind = static_cast<EventKind>(e.kind);
   if ((kind == EventKind::FairyPoint || kind == EventKind::FairyBonus) && e.seat >= 0 && e.seat < kMaxPlayers) {
-    rows[0][static_cast<std::size_t>(e.seat)] += e.points;
+    EventHistory::Totals::add(rows[0][static_cast<std::size_t>(e.seat)], e.points);
   }
 }
 

@@ -80,14 +80,14 @@ std::size_t write(std::string& out, std::uint8_t kind, const Bytes& b, std::size
 
 // Rows: 0 the pig's points in fields (beyond the field's), 1 the goods majorities.
 int count_scored(const FeatureScored& s, std::size_t seat, int&, Rows& rows) {
-  rows[0][seat] += s.bonus[seat];
+  EventHistory::Totals::add(rows[0][seat], s.bonus[seat]);
   return -1;
 }
 
 void count_event(const ExpansionEvent& e, Rows& rows) {
   if (e.kind != traders::kGoodsScored) return;
   for (std::size_t s = 0; s < kMaxPlayers; ++s) {
-    if (((e.winners >> s) & 1) != 0) rows[1][s] += e.points;
+    if (((e.winners >> s) & 1) != 0) EventHistory::Totals::add(rows[1][s], e.points);
   }
 }
 
