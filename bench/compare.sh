@@ -8,7 +8,7 @@
 #   bash bench/compare.sh [--rounds N] [--duration S] [--rooms R] [--players P]
 #                         [--interval-ms MS] [--build DIR] [--only ours|peer|floor] [--profile]
 #                         [--storage full|normal|memory] [--floor] [--timeline S]
-#                         [--also DIR] [--server-arg ARG]...
+#                         [--also DIR] [--server-arg ARG]... [--address-per-room]
 #
 # Defaults: 3 rounds of 30 s, 100 rooms x 4 players flat out (--interval-ms 0). The paced
 # scenario of docs/hot-path.md: --rooms 1000 --interval-ms 2000 --duration 150. Our server runs
@@ -41,6 +41,12 @@
 # --timeline S prints, after each round, its moves in windows of S seconds: their p50, p99
 # and max latency and how many are over the round's p99 (where the tail comes from).
 #
+# --address-per-room connects each room's players from their own loopback address
+# (carcassonne-load's option of that name): needed past some 28,000 connections, which one
+# source address runs out of ports for (10,000 rooms x 4: the capacity scenario of
+# docs/hot-path.md). A run that needs more descriptors than the hard limit raises it when
+# it can (as root) and stops with a message when it cannot.
+#
 # --profile also records each server with `perf` for the middle half of each round and
 # prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
 # tcp_recvmsg with all they call, loopback delivery included): the part of a move no
@@ -49,7 +55,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 rounds=3 duration=30 rooms=100 players=4 interval=0 build="$repo/build" only="" profile=0 storage=full floor=0 timeline=0
-also="" server_args=()
+also="" server_args=() load_args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -65,6 +71,7 @@ while [[ $# -gt 0 ]]; do
     --timeline) timeline=$2; shift 2 ;;
     --also) also=$(cd "$2" && pwd); shift 2 ;;
     --server-arg) server_args+=("$2"); shift 2 ;;
+    --address-per-room) load_args+=(--address-per-room); shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -85,6 +92,15 @@ if [[ $floor == 1 ]]; then
 fi
 command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; exit 1; }
 if [[ $profile == 1 ]]; then command -v perf >/dev/null || { echo "--profile needs perf (linux-perf)" >&2; exit 1; }; fi
+# Each connection is a descriptor in the server and one in the generator; flat out, as many
+# rooms again are set up ahead.
+fds_needed=$((rooms * players * 2 + 1024))
+if [[ $(ulimit -Hn) != unlimited && $(ulimit -Hn) -lt $fds_needed ]]; then
+  ulimit -Hn "$fds_needed" 2>/dev/null || {
+    echo "$rooms rooms x $players need $fds_needed descriptors a process; the hard limit is $(ulimit -Hn) (raise it as root)" >&2
+    exit 1
+  }
+fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 work=$(mktemp -d /tmp/carc-compare.XXXXXX)
@@ -134,7 +150,7 @@ round() {
   server_pid=$!
   wait_port "$port"
   taskset -c 1 "$build/carcassonne-load" --port "$port" --server-pid "$server_pid" --rooms "$rooms" \
-    --players "$players" --interval-ms "$interval" --duration "$duration" --timeline "$timeline" >"$work/out" 2>"$work/err" &
+    --players "$players" --interval-ms "$interval" --duration "$duration" --timeline "$timeline" ${load_args[@]+"${load_args[@]}"} >"$work/out" 2>"$work/err" &
   local load_pid=$!
   if [[ $profile == 1 ]]; then
     sleep $((duration / 4))
