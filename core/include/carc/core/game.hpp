@@ -596,8 +596,6 @@ class Game {
   friend class PackedGame;  // packed_game.hpp: a game at rest without its grid
   Game() = default;
   void copy_from(const Game& o);
-  // copy_from() rewrites only the cells in use when that touches at most one slot in this many.
-  static constexpr int kSparseCopyRatio = 8;
   void start(int players, const Ruleset& rules, std::vector<Event>* events);
   void draw(Seat s, std::vector<Event>* events, bool extra = false);
   void advance_turn();
