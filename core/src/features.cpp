@@ -3,7 +3,33 @@
 #include <algorithm>
 #include <bit>
 
+#include "game_tables.hpp"
+
 namespace carc {
+namespace {
+
+// A bit per tile kind.
+using KindBits = std::array<std::uint64_t, 2>;
+static_assert(kTileKinds <= 128);
+
+// For each constraint (Game::constraint()), the tile kinds that fit it in some rotation
+// (Game::fitting_rotations() != 0), built at the first call.
+const std::array<KindBits, detail::Tables::kWants>& fitting_kinds() {
+  static const auto table = [] {
+    std::array<KindBits, detail::Tables::kWants> t{};
+    for (int want = 0; want < detail::Tables::kWants; ++want) {
+      for (int k = 0; k < kTileKinds; ++k) {
+        if (Game::fitting_rotations(static_cast<Tile>(k), static_cast<std::uint16_t>(want)) != 0) {
+          t[static_cast<std::size_t>(want)][static_cast<std::size_t>(k / 64)] |= 1ull << (k % 64);
+        }
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
 
 // A friend of Game: reads the feature forest and the board, changes nothing but the
 // path compression every find() does.
@@ -18,16 +44,28 @@ void list_features(const Game& g, std::vector<FeatureInfo>& out) {
   std::array<std::uint16_t, 32> memo_want{};
   std::array<std::uint8_t, 32> memo_count{};
   std::size_t memo_size = 0;
+  // The kinds still unseen (a bit each), found at the first count: a count walks only the
+  // kinds that are both unseen and fit (fitting_kinds()), not every kind of the ruleset.
+  KindBits left{};
+  bool left_known = false;
   auto fitting = [&](Cell c) {
     const std::uint16_t want = g.constraint(c);
     for (std::size_t i = 0; i < memo_size; ++i) {
       if (memo_want[i] == want) return memo_count[i];
     }
+    if (!left_known) {
+      left_known = true;
+      const int end = g.rules().kind_end;
+      for (int t = 0; t < end; ++t) {
+        if (g.unseen_[static_cast<std::size_t>(t)] != 0) left[static_cast<std::size_t>(t / 64)] |= 1ull << (t % 64);
+      }
+    }
+    const KindBits& fit = fitting_kinds()[want];
     int n = 0;
-    const int end = g.rules().kind_end;
-    for (int t = 0; t < end; ++t) {
-      const std::uint8_t left = g.unseen_[static_cast<std::size_t>(t)];
-      if (left != 0 && Game::fitting_rotations(static_cast<Tile>(t), want) != 0) n += left;
+    for (std::size_t w = 0; w < left.size(); ++w) {
+      for (std::uint64_t m = fit[w] & left[w]; m != 0; m &= m - 1) {
+        n += g.unseen_[w * 64 + static_cast<std::size_t>(std::countr_zero(m))];
+      }
     }
     const auto count = static_cast<std::uint8_t>(n);
     if (memo_size < memo_want.size()) {

@@ -465,16 +465,70 @@ std::optional<RuleError> Game::check_elsewhere(const Move& m, int* tile, int* se
   return std::nullopt;
 }
 
-void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, Figure f, std::vector<Spot>& out) const {
-  out.clear();
+bool Game::may_go_elsewhere(Tile t, Seat seat, Figure f) const {
   const detail::Part* part = rules_->elsewhere_part;
   const auto fi = static_cast<std::size_t>(f);
-  if (part == nullptr || !part->figure_elsewhere(t) || supply_[static_cast<std::size_t>(seat)][fi] == 0 ||
-      rules_->strength[fi] == 0 || ((rules_->needs_own >> fi) & 1) != 0) {
-    return;
-  }
+  return part != nullptr && part->figure_elsewhere(t) && supply_[static_cast<std::size_t>(seat)][fi] != 0 &&
+         rules_->strength[fi] != 0 && ((rules_->needs_own >> fi) & 1) == 0;
+}
+
+void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, Figure f, std::vector<Spot>& out) const {
+  out.clear();
+  if (!may_go_elsewhere(t, seat, f)) return;
   Game after(*this);
   after.lay(t, p);
+  elsewhere_spots(after, f, out);
+}
+
+// One walk of the board for every figure that may go elsewhere: each list in the order
+// elsewhere_spots() gives it.
+void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, ElsewhereTargets& out) const {
+  std::uint32_t figures = 0;
+  for (int f = 0; f < kFigureKinds; ++f) {
+    out.by_figure[static_cast<std::size_t>(f)].clear();
+    if (may_go_elsewhere(t, seat, static_cast<Figure>(f))) figures |= 1u << f;
+  }
+  if (figures == 0) return;
+  if (out.after == nullptr) {
+    out.after = std::make_unique<Game>(*this);
+  } else {
+    *out.after = *this;
+  }
+  Game& after = *out.after;
+  after.lay(t, p);
+  for (int i = 0; i < placed_count_; ++i) {
+    const Placed& target = placed_[static_cast<std::size_t>(i)];
+    if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, i)) continue;
+    const TileDef& d = tile_def(target.tile);
+    const Oriented& o = oriented(target.tile, target.rotation);
+    for (int port = 0; port < kPortCount; ++port) {
+      const std::uint8_t s = o.seg_at[static_cast<std::size_t>(port)];
+      if (s == kNoSeg) continue;
+      bool first = true;
+      for (int q = 0; q < port; ++q) first = first && o.seg_at[static_cast<std::size_t>(q)] != s;
+      if (!first) continue;
+      const Kind kind = d.segments[s].kind;
+      std::uint32_t takers = 0;
+      for (std::uint32_t m = figures; m != 0; m &= m - 1) {
+        const int f = std::countr_zero(m);
+        if (((rules_->figure_kinds[static_cast<std::size_t>(f)] >> static_cast<int>(kind)) & 1) != 0) takers |= 1u << f;
+      }
+      if (takers == 0) continue;
+      const Node& n = after.nodes_[after.root_of(i, s)];
+      if (n.meeple_total > 0) continue;
+      if ((kind == Kind::Road || kind == Kind::City) && n.open == 0) continue;
+      if (is_cloister(kind) && after.monastery_neighbours(Cell{target.x, target.y}) == 8) continue;
+      for (std::uint32_t m = takers; m != 0; m &= m - 1) {
+        out.by_figure[static_cast<std::size_t>(std::countr_zero(m))].push_back(Spot{Cell{target.x, target.y}, static_cast<Port>(port)});
+      }
+    }
+  }
+}
+
+// The free features figure `f` may take on the tiles placed before the placement, judged on
+// `after` (this game with the tile laid).
+void Game::elsewhere_spots(const Game& after, Figure f, std::vector<Spot>& out) const {
+  const auto fi = static_cast<std::size_t>(f);
   for (int i = 0; i < placed_count_; ++i) {
     const Placed& target = placed_[static_cast<std::size_t>(i)];
     if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, i)) continue;

@@ -1,7 +1,7 @@
 // PackedGame (carc/core/packed_game.hpp): a game packed and unpacked at any point of a random
 // game, of any set of expansions, is the same game (the same queries, and the same events
 // and states for the same moves to the end), into a Game that held another game before;
-// and it is a fraction of a Game's size.
+// and it is a fraction of a Game's size. A game assigned over another is the same game too.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -132,6 +132,39 @@ TEST_CASE("a packed game unpacks to the same game at every move, and plays on th
       const PackedGame packed(g);
       const PackedGame copy = packed;
       REQUIRE(fingerprint(copy.unpack()) == fingerprint(g));
+    }
+  }
+}
+
+TEST_CASE("a game assigned over another is the same game as a copy, and plays on the same") {
+  // Game::operator= over a game of the same board layout rewrites only the cells either uses
+  // (the search's scratch games: docs/bots.md). `into` plays on by other moves between the
+  // assignments, so its board has cells the next game must not show.
+  for (const std::uint8_t bits : kSets) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      CAPTURE(bits);
+      CAPTURE(seed);
+      const int players = 2 + static_cast<int>(seed % 3);
+      Game g = Game::seeded(players, seed, ExpansionSet::from_bits(bits));
+      Game into = Game::seeded(players, seed + 100, ExpansionSet::from_bits(bits));
+      RandomPlayer player(seed * 31);
+      RandomPlayer other(seed * 57);
+      for (int i = 0; i < 60 && !into.finished(); ++i) REQUIRE_FALSE(into.play(other.choose(into)));
+      int guard = 0;
+      while (!g.finished() && guard++ < 300) {
+        into = g;
+        REQUIRE(fingerprint(into) == fingerprint(g));
+        const Move m = player.choose(g);
+        std::vector<Event> ev_g, ev_into;
+        REQUIRE_FALSE(g.play(m, &ev_g));
+        REQUIRE_FALSE(into.play(m, &ev_into));
+        REQUIRE(ev_into.size() == ev_g.size());
+        REQUIRE(fingerprint(into) == fingerprint(g));
+        for (int k = 0; k < 8 && !into.finished(); ++k) REQUIRE_FALSE(into.play(other.choose(into)));
+      }
+      REQUIRE(g.finished());
+      into = g;
+      REQUIRE(fingerprint(into) == fingerprint(g));
     }
   }
 }

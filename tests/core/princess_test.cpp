@@ -311,6 +311,8 @@ TEST_CASE("pins of whole random games: princess alone and with all five expansio
     std::vector<Placement> placements;
     std::vector<Spot> spots;
     std::vector<Cell> options;
+    ElsewhereTargets all;  // every figure's portal targets at once (the bots' walk): the same lists
+    long long all_spots = 0;
     while (!g.finished()) {
       if (g.in_stage()) {
         g.step_options(options);
@@ -321,10 +323,13 @@ TEST_CASE("pins of whole random games: princess alone and with all five expansio
         g.legal_placements(t, placements);
         for (const Placement& p : placements) {
           ++choices;
+          g.figure_targets_elsewhere(t, p, seat, all);
           for (int f = 0; f < kFigureKinds; ++f) {
             choices += g.figure_targets(t, p, seat, static_cast<Figure>(f)).size;
             g.figure_targets_elsewhere(t, p, seat, static_cast<Figure>(f), spots);
             choices += static_cast<long long>(spots.size());
+            REQUIRE(all.by_figure[static_cast<std::size_t>(f)] == spots);
+            all_spots += static_cast<long long>(spots.size());
           }
           for (std::uint8_t kind = 1; kind < 3; ++kind) {
             g.action_targets(t, p, seat, kind, spots);
@@ -339,6 +344,7 @@ TEST_CASE("pins of whole random games: princess alone and with all five expansio
     CAPTURE(pin.seed);
     CHECK(choices == pin.choices);
     CHECK(sum == pin.score_sum);
+    CHECK(all_spots > 0);
   }
 }
 

@@ -89,16 +89,20 @@ inline Target target_of(const Move& m) {
 // Steps inside a turn (Game::in_stage(): other seats act in it) until the placement is
 // scored, each by the stage part's cheap rule (BotPart::playout_step) or else a uniform
 // option: what the search's walk and playouts do with them.
-inline void play_steps(Game& g, Rng& rng) {
+inline void play_steps(Game& g, Rng& rng, std::vector<Cell>& options) {
   if (!g.in_stage()) return;
   const auto rule = bot_hooks(g.rules()).playout_step;
-  std::vector<Cell> options;
   while (g.in_stage()) {
     g.step_options(options);
     if (options.empty()) return;
     const std::size_t k = rule != nullptr ? rule(g, options, rng) : rng.below(static_cast<std::uint32_t>(options.size()));
     if (g.play(Move::step(options[k]))) return;
   }
+}
+inline void play_steps(Game& g, Rng& rng) {
+  if (!g.in_stage()) return;
+  std::vector<Cell> options;
+  play_steps(g, rng, options);
 }
 
 class Evaluator;
@@ -116,8 +120,16 @@ void play_best_steps(Game& g, Evaluator& eval);
 // dominates it and `prune` is set: BotPart::action_dominates), then each figure's ports,
 // then the action, then the figures put on other tiles and the actions with a target
 // (every target the rules offer: the same moves Game::play accepts). Calls `push` with each.
+// The lists for_each_target() fills on the way; a caller that asks often passes its own, so
+// that their heap is reused.
+struct TargetLists {
+  ElsewhereTargets elsewhere;
+  std::vector<Spot> spots;
+};
+
 template <typename Push>
-void for_each_target(const Game& g, Tile t, Placement p, Seat seat, Push push, bool prune = false) {
+void for_each_target(const Game& g, Tile t, Placement p, Seat seat, Push push, bool prune = false,
+                     TargetLists* lists = nullptr) {
   const Ruleset& rules = g.rules();
   const std::optional<Cell> back = rules.action_part != nullptr ? g.action_offer(t, p, seat) : std::nullopt;
   bool dominated = false;
@@ -135,14 +147,16 @@ void for_each_target(const Game& g, Tile t, Placement p, Seat seat, Push push, b
   }
   if (back) push(Target(kTakeBack));
   if (rules.elsewhere_part == nullptr && rules.target_part == nullptr) return;
-  std::vector<Spot> spots;
+  TargetLists own;
+  TargetLists& l = lists != nullptr ? *lists : own;
   if (rules.elsewhere_part != nullptr) {
+    g.figure_targets_elsewhere(t, p, seat, l.elsewhere);
     for (int f = 0; f < kFigureKinds; ++f) {
       if (rules.figures[static_cast<std::size_t>(f)] == 0) continue;
-      g.figure_targets_elsewhere(t, p, seat, static_cast<Figure>(f), spots);
-      for (const Spot& s : spots) push(spot_target(kElsewhere, s, f));
+      for (const Spot& s : l.elsewhere.by_figure[static_cast<std::size_t>(f)]) push(spot_target(kElsewhere, s, f));
     }
   }
+  std::vector<Spot>& spots = l.spots;
   if (rules.target_part != nullptr) {
     for (int kind = 1; kind < 8; ++kind) {
       if (((rules.target_kinds >> kind) & 1) == 0) continue;

@@ -17,9 +17,10 @@ BotChoice greedy_move(const PlayerView& view, Rng& rng) {
   Move chosen = make_move(t, placements.front(), kNoMeeple);
   int ties = 0;
   std::vector<Target> targets;
+  TargetLists lists;
   for (const Placement& p : placements) {
     targets.clear();
-    for_each_target(base, t, p, seat, [&](Target target) { targets.push_back(target); });
+    for_each_target(base, t, p, seat, [&](Target target) { targets.push_back(target); }, false, &lists);
     for (const Target target : targets) {
       const Move m = make_move(base, t, p, target);
       Game next = base;

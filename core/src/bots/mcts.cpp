@@ -74,7 +74,7 @@ int playout_horizon(const Ruleset& rules) { return bot_hooks(rules).short_playou
 // (an action per follower of the seat, a figure on any free feature of the board), so
 // playouts hardly placed meeples.
 Target playout_target(const Game& g, Tile t, Placement p, Seat seat, Rng& rng, std::vector<Target>& targets,
-                      std::vector<std::uint32_t>& groups) {
+                      std::vector<std::uint32_t>& groups, TargetLists& lists) {
   targets.clear();
   groups.clear();
   std::uint32_t own = 0;  // the tile's own targets come first (for_each_target's order)
@@ -86,7 +86,7 @@ Target playout_target(const Game& g, Tile t, Placement p, Seat seat, Rng& rng, s
       groups.push_back(static_cast<std::uint32_t>(targets.size()));
     }
     targets.push_back(x);
-  });
+  }, false, &lists);
   const auto choices = own + static_cast<std::uint32_t>(groups.size());
   if (choices == 0) return Target(kNoMeeple);
   const std::uint32_t k = rng.below(choices);
@@ -99,11 +99,20 @@ Target playout_target(const Game& g, Tile t, Placement p, Seat seat, Rng& rng, s
 
 // Plays `g` with uniform placements and, on some of them, a uniform meeple: to its end, or
 // for `horizon` tiles when that is positive.
-void playout(Game& g, Rng& rng, int horizon = 0) {
+// The lists a playout fills, kept by the search for all its playouts (their heap reused).
+struct PlayoutLists {
   std::vector<Target> targets;
   std::vector<std::uint32_t> groups;
+  TargetLists lists;
+  std::vector<Cell> steps;
+};
+
+void playout(Game& g, Rng& rng, PlayoutLists& scratch, int horizon = 0) {
+  std::vector<Target>& targets = scratch.targets;
+  std::vector<std::uint32_t>& groups = scratch.groups;
+  TargetLists& lists = scratch.lists;
   for (int played = 0; !g.finished() && (horizon <= 0 || played < horizon); ++played) {
-    play_steps(g, rng);
+    play_steps(g, rng, scratch.steps);
     if (g.finished()) return;
     const Seat seat = g.current_seat();
     const Tile t = *g.held(seat);
@@ -116,7 +125,7 @@ void playout(Game& g, Rng& rng, int horizon = 0) {
         if (ports.size > 0) target = figure_target(ports.ports[rng.below(ports.size)], Figure::Meeple);
       }
     } else if (rng.below(kPlayoutMeeple) == 0) {
-      target = playout_target(g, t, p, seat, rng, targets, groups);
+      target = playout_target(g, t, p, seat, rng, targets, groups, lists);
     }
     if (g.play(make_move(g, t, p, target))) return;  // cannot happen: the move comes from the generator
   }
@@ -160,10 +169,12 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
   if (tree.guide) guide.emplace(view);
   std::vector<Step> path;
   Evaluator leaf_eval(true);
+  Game g = view.canonical();  // each iteration's sample, assigned over the last one
+  PlayoutLists lists;
   int done = 0;
   while (done < budget) {
     if (timed && done > 0 && spec.clock() - start >= spec.think_ns) break;
-    Game g = view.determinize(rng);
+    view.determinize(rng, g);
     path.clear();
     std::uint32_t turn = root;
     const bool force = forcing && done % hooks->forced_every == 0;
@@ -189,7 +200,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       path.push_back(Step{place, pe, seat});
       path.push_back(Step{meeples, me, seat});
       if (g.play(make_move(g, tree.nodes[place].tile, p, tree.edges[me].target()))) break;  // cannot happen
-      play_steps(g, rng);
+      play_steps(g, rng, lists.steps);
       if (tree.edges[me].visits == 0 || tree.full()) break;  // a new leaf: play out from here
       if (tree.edges[me].child == kNull) {
         const std::uint32_t next = tree.add_turn();
@@ -197,7 +208,7 @@ int search(const PlayerView& view, const BotSpec& spec, Rng& rng, Tree& tree, co
       }
       turn = tree.edges[me].child;
     }
-    playout(g, rng, tree.horizon);
+    playout(g, rng, lists, tree.horizon);
     const auto r = g.finished() || tree.horizon <= 0 ? rewards(g) : estimated_rewards(g, leaf_eval);
     tree.nodes[root].visits++;
     for (const Step& s : path) {

@@ -120,7 +120,7 @@ class Tree {
       e.set_target(target);
       edges.push_back(e);
       ++count;
-    }, prune);
+    }, prune, &lists_);
     finish_node(n, count, rng);
     nodes.push_back(n);
     return static_cast<std::uint32_t>(nodes.size() - 1);
@@ -156,6 +156,8 @@ class Tree {
   }
 
  private:
+  TargetLists lists_;  // add_meeples()'s, reused
+
   // 1 / v and 1 / sqrt(v) for the visit counts most edges have: UCB1 without a division
   // or a square root per edge (the loop was about 5 % of the time of base-game playouts).
   struct Inverse {

@@ -26,7 +26,7 @@ inline constexpr std::size_t kFarExact = 3;   // the guide values this many far 
 // barely tell apart) and the playouts take over as visits grow.
 class RootGuide {
  public:
-  explicit RootGuide(const PlayerView& view) : base_(view.canonical()), eval_(true) {}
+  explicit RootGuide(const PlayerView& view) : base_(view.canonical()), next_(base_), eval_(true) {}
 
   const float* placements(const Tree& tree, std::uint32_t place) {
     if (placements_.empty()) {
@@ -45,7 +45,7 @@ class RootGuide {
           const double v = value(n.tile, p, target);
           known_.push_back(Known{p, target, v});
           best = std::max(best, v);
-        }, tree.prune);
+        }, tree.prune, &lists_);
         if (!far.empty()) best = std::max(best, elsewhere(n.tile, p, far));
         h[i] = best;
       }
@@ -129,7 +129,8 @@ class RootGuide {
 
   double value(Tile t, Placement p, Target target) {
     ++valued_;
-    Game next = base_;
+    Game& next = next_;
+    next = base_;
     if (next.play(make_move(next, t, p, target))) return -1e18;  // cannot happen: the move comes from the generator
     play_best_steps(next, eval_);
     return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
@@ -145,6 +146,8 @@ class RootGuide {
   }
 
   Game base_;
+  Game next_;  // value()'s move, assigned over the last one (copies only the cells in use)
+  TargetLists lists_;
   Evaluator eval_;
   std::vector<float> placements_;
   std::vector<Known> known_;

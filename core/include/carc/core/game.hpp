@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -319,6 +320,8 @@ bool expansion_implemented(Expansion e);
 class Rng;
 class PackedGame;
 
+struct ElsewhereTargets;
+
 class Game {
  public:
   enum class Phase : std::uint8_t { Playing, Finished };
@@ -422,6 +425,9 @@ class Game {
   // Where a figure may go on other placed tiles with this placement (Part::figure_elsewhere;
   // empty when it offers none).
   void figure_targets_elsewhere(Tile t, Placement p, Seat seat, Figure f, std::vector<Spot>& out) const;
+  // The same for every figure kind (out.by_figure[f] for figure f), the tile laid on one
+  // copy of the game for all of them (out.after, kept for the next call).
+  void figure_targets_elsewhere(Tile t, Placement p, Seat seat, ElsewhereTargets& out) const;
   // The targets of an action with a target (Ruleset::target_part; kind > 0).
   void action_targets(Tile t, Placement p, Seat seat, std::uint8_t kind, std::vector<Spot>& out) const;
   // A figure on the board.
@@ -439,10 +445,15 @@ class Game {
   // walks over the figures run in every playout). `f` must not change the game.
   template <typename F>
   void for_each_standing(F&& f) const {
+    std::array<std::uint64_t, (kMaxTilesInGame + 63) / 64> spared{};  // the tiles holding a spare figure
+    for (int k = 0; k < spare_count_; ++k) {
+      const int tile = spare_[static_cast<std::size_t>(k)].tile;
+      spared[static_cast<std::size_t>(tile / 64)] |= 1ull << (tile % 64);
+    }
     for (int i = 0; i < placed_count_; ++i) {
       const Placed& p = placed_[static_cast<std::size_t>(i)];
       const bool own = p.meeple_seat != kNone;
-      if (spare_count_ == 0) {
+      if (((spared[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1) == 0) {
         if (own) f(Standing{p.meeple_seat, i, p.meeple_seg, p.meeple_port, p.figure});
         continue;
       }
@@ -594,6 +605,8 @@ class Game {
   void run_turn_start(std::vector<Event>* events);
   void finish_placement(Seat seat, int index, std::vector<Event>* events);
   std::optional<RuleError> check_elsewhere(const Move& m, int* tile, int* seg) const;
+  bool may_go_elsewhere(Tile t, Seat seat, Figure f) const;
+  void elsewhere_spots(const Game& after, Figure f, std::vector<Spot>& out) const;
   std::optional<RuleError> check_target(const Move& m) const;
   std::optional<RuleError> play_step(const Move& m, std::vector<Event>* events);
   // The tile laid into the board and the forest, nothing else (its placer's `placed` hook).
@@ -692,6 +705,14 @@ class Game {
     const std::uint16_t g = grid_[static_cast<std::size_t>(grid_index(c))];
     return g < kFrontierBase ? g : 0;
   }
+};
+
+// Game::figure_targets_elsewhere() for every figure kind: the targets, and the game with the
+// tile laid that judged them (reused by the next call: assigning it over the last one copies
+// only the board cells either uses).
+struct ElsewhereTargets {
+  std::array<std::vector<Spot>, kFigureKinds> by_figure;
+  std::unique_ptr<Game> after;
 };
 
 // The pure form: the next game and the events, or the rule error.

@@ -40,6 +40,9 @@ class PlayerView {
   // order shuffled from the bag's multiset with `rng` (a sample of what the real bag may
   // be). Its seed() is 0.
   Game determinize(Rng& rng) const;
+  // The same into `out` (any game: a search's scratch, assigned over its last sample, which
+  // rewrites only the board cells either uses instead of copying the whole board).
+  void determinize(Rng& rng, Game& out) const;
   // The same with the undrawn tiles in catalog order (A first): a stand-in for when the
   // order does not matter (one-ply evaluations). Copy it before calling anything on it
   // from several threads (a const Game writes caches).
@@ -47,6 +50,8 @@ class PlayerView {
 
  private:
   Game game_;  // the bag's undrawn part in catalog order, seed 0
+  std::array<Tile, kMaxTilesInGame> undrawn_{};  // that order, which determinize() shuffles pile by pile ...
+  std::array<std::uint8_t, 4> pile_end_{};       // ... where each pile ends in it
 };
 
 }  // namespace carc
