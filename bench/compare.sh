@@ -45,7 +45,7 @@
 # (carcassonne-load's option of that name): needed past some 28,000 connections, which one
 # source address runs out of ports for (10,000 rooms x 4: the capacity scenario of
 # docs/hot-path.md). A run that needs more descriptors than the hard limit raises it when
-# it can (as root) and stops with a message when it cannot.
+# it can (as root with CAP_SYS_RESOURCE) and stops with a message when it cannot.
 #
 # --profile also records each server with `perf` for the middle half of each round and
 # prints the CPU a move costs in the kernel's TCP send and receive paths (tcp_sendmsg and
@@ -94,7 +94,7 @@ command -v taskset >/dev/null || { echo "taskset (util-linux) is needed" >&2; ex
 if [[ $profile == 1 ]]; then command -v perf >/dev/null || { echo "--profile needs perf (linux-perf)" >&2; exit 1; }; fi
 # Each connection is a descriptor in the server and one in the generator; flat out, as many
 # rooms again are set up ahead.
-fds_needed=$((rooms * players * 2 + 1024))
+fds_needed=$((rooms * players * (interval == 0 ? 2 : 1) + 1024))
 if [[ $(ulimit -Hn) != unlimited && $(ulimit -Hn) -lt $fds_needed ]]; then
   ulimit -Hn "$fds_needed" 2>/dev/null || {
     echo "$rooms rooms x $players need $fds_needed descriptors a process; the hard limit is $(ulimit -Hn) (raise it as root)" >&2
