@@ -19,6 +19,8 @@
 #include <boost/beast/websocket.hpp>
 #include <doctest/doctest.h>
 
+#include "../support/listens_on.hpp"
+
 namespace carc::test {
 
 namespace asio = boost::asio;
@@ -128,7 +130,7 @@ bool ServerProcess::launch() {
       return false;
     }
     try {
-      if (http(port_, "GET", "/healthz").status == 200) return true;
+      if (http(port_, "GET", "/healthz").status == 200 && listens_on(pid_, port_)) return true;
     } catch (const std::exception&) {
     }
     std::this_thread::sleep_for(50ms);

@@ -29,6 +29,8 @@
 #include <thread>
 #include <vector>
 
+#include "../support/listens_on.hpp"
+
 namespace carc::test {
 
 namespace asio = boost::asio;
@@ -166,7 +168,8 @@ inline bool ServerProcess::wait_ready(std::chrono::seconds limit) {
   while (std::chrono::steady_clock::now() < end) {
     if (!running()) return false;
     try {
-      if (http_request(port_, http::verb::get, "/healthz").status == 200) return true;
+      // Answered by this process, not by another test's server that took the port first.
+      if (http_request(port_, http::verb::get, "/healthz").status == 200 && listens_on(pid_, port_)) return true;
     } catch (const std::exception&) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
