@@ -1,6 +1,6 @@
 // One WebSocket connection on /ws/<room>. Limits live here, where input arrives: message
-// size (checked as it is read), the per-connection rate limit, timeouts with pings, and
-// the outgoing queue cap. Frames are parsed once into typed messages, then posted to the
+// size (checked before it is read), the per-connection rate limit, timeouts with pings, and
+// the outgoing queue cap. Messages are parsed once into typed messages, then posted to the
 // room's strand.
 #include <algorithm>
 #include <array>
@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/compose.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
@@ -17,7 +18,8 @@
 #include <spdlog/spdlog.h>
 
 #include "base/guard.hpp"
-#include "net/draining_stream.hpp"
+#include "net/idle_watch.hpp"
+#include "net/ws_frames.hpp"
 #include "net/http_answers.hpp"
 #include "net/net.hpp"
 #include "limits/queue_budget.hpp"
@@ -37,17 +39,17 @@ class FrameQueue {
  public:
   bool empty() const { return head_ == frames_.size(); }
   std::size_t size() const { return frames_.size() - head_; }
-  const std::string& front() const { return *frames_[head_]; }
+  std::shared_ptr<const std::string> take_front() {
+    auto f = std::move(frames_[head_++]);
+    if (head_ == frames_.size()) clear();
+    return f;
+  }
   void push_back(std::shared_ptr<const std::string> frame) {
     if (head_ >= 32 && head_ * 2 >= frames_.size()) {  // a client that never catches up
       frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
     frames_.push_back(std::move(frame));
-  }
-  void pop_front() {
-    frames_[head_++].reset();
-    if (head_ == frames_.size()) clear();
   }
   void clear() {
     frames_.clear();
@@ -60,140 +62,274 @@ class FrameQueue {
 };
 
 // A close the session means to send once its queue is written: the code and a reason that
-// is a string literal (a websocket::close_reason would hold 123 bytes of text in every
-// connection, docs/hot-path.md#memory).
+// is a string literal. `now`: a broken or refused client, whose queue is not sent.
 struct PendingClose {
-  websocket::close_code code;
+  std::uint16_t code;
   std::string_view reason;
+  bool now = false;
 };
 
+// The most a closing connection reads and discards while it waits for its client's end
+// (their close reply, frames already on their way), and how many frames one message may take.
+constexpr std::size_t kMaxDrain = 256 * 1024;
+constexpr std::uint32_t kMaxMessageFrames = 1024;
+
+// After the opening handshake (Beast's, on a stream over the socket that is then dropped) the
+// session frames its WebSocket itself (net/ws_frames.hpp): Beast's stream holds 2.5 KB a
+// connection for as long as it lives, 1,536 bytes of it a read buffer it fixes
+// (docs/hot-path.md#memory). Between two messages a connection holds its socket, this object
+// and a wait for the socket to be readable: nothing else. A frame is read exactly (its first
+// 2 bytes, then the rest of its header with a short payload in one read, or a long one
+// after it), so no byte of the next frame is ever held, and a message leaves no buffer.
 class WsSession final : public Client,
                         public QueueBudget::Queue,
                         public IdleWatch::Watched,
                         public std::enable_shared_from_this<WsSession> {
-  // Without permessage-deflate, which the server never offers: the stream then holds none of
-  // its state.
-  websocket::stream<DrainingStream, false> ws_;
-  beast::flat_buffer buffer_;
+  enum class Step : std::uint8_t { Start, Rest, Payload };
+  enum class Out : std::uint8_t { None, Data, Control, Close };
+
+  tcp::socket socket_;
+  // Only for the opening handshake: gone once it is done.
+  std::unique_ptr<websocket::stream<tcp::socket&, false>> handshake_;
   ServerContext& ctx_;
   std::shared_ptr<Room> room_;
   ConnectionLimiter::Slot slot_;
 
-  // The write queue (chat-multi): frames are shared by every socket of the room.
+  // Reading: the current frame's header, where its payload goes, the message so far.
+  std::array<std::uint8_t, 14> head_{};
+  ws::FrameStart start_;
+  Step step_ = Step::Start;
+  std::array<asio::mutable_buffer, 2> want_;  // what the current step still reads
+  std::string message_;                       // the message's payload so far, unmasked
+  std::string control_;                       // a control frame's payload while it is read
+  std::size_t frame_at_ = 0;                  // where the frame's payload starts in message_
+  std::uint32_t message_frames_ = 0;          // 0: between messages
+  bool message_text_ = false;
+  bool reading_ = false;   // a read, or the wait for one, is pending: its failure ends the session
+  bool draining_ = false;  // closing: what the client still sends is read and discarded
+  std::size_t drained_ = 0;
+  std::unique_ptr<std::array<char, 4096>> drain_buf_;
+
+  // Writing (chat-multi): one write at a time; the frames are shared by every socket of the
+  // room. Control frames (a pong, a keep-alive ping) go before the next queued frame.
   FrameQueue queue_;
   std::atomic<std::size_t> queued_bytes_{0};  // written here only; read by the server's budget
-  bool writing_ = false;
+  std::shared_ptr<const std::string> out_frame_;  // the queued frame being written
+  std::string out_control_;                       // the control frame's payload being written
+  std::array<std::uint8_t, 10> out_head_{};
+  Out writing_ = Out::None;
+  std::string pong_;  // the answer to the client's last ping, while it waits
+  bool pong_due_ = false;
+  bool ping_due_ = false;
   std::optional<PendingClose> close_pending_;
-  bool closed_ = false;   // a close was started or the socket dropped
+  bool closed_ = false;  // the close frame was started or the socket dropped: nothing more out
   bool attached_ = false;
-  bool reading_ = false;  // a read, or the wait for one, is pending: its failure ends the session
-  bool pinging_ = false;  // a keep-alive ping is being written (a close waits for it)
+  std::unique_ptr<asio::steady_timer> close_timer_;  // bounds the closing handshake
 
   double tokens_;
   Clock::time_point refilled_ = Clock::now();
   std::string client_key_;  // the address per-address limits count (as HttpSession::client_key)
 
-  // ---- handlers ----
+  // ---- the opening handshake ----
   void on_accept(beast::error_code ec) {
-    if (ec) return ctx_.fail(ec, NetOp::WsAccept, room_->id());
+    // The stream has done its work; it goes once its handler has returned.
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->handshake_.reset(); });
+    if (ec) {
+      beast::error_code ignored;
+      socket_.close(ignored);
+      return ctx_.fail(ec, NetOp::WsAccept, room_->id());
+    }
     attached_ = true;
     ctx_.metrics.ws_connections.fetch_add(1, std::memory_order_relaxed);
     ctx_.idle_watch.add(*this, std::chrono::seconds(ctx_.config.limits.idle_timeout_s));
     asio::post(room_->strand(), [room = room_, self = shared_from_this()] { room->attach(self); });
-    do_read();
+    next_frame();
   }
 
-  // Between messages a connection waits for its socket to be readable, with nothing else
-  // allocated (Beast holds no byte of the next frame: FrameBounds), and only then starts a
-  // read of Beast's: a pending one would hold its state and the piece it reads into for as
-  // long as the client is quiet. A message is read in pieces: at most 128 bytes at a time
-  // (client messages are a few dozen bytes, a move's under 128; Beast would take 1,536
-  // bytes at once), and at most what is left of the frame limit, so that one over it is seen
-  // before its end and refused with a clean close (1009): async_close then reads and
-  // discards the rest of it until the client's close frame. Beast's own read_message_max
-  // (set far higher) would instead close the socket with the client's bytes still unread,
-  // which resets the connection, and the client often never sees the 1009.
-  static constexpr std::size_t kReadPiece = 128;
-
-  void do_read() {
-    if (closed_) {  // dropped or closing: no more reads (a close reads the client's reply itself)
-      reading_ = false;
-      return teardown();
-    }
+  // ---- reading ----
+  void next_frame() {
+    if (draining_) return drain();
+    step_ = Step::Start;
+    want_ = {asio::buffer(head_.data(), 2), asio::mutable_buffer()};
     reading_ = true;
-    if (buffer_.size() == 0) {  // between messages
-      if (buffer_.capacity() > 0) buffer_.shrink_to_fit();
-      beast::get_lowest_layer(ws_).socket().async_wait(tcp::socket::wait_read,
-                                                       beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
-      return;
+    if (message_frames_ == 0) {  // between messages: nothing held until the client writes
+      return socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
     }
-    read_piece();
-  }
-
-  void read_piece() {
-    const std::size_t limit = std::min(kReadPiece, ctx_.config.limits.max_frame_bytes + 1 - buffer_.size());
-    ws_.async_read_some(buffer_, limit, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    read_some();
   }
 
   void on_readable(beast::error_code ec) {
-    if (ec || closed_) {  // the socket failed, or drop() or a close ended the session meanwhile
-      reading_ = false;
+    reading_ = false;
+    if (ec) {
       ctx_.fail(ec, NetOp::WsRead, room_->id());
       return teardown();
     }
-    read_piece();
+    if (draining_) return drain();
+    read_some();
   }
 
-  void on_read(beast::error_code ec, std::size_t n) {
-    if (!guarded("a frame", [&] { read_frame(ec, n); })) close(CloseReason::Internal);
+  void read_some() {
+    reading_ = true;
+    socket_.async_read_some(want_, beast::bind_front_handler(&WsSession::on_some, shared_from_this()));
   }
 
-  void read_frame(beast::error_code ec, std::size_t) {
-    const auto received = Clock::now();
+  void on_some(beast::error_code ec, std::size_t n) {
     reading_ = false;
     if (ec) {
-      if (ec == websocket::error::message_too_big) {  // over the hard cap: Beast closed at once
-        ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
-        spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
-      } else {
-        ctx_.fail(ec, NetOp::WsRead, room_->id());
-      }
+      ctx_.fail(ec, NetOp::WsRead, room_->id());
       return teardown();
     }
-    if (buffer_.size() > ctx_.config.limits.max_frame_bytes) {
-      ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
-      spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
-      buffer_.clear();
-      if (closed_ || close_pending_) return;
-      close_pending_ = PendingClose{websocket::close_code::too_big, "message too large"};
-      if (!writing_ && !pinging_) start_close();
-      return;  // no more reads: the close drains the socket, then ends the session
-    }
-    if (!ws_.is_message_done()) return read_piece();
-    std::string text = beast::buffers_to_string(buffer_.data());
-    buffer_.consume(buffer_.size());
-    if (!allow_message(received)) {
-      refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
-    } else if (!ws_.got_text()) {
-      refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
-    } else {
-      auto parsed = protocol::parse_client_message(text);
-      if (auto* err = std::get_if<protocol::MessageError>(&parsed)) {
-        refuse(err->code, err->message);
-      } else if (auto why = push::refuse_message(std::get<protocol::ClientMessage>(parsed), ctx_.config.allow_private_hooks)) {
-        refuse(protocol::ErrorCode::BadMessage, *why);  // a target outside what the server may call
-      } else {
-        asio::post(room_->strand(), [room = room_, self = shared_from_this(),
-                                     msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {
-          if (!guarded("a message in room " + room->id(), [&] { room->handle(self, msg, received); })) {
-            self->close(CloseReason::Internal);
-          }
-        });
-      }
-    }
-    do_read();
+    heard(IdleWatch::now_ms());
+    if (draining_) return drain();
+    const std::size_t first = std::min(n, want_[0].size());
+    want_[0] += first;
+    want_[1] += n - first;
+    if (want_[0].size() + want_[1].size() > 0) return read_some();
+    if (!guarded("a frame", [&] { on_step(); })) close_now(ws::close_code::internal_error, "internal error");
   }
 
+  void on_step() {
+    switch (step_) {
+      case Step::Start: return on_start();
+      case Step::Rest: return on_rest();
+      case Step::Payload: return on_frame();
+    }
+  }
+
+  // The frame's first two bytes: checked, then the rest of its header is read, with the
+  // payload when its length is short.
+  void on_start() {
+    start_ = ws::frame_start(head_[0], head_[1]);
+    if (start_.error != 0) return close_now(start_.error, "protocol error");
+    if (!start_.control()) {
+      const bool continues = start_.opcode == ws::Opcode::Continuation;
+      if (continues != (message_frames_ > 0)) return close_now(ws::close_code::protocol_error, "protocol error");
+      if (++message_frames_ > kMaxMessageFrames) return refuse_too_big();
+      if (!continues) message_text_ = start_.opcode == ws::Opcode::Text;
+    }
+    step_ = Step::Rest;
+    want_ = {asio::buffer(head_.data() + 2, start_.header_size - 2), asio::mutable_buffer()};
+    if (const auto len = start_.short_length()) {
+      if (!target_payload(*len)) return;
+      step_ = Step::Payload;
+    }
+    read_some();
+  }
+
+  void on_rest() {
+    const ws::FrameRest rest = ws::frame_rest(start_, head_.data());
+    if (!rest.length) return close_now(ws::close_code::protocol_error, "protocol error");
+    if (!target_payload(*rest.length)) return;
+    step_ = Step::Payload;
+    if (want_[1].size() == 0) return on_frame();
+    want_[0] = asio::mutable_buffer();
+    read_some();
+  }
+
+  // Where the frame's payload goes (want_[1]); false when the frame was refused.
+  bool target_payload(std::uint64_t length) {
+    if (start_.control()) {
+      control_.resize(static_cast<std::size_t>(length));
+      want_[1] = asio::buffer(control_);
+      return true;
+    }
+    const std::size_t limit = ctx_.config.limits.max_frame_bytes;
+    if (length > limit - std::min(limit, message_.size())) {
+      refuse_too_big();
+      return false;
+    }
+    frame_at_ = message_.size();
+    message_.resize(frame_at_ + static_cast<std::size_t>(length));
+    want_[1] = asio::mutable_buffer(message_.data() + frame_at_, static_cast<std::size_t>(length));
+    return true;
+  }
+
+  // A whole frame is in.
+  void on_frame() {
+    const ws::FrameRest rest = ws::frame_rest(start_, head_.data());
+    if (start_.control()) {
+      ws::unmask(control_.data(), control_.size(), rest.mask);
+      on_control();
+      std::string().swap(control_);
+      return next_frame();
+    }
+    ws::unmask(message_.data() + frame_at_, message_.size() - frame_at_, rest.mask);
+    if (!start_.fin) return next_frame();
+    std::string text;
+    text.swap(message_);
+    message_frames_ = 0;
+    on_message(std::move(text));
+    next_frame();
+  }
+
+  void on_control() {
+    switch (start_.opcode) {
+      case ws::Opcode::Close: {  // the client closes: answer with its code, then end
+        const ws::CloseFrame f = ws::parse_close(control_);
+        return close_now(f.error != 0 ? f.error : f.code, f.error != 0 ? "protocol error" : "");
+      }
+      case ws::Opcode::Ping:
+        if (closed_ || close_pending_) return;
+        pong_ = control_;
+        pong_due_ = true;
+        if (writing_ == Out::None) do_write();
+        return;
+      default:
+        return;  // a pong: hearing from the client was all it was for
+    }
+  }
+
+  void on_message(std::string text) {
+    if (closed_ || close_pending_) return;  // closing: the room has nothing more to hear
+    if (!allow_message(Clock::now())) return refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
+    if (!message_text_) return refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
+    if (!ws::valid_utf8(text)) {
+      ctx_.metrics.refused(protocol::ErrorCode::BadMessage);
+      spdlog::info("room {}: refused a text message that is not UTF-8 (closed with 1007)", room_->id());
+      return close_now(ws::close_code::bad_payload, "text is not UTF-8");
+    }
+    auto parsed = protocol::parse_client_message(text);
+    if (auto* err = std::get_if<protocol::MessageError>(&parsed)) return refuse(err->code, err->message);
+    if (auto why = push::refuse_message(std::get<protocol::ClientMessage>(parsed), ctx_.config.allow_private_hooks)) {
+      return refuse(protocol::ErrorCode::BadMessage, *why);  // a target outside what the server may call
+    }
+    const auto received = Clock::now();
+    asio::post(room_->strand(), [room = room_, self = shared_from_this(),
+                                 msg = std::move(std::get<protocol::ClientMessage>(parsed)), received] {
+      if (!guarded("a message in room " + room->id(), [&] { room->handle(self, msg, received); })) {
+        self->close(CloseReason::Internal);
+      }
+    });
+  }
+
+  void refuse_too_big() {
+    ctx_.metrics.refused(protocol::ErrorCode::TooLarge);
+    spdlog::info("room {}: refused too_large message (closed with 1009)", room_->id());
+    close_now(ws::close_code::too_big, "message too large");
+  }
+
+  // Closing: whatever the client still sends is read and thrown away until its end of
+  // stream (its close reply comes first), so that the socket is not closed on unread bytes,
+  // which the kernel would answer with a reset and the client would lose the close frame.
+  void drain() {
+    draining_ = true;
+    if (reading_) return;
+    if (!drain_buf_) drain_buf_ = std::make_unique<std::array<char, 4096>>();
+    reading_ = true;
+    socket_.async_read_some(asio::buffer(*drain_buf_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      self->reading_ = false;
+      self->drained_ += n;
+      if (ec || self->drained_ > kMaxDrain) {
+        if (ec != asio::error::eof) self->ctx_.fail(ec, NetOp::WsClose, self->room_->id());
+        beast::error_code ignored;
+        self->socket_.close(ignored);
+        return self->teardown();
+      }
+      self->drain();
+    });
+  }
+
+  // ---- writing ----
   void set_queued(std::size_t after) {
     const std::size_t before = queued_bytes_.exchange(after, std::memory_order_relaxed);
     ctx_.queue_budget.changed(*this, before, after);
@@ -230,52 +366,93 @@ class WsSession final : public Client,
     const std::size_t size = frame->size();
     queue_.push_back(std::move(frame));
     set_queued(queued_bytes_.load(std::memory_order_relaxed) + size);
-    if (!writing_) do_write();
+    if (writing_ == Out::None) do_write();
   }
 
+  void write_frame(Out what, ws::Opcode opcode, asio::const_buffer payload) {
+    writing_ = what;
+    const std::size_t n = ws::server_header(out_head_, opcode, payload.size());
+    const std::array<asio::const_buffer, 2> buffers{asio::buffer(out_head_.data(), n), payload};
+    asio::async_write(socket_, buffers, beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+  }
+
+  // The next frame out: a pong, a keep-alive ping, the queue's front, or the close.
   void do_write() {
-    writing_ = true;
-    ws_.text(true);
-    ws_.async_write(asio::buffer(queue_.front()), beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+    if (closed_) return;
+    if (pong_due_) {
+      pong_due_ = false;
+      out_control_.swap(pong_);
+      return write_frame(Out::Control, ws::Opcode::Pong, asio::buffer(out_control_));
+    }
+    if (ping_due_) {
+      ping_due_ = false;
+      out_control_.clear();
+      return write_frame(Out::Control, ws::Opcode::Ping, asio::const_buffer());
+    }
+    if (!queue_.empty() && !(close_pending_ && close_pending_->now)) {
+      out_frame_ = queue_.take_front();
+      return write_frame(Out::Data, ws::Opcode::Text, asio::buffer(*out_frame_));
+    }
+    if (close_pending_) start_close();
   }
 
   void on_write(beast::error_code ec, std::size_t) {
-    writing_ = false;
-    if (ec) ctx_.fail(ec, NetOp::WsWrite, room_->id());
-    if (ec || closed_) {
-      queue_.clear();
-      set_queued(0);
+    const Out wrote = writing_;
+    writing_ = Out::None;
+    if (wrote == Out::Data) {
+      set_queued(queued_bytes_.load(std::memory_order_relaxed) - out_frame_->size());
+      out_frame_.reset();
+    }
+    std::string().swap(out_control_);
+    if (ec) {
+      ctx_.fail(ec, wrote == Out::Close ? NetOp::WsClose : NetOp::WsWrite, room_->id());
       return drop();
     }
-    set_queued(queued_bytes_.load(std::memory_order_relaxed) - queue_.front().size());
-    queue_.pop_front();
-    if (!queue_.empty()) return do_write();
-    if (close_pending_ && !pinging_) start_close();
+    if (wrote == Out::Close) {  // the close is out: the client answers and ends its side
+      beast::error_code ignored;
+      socket_.shutdown(tcp::socket::shutdown_send, ignored);
+      return;
+    }
+    do_write();
+  }
+
+  // A close now, the queue left unsent: a broken or refused client, or its own close.
+  void close_now(std::uint16_t code, std::string_view reason) {
+    if (!closed_ && !(close_pending_ && close_pending_->now)) close_pending_ = PendingClose{code, reason, true};
+    drain();
+    if (writing_ == Out::None) do_write();
   }
 
   void start_close() {
     closed_ = true;
-    const websocket::close_reason reason(close_pending_->code, close_pending_->reason);
-    ws_.async_close(reason, [self = shared_from_this()](beast::error_code ec) {
-      self->ctx_.fail(ec, NetOp::WsClose, self->room_->id());
-      self->teardown();  // a pending read, if any, ends too; teardown runs once
+    queue_.clear();
+    set_queued(0);
+    out_control_ = ws::close_payload(close_pending_->code, close_pending_->reason);
+    close_timer_ = std::make_unique<asio::steady_timer>(socket_.get_executor(),
+                                                        std::chrono::seconds(ctx_.config.limits.handshake_timeout_s));
+    close_timer_->async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec) return;
+      beast::error_code ignored;
+      self->socket_.close(ignored);  // the pending read fails and ends the session
     });
+    write_frame(Out::Close, ws::Opcode::Close, asio::buffer(out_control_));
+    drain();
   }
 
   void drop() {
-    if (closed_) return;
-    closed_ = true;
-    if (!writing_) {  // the frame being written must outlive its write
+    if (!closed_) {
+      closed_ = true;
       queue_.clear();
-      set_queued(0);
+      set_queued(out_frame_ ? out_frame_->size() : 0);
     }
     beast::error_code ec;
-    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
-    beast::get_lowest_layer(ws_).close();
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
     if (!reading_) teardown();  // otherwise the read's failure does it
   }
 
   void teardown() {
+    if (close_timer_) close_timer_->cancel();
     if (!attached_) return;
     attached_ = false;
     closed_ = true;
@@ -289,20 +466,17 @@ class WsSession final : public Client,
   void idle_ping() override {
     auto alive = weak_from_this().lock();
     if (!alive) return;
-    asio::post(ws_.get_executor(), [self = std::move(alive)] {
-      if (self->closed_ || self->close_pending_ || self->pinging_) return;
-      self->pinging_ = true;
-      self->ws_.async_ping({}, [self](beast::error_code) {  // a failure ends the read or the wait
-        self->pinging_ = false;
-        if (self->close_pending_ && !self->closed_ && !self->writing_) self->start_close();
-      });
+    asio::post(socket_.get_executor(), [self = std::move(alive)] {
+      if (self->closed_ || self->close_pending_) return;
+      self->ping_due_ = true;
+      if (self->writing_ == Out::None) self->do_write();
     });
   }
   void idle_timeout() override {
     auto alive = weak_from_this().lock();
     if (!alive) return;
-    asio::post(ws_.get_executor(), [self = std::move(alive)] {
-      if (self->closed_) return;
+    asio::post(socket_.get_executor(), [self = std::move(alive)] {
+      if (!self->attached_) return;
       if (IdleWatch::now_ms() - self->heard_ms() < self->ctx_.config.limits.idle_timeout_s * 1000LL) return;
       self->ctx_.fail(beast::error::timeout, NetOp::WsRead, self->room_->id());
       self->drop();
@@ -314,7 +488,7 @@ class WsSession final : public Client,
   std::weak_ptr<QueueBudget::Queue> weak_queue() override { return weak_from_this(); }
   const std::string& budget_address() const override { return slot_.address(); }
   void shed() override {
-    asio::post(ws_.get_executor(), [self = shared_from_this()] {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->closed_) return;
       spdlog::info("room {}: dropped a connection that does not read ({} bytes queued; the server's budget is full)",
                    self->room_->id(), self->queued_bytes());
@@ -328,8 +502,8 @@ class WsSession final : public Client,
     ctx_.queue_budget.forget(this);
   }
 
-  WsSession(tcp::socket stream, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
-      : ws_(std::move(stream)),
+  WsSession(tcp::socket socket, std::shared_ptr<Room> room, ServerContext& ctx, ConnectionLimiter::Slot slot)
+      : socket_(std::move(socket)),
         ctx_(ctx),
         room_(std::move(room)),
         slot_(std::move(slot)),
@@ -337,32 +511,25 @@ class WsSession final : public Client,
 
   void run(http::request<http::string_body> req) {
     beast::error_code peer_ec;
-    const auto peer = ws_.next_layer().remote_endpoint(peer_ec);
+    const auto peer = socket_.remote_endpoint(peer_ec);
     client_key_ = limit_key(client_address(peer_address(peer), forwarded_for(req), ctx_.config.trusted_proxies));
-    const auto& l = ctx_.config.limits;
+    handshake_ = std::make_unique<websocket::stream<tcp::socket&, false>>(socket_);
     websocket::stream_base::timeout t{};
-    t.handshake_timeout = std::chrono::seconds(l.handshake_timeout_s);
-    // Beast's timer bounds the opening and the closing handshakes; an open connection's
-    // silence is watched by the server's one idle timer (net/idle_watch.hpp), which the
-    // stream tells of every byte that arrives.
+    t.handshake_timeout = std::chrono::seconds(ctx_.config.limits.handshake_timeout_s);
     t.idle_timeout = websocket::stream_base::none();
     t.keep_alive_pings = false;
-    ws_.set_option(t);
-    ws_.next_layer().watched = this;
-    ws_.set_option(websocket::stream_base::decorator(
+    handshake_->set_option(t);
+    handshake_->set_option(websocket::stream_base::decorator(
         [](websocket::response_type& res) {
           res.set(http::field::server, "carcassonne");
           res.set("X-Content-Type-Options", "nosniff");
           res.set("Referrer-Policy", "no-referrer");
         }));
-    // The frame limit is checked in on_read; this hard cap only bounds what a close drains.
-    ws_.read_message_max(std::max<std::size_t>(16 * l.max_frame_bytes, 64 * 1024));
-    ws_.auto_fragment(false);
-    ws_.async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+    handshake_->async_accept(req, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
   }
 
   void send(std::shared_ptr<const std::string> frame) override {
-    asio::post(ws_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    asio::post(socket_.get_executor(), [self = shared_from_this(), frame = std::move(frame)]() mutable {
       self->enqueue(std::move(frame));
     });
   }
@@ -371,27 +538,27 @@ class WsSession final : public Client,
   std::string address_key() const override { return client_key_; }
 
   void close(CloseReason why) override {
-    asio::post(ws_.get_executor(), [self = shared_from_this(), why] {
+    asio::post(socket_.get_executor(), [self = shared_from_this(), why] {
       if (self->closed_ || self->close_pending_) return;
       switch (why) {
         case CloseReason::GoingAway:
-          self->close_pending_ = PendingClose{websocket::close_code::going_away, "server shutting down"};
+          self->close_pending_ = PendingClose{ws::close_code::going_away, "server shutting down"};
           break;
         case CloseReason::Replaced:
-          self->close_pending_ = PendingClose{websocket::close_code::policy_error, "seat taken by another connection"};
+          self->close_pending_ = PendingClose{ws::close_code::policy_error, "seat taken by another connection"};
           break;
         case CloseReason::RoomClosed:
-          self->close_pending_ = PendingClose{websocket::close_code::going_away, "room closed"};
+          self->close_pending_ = PendingClose{ws::close_code::going_away, "room closed"};
           break;
         case CloseReason::Internal:
-          self->close_pending_ = PendingClose{websocket::close_code::internal_error, "internal error"};
+          self->close_pending_ = PendingClose{ws::close_code::internal_error, "internal error"};
           break;
         case CloseReason::Moved:
           // docs/protocol-details.md: 4302, the room moved to another node; reconnect at once.
-          self->close_pending_ = PendingClose{static_cast<websocket::close_code>(4302), "room moved: reconnect"};
+          self->close_pending_ = PendingClose{4302, "room moved: reconnect"};
           break;
       }
-      if (!self->writing_ && !self->pinging_) self->start_close();
+      if (self->writing_ == Out::None) self->do_write();
     });
   }
 };

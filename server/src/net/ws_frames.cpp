@@ -1,0 +1,125 @@
+#include "net/ws_frames.hpp"
+
+#include <algorithm>
+
+namespace carc::server::ws {
+
+FrameStart frame_start(std::uint8_t b0, std::uint8_t b1) {
+  FrameStart s;
+  s.fin = (b0 & 0x80u) != 0;
+  s.opcode = static_cast<Opcode>(b0 & 0x0fu);
+  s.length7 = static_cast<std::uint8_t>(b1 & 0x7fu);
+  s.header_size = 2 + (s.length7 == 126 ? 2 : s.length7 == 127 ? 8 : 0) + 4;
+  const auto op = static_cast<std::uint8_t>(s.opcode);
+  const bool known = op <= 2 || (op >= 8 && op <= 10);
+  // No extension is ever agreed, so every reserved bit is an error; a client masks every
+  // frame; a control frame is final and at most 125 bytes (RFC 6455, sections 5.1, 5.2, 5.5).
+  if ((b0 & 0x70u) != 0 || !known || (b1 & 0x80u) == 0 || (s.control() && (!s.fin || s.length7 > 125))) {
+    s.error = close_code::protocol_error;
+  }
+  return s;
+}
+
+FrameRest frame_rest(const FrameStart& start, const std::uint8_t* h) {
+  FrameRest r;
+  std::size_t at = 2;
+  if (start.length7 < 126) {
+    r.length = start.length7;
+  } else {
+    const int bytes = start.length7 == 126 ? 2 : 8;
+    std::uint64_t len = 0;
+    for (int i = 0; i < bytes; ++i) len = (len << 8) | h[at + static_cast<std::size_t>(i)];
+    at += static_cast<std::size_t>(bytes);
+    const bool shortest = bytes == 2 ? len >= 126 : len > 0xffff;
+    if (shortest && (len >> 63) == 0) r.length = len;
+  }
+  std::copy(h + at, h + at + 4, r.mask.begin());
+  return r;
+}
+
+void unmask(char* data, std::size_t n, const std::array<std::uint8_t, 4>& mask, std::size_t offset) {
+  for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<char>(data[i] ^ static_cast<char>(mask[(offset + i) & 3]));
+}
+
+std::size_t server_header(std::array<std::uint8_t, 10>& out, Opcode opcode, std::uint64_t length) {
+  out[0] = static_cast<std::uint8_t>(0x80u | static_cast<std::uint8_t>(opcode));
+  if (length < 126) {
+    out[1] = static_cast<std::uint8_t>(length);
+    return 2;
+  }
+  if (length <= 0xffff) {
+    out[1] = 126;
+    out[2] = static_cast<std::uint8_t>(length >> 8);
+    out[3] = static_cast<std::uint8_t>(length);
+    return 4;
+  }
+  out[1] = 127;
+  for (int i = 0; i < 8; ++i) out[2 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(length >> (56 - 8 * i));
+  return 10;
+}
+
+bool valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    const unsigned c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    int more = 0;
+    unsigned lo = 0x80;
+    unsigned hi = 0xbf;  // the allowed range of the second byte (RFC 3629, section 4)
+    if (c >= 0xc2 && c <= 0xdf) {
+      more = 1;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      more = 2;
+      if (c == 0xe0) lo = 0xa0;  // overlong
+      if (c == 0xed) hi = 0x9f;  // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      more = 3;
+      if (c == 0xf0) lo = 0x90;  // overlong
+      if (c == 0xf4) hi = 0x8f;  // past U+10FFFF
+    } else {
+      return false;
+    }
+    if (end - p <= more) return false;
+    if (p[1] < lo || p[1] > hi) return false;
+    for (int i = 2; i <= more; ++i) {
+      if ((p[i] & 0xc0u) != 0x80u) return false;
+    }
+    p += more + 1;
+  }
+  return true;
+}
+
+CloseFrame parse_close(std::string_view payload) {
+  CloseFrame f;
+  if (payload.empty()) return f;
+  if (payload.size() == 1) {
+    f.error = close_code::protocol_error;
+    return f;
+  }
+  const auto code = static_cast<std::uint16_t>((static_cast<unsigned char>(payload[0]) << 8) |
+                                                static_cast<unsigned char>(payload[1]));
+  // The codes an endpoint may send (RFC 6455, section 7.4; 1012-1014 registered since).
+  const bool sendable = (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+  if (!sendable) {
+    f.error = close_code::protocol_error;
+  } else if (!valid_utf8(payload.substr(2))) {
+    f.error = close_code::bad_payload;
+  } else {
+    f.code = code;
+  }
+  return f;
+}
+
+std::string close_payload(std::uint16_t code, std::string_view reason) {
+  std::string p;
+  p += static_cast<char>(code >> 8);
+  p += static_cast<char>(code & 0xff);
+  p += reason.substr(0, 123);
+  return p;
+}
+
+}  // namespace carc::server::ws

@@ -1,0 +1,78 @@
+// The WebSocket framing the server reads and writes after the opening handshake (RFC 6455,
+// section 5): a client's frame headers checked and parsed, masks removed, the server's own
+// headers, close payloads and UTF-8. No I/O here: net/ws_session.cpp drives it, and the
+// tests feed it bytes. Why the server frames its WebSockets itself: docs/hot-path.md#memory.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace carc::server::ws {
+
+enum class Opcode : std::uint8_t { Continuation = 0, Text = 1, Binary = 2, Close = 8, Ping = 9, Pong = 10 };
+
+// Close codes the server sends (RFC 6455, section 7.4.1).
+namespace close_code {
+inline constexpr std::uint16_t normal = 1000;
+inline constexpr std::uint16_t going_away = 1001;
+inline constexpr std::uint16_t protocol_error = 1002;
+inline constexpr std::uint16_t bad_payload = 1007;  // a text message that is not UTF-8
+inline constexpr std::uint16_t policy_error = 1008;
+inline constexpr std::uint16_t too_big = 1009;
+inline constexpr std::uint16_t internal_error = 1011;
+}  // namespace close_code
+
+// What the first two bytes of a client's frame say; `error` is non-zero (the close code)
+// when they break the protocol: a reserved bit or opcode, an unmasked frame, a control
+// frame that is fragmented or longer than 125 bytes.
+struct FrameStart {
+  bool fin = false;
+  Opcode opcode = Opcode::Continuation;
+  std::uint8_t length7 = 0;     // 0..125: the payload's length; 126, 127: 2 or 8 bytes follow
+  std::size_t header_size = 2;  // the whole header: 2 + the extended length + the 4-byte mask
+  std::uint16_t error = 0;
+
+  bool control() const { return static_cast<std::uint8_t>(opcode) >= 8; }
+  // The payload's length when the first two bytes tell it (under 126).
+  std::optional<std::uint64_t> short_length() const {
+    return length7 < 126 ? std::optional<std::uint64_t>(length7) : std::nullopt;
+  }
+};
+FrameStart frame_start(std::uint8_t b0, std::uint8_t b1);
+
+// The rest of a whole header (`h` holds start.header_size bytes): the payload's length and
+// the mask. No length when the extended length is not in its shortest form or its top bit
+// is set (a protocol error).
+struct FrameRest {
+  std::optional<std::uint64_t> length;
+  std::array<std::uint8_t, 4> mask{};
+};
+FrameRest frame_rest(const FrameStart& start, const std::uint8_t* h);
+
+// Unmasks `n` bytes of payload that start `offset` bytes into the frame's payload.
+void unmask(char* data, std::size_t n, const std::array<std::uint8_t, 4>& mask, std::size_t offset = 0);
+
+// A server frame's header (final, unmasked) for a payload of `length` bytes, written to
+// `out`; returns its size (2, 4 or 10).
+std::size_t server_header(std::array<std::uint8_t, 10>& out, Opcode opcode, std::uint64_t length);
+
+// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF).
+bool valid_utf8(std::string_view s);
+
+// A client's close frame: the code to answer with, or the protocol error it makes (a
+// one-byte payload, a code no endpoint may send, a reason that is not UTF-8).
+struct CloseFrame {
+  std::uint16_t code = close_code::normal;  // none given: 1000
+  std::uint16_t error = 0;
+};
+CloseFrame parse_close(std::string_view payload);
+
+// A close frame's payload: the code, then the reason (at most 123 bytes).
+std::string close_payload(std::uint16_t code, std::string_view reason);
+
+}  // namespace carc::server::ws
