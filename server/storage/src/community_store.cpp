@@ -33,7 +33,7 @@ class SqliteCommunity final : public CommunityStore {
  public:
   explicit SqliteCommunity(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
     db_.exec(kCommunitySchema);
   }
   std::variant<std::vector<NameEntry>, std::string> names(const std::string& player, std::size_t max) override {

@@ -50,7 +50,7 @@ class SqliteIdentities final : public IdentityStore {
  public:
   explicit SqliteIdentities(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
     db_.exec(kIdentitySchema);
   }
   std::variant<std::optional<std::string>, std::string> alias_of(const std::string& key_hash) override {

@@ -19,7 +19,7 @@ namespace {
 class SqliteKeys final : public KeyStore {
  public:
   explicit SqliteKeys(const std::filesystem::path& file) : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
     db_.exec("CREATE INDEX IF NOT EXISTS key_seats_by_room ON key_seats(room)");  // room_seats
   }
   Status add_key(const std::string& hash, std::int64_t created_ms) override {

@@ -18,7 +18,7 @@ class SqliteRatings final : public RatingStore {
  public:
   explicit SqliteRatings(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
     transaction(db_, [&] {
       const bool fresh = db_.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'") == 0;
       db_.exec(kSqliteSchema);

@@ -2,7 +2,32 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
 namespace carc::server {
+
+namespace {
+
+// SQLite's busy handler (wait_when_busy): `count` is how many times it was called for this
+// lock already; each connection is used by one thread at a time, so the wait's start is
+// kept per thread.
+int busy_wait(void* timeout_ms, int count) {
+  using namespace std::chrono;
+  thread_local steady_clock::time_point started;
+  const auto now = steady_clock::now();
+  if (count == 0) started = now;
+  if (now - started >= milliseconds(reinterpret_cast<std::intptr_t>(timeout_ms))) return 0;
+  std::this_thread::sleep_for(count < 20 ? microseconds(50) : count < 60 ? microseconds(250) : microseconds(1000));
+  return 1;
+}
+
+}  // namespace
+
+void wait_when_busy(sqlite3* db, int timeout_ms) {
+  sqlite3_busy_handler(db, busy_wait, reinterpret_cast<void*>(static_cast<std::intptr_t>(timeout_ms)));
+}
 
 void throw_sql(sqlite3* db, int rc, std::string_view context) {
   std::string msg(context);

@@ -68,6 +68,12 @@ class Db {
 
 [[noreturn]] void throw_sql(sqlite3* db, int rc, std::string_view context);
 
+// Waits up to `timeout_ms` for a lock another connection holds, checking again after 50 us
+// at first, then 250 us, then each millisecond. SQLite's own sqlite3_busy_timeout sleeps
+// 1, 2, 5, 10 ms and more between checks: a room writer that met a rating's short
+// transaction waited milliseconds for a lock freed in microseconds (docs/hot-path.md).
+void wait_when_busy(sqlite3* db, int timeout_ms);
+
 // Runs a transaction; rolls back if `body` throws (and rethrows).
 template <class F>
 void transaction(Db& db, F&& body) {

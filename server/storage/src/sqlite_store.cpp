@@ -195,7 +195,7 @@ SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
   if (!path_.empty()) {
     try {
       reader_ = std::make_unique<Db>(path_.string(), SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
-      sqlite3_busy_timeout(reader_->handle(), options_.busy_timeout_ms);
+      wait_when_busy(reader_->handle(), options_.busy_timeout_ms);
     } catch (const SqlError& e) {
       throw open_error(path_, e);
     }
@@ -243,7 +243,7 @@ std::unique_ptr<SqliteStore> SqliteStore::open(const fs::path& dir, Options opti
       throw StorageError("the database " + quoted(file) +
                          " can only be opened read-only; check its permissions or choose another folder with --data-dir");
     }
-    sqlite3_busy_timeout(db->handle(), options.busy_timeout_ms);
+    wait_when_busy(db->handle(), options.busy_timeout_ms);
     if (existed) {
       // Before anything may write: a damaged file must stay exactly as it was.
       const std::string check = db->scalar_text("PRAGMA quick_check");

@@ -22,7 +22,7 @@ class SqliteTournaments final : public TournamentStore {
  public:
   explicit SqliteTournaments(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
     db_.exec(kTournamentSchema);
   }
 

@@ -19,7 +19,7 @@ class SqliteWakes final : public WakeStore {
  public:
   explicit SqliteWakes(const std::filesystem::path& file)
       : db_(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX) {
-    sqlite3_busy_timeout(db_.handle(), 5000);
+    wait_when_busy(db_.handle(), 5000);
   }
   Status set(const std::string& room, std::optional<std::int64_t> due_ms) override {
     try {

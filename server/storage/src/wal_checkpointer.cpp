@@ -18,7 +18,7 @@ WalCheckpointer::WalCheckpointer(const std::string& file, sqlite3* writer, int p
   // RESTART waits for the commit under way (milliseconds), and holds the next commits while
   // it waits: a reader that keeps an old snapshot (a backup) must not hold them for the
   // writer's whole busy timeout at every attempt. Past kRestartWaitMs it gives up (counted).
-  sqlite3_busy_timeout(db_->handle(), std::min(busy_timeout_ms, kRestartWaitMs));
+  wait_when_busy(db_->handle(), std::min(busy_timeout_ms, kRestartWaitMs));
   thread_ = std::thread([this] { run(); });
   sqlite3_wal_hook(writer_, &WalCheckpointer::on_wal, this);
 }
