@@ -2,6 +2,7 @@
 // server's own headers, close payloads and UTF-8.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -110,4 +111,98 @@ TEST_CASE("a client's close: its code is answered; a bad one is a protocol error
   CHECK(parse_close(close_payload(5000, "")).error == close_code::protocol_error);
   CHECK(parse_close(close_payload(1000, "\xff")).error == close_code::bad_payload);
   CHECK(close_payload(1009, std::string(200, 'x')).size() == 125);
+}
+
+namespace {
+
+// A client's frame, masked.
+std::string client_frame(std::uint8_t first, const std::string& payload) {
+  const std::uint8_t mask[4] = {0x5a, 0x01, 0xc3, 0x7e};
+  std::string f;
+  f += static_cast<char>(first);
+  if (payload.size() < 126) {
+    f += static_cast<char>(0x80 | payload.size());
+  } else {
+    f += static_cast<char>(0x80 | 126);
+    f += static_cast<char>(payload.size() >> 8);
+    f += static_cast<char>(payload.size() & 0xff);
+  }
+  for (std::uint8_t m : mask) f += static_cast<char>(m);
+  for (std::size_t i = 0; i < payload.size(); ++i) f += static_cast<char>(payload[i] ^ static_cast<char>(mask[i % 4]));
+  return f;
+}
+
+// Feeds `bytes` to `reader` at most `chunk` bytes a read, as a socket would, and lists what
+// came out: "text:...", "binary:...", "ping:...", "error:CODE". Also checks that the reader
+// never asks for a byte past the input's frames.
+std::vector<std::string> feed(FrameReader& reader, const std::string& bytes, std::size_t chunk) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const auto w = reader.wanted();
+    std::size_t n = std::min({chunk, w[0].size + w[1].size, bytes.size() - at});
+    REQUIRE(n > 0);
+    const std::size_t first = std::min(n, w[0].size);
+    std::copy_n(bytes.data() + at, first, w[0].data);
+    std::copy_n(bytes.data() + at + first, n - first, w[1].data);
+    at += n;
+    const FrameReader::Event e = reader.advance(n);
+    using Kind = FrameReader::Event::Kind;
+    if (e.kind == Kind::Message) out.push_back((e.opcode == Opcode::Text ? "text:" : "binary:") + reader.take_message());
+    if (e.kind == Kind::Control) out.push_back((e.opcode == Opcode::Ping ? "ping:" : "control:") + reader.take_control());
+    if (e.kind == Kind::Error) {
+      out.push_back("error:" + std::to_string(e.error));
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the frame reader: whole messages, fragments with a ping between, any read size") {
+  const std::string bytes = client_frame(0x81, "{\"type\":\"watch\"}") + client_frame(0x01, "frag") +
+                            client_frame(0x89, "hi") + client_frame(0x00, "men") + client_frame(0x80, "ted") +
+                            client_frame(0x82, std::string(300, 'b')) + client_frame(0x81, "");
+  const std::vector<std::string> expected{"text:{\"type\":\"watch\"}", "ping:hi", "text:fragmented",
+                                          "binary:" + std::string(300, 'b'), "text:"};
+  for (std::size_t chunk : {1, 2, 3, 7, 64, 100000}) {
+    CAPTURE(chunk);
+    FrameReader reader(4096);
+    CHECK(reader.between_messages());
+    CHECK(feed(reader, bytes, chunk) == expected);
+    CHECK(reader.between_messages());
+    // Between messages the reader wants only the next frame's first 2 bytes.
+    CHECK(reader.wanted()[0].size == 2);
+    CHECK(reader.wanted()[1].size == 0);
+  }
+}
+
+TEST_CASE("the frame reader: a short frame is read in two reads, never past its end") {
+  FrameReader reader(4096);
+  const std::string f = client_frame(0x81, "move") + client_frame(0x81, "next");
+  CHECK(reader.wanted()[0].size == 2);
+  const auto w = reader.wanted();
+  std::copy_n(f.data(), 2, w[0].data);
+  CHECK(reader.advance(2).kind == FrameReader::Event::Kind::More);
+  CHECK(reader.wanted()[0].size + reader.wanted()[1].size == 4 + 4);  // the mask and "move"
+  CHECK_FALSE(reader.between_messages());
+}
+
+TEST_CASE("the frame reader: refusals") {
+  FrameReader a(4096);
+  CHECK(feed(a, client_frame(0x80, "x"), 64) == std::vector<std::string>{"error:1002"});  // no message begun
+  FrameReader b(4096);
+  CHECK(feed(b, client_frame(0x01, "x") + client_frame(0x81, "y"), 64) == std::vector<std::string>{"error:1002"});
+  FrameReader c(100);
+  CHECK(feed(c, client_frame(0x01, std::string(60, 'x')) + client_frame(0x80, std::string(60, 'x')), 64) ==
+        std::vector<std::string>{"error:1009"});
+  FrameReader d(100);
+  CHECK(feed(d, client_frame(0x81, std::string(101, 'x')), 64) == std::vector<std::string>{"error:1009"});
+  FrameReader e(100);
+  CHECK(feed(e, client_frame(0x81, std::string(100, 'x')), 64) == std::vector<std::string>{"text:" + std::string(100, 'x')});
+  FrameReader f(4096);
+  std::string many;
+  for (int i = 0; i < 1100; ++i) many += client_frame(i == 0 ? 0x01 : 0x00, "");
+  CHECK(feed(f, many, 4096) == std::vector<std::string>{"error:1009"});  // too many fragments
 }

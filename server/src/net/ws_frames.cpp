@@ -122,4 +122,107 @@ std::string close_payload(std::uint16_t code, std::string_view reason) {
   return p;
 }
 
+// ---- FrameReader ----
+
+namespace {
+constexpr std::uint32_t kMaxMessageFrames = 1024;  // frames one message may take
+}  // namespace
+
+void FrameReader::want_start() {
+  step_ = Step::Start;
+  have_ = 0;
+  want_ = {Piece{reinterpret_cast<char*>(head_.data()), 2}, Piece{}};
+}
+
+FrameReader::Event FrameReader::advance(std::size_t n) {
+  have_ += n;
+  const std::size_t first = std::min(n, want_[0].size);
+  want_[0].data += first;
+  want_[0].size -= first;
+  want_[1].data += n - first;
+  want_[1].size -= n - first;
+  if (want_[0].size + want_[1].size > 0) return Event{};
+  switch (step_) {
+    case Step::Start: return start();
+    case Step::Rest: return rest();
+    case Step::Payload: return frame();
+  }
+  return Event{};
+}
+
+// The frame's first two bytes: checked, then the rest of its header is wanted, with the
+// payload when its length is short.
+FrameReader::Event FrameReader::start() {
+  start_ = frame_start(head_[0], head_[1]);
+  if (start_.error != 0) return fail(start_.error);
+  if (!start_.control()) {
+    const bool continues = start_.opcode == Opcode::Continuation;
+    if (continues != (frames_ > 0)) return fail(close_code::protocol_error);
+    if (++frames_ > kMaxMessageFrames) return fail(close_code::too_big);
+    if (!continues) text_ = start_.opcode == Opcode::Text;
+  }
+  step_ = Step::Rest;
+  have_ = 0;
+  want_ = {Piece{reinterpret_cast<char*>(head_.data()) + 2, start_.header_size - 2}, Piece{}};
+  if (const auto len = start_.short_length()) {
+    if (!target_payload(*len)) return fail(close_code::too_big);
+    step_ = Step::Payload;
+  }
+  return Event{};
+}
+
+FrameReader::Event FrameReader::rest() {
+  const FrameRest r = frame_rest(start_, head_.data());
+  if (!r.length) return fail(close_code::protocol_error);
+  if (!target_payload(*r.length)) return fail(close_code::too_big);
+  step_ = Step::Payload;
+  have_ = 0;
+  want_[0] = Piece{};
+  if (want_[1].size == 0) return frame();
+  return Event{};
+}
+
+// Where the frame's payload goes (want_[1]); false when the message would pass the limit.
+bool FrameReader::target_payload(std::uint64_t length) {
+  if (start_.control()) {
+    control_.resize(static_cast<std::size_t>(length));
+    want_[1] = Piece{control_.data(), control_.size()};
+    return true;
+  }
+  if (length > max_message_ - std::min(max_message_, message_.size())) return false;
+  frame_at_ = message_.size();
+  message_.resize(frame_at_ + static_cast<std::size_t>(length));
+  want_[1] = Piece{message_.data() + frame_at_, static_cast<std::size_t>(length)};
+  return true;
+}
+
+// A whole frame is in.
+FrameReader::Event FrameReader::frame() {
+  const FrameRest r = frame_rest(start_, head_.data());
+  const Opcode opcode = start_.opcode;
+  const bool control = start_.control();
+  const bool fin = start_.fin;
+  want_start();
+  if (control) {
+    unmask(control_.data(), control_.size(), r.mask);
+    return Event{Event::Kind::Control, opcode, 0};
+  }
+  unmask(message_.data() + frame_at_, message_.size() - frame_at_, r.mask);
+  if (!fin) return Event{};
+  frames_ = 0;
+  return Event{Event::Kind::Message, text_ ? Opcode::Text : Opcode::Binary, 0};
+}
+
+std::string FrameReader::take_message() {
+  std::string m;
+  m.swap(message_);
+  return m;
+}
+
+std::string FrameReader::take_control() {
+  std::string c;
+  c.swap(control_);
+  return c;
+}
+
 }  // namespace carc::server::ws

@@ -75,4 +75,59 @@ CloseFrame parse_close(std::string_view payload);
 // A close frame's payload: the code, then the reason (at most 123 bytes).
 std::string close_payload(std::uint16_t code, std::string_view reason);
 
+// A client's frames read exactly, with no byte of the next one: the reader says where the
+// next bytes go (wanted()), the caller reads at most that much into them and says how many
+// came (advance()). A frame's first 2 bytes come first, then the rest of its header together
+// with the payload when the length is short (under 126), or the rest of the header and then
+// the payload. A message's length is checked against `max_message` before a byte of its
+// payload is read. A message leaves no buffer behind.
+class FrameReader {
+ public:
+  struct Piece {
+    char* data = nullptr;
+    std::size_t size = 0;
+  };
+  struct Event {
+    enum class Kind : std::uint8_t { More, Message, Control, Error };
+    Kind kind = Kind::More;
+    Opcode opcode = Opcode::Continuation;  // Message: Text or Binary; Control: its opcode
+    std::uint16_t error = 0;               // Error: the close code (1002, or 1009 too big)
+  };
+
+  explicit FrameReader(std::size_t max_message) : max_message_(max_message) { want_start(); }
+
+  // Where the next bytes go, in order (the second piece may be empty).
+  std::array<Piece, 2> wanted() const { return want_; }
+  // Nothing read of a next message yet: the caller may wait for the socket to be readable.
+  bool between_messages() const { return step_ == Step::Start && have_ == 0 && frames_ == 0; }
+  // `n` bytes arrived into wanted(): what they complete. After an error the reader is done.
+  Event advance(std::size_t n);
+  // The message an event of kind Message completed.
+  std::string take_message();
+  // The payload of the control frame an event of kind Control completed.
+  std::string take_control();
+
+ private:
+  enum class Step : std::uint8_t { Start, Rest, Payload };
+
+  Event start();
+  Event rest();
+  Event frame();
+  Event fail(std::uint16_t code) { return Event{Event::Kind::Error, Opcode::Continuation, code}; }
+  bool target_payload(std::uint64_t length);
+  void want_start();
+
+  std::size_t max_message_;
+  std::array<std::uint8_t, 14> head_{};
+  FrameStart start_;
+  Step step_ = Step::Start;
+  std::array<Piece, 2> want_{};
+  std::size_t have_ = 0;         // bytes of the current step read so far
+  std::string message_;          // the message's payload so far, unmasked
+  std::string control_;          // a control frame's payload
+  std::size_t frame_at_ = 0;     // where the frame's payload starts in message_
+  std::uint32_t frames_ = 0;     // frames of the message so far; 0: between messages
+  bool text_ = false;
+};
+
 }  // namespace carc::server::ws

@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/guard.hpp"
+#include "net/frame_queue.hpp"
 #include "net/idle_watch.hpp"
 #include "net/ws_frames.hpp"
 #include "net/http_answers.hpp"
@@ -32,35 +33,6 @@ namespace {
 namespace websocket = beast::websocket;
 using Clock = std::chrono::steady_clock;
 
-// The frames waiting for one connection, oldest first: a vector and the index of its
-// front. An idle connection holds no allocation for it (a std::deque takes 576 bytes as
-// soon as it exists, and a server holds thousands of idle connections).
-class FrameQueue {
- public:
-  bool empty() const { return head_ == frames_.size(); }
-  std::size_t size() const { return frames_.size() - head_; }
-  std::shared_ptr<const std::string> take_front() {
-    auto f = std::move(frames_[head_++]);
-    if (head_ == frames_.size()) clear();
-    return f;
-  }
-  void push_back(std::shared_ptr<const std::string> frame) {
-    if (head_ >= 32 && head_ * 2 >= frames_.size()) {  // a client that never catches up
-      frames_.erase(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
-    frames_.push_back(std::move(frame));
-  }
-  void clear() {
-    frames_.clear();
-    head_ = 0;
-  }
-
- private:
-  std::vector<std::shared_ptr<const std::string>> frames_;
-  std::size_t head_ = 0;
-};
-
 // A close the session means to send once its queue is written: the code and a reason that
 // is a string literal. `now`: a broken or refused client, whose queue is not sent.
 struct PendingClose {
@@ -70,9 +42,8 @@ struct PendingClose {
 };
 
 // The most a closing connection reads and discards while it waits for its client's end
-// (their close reply, frames already on their way), and how many frames one message may take.
+// (their close reply, frames already on their way).
 constexpr std::size_t kMaxDrain = 256 * 1024;
-constexpr std::uint32_t kMaxMessageFrames = 1024;
 
 // After the opening handshake (Beast's, on a stream over the socket that is then dropped) the
 // session frames its WebSocket itself (net/ws_frames.hpp): Beast's stream holds 2.5 KB a
@@ -85,7 +56,6 @@ class WsSession final : public Client,
                         public QueueBudget::Queue,
                         public IdleWatch::Watched,
                         public std::enable_shared_from_this<WsSession> {
-  enum class Step : std::uint8_t { Start, Rest, Payload };
   enum class Out : std::uint8_t { None, Data, Control, Close };
 
   tcp::socket socket_;
@@ -95,16 +65,8 @@ class WsSession final : public Client,
   std::shared_ptr<Room> room_;
   ConnectionLimiter::Slot slot_;
 
-  // Reading: the current frame's header, where its payload goes, the message so far.
-  std::array<std::uint8_t, 14> head_{};
-  ws::FrameStart start_;
-  Step step_ = Step::Start;
-  std::array<asio::mutable_buffer, 2> want_;  // what the current step still reads
-  std::string message_;                       // the message's payload so far, unmasked
-  std::string control_;                       // a control frame's payload while it is read
-  std::size_t frame_at_ = 0;                  // where the frame's payload starts in message_
-  std::uint32_t message_frames_ = 0;          // 0: between messages
-  bool message_text_ = false;
+  // Reading: the client's frames, read exactly (net/ws_frames.hpp).
+  ws::FrameReader reader_;
   bool reading_ = false;   // a read, or the wait for one, is pending: its failure ends the session
   bool draining_ = false;  // closing: what the client still sends is read and discarded
   std::size_t drained_ = 0;
@@ -149,10 +111,8 @@ class WsSession final : public Client,
   // ---- reading ----
   void next_frame() {
     if (draining_) return drain();
-    step_ = Step::Start;
-    want_ = {asio::buffer(head_.data(), 2), asio::mutable_buffer()};
     reading_ = true;
-    if (message_frames_ == 0) {  // between messages: nothing held until the client writes
+    if (reader_.between_messages()) {  // nothing held until the client writes
       return socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
     }
     read_some();
@@ -170,7 +130,9 @@ class WsSession final : public Client,
 
   void read_some() {
     reading_ = true;
-    socket_.async_read_some(want_, beast::bind_front_handler(&WsSession::on_some, shared_from_this()));
+    const auto w = reader_.wanted();
+    const std::array<asio::mutable_buffer, 2> buffers{asio::buffer(w[0].data, w[0].size), asio::buffer(w[1].data, w[1].size)};
+    socket_.async_read_some(buffers, beast::bind_front_handler(&WsSession::on_some, shared_from_this()));
   }
 
   void on_some(beast::error_code ec, std::size_t n) {
@@ -181,96 +143,37 @@ class WsSession final : public Client,
     }
     heard(IdleWatch::now_ms());
     if (draining_) return drain();
-    const std::size_t first = std::min(n, want_[0].size());
-    want_[0] += first;
-    want_[1] += n - first;
-    if (want_[0].size() + want_[1].size() > 0) return read_some();
-    if (!guarded("a frame", [&] { on_step(); })) close_now(ws::close_code::internal_error, "internal error");
+    if (!guarded("a frame", [&] { on_bytes(n); })) close_now(ws::close_code::internal_error, "internal error");
   }
 
-  void on_step() {
-    switch (step_) {
-      case Step::Start: return on_start();
-      case Step::Rest: return on_rest();
-      case Step::Payload: return on_frame();
+  void on_bytes(std::size_t n) {
+    using Kind = ws::FrameReader::Event::Kind;
+    const ws::FrameReader::Event e = reader_.advance(n);
+    switch (e.kind) {
+      case Kind::More:
+        break;
+      case Kind::Message:
+        on_message(reader_.take_message(), e.opcode == ws::Opcode::Text);
+        break;
+      case Kind::Control:
+        on_control(e.opcode, reader_.take_control());
+        break;
+      case Kind::Error:
+        if (e.error == ws::close_code::too_big) return refuse_too_big();
+        return close_now(e.error, "protocol error");
     }
-  }
-
-  // The frame's first two bytes: checked, then the rest of its header is read, with the
-  // payload when its length is short.
-  void on_start() {
-    start_ = ws::frame_start(head_[0], head_[1]);
-    if (start_.error != 0) return close_now(start_.error, "protocol error");
-    if (!start_.control()) {
-      const bool continues = start_.opcode == ws::Opcode::Continuation;
-      if (continues != (message_frames_ > 0)) return close_now(ws::close_code::protocol_error, "protocol error");
-      if (++message_frames_ > kMaxMessageFrames) return refuse_too_big();
-      if (!continues) message_text_ = start_.opcode == ws::Opcode::Text;
-    }
-    step_ = Step::Rest;
-    want_ = {asio::buffer(head_.data() + 2, start_.header_size - 2), asio::mutable_buffer()};
-    if (const auto len = start_.short_length()) {
-      if (!target_payload(*len)) return;
-      step_ = Step::Payload;
-    }
-    read_some();
-  }
-
-  void on_rest() {
-    const ws::FrameRest rest = ws::frame_rest(start_, head_.data());
-    if (!rest.length) return close_now(ws::close_code::protocol_error, "protocol error");
-    if (!target_payload(*rest.length)) return;
-    step_ = Step::Payload;
-    if (want_[1].size() == 0) return on_frame();
-    want_[0] = asio::mutable_buffer();
-    read_some();
-  }
-
-  // Where the frame's payload goes (want_[1]); false when the frame was refused.
-  bool target_payload(std::uint64_t length) {
-    if (start_.control()) {
-      control_.resize(static_cast<std::size_t>(length));
-      want_[1] = asio::buffer(control_);
-      return true;
-    }
-    const std::size_t limit = ctx_.config.limits.max_frame_bytes;
-    if (length > limit - std::min(limit, message_.size())) {
-      refuse_too_big();
-      return false;
-    }
-    frame_at_ = message_.size();
-    message_.resize(frame_at_ + static_cast<std::size_t>(length));
-    want_[1] = asio::mutable_buffer(message_.data() + frame_at_, static_cast<std::size_t>(length));
-    return true;
-  }
-
-  // A whole frame is in.
-  void on_frame() {
-    const ws::FrameRest rest = ws::frame_rest(start_, head_.data());
-    if (start_.control()) {
-      ws::unmask(control_.data(), control_.size(), rest.mask);
-      on_control();
-      std::string().swap(control_);
-      return next_frame();
-    }
-    ws::unmask(message_.data() + frame_at_, message_.size() - frame_at_, rest.mask);
-    if (!start_.fin) return next_frame();
-    std::string text;
-    text.swap(message_);
-    message_frames_ = 0;
-    on_message(std::move(text));
     next_frame();
   }
 
-  void on_control() {
-    switch (start_.opcode) {
+  void on_control(ws::Opcode opcode, std::string payload) {
+    switch (opcode) {
       case ws::Opcode::Close: {  // the client closes: answer with its code, then end
-        const ws::CloseFrame f = ws::parse_close(control_);
+        const ws::CloseFrame f = ws::parse_close(payload);
         return close_now(f.error != 0 ? f.error : f.code, f.error != 0 ? "protocol error" : "");
       }
       case ws::Opcode::Ping:
         if (closed_ || close_pending_) return;
-        pong_ = control_;
+        pong_ = std::move(payload);
         pong_due_ = true;
         if (writing_ == Out::None) do_write();
         return;
@@ -279,10 +182,10 @@ class WsSession final : public Client,
     }
   }
 
-  void on_message(std::string text) {
+  void on_message(std::string text, bool is_text) {
     if (closed_ || close_pending_) return;  // closing: the room has nothing more to hear
     if (!allow_message(Clock::now())) return refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
-    if (!message_text_) return refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
+    if (!is_text) return refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
     if (!ws::valid_utf8(text)) {
       ctx_.metrics.refused(protocol::ErrorCode::BadMessage);
       spdlog::info("room {}: refused a text message that is not UTF-8 (closed with 1007)", room_->id());
@@ -507,6 +410,7 @@ class WsSession final : public Client,
         ctx_(ctx),
         room_(std::move(room)),
         slot_(std::move(slot)),
+        reader_(ctx.config.limits.max_frame_bytes),
         tokens_(ctx.config.limits.rate_burst) {}
 
   void run(http::request<http::string_body> req) {
