@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (tests/fuzz/) with Debian's clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer, then runs each for SECONDS (default 60), one after another.
 #
-#   bash scripts/fuzz.sh [SECONDS] [TARGET...]     targets: client_message record apply http http_server room
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]     targets: client_message record apply http http_server ws_frames room
 #
 # Exits non-zero on any crash, leak, timeout or sanitizer report; the input that caused it
 # is written to build-fuzz/artifacts/ (add it to tests/fuzz/corpus/<target>/: the corpus
@@ -16,7 +16,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 seconds=${1:-60}
 [[ $# -gt 0 ]] && shift
-all=(client_message record apply http http_server room)
+all=(client_message record apply http http_server ws_frames room)
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all[@]}")
 build_dir=${CARC_FUZZ_BUILD_DIR:-build-fuzz}
