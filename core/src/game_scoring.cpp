@@ -496,6 +496,21 @@ void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, ElsewhereTar
   }
   Game& after = *out.after;
   after.lay(t, p);
+  std::array<std::vector<Spot>*, kFigureKinds> lists{};
+  for (int f = 0; f < kFigureKinds; ++f) lists[static_cast<std::size_t>(f)] = &out.by_figure[static_cast<std::size_t>(f)];
+  elsewhere_walk(after, figures, lists);
+}
+
+// The free features figure `f` may take on the tiles placed before the placement, judged on
+// `after` (this game with the tile laid).
+void Game::elsewhere_spots(const Game& after, Figure f, std::vector<Spot>& out) const {
+  std::array<std::vector<Spot>*, kFigureKinds> lists{};
+  lists[static_cast<std::size_t>(f)] = &out;
+  elsewhere_walk(after, 1u << static_cast<int>(f), lists);
+}
+
+void Game::elsewhere_walk(const Game& after, std::uint32_t figures,
+                          const std::array<std::vector<Spot>*, kFigureKinds>& out) const {
   for (int i = 0; i < placed_count_; ++i) {
     const Placed& target = placed_[static_cast<std::size_t>(i)];
     if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, i)) continue;
@@ -504,6 +519,7 @@ void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, ElsewhereTar
     for (int port = 0; port < kPortCount; ++port) {
       const std::uint8_t s = o.seg_at[static_cast<std::size_t>(port)];
       if (s == kNoSeg) continue;
+      // One port per feature: the first port of the segment in port order.
       bool first = true;
       for (int q = 0; q < port; ++q) first = first && o.seg_at[static_cast<std::size_t>(q)] != s;
       if (!first) continue;
@@ -519,35 +535,8 @@ void Game::figure_targets_elsewhere(Tile t, Placement p, Seat seat, ElsewhereTar
       if ((kind == Kind::Road || kind == Kind::City) && n.open == 0) continue;
       if (is_cloister(kind) && after.monastery_neighbours(Cell{target.x, target.y}) == 8) continue;
       for (std::uint32_t m = takers; m != 0; m &= m - 1) {
-        out.by_figure[static_cast<std::size_t>(std::countr_zero(m))].push_back(Spot{Cell{target.x, target.y}, static_cast<Port>(port)});
+        out[static_cast<std::size_t>(std::countr_zero(m))]->push_back(Spot{Cell{target.x, target.y}, static_cast<Port>(port)});
       }
-    }
-  }
-}
-
-// The free features figure `f` may take on the tiles placed before the placement, judged on
-// `after` (this game with the tile laid).
-void Game::elsewhere_spots(const Game& after, Figure f, std::vector<Spot>& out) const {
-  const auto fi = static_cast<std::size_t>(f);
-  for (int i = 0; i < placed_count_; ++i) {
-    const Placed& target = placed_[static_cast<std::size_t>(i)];
-    if (rules_->block_part != nullptr && rules_->block_part->blocks_figures(*this, target.tile, i)) continue;
-    const TileDef& d = tile_def(target.tile);
-    const Oriented& o = oriented(target.tile, target.rotation);
-    for (int port = 0; port < kPortCount; ++port) {
-      const std::uint8_t s = o.seg_at[static_cast<std::size_t>(port)];
-      if (s == kNoSeg) continue;
-      // One port per feature: the first port of the segment in port order.
-      bool first = true;
-      for (int q = 0; q < port; ++q) first = first && o.seg_at[static_cast<std::size_t>(q)] != s;
-      if (!first) continue;
-      const Kind kind = d.segments[s].kind;
-      if (((rules_->figure_kinds[fi] >> static_cast<int>(kind)) & 1) == 0) continue;
-      const Node& n = after.nodes_[after.root_of(i, s)];
-      if (n.meeple_total > 0) continue;
-      if ((kind == Kind::Road || kind == Kind::City) && n.open == 0) continue;
-      if (is_cloister(kind) && after.monastery_neighbours(Cell{target.x, target.y}) == 8) continue;
-      out.push_back(Spot{Cell{target.x, target.y}, static_cast<Port>(port)});
     }
   }
 }

@@ -607,6 +607,9 @@ class Game {
   std::optional<RuleError> check_elsewhere(const Move& m, int* tile, int* seg) const;
   bool may_go_elsewhere(Tile t, Seat seat, Figure f) const;
   void elsewhere_spots(const Game& after, Figure f, std::vector<Spot>& out) const;
+  // One walk of the tiles placed before the placement for the figures in `figures` (a bit
+  // per Figure), judged on `after`: each free feature a figure may take goes to its list.
+  void elsewhere_walk(const Game& after, std::uint32_t figures, const std::array<std::vector<Spot>*, kFigureKinds>& out) const;
   std::optional<RuleError> check_target(const Move& m) const;
   std::optional<RuleError> play_step(const Move& m, std::vector<Event>* events);
   // The tile laid into the board and the forest, nothing else (its placer's `placed` hook).
