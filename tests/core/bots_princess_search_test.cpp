@@ -68,7 +68,7 @@ TEST_CASE("the search's estimate counts a fairy another seat can take back at a 
   bots::Scores e{};
   bots::princess_fairy_taken_back(contested, e);
   CHECK(e[0] == 0.0);
-  CHECK(e[1] < -2.0);  // at least 3/4 of the fairy's 3 points and more are gone
+  CHECK(e[1] == doctest::Approx(-3.5));  // half of the fairy's 3 points and its 4 turns (of the many left) are gone
   // The same, but seat 0 placed its monastery without the monk: nobody can take the fairy
   // back, and it keeps its whole value.
   Game alone = example::princess_opening(4);
@@ -88,12 +88,14 @@ TEST_CASE("the search's estimate counts a fairy another seat can take back at a 
   CHECK(search.expected(alone)[1] == doctest::Approx(greedy.expected(alone)[1]));
 }
 
-TEST_CASE("by the search's estimate the fairy is not taken back in most turns, as by greedy's") {
+TEST_CASE("by the search's estimate the fairy is taken back in fewer turns than by greedy's, still in most") {
   // Positions of random all-five games where the seat to move may take the fairy from the
   // other seat's follower: the best move by greedy's estimate takes it in most of them; by
-  // the search's estimate (a fairy the other seat takes straight back is worth a share), in
-  // far fewer: there the figure placed is worth more than a fairy the other seat would take
-  // straight back.
+  // the search's estimate (a fairy the other seat takes straight back is worth half), in
+  // fewer: in some the figure placed is worth more than a fairy the other seat would take
+  // straight back. Still in most: a fairy left to the other seat scores it a point a turn and
+  // frees its turns for figures (at a quarter of the value the search took it in fewer than
+  // half of greedy's positions, and lost more games: docs/bots-measured.md).
   bots::Evaluator greedy;
   bots::Evaluator search(true);
   int positions = 0;
@@ -129,7 +131,8 @@ TEST_CASE("by the search's estimate the fairy is not taken back in most turns, a
   CAPTURE(search_takes);
   REQUIRE(positions >= 10);
   CHECK(greedy_takes * 2 > positions);
-  CHECK(search_takes * 2 < greedy_takes);
+  CHECK(search_takes < greedy_takes);
+  CHECK(search_takes * 2 > positions);
 }
 
 TEST_CASE("the root guide plays out at most a few portal destinations of each placement") {
