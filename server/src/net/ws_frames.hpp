@@ -91,7 +91,7 @@ class FrameReader {
     enum class Kind : std::uint8_t { More, Message, Control, Error };
     Kind kind = Kind::More;
     Opcode opcode = Opcode::Continuation;  // Message: Text or Binary; Control: its opcode
-    std::uint16_t error = 0;               // Error: the close code (1002, or 1009 too big)
+    std::uint16_t error = 0;               // Error: the close code (1002, or 1009: over the limit)
   };
 
   explicit FrameReader(std::size_t max_message) : max_message_(max_message) { want_start(); }
