@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "net/ws_frames.hpp"
+#include "../support/ws_frames_feed.hpp"
 
 using namespace carc::server::ws;
 
@@ -132,30 +133,11 @@ std::string client_frame(std::uint8_t first, const std::string& payload) {
   return f;
 }
 
-// Feeds `bytes` to `reader` at most `chunk` bytes a read, as a socket would, and lists what
-// came out: "text:...", "binary:...", "ping:...", "error:CODE". Also checks that the reader
-// never asks for a byte past the input's frames.
-std::vector<std::string> feed(FrameReader& reader, const std::string& bytes, std::size_t chunk) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at < bytes.size()) {
-    const auto w = reader.wanted();
-    std::size_t n = std::min({chunk, w[0].size + w[1].size, bytes.size() - at});
-    REQUIRE(n > 0);
-    const std::size_t first = std::min(n, w[0].size);
-    std::copy_n(bytes.data() + at, first, w[0].data);
-    std::copy_n(bytes.data() + at + first, n - first, w[1].data);
-    at += n;
-    const FrameReader::Event e = reader.advance(n);
-    using Kind = FrameReader::Event::Kind;
-    if (e.kind == Kind::Message) out.push_back((e.opcode == Opcode::Text ? "text:" : "binary:") + reader.take_message());
-    if (e.kind == Kind::Control) out.push_back((e.opcode == Opcode::Ping ? "ping:" : "control:") + reader.take_control());
-    if (e.kind == Kind::Error) {
-      out.push_back("error:" + std::to_string(e.error));
-      break;
-    }
-  }
-  return out;
+using carc::test::Reads;
+
+std::vector<std::string> feed(FrameReader& reader, const std::string& bytes, std::size_t chunk,
+                              Reads how = Reads::Exact) {
+  return carc::test::read_frames(reader, bytes, chunk, how, 4096);
 }
 
 }  // namespace
@@ -172,6 +154,8 @@ TEST_CASE("the frame reader: whole messages, fragments with a ping between, any 
     CHECK(reader.between_messages());
     CHECK(feed(reader, bytes, chunk) == expected);
     CHECK(reader.between_messages());
+    CHECK(feed(reader, bytes, chunk, Reads::Ahead) == expected);
+    CHECK(reader.between_messages());
     // Between messages the reader wants only the next frame's first 2 bytes.
     CHECK(reader.wanted()[0].size == 2);
     CHECK(reader.wanted()[1].size == 0);
@@ -187,6 +171,35 @@ TEST_CASE("the frame reader: a short frame is read in two reads, never past its 
   CHECK(reader.advance(2).kind == FrameReader::Event::Kind::More);
   CHECK(reader.wanted()[0].size + reader.wanted()[1].size == 4 + 4);  // the mask and "move"
   CHECK_FALSE(reader.between_messages());
+}
+
+TEST_CASE("the frame reader: bytes read ahead are taken up to the first event, the rest left") {
+  FrameReader reader(4096);
+  const std::string move = client_frame(0x81, "move"), ping = client_frame(0x89, "p"), next = client_frame(0x81, "next");
+  const std::string bytes = move + ping + next.substr(0, 3);
+  std::size_t used = 0;
+  FrameReader::Event e = reader.feed(bytes, used);
+  CHECK(e.kind == FrameReader::Event::Kind::Message);
+  CHECK(used == move.size());
+  CHECK(reader.take_message() == "move");
+  e = reader.feed(std::string_view(bytes).substr(used), used);
+  CHECK(e.kind == FrameReader::Event::Kind::Control);
+  CHECK(used == ping.size());
+  CHECK(reader.take_control() == "p");
+  e = reader.feed(next.substr(0, 3), used);  // a frame begun: kept by the reader
+  CHECK(e.kind == FrameReader::Event::Kind::More);
+  CHECK(used == 3);
+  CHECK_FALSE(reader.between_messages());
+  e = reader.feed(next.substr(3), used);
+  CHECK(e.kind == FrameReader::Event::Kind::Message);
+  CHECK(reader.take_message() == "next");
+  // After a refusal the reader takes nothing more.
+  FrameReader broken(4096);
+  const std::string bad = client_frame(0x80, "x") + move;
+  CHECK(broken.feed(bad, used).error == close_code::protocol_error);
+  CHECK(used == 2);
+  CHECK(broken.feed(move, used).kind == FrameReader::Event::Kind::More);
+  CHECK(used == 0);
 }
 
 TEST_CASE("the frame reader: refusals") {

@@ -150,6 +150,21 @@ FrameReader::Event FrameReader::advance(std::size_t n) {
   return Event{};
 }
 
+FrameReader::Event FrameReader::feed(std::string_view bytes, std::size_t& used) {
+  used = 0;
+  while (used < bytes.size()) {
+    const std::size_t n = std::min(bytes.size() - used, wanted_size());
+    if (n == 0) break;  // done after an error
+    const std::size_t first = std::min(n, want_[0].size);
+    std::copy_n(bytes.data() + used, first, want_[0].data);
+    std::copy_n(bytes.data() + used + first, n - first, want_[1].data);
+    used += n;
+    const Event e = advance(n);
+    if (e.kind != Event::Kind::More) return e;
+  }
+  return Event{};
+}
+
 // The frame's first two bytes: checked, then the rest of its header is wanted, with the
 // payload when its length is short.
 FrameReader::Event FrameReader::start() {

@@ -75,12 +75,14 @@ CloseFrame parse_close(std::string_view payload);
 // A close frame's payload: the code, then the reason (at most 123 bytes).
 std::string close_payload(std::uint16_t code, std::string_view reason);
 
-// A client's frames read exactly, with no byte of the next one: the reader says where the
-// next bytes go (wanted()), the caller reads at most that much into them and says how many
-// came (advance()). A frame's first 2 bytes come first, then the rest of its header together
-// with the payload when the length is short (under 126), or the rest of the header and then
-// the payload. A message's length is checked against `max_message` before a byte of its
-// payload is read. A message leaves no buffer behind.
+// A client's frames, read in either of two ways. Exactly, with no byte of the next frame:
+// the reader says where the next bytes go (wanted()), the caller reads at most that much
+// into them and says how many came (advance()); a frame's first 2 bytes come first, then
+// the rest of its header together with the payload when the length is short (under 126),
+// or the rest of the header and then the payload. Or ahead: the caller reads into a buffer
+// of its own and hands the bytes over (feed()), which takes what the frames need. A
+// message's length is checked against `max_message` before a byte of its payload is kept.
+// A message leaves no buffer behind.
 class FrameReader {
  public:
   struct Piece {
@@ -98,10 +100,15 @@ class FrameReader {
 
   // Where the next bytes go, in order (the second piece may be empty).
   std::array<Piece, 2> wanted() const { return want_; }
+  std::size_t wanted_size() const { return want_[0].size + want_[1].size; }
   // Nothing read of a next message yet: the caller may wait for the socket to be readable.
   bool between_messages() const { return step_ == Step::Start && have_ == 0 && frames_ == 0; }
   // `n` bytes arrived into wanted(): what they complete. After an error the reader is done.
   Event advance(std::size_t n);
+  // Bytes the caller read ahead into a buffer of its own: the reader takes from the front of
+  // `bytes` what its frames need, up to and including the first event, and says in `used`
+  // how many it took; the rest belongs to the frames after that event.
+  Event feed(std::string_view bytes, std::size_t& used);
   // The message an event of kind Message completed.
   std::string take_message();
   // The payload of the control frame an event of kind Control completed.

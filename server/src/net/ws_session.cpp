@@ -49,9 +49,7 @@ constexpr std::size_t kMaxDrain = 256 * 1024;
 // session frames its WebSocket itself (net/ws_frames.hpp): Beast's stream holds 2.5 KB a
 // connection for as long as it lives, 1,536 bytes of it a read buffer it fixes
 // (docs/hot-path.md#memory). Between two messages a connection holds its socket, this object
-// and a wait for the socket to be readable: nothing else. A frame is read exactly (its first
-// 2 bytes, then the rest of its header with a short payload in one read, or a long one
-// after it), so no byte of the next frame is ever held, and a message leaves no buffer.
+// (with 128 bytes to read into) and a pending read: nothing else. A message leaves no buffer.
 class WsSession final : public Client,
                         public QueueBudget::Queue,
                         public IdleWatch::Watched,
@@ -65,8 +63,12 @@ class WsSession final : public Client,
   std::shared_ptr<Room> room_;
   ConnectionLimiter::Slot slot_;
 
-  // Reading: the client's frames, read exactly (net/ws_frames.hpp).
+  // Reading: the client's frames (net/ws_frames.hpp), read ahead into a small array.
+  static constexpr std::size_t kReadAhead = 128;
+  static_assert(kReadAhead <= 255, "ahead_at_ and ahead_end_ are bytes");
   ws::FrameReader reader_;
+  std::array<char, kReadAhead> ahead_;
+  std::uint8_t ahead_at_ = 0, ahead_end_ = 0;  // the bytes of ahead_ not handed to the reader yet
   bool reading_ = false;   // a read, or the wait for one, is pending: its failure ends the session
   bool draining_ = false;  // closing: what the client still sends is read and discarded
   std::size_t drained_ = 0;
@@ -109,46 +111,84 @@ class WsSession final : public Client,
   }
 
   // ---- reading ----
+  // A read asks for up to kReadAhead bytes into ahead_, so a short message (a move is under
+  // 100 bytes) comes in one read, and a quiet connection's wait for its next message costs
+  // no call of its own (Asio's reactor reads once the socket is readable). A payload longer
+  // than the array is read straight into the message. Messages that came in one read are
+  // handled one a turn of the event loop, as if each had been read alone, so the answers to a
+  // client that sends many at once go out between them.
   void next_frame() {
     if (draining_) return drain();
     reading_ = true;
-    if (reader_.between_messages()) {  // nothing held until the client writes
-      return socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
+    if (ahead_at_ < ahead_end_) {
+      return asio::post(socket_.get_executor(), [self = shared_from_this()] { self->resume_ahead(); });
     }
-    read_some();
+    if (reader_.wanted_size() >= kReadAhead) {
+      const auto w = reader_.wanted();
+      const std::array<asio::mutable_buffer, 2> buffers{asio::buffer(w[0].data, w[0].size), asio::buffer(w[1].data, w[1].size)};
+      return socket_.async_read_some(buffers, beast::bind_front_handler(&WsSession::on_exact, shared_from_this()));
+    }
+    socket_.async_read_some(asio::buffer(ahead_), beast::bind_front_handler(&WsSession::on_ahead, shared_from_this()));
   }
 
-  void on_readable(beast::error_code ec) {
+  // Whether a read's bytes are to be used: not after a failure (which ends the session) nor
+  // while closing (then they are drained).
+  bool read_ok(beast::error_code ec) {
     reading_ = false;
     if (ec) {
       ctx_.fail(ec, NetOp::WsRead, room_->id());
-      return teardown();
-    }
-    if (draining_) return drain();
-    read_some();
-  }
-
-  void read_some() {
-    reading_ = true;
-    const auto w = reader_.wanted();
-    const std::array<asio::mutable_buffer, 2> buffers{asio::buffer(w[0].data, w[0].size), asio::buffer(w[1].data, w[1].size)};
-    socket_.async_read_some(buffers, beast::bind_front_handler(&WsSession::on_some, shared_from_this()));
-  }
-
-  void on_some(beast::error_code ec, std::size_t n) {
-    reading_ = false;
-    if (ec) {
-      ctx_.fail(ec, NetOp::WsRead, room_->id());
-      return teardown();
+      teardown();
+      return false;
     }
     heard(IdleWatch::now_ms());
-    if (draining_) return drain();
-    if (!guarded("a frame", [&] { on_bytes(n); })) close_now(ws::close_code::internal_error, "internal error");
+    if (draining_) {
+      drain();
+      return false;
+    }
+    return true;
   }
 
-  void on_bytes(std::size_t n) {
+  void on_exact(beast::error_code ec, std::size_t n) {
+    if (!read_ok(ec)) return;
+    if (!guarded("a frame", [&] {
+          if (on_event(reader_.advance(n))) next_frame();
+        })) {
+      close_now(ws::close_code::internal_error, "internal error");
+    }
+  }
+
+  void on_ahead(beast::error_code ec, std::size_t n) {
+    if (!read_ok(ec)) return;
+    ahead_at_ = 0;
+    ahead_end_ = static_cast<std::uint8_t>(n);
+    take_ahead();
+  }
+
+  void resume_ahead() {
+    reading_ = false;
+    if (draining_) return drain();
+    take_ahead();
+  }
+
+  // Hands the bytes read ahead to the reader, up to the first thing they complete.
+  void take_ahead() {
+    if (!guarded("a frame", [&] {
+          ws::FrameReader::Event e;
+          while (ahead_at_ < ahead_end_ && e.kind == ws::FrameReader::Event::Kind::More) {
+            std::size_t used = 0;
+            e = reader_.feed(std::string_view(ahead_.data() + ahead_at_, ahead_end_ - ahead_at_), used);
+            ahead_at_ = static_cast<std::uint8_t>(ahead_at_ + used);
+            if (used == 0) ahead_at_ = ahead_end_;  // the reader is done (after an error)
+          }
+          if (on_event(e)) next_frame();
+        })) {
+      close_now(ws::close_code::internal_error, "internal error");
+    }
+  }
+
+  // What the reader made of the bytes; false when it ends the reading (a broken frame).
+  bool on_event(const ws::FrameReader::Event& e) {
     using Kind = ws::FrameReader::Event::Kind;
-    const ws::FrameReader::Event e = reader_.advance(n);
     switch (e.kind) {
       case Kind::More:
         break;
@@ -159,10 +199,11 @@ class WsSession final : public Client,
         on_control(e.opcode, reader_.take_control());
         break;
       case Kind::Error:
-        if (e.error == ws::close_code::too_big) return refuse_too_big();
-        return close_now(e.error, "protocol error");
+        if (e.error == ws::close_code::too_big) refuse_too_big();
+        else close_now(e.error, "protocol error");
+        return false;
     }
-    next_frame();
+    return true;
   }
 
   void on_control(ws::Opcode opcode, std::string payload) {
