@@ -78,6 +78,7 @@ class WsSession final : public Client,
   // room. Control frames (a pong, a keep-alive ping) go before the next queued frame.
   FrameQueue queue_;
   std::atomic<std::size_t> queued_bytes_{0};  // written here only; read by the server's budget
+  std::atomic<bool> shedding_{false};         // the budget chose to drop it (set from any thread)
   std::shared_ptr<const std::string> out_frame_;  // the queued frame being written
   std::string out_control_;                       // the control frame's payload being written
   std::array<std::uint8_t, 10> out_head_{};
@@ -299,7 +300,7 @@ class WsSession final : public Client,
   }
 
   void enqueue(std::shared_ptr<const std::string> frame) {
-    if (closed_ || close_pending_) return;
+    if (closed_ || close_pending_ || shedding_.load(std::memory_order_relaxed)) return;
     const auto& l = ctx_.config.limits;
     if (queue_.size() >= l.max_queue_frames || queued_bytes_.load(std::memory_order_relaxed) + frame->size() > l.max_queue_bytes) {
       // A client that stops reading is dropped, never buffered without bound.
@@ -432,6 +433,7 @@ class WsSession final : public Client,
   std::weak_ptr<QueueBudget::Queue> weak_queue() override { return weak_from_this(); }
   const std::string& budget_address() const override { return slot_.address(); }
   void shed() override {
+    shedding_.store(true, std::memory_order_relaxed);  // from now on its queue takes nothing
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
       if (self->closed_) return;
       spdlog::info("room {}: dropped a connection that does not read ({} bytes queued; the server's budget is full)",
