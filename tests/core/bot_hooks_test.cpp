@@ -30,6 +30,7 @@ TEST_CASE("the base game asks the bot hooks nothing") {
   CHECK(h.supply_with_meeples.empty());
   CHECK(h.supply_after.empty());
   CHECK_FALSE(h.short_playouts);
+  CHECK(h.guide_weight == 0.0);
   CHECK_FALSE(h.rare_figures);
   CHECK_FALSE(static_cast<bool>(h.action_dominates));
   CHECK_FALSE(static_cast<bool>(h.playout_step));
@@ -49,6 +50,8 @@ TEST_CASE("every set of expansions gets the bot hooks of its figures, marks, tok
     // builder and the pig; the take-back's pruning with the part that offers it.
     CHECK(h.short_playouts == (big || builder || pig));
     CHECK(h.rare_figures == (big || builder));
+    // The root guide weighs more with the Princess & the Dragon (its fairy and portal).
+    CHECK(h.guide_weight == (set.has(Expansion::Princess) ? 1.0 : 0.0));
     CHECK(static_cast<bool>(h.action_dominates) == (rules.action_part != nullptr));
     // The search's steps inside a turn by the rule of the part whose steps they are.
     CHECK(static_cast<bool>(h.playout_step) == (rules.stage_part != nullptr));

@@ -135,6 +135,13 @@ TEST_CASE("by the search's estimate the fairy is taken back in fewer turns than 
   CHECK(search_takes * 2 > positions);
 }
 
+TEST_CASE("the root guide weighs twice as much with the Princess & the Dragon") {
+  CHECK(bots::RootGuide::guide_weight(ruleset(ExpansionSet{})) == bots::kGuideWeight);
+  CHECK(bots::RootGuide::guide_weight(ruleset(kFour)) == bots::kGuideWeight);
+  CHECK(bots::RootGuide::guide_weight(ruleset(kAllFive)) == 2 * bots::kGuideWeight);
+  CHECK(bots::RootGuide::guide_weight(ruleset(kPrincessOnly)) == 2 * bots::kGuideWeight);
+}
+
 TEST_CASE("the root guide plays out at most a few portal destinations of each placement") {
   // A mid-game all-five position where the seat to move holds a portal tile: every placement
   // offers the figures on dozens of free features of the board. The guide values each
@@ -185,8 +192,10 @@ TEST_CASE("the root guide plays out at most a few portal destinations of each pl
     CHECK(guide.valued() <= own + static_cast<int>(destinations.size()) +
                                 static_cast<int>(bots::kFarExact * n.edge_count));
     CHECK(guide.valued() < own + far);  // every move played out and estimated before
-    // The best placement's bias is 0, every other's at most 0.
+    // The best placement's bias is 0, every other's at most 0 and at most the guide's weight
+    // below (twice the base game's with the Princess & the Dragon).
     CHECK(*std::max_element(bias, bias + n.edge_count) == 0.0F);
+    CHECK(*std::min_element(bias, bias + n.edge_count) >= -2 * bots::kGuideWeight);
     ++checked;
   }
   CHECK(checked >= 1);

@@ -1,6 +1,8 @@
 // The bot hooks of every set of expansions, gathered once (bot_hooks.hpp).
 #include "bot_hooks.hpp"
 
+#include <algorithm>
+
 #include "expansions/part.hpp"
 
 namespace carc::bots {
@@ -25,6 +27,7 @@ BotHooks gather(const Ruleset& rules) {
     if (part->supply != nullptr) (part->supply_with_meeples ? h.supply_with_meeples : h.supply_after).push(part->supply);
     if (part->risk != nullptr) h.risk.push(part->risk);
     h.short_playouts = h.short_playouts || part->short_playouts;
+    h.guide_weight = std::max(h.guide_weight, part->guide_weight);
     h.rare_figures = h.rare_figures || part->rare_figures;
     if (rules.action_part != nullptr && rules.action_part->id == id) h.action_dominates = part->action_dominates;
     if (rules.stage_part != nullptr && rules.stage_part->id == id) h.playout_step = part->playout_step;

@@ -12,7 +12,8 @@
 //   supply          what the part's figures kept in supply are worth;
 //   risk            (the mcts bot's estimate only) what threats to figures cost, and what
 //                   the other seats may take back (a token an expansion moves between seats).
-// The search and the random player read flags: short_playouts, rare_figures, and
+// The search and the random player read flags and weights: short_playouts, guide_weight,
+// rare_figures, and
 // action_dominates prunes the action a placement may make instead of a figure; the
 // search's walk and playouts take the steps inside a turn by playout_step.
 #pragma once
@@ -72,6 +73,9 @@ struct BotPart {
   // ... and whether the random player should pick among the figures other than the
   // meeple half the time they have a target, so that random games use them.
   bool rare_figures = false;
+  // The weight of the search's root guide (root_guide.hpp, kGuideWeight) when the part is
+  // in play, if not 0 (the largest of the parts' weights counts).
+  double guide_weight = 0.0;
   // For the part that offers an action instead of a figure (Part::offer): whether the
   // action from cell `at` dominates placing no figure with the tile at `p`.
   bool (*action_dominates)(const Game& g, Placement p, Seat seat, Cell at) = nullptr;
@@ -111,6 +115,7 @@ struct BotHooks {
   HookList<double (*)(const Game&, Seat, int, int, double)> supply_with_meeples;
   HookList<double (*)(const Game&, Seat, int, int, double)> supply_after;
   bool short_playouts = false;
+  double guide_weight = 0.0;  // 0: kGuideWeight
   bool rare_figures = false;
   bool (*action_dominates)(const Game&, Placement, Seat, Cell) = nullptr;
   std::size_t (*playout_step)(const Game&, const std::vector<Cell>&, Rng&) = nullptr;

@@ -26,7 +26,14 @@ inline constexpr std::size_t kFarExact = 3;   // the guide values this many far 
 // barely tell apart) and the playouts take over as visits grow.
 class RootGuide {
  public:
-  explicit RootGuide(const PlayerView& view) : base_(view.canonical()), next_(base_), eval_(true) {}
+  explicit RootGuide(const PlayerView& view)
+      : base_(view.canonical()), next_(base_), eval_(true), weight_(guide_weight(base_.rules())) {}
+
+  // kGuideWeight, or the weight an expansion in play asks for (BotPart::guide_weight).
+  static double guide_weight(const Ruleset& rules) {
+    const double w = bot_hooks(rules).guide_weight;
+    return w > 0.0 ? w : kGuideWeight;
+  }
 
   const float* placements(const Tree& tree, std::uint32_t place) {
     if (placements_.empty()) {
@@ -136,11 +143,11 @@ class RootGuide {
     return Evaluator::margin(eval_.expected(next), next.players(), base_.current_seat());
   }
 
-  static std::vector<float> biases(const std::vector<double>& h) {
+  std::vector<float> biases(const std::vector<double>& h) const {
     const double top = h.empty() ? 0.0 : *std::max_element(h.begin(), h.end());
     std::vector<float> out(h.size());
     for (std::size_t i = 0; i < h.size(); ++i) {
-      out[i] = static_cast<float>(kGuideWeight * std::max(-1.0, (h[i] - top) / kGuideScale));
+      out[i] = static_cast<float>(weight_ * std::max(-1.0, (h[i] - top) / kGuideScale));
     }
     return out;
   }
@@ -149,6 +156,7 @@ class RootGuide {
   Game next_;  // value()'s move, assigned over the last one (copies only the cells in use)
   TargetLists lists_;
   Evaluator eval_;
+  double weight_;
   std::vector<float> placements_;
   std::vector<Known> known_;
   std::vector<std::pair<Target, double>> gains_;  // elsewhere(): what each destination adds

@@ -155,6 +155,12 @@ void princess_fairy_taken_back(const Game& g, Scores& e) {
 
 namespace {
 
+// The search's root guide at twice the base game's weight (root_guide.hpp): with all five, a
+// root of hundreds of moves (the fairy's, the portal's destinations) leaves each a few
+// playouts, and the estimate, which knows the fairy's and the dragon's worth, should decide
+// longer among them (docs/bots-measured.md).
+constexpr double kGuideWeightHere = 1.0;
+
 void risk(const Game& g, Scores& e) {
   princess_dragon_risk(g, e);
   princess_fairy_taken_back(g, e);
@@ -163,7 +169,8 @@ void risk(const Game& g, Scores& e) {
 }  // namespace
 
 const BotPart& princess_bot_part() {
-  static constexpr BotPart part{.id = Expansion::Princess, .tokens = fairy, .playout_step = playout_step, .risk = risk};
+  static constexpr BotPart part{
+      .id = Expansion::Princess, .tokens = fairy, .guide_weight = kGuideWeightHere, .playout_step = playout_step, .risk = risk};
   return part;
 }
 
