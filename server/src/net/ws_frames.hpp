@@ -101,7 +101,7 @@ class FrameReader {
   // Where the next bytes go, in order (the second piece may be empty).
   std::array<Piece, 2> wanted() const { return want_; }
   std::size_t wanted_size() const { return want_[0].size + want_[1].size; }
-  // Nothing read of a next message yet: the caller may wait for the socket to be readable.
+  // Nothing read of a next message yet.
   bool between_messages() const { return step_ == Step::Start && have_ == 0 && frames_ == 0; }
   // `n` bytes arrived into wanted(): what they complete. After an error the reader is done.
   Event advance(std::size_t n);

@@ -69,7 +69,7 @@ class WsSession final : public Client,
   ws::FrameReader reader_;
   std::array<char, kReadAhead> ahead_;
   std::uint8_t ahead_at_ = 0, ahead_end_ = 0;  // the bytes of ahead_ not handed to the reader yet
-  bool reading_ = false;   // a read, or the wait for one, is pending: its failure ends the session
+  bool reading_ = false;   // a read, or a turn for bytes read ahead, is pending: its failure ends the session
   bool draining_ = false;  // closing: what the client still sends is read and discarded
   std::size_t drained_ = 0;
   std::unique_ptr<std::array<char, 4096>> drain_buf_;
@@ -174,13 +174,11 @@ class WsSession final : public Client,
   // Hands the bytes read ahead to the reader, up to the first thing they complete.
   void take_ahead() {
     if (!guarded("a frame", [&] {
-          ws::FrameReader::Event e;
-          while (ahead_at_ < ahead_end_ && e.kind == ws::FrameReader::Event::Kind::More) {
-            std::size_t used = 0;
-            e = reader_.feed(std::string_view(ahead_.data() + ahead_at_, ahead_end_ - ahead_at_), used);
-            ahead_at_ = static_cast<std::uint8_t>(ahead_at_ + used);
-            if (used == 0) ahead_at_ = ahead_end_;  // the reader is done (after an error)
-          }
+          std::size_t used = 0;
+          const ws::FrameReader::Event e =
+              reader_.feed(std::string_view(ahead_.data() + ahead_at_, ahead_end_ - ahead_at_), used);
+          // Short of an event the reader took every byte; what follows an event waits.
+          ahead_at_ = e.kind == ws::FrameReader::Event::Kind::More ? ahead_end_ : static_cast<std::uint8_t>(ahead_at_ + used);
           if (on_event(e)) next_frame();
         })) {
       close_now(ws::close_code::internal_error, "internal error");
