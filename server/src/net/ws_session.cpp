@@ -93,6 +93,9 @@ class WsSession final : public Client,
 
   double tokens_;
   Clock::time_point refilled_ = Clock::now();
+  // The rate_limited answer still in the queue, if any: a flood gets one answer waiting at a
+  // time, so a client that sends without reading cannot fill the queue with them.
+  const std::string* limited_queued_ = nullptr;
   std::string client_key_;  // the address per-address limits count (as HttpSession::client_key)
 
   // ---- the opening handshake ----
@@ -224,7 +227,7 @@ class WsSession final : public Client,
 
   void on_message(std::string text, bool is_text) {
     if (closed_ || close_pending_) return;  // closing: the room has nothing more to hear
-    if (!allow_message(Clock::now())) return refuse(protocol::ErrorCode::RateLimited, "too many messages; slow down");
+    if (!allow_message(Clock::now())) return refuse_flood();
     if (!is_text) return refuse(protocol::ErrorCode::BadMessage, "messages are JSON text frames");
     if (!ws::valid_utf8(text)) {
       ctx_.metrics.refused(protocol::ErrorCode::BadMessage);
@@ -297,6 +300,17 @@ class WsSession final : public Client,
     enqueue(std::make_shared<const std::string>(protocol::error_frame(code, message)));
   }
 
+  // A message over the connection's budget: refused, and answered unless an answer to the
+  // flood is still waiting to go out.
+  void refuse_flood() {
+    ctx_.metrics.refused(protocol::ErrorCode::RateLimited);
+    if (limited_queued_) return;
+    auto frame = std::make_shared<const std::string>(
+        protocol::error_frame(protocol::ErrorCode::RateLimited, "too many messages; slow down"));
+    limited_queued_ = frame.get();  // cleared as it goes out (do_write)
+    enqueue(std::move(frame));
+  }
+
   void enqueue(std::shared_ptr<const std::string> frame) {
     if (closed_ || close_pending_ || shedding_.load(std::memory_order_relaxed)) return;
     const auto& l = ctx_.config.limits;
@@ -334,6 +348,7 @@ class WsSession final : public Client,
     }
     if (!queue_.empty() && !(close_pending_ && close_pending_->now)) {
       out_frame_ = queue_.take_front();
+      if (out_frame_.get() == limited_queued_) limited_queued_ = nullptr;
       return write_frame(Out::Data, ws::Opcode::Text, asio::buffer(*out_frame_));
     }
     if (close_pending_) start_close();
