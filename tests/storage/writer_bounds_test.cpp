@@ -24,6 +24,7 @@ using carc::test::fresh_backends;
 using carc::test::chat;
 using carc::test::created;
 using carc::test::Gate;
+using carc::test::hold_writer;
 using carc::test::load;
 
 namespace {
@@ -58,8 +59,8 @@ TEST_CASE("writer: a full queue refuses writes at once; the ones queued are stor
   StoreWriter w(*store, o);
   for (int r = 0; r < 6; ++r) REQUIRE(created(w, "room-" + std::to_string(r)));
   Gate gate;
-  w.persist_async("room-0", 2, 1, chat(0), [&](bool) { gate.hold(); });
-  gate.wait_entered();  // the writer is stuck (as behind a stalled store)
+  w.persist_async("room-0", 2, 1, chat(0), [](bool) {});
+  hold_writer(w, gate);  // the writer is stuck (as behind a stalled store)
   std::mutex m;
   std::vector<std::pair<int, bool>> answers;
   for (int r = 0; r < 6; ++r) {
@@ -92,8 +93,8 @@ TEST_CASE("writer: a read between writes costs no transaction, and sees the writ
     StoreWriter w(*store);
     for (int r = 0; r < 6; ++r) REQUIRE(created(w, "room-" + std::to_string(r)));
     Gate gate;
-    w.persist_async("room-0", 2, 1, chat(0), [&](bool) { gate.hold(); });
-    gate.wait_entered();
+    w.persist_async("room-0", 2, 1, chat(0), [](bool) {});
+    hold_writer(w, gate);
     const auto commits_before = store->commits();
     std::atomic<int> ok{0};
     auto done = [&](bool good) { ok += good ? 1 : 0; };
@@ -118,8 +119,8 @@ TEST_CASE("writer: too many reads waiting are refused at once with an error") {
   StoreWriter w(*store, o);
   REQUIRE(created(w, "r"));
   Gate gate;
-  w.persist_async("r", 2, 1, chat(0), [&](bool) { gate.hold(); });
-  gate.wait_entered();  // reads wait for that write: they pile up
+  w.persist_async("r", 2, 1, chat(0), [](bool) {});
+  hold_writer(w, gate);  // reads wait for that write: they pile up
   std::mutex m;
   std::vector<std::string> errors;
   const auto read = [&] {

@@ -39,8 +39,8 @@ inline std::string text_of(const server::StoredAction& a) {
   return std::get<server::ChatPosted>(std::get<server::DecodedAction>(d).action).text;
 }
 
-// Holds the writer thread inside a done callback until released, so that everything
-// queued meanwhile must go out in its next batch.
+// Holds the writer thread (hold_writer) until released, so that everything queued
+// meanwhile must go out in its next batch.
 struct Gate {
   std::mutex m;
   std::condition_variable cv;
@@ -61,5 +61,12 @@ struct Gate {
     cv.notify_all();
   }
 };
+
+// Queues a task that holds the writer thread in `gate`, after everything queued before it
+// (committed first, in that pass), and returns once the writer is held.
+inline void hold_writer(server::StoreWriter& w, Gate& gate) {
+  w.run([&gate](server::RoomStore&) { gate.hold(); });
+  gate.wait_entered();
+}
 
 }  // namespace carc::test

@@ -32,6 +32,8 @@ class CrashAfterMoves final : public RoomStore {
     }
     return r;
   }
+  bool syncs_apart() const override { return inner_.syncs_apart(); }
+  Status sync() override { return inner_.sync(); }
   Status quarantine(const std::string& room, const std::string& reason) override { return inner_.quarantine(room, reason); }
   std::variant<int, std::string> purge_finished_before(std::int64_t ms) override { return inner_.purge_finished_before(ms); }
   std::variant<int, std::string> purge_idle_before(std::int64_t ms) override { return inner_.purge_idle_before(ms); }

@@ -76,7 +76,8 @@ std::unique_ptr<Durability> Durability::open_backend(const Config& config) {
     spdlog::warn("storage: in memory only (--data-dir :memory:): games are lost when the server stops");
   } else {
     store = SqliteStore::open(config.data_dir, options);
-    spdlog::info("storage: {} (synchronous {})", store->describe(), config.db_sync_normal ? "NORMAL" : "FULL");
+    spdlog::info("storage: {} (synchronous {})", store->describe(),
+                 config.db_sync_normal ? "NORMAL" : store->syncs_apart() ? "FULL, the log synced apart from its commits" : "FULL");
   }
   auto d = std::unique_ptr<Durability>(new Durability(std::move(store), config));
   const bool memory = config.data_dir.filename() == ":memory:";

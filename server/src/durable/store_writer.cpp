@@ -12,8 +12,10 @@
 namespace carc::server {
 
 StoreWriter::StoreWriter(RoomStore& store, Options options)
-    : store_(store), options_(options), batcher_(store), writer_([this] { writer_loop(); }),
-      reader_([this] { reader_loop(); }) {}
+    : store_(store), options_(options), batcher_(store), syncs_apart_(store.syncs_apart()),
+      writer_([this] { writer_loop(); }), reader_([this] { reader_loop(); }) {
+  if (syncs_apart_) syncer_ = std::thread([this] { syncer_loop(); });
+}
 
 StoreWriter::~StoreWriter() {
   {
@@ -25,7 +27,13 @@ StoreWriter::~StoreWriter() {
   apart_wake_.notify_all();
   for (std::thread& t : apart_) t.join();
   reader_.join();  // answers the reads still waiting first
-  writer_.join();  // the writer empties its queue first
+  writer_.join();  // the writer empties its queue first, and waits for the syncer's answers
+  {
+    std::lock_guard lock(mu_);
+    sync_stop_ = true;
+  }
+  sync_wake_.notify_all();
+  if (syncer_.joinable()) syncer_.join();
 }
 
 // ---- Persistence -------------------------------------------------------------------------
@@ -270,6 +278,11 @@ void StoreWriter::enqueue(Item item) {
   one.push_back(std::move(item));
   std::vector<VersionBump> none;
   process(one, none);
+  std::vector<WriteBatcher::Done> unsynced = batcher_.take_unsynced();
+  if (unsynced.empty()) return;
+  const Status synced = store_.sync();
+  if (!synced) spdlog::error("storage: {} (the change is refused as unavailable)", synced.error());
+  for (auto& done : unsynced) WriteBatcher::answer(done, synced.is_ok());
 }
 
 void StoreWriter::writer_loop() {
@@ -317,13 +330,51 @@ void StoreWriter::writer_loop() {
     lock.unlock();
     for (auto& task : due) items.push_back(Item{{}, std::move(task)});
     process(items, versions);
+    std::vector<WriteBatcher::Done> unsynced = batcher_.take_unsynced();
     lock.lock();
-    done_ = taken;
+    end_pass(std::move(unsynced), taken);
     last_end_ = std::chrono::steady_clock::now();
-    written_.notify_all();
   }
+  written_.wait(lock, [&] { return syncs_waiting_ == 0; });  // every answer given
   writer_done_ = true;
   written_.notify_all();
+}
+
+void StoreWriter::end_pass(std::vector<WriteBatcher::Done> unsynced, std::uint64_t taken) {
+  if (!unsynced.empty() || syncs_waiting_ > 0) {  // behind the passes still waiting: in order
+    sync_jobs_.push_back(SyncJob{std::move(unsynced), taken});
+    ++syncs_waiting_;
+    sync_wake_.notify_one();
+    return;
+  }
+  done_ = taken;
+  written_.notify_all();
+}
+
+void StoreWriter::syncer_loop() {
+  ::pthread_setname_np(::pthread_self(), "carc-sync");
+  std::unique_lock lock(mu_);
+  for (;;) {
+    sync_wake_.wait(lock, [&] { return sync_stop_ || !sync_jobs_.empty(); });
+    if (sync_jobs_.empty()) break;  // stopping
+    std::vector<SyncJob> jobs;
+    jobs.swap(sync_jobs_);
+    lock.unlock();
+    std::size_t writes = 0;
+    for (const SyncJob& job : jobs) writes += job.answers.size();
+    Status synced = Status::ok();
+    if (writes > 0) synced = store_.sync();  // every pass taken was committed before it
+    if (!synced) spdlog::error("storage: {} ({} change(s) refused as unavailable)", synced.error(), writes);
+    for (SyncJob& job : jobs) {
+      for (auto& done : job.answers) WriteBatcher::answer(done, synced.is_ok());
+    }
+    lock.lock();
+    if (writes > 0) ++stats_.syncs;
+    if (!synced) ++stats_.sync_failures;
+    syncs_waiting_ -= jobs.size();
+    done_ = jobs.back().taken;
+    written_.notify_all();
+  }
 }
 
 bool StoreWriter::busy() const {

@@ -18,6 +18,11 @@
 // thread between two batches. The writer numbers each room's actions (0, 1, 2, ...): it
 // learns a room's next number when the room is created or loaded through it.
 //
+// A store that syncs apart (RoomStore::syncs_apart: SQLite on a file) returns from a commit
+// before the disk has it; a third thread then syncs the store and only after that answers
+// the pass's writes, while the writer commits the next pass. One sync covers every pass
+// committed before it, so a slow disk makes the passes larger, not the queue longer.
+//
 // Under load the writer waits a little before a commit (StoreWriterOptions::commit_delay,
 // as PostgreSQL's commit_delay does), so one transaction, its fsync and its pages carry
 // more writes; an idle server's writes are never delayed.
@@ -109,6 +114,8 @@ class StoreWriter final : public Persistence {
     std::uint64_t overflows = 0;  // writes refused at once: the queue was full (max_queue)
     std::uint64_t reads = 0;      // rooms read on the read thread
     std::uint64_t reads_refused = 0;  // reads refused at once: too many waiting (max_reads)
+    std::uint64_t syncs = 0;          // syncs of a store that syncs apart
+    std::uint64_t sync_failures = 0;  // of them, the failed ones (their writes: done(false))
     std::size_t queued = 0;       // writes waiting now
     std::size_t reads_waiting = 0;  // reads waiting now (not yet taken by the read thread)
   };
@@ -134,6 +141,10 @@ class StoreWriter final : public Persistence {
   void start_deferred_wake();
   void writer_loop();
   void reader_loop();
+  void syncer_loop();
+  // Under mu_, at the end of a pass: its answers waiting for the store's sync go to the
+  // syncer, and the pass counts as done (drain, reads) once they are given.
+  void end_pass(std::vector<WriteBatcher::Done> unsynced, std::uint64_t taken);
   // Everything taken in one pass: batches of writes, split by tasks.
   void process(std::vector<Item>& items, std::vector<VersionBump>& versions);
   void run_task(std::function<void(RoomStore&)>& task);
@@ -169,10 +180,20 @@ class StoreWriter final : public Persistence {
   std::size_t last_batch_ = 0;                     // writes taken in the last pass
   std::chrono::steady_clock::time_point last_end_;  // when it ended
   Stats stats_;
+  struct SyncJob {
+    std::vector<WriteBatcher::Done> answers;  // given once the store has synced
+    std::uint64_t taken = 0;                  // the pass's sequence number (done_)
+  };
+  const bool syncs_apart_;
+  std::vector<SyncJob> sync_jobs_;  // passes waiting for the syncer, oldest first
+  std::size_t syncs_waiting_ = 0;   // passes given to the syncer and not yet answered
+  bool sync_stop_ = false;
+  std::condition_variable sync_wake_;  // the syncer: a pass or stop
   std::condition_variable apart_wake_;  // the threads of every_apart: stop
   std::vector<std::thread> apart_;
   std::thread writer_;
   std::thread reader_;
+  std::thread syncer_;  // a store that syncs apart only
 };
 
 }  // namespace carc::server

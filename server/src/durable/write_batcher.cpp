@@ -33,6 +33,14 @@ void WriteBatcher::answer(Done& done, bool ok) {
   }
 }
 
+void WriteBatcher::give(Done& done, bool ok) {
+  if (ok && store_.syncs_apart()) {
+    if (done) unsynced_.push_back(std::move(done));
+    return;
+  }
+  answer(done, ok);
+}
+
 bool WriteBatcher::number(Entry& e, std::unordered_map<std::string, std::int64_t>& next, std::string* why) {
   if (const auto* c = std::get_if<CreateRoom>(&*e.write)) {
     next[c->room] = 0;  // its actions may follow in the same batch
@@ -104,7 +112,7 @@ void WriteBatcher::commit(std::vector<Entry>& entries, std::vector<VersionBump>&
       const std::string& refused = i < result.refused.size() ? result.refused[i] : std::string();
       if (!refused.empty()) spdlog::error("storage: {} (refused)", refused);
       else settle(*sent[i]);
-      answer(sent[i]->done, refused.empty());
+      give(sent[i]->done, refused.empty());
     }
   } else if (sent.size() <= 1) {
     // Nothing to tell apart: the one write (if any) cannot be stored.
@@ -149,7 +157,7 @@ void WriteBatcher::one_by_one(std::vector<Entry*>& writes, std::vector<VersionBu
       spdlog::error("storage: {}: {} (the change is refused as unavailable)", describe(*e->write), why);
       failed_rooms.push_back(room);
     }
-    answer(e->done, ok);
+    give(e->done, ok);
   }
   commit_versions(versions);
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "carc/server/room_store.hpp"
@@ -56,6 +57,10 @@ class WriteBatcher {
 
   // Calls `done(ok)`; a callback that throws is logged, never passed on.
   static void answer(Done& done, bool ok);
+  // A store that syncs apart (RoomStore::syncs_apart): the answers of the writes stored
+  // since the last call, which may be given only after the store's next sync(). Writes
+  // that failed are answered at once.
+  std::vector<Done> take_unsynced() { return std::exchange(unsynced_, {}); }
 
  private:
   // Gives each append its room's next seq; false (with `why`) if the room is not open here.
@@ -63,9 +68,12 @@ class WriteBatcher {
   void settle(const Entry& e);  // the seqs a stored write moves on
   void one_by_one(std::vector<Entry*>& writes, std::vector<VersionBump>& versions);
   void commit_versions(std::vector<VersionBump>& versions);
+  // A write's answer: now, or after the store's sync when it was stored.
+  void give(Done& done, bool ok);
 
   RoomStore& store_;
   std::unordered_map<std::string, std::int64_t> next_seq_;  // room -> its next action's seq
+  std::vector<Done> unsynced_;
   std::atomic<std::uint64_t> batches_{0}, writes_{0}, largest_{0}, fallbacks_{0};
 };
 

@@ -181,6 +181,8 @@ const char* sync_pragma(SqliteStore::Sync s) {
 // ---------------------------------------------------------------------------------------
 SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
     : db_(std::move(db)), path_(std::move(path)), options_(std::move(options)) {
+  sync_apart_ = options_.sync == Sync::Full && options_.sync_apart && !path_.empty();
+  if (sync_apart_) db_->exec(sync_pragma(Sync::Normal));  // the commits; sync() syncs the log
   if (!path_.empty() && options_.checkpoint_kib > 0) {
     try {
       const std::int64_t page = std::max<std::int64_t>(512, db_->scalar("PRAGMA page_size"));
@@ -202,7 +204,32 @@ SqliteStore::SqliteStore(std::unique_ptr<Db> db, fs::path path, Options options)
   }
 }
 
-SqliteStore::~SqliteStore() = default;
+SqliteStore::~SqliteStore() {
+  if (log_fd_ >= 0) ::close(log_fd_);
+}
+
+// The log's own file: a commit in WAL mode writes there alone, and the checkpoints (on
+// their own connection, synchronous FULL) sync it before they copy it into the database.
+// SQLite locks the database file and the shared-memory index, never the log, so this
+// descriptor's close releases none of its locks; and the log keeps its inode while a
+// connection (the writer's, open as long as this store) has the database open.
+Status SqliteStore::sync() {
+  if (!sync_apart_) return Status::ok();
+  if (sync_failed_.load()) return Status::failed("an earlier sync of the log failed");
+  const std::string log = path_.string() + "-wal";
+  if (log_fd_ < 0) {
+    log_fd_ = ::open(log.c_str(), O_RDWR | O_CLOEXEC);
+    if (log_fd_ < 0) return Status::failed("cannot open " + log + " to sync it: " + std::strerror(errno));
+  }
+  if (::fdatasync(log_fd_) != 0) {
+    // The kernel may have dropped the pages it could not write: no later sync can vouch for
+    // them, so nothing more is stored (a restart reads what the disk really has).
+    const int err = errno;
+    sync_failed_.store(true);
+    return Status::failed("syncing " + log + " failed: " + std::strerror(err));
+  }
+  return Status::ok();
+}
 
 std::uint64_t SqliteStore::checkpoints() const { return checkpointer_ ? checkpointer_->checkpoints() : 0; }
 std::uint64_t SqliteStore::checkpoint_restarts() const { return checkpointer_ ? checkpointer_->restarts() : 0; }
@@ -387,10 +414,14 @@ std::string SqliteStore::write_locked(const Write& w, std::int64_t t) { return s
 BatchResult SqliteStore::commit(const Batch& batch) {
   BatchResult result;
   if (batch.empty()) return result;
+  if (sync_failed_.load()) {
+    result.error = "an earlier sync of the log failed; nothing more is stored until the server restarts";
+    return result;
+  }
   std::lock_guard lock(mu_);
   // Version bumps alone need no fsync; with writes, the one commit is as durable as
-  // Options::sync says.
-  const bool relax = batch.writes.empty() && options_.sync == Sync::Full && !path_.empty();
+  // Options::sync says (syncing apart: after the next sync()).
+  const bool relax = batch.writes.empty() && options_.sync == Sync::Full && !path_.empty() && !sync_apart_;
   std::string where;
   try {
     if (relax) db_->exec(sync_pragma(Sync::Normal));

@@ -194,6 +194,12 @@ class RoomStore {
   // refused for what it found (see BatchResult) does not stop the others; a failure of the
   // transaction itself (disk full, constraint, connection lost) stores none of them.
   virtual BatchResult commit(const Batch& batch) = 0;
+  // A store whose commit() returns before its writes are on disk (syncs_apart()) puts them
+  // there with sync(): every commit returned before the call. The writer answers a write
+  // only after it, and meanwhile commits the next batch: sync() runs on a thread of its
+  // own beside commit(), one call at a time. After a failed sync every commit fails too.
+  virtual bool syncs_apart() const { return false; }
+  virtual Status sync() { return Status::ok(); }
   // A room whose log no longer replays is kept aside with the reason. Never deleted.
   virtual Status quarantine(const std::string& room, const std::string& reason) = 0;
   // Deletes finished (resp. unfinished) rooms last written before `ms`, never quarantined

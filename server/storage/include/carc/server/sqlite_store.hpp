@@ -7,6 +7,7 @@
 // in-memory database has one connection for both.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -25,6 +26,10 @@ class WalCheckpointer;  // checkpoints the log off the commit path (internal)
 struct SqliteOptions {
   enum class Sync { Full, Normal };  // PRAGMA synchronous for commits that carry writes
   Sync sync = Sync::Full;
+  // With Sync::Full on a file: a commit writes the log without waiting for the disk and
+  // sync() then syncs the log (RoomStore::syncs_apart), so that the next batch is written
+  // while the disk syncs the last one. False: each commit syncs itself.
+  bool sync_apart = true;
   int busy_timeout_ms = 5000;
   // The write-ahead log's size, in KiB, at which a checkpoint runs on its own thread and
   // connection: never inside a commit, and commits wait for one only if the log reaches 4
@@ -69,10 +74,12 @@ class SqliteStore final : public RoomStore {
 
   ~SqliteStore() override;
 
-  // With Sync::Full a batch that carries writes is on disk when this returns; a batch of
-  // version bumps alone is committed without waiting for the disk (a crash keeps it, a
-  // power cut may not).
+  // With Sync::Full a batch that carries writes is on disk when this returns, or, syncing
+  // apart, once the sync() after it returns; a batch of version bumps alone is committed
+  // without waiting for the disk (a crash keeps it, a power cut may not).
   BatchResult commit(const Batch& batch) override;
+  bool syncs_apart() const override { return sync_apart_; }
+  Status sync() override;
   Status quarantine(const std::string& room, const std::string& reason) override;
   std::variant<int, std::string> purge_finished_before(std::int64_t ms) override;
   std::variant<int, std::string> purge_idle_before(std::int64_t ms) override;
@@ -104,6 +111,9 @@ class SqliteStore final : public RoomStore {
   std::unique_ptr<Db> db_;
   std::filesystem::path path_;
   Options options_;
+  bool sync_apart_ = false;
+  int log_fd_ = -1;  // the write-ahead log, opened by the first sync() (sync()'s thread only)
+  std::atomic<bool> sync_failed_{false};  // a sync failed: what the kernel dropped is unknown
   std::unique_ptr<WalCheckpointer> checkpointer_;  // after db_: it goes first
   mutable std::mutex read_mu_;
   std::unique_ptr<Db> reader_;  // read-only, for load_room; null in memory (db_ then)
