@@ -97,9 +97,12 @@ TEST_CASE("a flood gets rate_limited, and the connection keeps working afterward
       ++limited;
     }
   }
+  // Every message over the budget is refused; one rate_limited answer waits to go out at a
+  // time, so a flood not yet read gets fewer answers than messages, and never none.
   CHECK(states >= 50);
   CHECK(limited > 0);
-  CHECK(states + limited == 150);
+  CHECK(states + limited <= 150);
+  CHECK(states + metric(s.server.port(), "carc_refused_requests_total{code=\"rate_limited\"}") == 150);
   std::this_thread::sleep_for(200ms);
   p.send({{"type", "resync"}});
   CHECK(p.expect("state")["version"] == p.version());

@@ -384,6 +384,7 @@ class WsSession final : public Client,
   void start_close() {
     closed_ = true;
     queue_.clear();
+    limited_queued_ = nullptr;
     set_queued(0);
     out_control_ = ws::close_payload(close_pending_->code, close_pending_->reason);
     close_timer_ = std::make_unique<asio::steady_timer>(socket_.get_executor(),
@@ -401,6 +402,7 @@ class WsSession final : public Client,
     if (!closed_) {
       closed_ = true;
       queue_.clear();
+      limited_queued_ = nullptr;
       set_queued(out_frame_ ? out_frame_->size() : 0);
     }
     beast::error_code ec;
