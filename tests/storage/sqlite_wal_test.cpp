@@ -52,10 +52,18 @@ TEST_CASE("sqlite: a failing checkpoint is counted and logged once per episode; 
   MESSAGE("failures " << h.checkpoint_failures << ", log " << h.wal_bytes << " bytes after " << seq << " appends");
   CHECK(h.checkpoint_failures >= 3);
   CHECK(h.wal_bytes > 4 * 16 * 1024);
+  // One line an episode: failures and recoveries alternate. A busy machine may fail a
+  // checkpoint for a moment before the reader's episode (the log starting over just then),
+  // so what was said before it may hold one more failure and its recovery.
+  const auto failed = [](const std::string& line) { return line.find("checkpoint failed") != std::string::npos; };
+  std::size_t lines = 0;
   {
     std::lock_guard lock(m);
-    REQUIRE(said.size() == 1);  // one episode, one line
-    CHECK(said[0].find("checkpoint failed") != std::string::npos);
+    for (const std::string& line : said) MESSAGE("said: " << line);
+    REQUIRE(!said.empty());
+    CHECK(failed(said.back()));
+    for (std::size_t i = 0; i < said.size(); ++i) CHECK(failed(said[i]) == (i % 2 == 0));
+    lines = said.size();
   }
 
   // The reader lets go: the next checkpoint succeeds, which is said once too.
@@ -68,6 +76,6 @@ TEST_CASE("sqlite: a failing checkpoint is counted and logged once per episode; 
   }
   CHECK(s->checkpoints() > before);
   std::lock_guard lock(m);
-  REQUIRE(said.size() == 2);
-  CHECK(said[1].find("succeed again") != std::string::npos);
+  REQUIRE(said.size() == lines + 1);
+  CHECK(said.back().find("succeed again") != std::string::npos);
 }
