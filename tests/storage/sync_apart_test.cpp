@@ -27,16 +27,15 @@ using carc::test::TempDir;
 namespace {
 
 // The real store, with its syncs held while the test says so, or failing.
-class HeldSyncs final : public RoomStore {
+class HeldSyncs final : public ForwardingStore {
  public:
-  explicit HeldSyncs(RoomStore& inner) : inner_(inner) {}
+  explicit HeldSyncs(RoomStore& inner) : ForwardingStore(inner) {}
 
   BatchResult commit(const Batch& batch) override {
     BatchResult r = inner_.commit(batch);
     commits_.fetch_add(1);
     return r;
   }
-  bool syncs_apart() const override { return inner_.syncs_apart(); }
   Status sync() override {
     {
       std::unique_lock lock(m_);
@@ -47,14 +46,6 @@ class HeldSyncs final : public RoomStore {
     }
     return inner_.sync();
   }
-  Status quarantine(const std::string& room, const std::string& reason) override { return inner_.quarantine(room, reason); }
-  std::variant<int, std::string> purge_finished_before(std::int64_t ms) override { return inner_.purge_finished_before(ms); }
-  std::variant<int, std::string> purge_idle_before(std::int64_t ms) override { return inner_.purge_idle_before(ms); }
-  RoomLoad load_room(const std::string& id) override { return inner_.load_room(id); }
-  RoomsLoad load_rooms() override { return inner_.load_rooms(); }
-  std::vector<std::pair<std::string, std::string>> quarantined() override { return inner_.quarantined(); }
-  std::uint64_t commits() const override { return inner_.commits(); }
-  std::string describe() const override { return inner_.describe(); }
 
   void hold(bool on) {
     std::lock_guard lock(m_);
@@ -76,7 +67,6 @@ class HeldSyncs final : public RoomStore {
   int commits_seen() const { return commits_.load(); }
 
  private:
-  RoomStore& inner_;
   std::mutex m_;
   std::condition_variable cv_;
   bool holding_ = false, failing_ = false;

@@ -13,9 +13,9 @@
 
 namespace carc::server {
 
-class CrashAfterMoves final : public RoomStore {
+class CrashAfterMoves final : public ForwardingStore {
  public:
-  CrashAfterMoves(RoomStore& inner, int moves) : inner_(inner), limit_(moves) {}
+  CrashAfterMoves(RoomStore& inner, int moves) : ForwardingStore(inner), limit_(moves) {}
 
   BatchResult commit(const Batch& batch) override {
     BatchResult r = inner_.commit(batch);
@@ -32,23 +32,8 @@ class CrashAfterMoves final : public RoomStore {
     }
     return r;
   }
-  bool syncs_apart() const override { return inner_.syncs_apart(); }
-  Status sync() override { return inner_.sync(); }
-  Status quarantine(const std::string& room, const std::string& reason) override { return inner_.quarantine(room, reason); }
-  std::variant<int, std::string> purge_finished_before(std::int64_t ms) override { return inner_.purge_finished_before(ms); }
-  std::variant<int, std::string> purge_idle_before(std::int64_t ms) override { return inner_.purge_idle_before(ms); }
-  RoomLoad load_room(const std::string& id) override { return inner_.load_room(id); }
-  RoomsLoad load_rooms() override { return inner_.load_rooms(); }
-  std::vector<std::pair<std::string, std::string>> quarantined() override { return inner_.quarantined(); }
-  std::uint64_t commits() const override { return inner_.commits(); }
-  ClusterStore* cluster() override { return inner_.cluster(); }
-  StoreHealth health() const override { return inner_.health(); }
-  std::string describe() const override { return inner_.describe(); }
-  Status save_analysis(const StoredAnalysis& a) override { return inner_.save_analysis(a); }
-  AnalysesLoad load_analyses(const std::string& room) override { return inner_.load_analyses(room); }
 
  private:
-  RoomStore& inner_;
   int limit_;
   int moves_ = 0;  // the writer's thread only
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <future>
+#include <iterator>
 
 #include <spdlog/spdlog.h>
 
@@ -279,10 +280,15 @@ void StoreWriter::enqueue(Item item) {
   std::vector<VersionBump> none;
   process(one, none);
   std::vector<WriteBatcher::Done> unsynced = batcher_.take_unsynced();
-  if (unsynced.empty()) return;
+  sync_and_answer(unsynced);
+}
+
+bool StoreWriter::sync_and_answer(std::vector<WriteBatcher::Done>& answers) {
+  if (answers.empty()) return true;
   const Status synced = store_.sync();
-  if (!synced) spdlog::error("storage: {} (the change is refused as unavailable)", synced.error());
-  for (auto& done : unsynced) WriteBatcher::answer(done, synced.is_ok());
+  if (!synced) spdlog::error("storage: {} ({} change(s) refused as unavailable)", synced.error(), answers.size());
+  for (auto& done : answers) WriteBatcher::answer(done, synced.is_ok());
+  return synced.is_ok();
 }
 
 void StoreWriter::writer_loop() {
@@ -360,16 +366,14 @@ void StoreWriter::syncer_loop() {
     std::vector<SyncJob> jobs;
     jobs.swap(sync_jobs_);
     lock.unlock();
-    std::size_t writes = 0;
-    for (const SyncJob& job : jobs) writes += job.answers.size();
-    Status synced = Status::ok();
-    if (writes > 0) synced = store_.sync();  // every pass taken was committed before it
-    if (!synced) spdlog::error("storage: {} ({} change(s) refused as unavailable)", synced.error(), writes);
-    for (SyncJob& job : jobs) {
-      for (auto& done : job.answers) WriteBatcher::answer(done, synced.is_ok());
+    std::vector<WriteBatcher::Done> answers = std::move(jobs.front().answers);
+    for (std::size_t k = 1; k < jobs.size(); ++k) {
+      std::move(jobs[k].answers.begin(), jobs[k].answers.end(), std::back_inserter(answers));
     }
+    const bool wrote = !answers.empty();
+    const bool synced = sync_and_answer(answers);  // every pass taken was committed before it
     lock.lock();
-    if (writes > 0) ++stats_.syncs;
+    if (wrote) ++stats_.syncs;
     if (!synced) ++stats_.sync_failures;
     syncs_waiting_ -= jobs.size();
     done_ = jobs.back().taken;

@@ -142,6 +142,9 @@ class StoreWriter final : public Persistence {
   void writer_loop();
   void reader_loop();
   void syncer_loop();
+  // Syncs what the passes behind `answers` committed and answers each write: stored, or
+  // refused as unavailable when the sync failed. Returns whether it synced (true for none).
+  bool sync_and_answer(std::vector<WriteBatcher::Done>& answers);
   // Under mu_, at the end of a pass: its answers waiting for the store's sync go to the
   // syncer, and the pass counts as done (drain, reads) once they are given.
   void end_pass(std::vector<WriteBatcher::Done> unsynced, std::uint64_t taken);

@@ -243,4 +243,31 @@ class RoomStore {
   }
 };
 
+// A store that passes every call to another one: the base of decorators that change one
+// or two calls (a test's fault injection, a held sync) and must forward the rest, the
+// cluster's and the analyses' included.
+class ForwardingStore : public RoomStore {
+ public:
+  explicit ForwardingStore(RoomStore& inner) : inner_(inner) {}
+
+  BatchResult commit(const Batch& batch) override { return inner_.commit(batch); }
+  bool syncs_apart() const override { return inner_.syncs_apart(); }
+  Status sync() override { return inner_.sync(); }
+  Status quarantine(const std::string& room, const std::string& reason) override { return inner_.quarantine(room, reason); }
+  std::variant<int, std::string> purge_finished_before(std::int64_t ms) override { return inner_.purge_finished_before(ms); }
+  std::variant<int, std::string> purge_idle_before(std::int64_t ms) override { return inner_.purge_idle_before(ms); }
+  RoomLoad load_room(const std::string& id) override { return inner_.load_room(id); }
+  RoomsLoad load_rooms() override { return inner_.load_rooms(); }
+  std::vector<std::pair<std::string, std::string>> quarantined() override { return inner_.quarantined(); }
+  ClusterStore* cluster() override { return inner_.cluster(); }
+  StoreHealth health() const override { return inner_.health(); }
+  Status save_analysis(const StoredAnalysis& a) override { return inner_.save_analysis(a); }
+  AnalysesLoad load_analyses(const std::string& room) override { return inner_.load_analyses(room); }
+  std::uint64_t commits() const override { return inner_.commits(); }
+  std::string describe() const override { return inner_.describe(); }
+
+ protected:
+  RoomStore& inner_;
+};
+
 }  // namespace carc::server
