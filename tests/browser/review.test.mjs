@@ -90,7 +90,18 @@ test('a finished game is reviewed: the graph with its axis and legend, the playe
     const played = await page.evaluate((k) => window.__carc.replay.frames[k].board.at(-1), first.move + 1);
     const seen = await framed(page, played, first.best);
     assert.ok(seen.played?.inside && seen.best?.inside, `the move and the better one are on the visible board: ${JSON.stringify(seen)}`);
-    assert.ok(seen.played.size >= 60, `laptop: the tiles are big enough to read (${seen.played.size} px)`);
+    // Big enough to read: 60 px a tile, unless the two moves lie too far apart for both to
+    // show at 60 px (the frame keeps 0.6 of a tile around them); then as big as both allow.
+    const room60 = await page.evaluate(({ a, b }) => {
+      const vp = window.__carc.board.viewport();
+      const i = { top: 0, right: 0, bottom: 0, left: 0, ...(vp.insets ?? {}) };
+      const w = vp.w - i.left - i.right;
+      const h = vp.h - i.top - i.bottom;
+      return Math.min(w / (Math.abs(a.x - b.x) + 2.2), h / (Math.abs(a.y - b.y) + 2.2));
+    }, { a: played, b: first.best });
+    const readable = Math.min(60, Math.floor(room60 * 0.95));
+    assert.ok(seen.played.size >= readable,
+      `laptop: the tiles are big enough to read (${seen.played.size} px; ${readable} px wanted, ${Math.round(room60)} px would show both)`);
     await page.screenshot({ path: path.join(shotDir, 'review-framed-laptop.png') });
     // The log marks it too.
     assert.ok(await page.locator('[data-testid="replay-log"] [data-testid="review-badge"]').count() >= 1, 'a marker in the log');
