@@ -14,7 +14,7 @@ namespace carc::server {
 namespace {
 
 // The tables (player_keys, key_seats, notices_sent) are made by the rooms' store's
-// migrations (sqlite_store.cpp 5 -> 6, pg_schema.cpp 3 -> 4), which run first.
+// migrations (sqlite_schema.cpp 5 -> 6, pg_schema.cpp 3 -> 4), which run first.
 
 class SqliteKeys final : public KeyStore {
  public:

@@ -1,5 +1,5 @@
 // The SQLite store's analyses (docs/analysis.md): the table `analyses` (migration 4 -> 5 of
-// sqlite_store.cpp), written and read on the writer's connection.
+// sqlite_schema.cpp), written and read on the writer's connection.
 #include <exception>
 
 #include "carc/server/sqlite_store.hpp"

@@ -12,7 +12,7 @@ namespace carc::server {
 
 namespace {
 
-// The table `wakes` is made by the rooms' store's migrations (sqlite_store.cpp 5 -> 6,
+// The table `wakes` is made by the rooms' store's migrations (sqlite_schema.cpp 5 -> 6,
 // pg_schema.cpp 3 -> 4), which run first.
 
 class SqliteWakes final : public WakeStore {
