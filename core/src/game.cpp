@@ -1,6 +1,7 @@
 // The game's setup and turns: the seeded bag, drawing, whose turn it is, checking and
-// playing a move. Legality queries are in game_queries.cpp; the feature forest and scoring
-// in game_scoring.cpp.
+// playing a move. Legality queries are in game_queries.cpp and game_segments.cpp; the
+// feature forest in game_features.cpp, scoring in game_scoring.cpp, the figures on the
+// board in game_figures.cpp.
 #include "carc/core/game.hpp"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // The engine's private tables and small helpers, shared by its translation units
-// (game.cpp: setup and turns; game_queries.cpp: legality and the board; game_scoring.cpp:
-// the feature forest and scoring). Not part of the public API.
+// (game.cpp: setup and turns; game_queries.cpp: legality and the board; game_segments.cpp:
+// what a placement touches; game_features.cpp: the feature forest; game_scoring.cpp: scoring;
+// game_figures.cpp: the figures on the board). Not part of the public API.
 #pragma once
 
 #include <array>
